@@ -15,6 +15,8 @@ BUILTIN: dict[str, str] = {
 }
 
 _engines: dict[str, Engine] = {}
+load_errors: dict[str, str] = {}
+"""Built-in games that failed to load, with the reason (a test asserts this stays empty)."""
 
 
 def register(engine: Engine) -> Engine:
@@ -34,11 +36,12 @@ def _load_builtin() -> None:
         module_name, attr = target.split(":")
         try:
             module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:  # not written yet
-                continue
-            raise
-        _engines[key] = getattr(module, attr)
+            engine = getattr(module, attr)
+        except Exception as exc:  # a broken game must not take the others down
+            load_errors[key] = f"{type(exc).__name__}: {exc}"
+            continue
+        load_errors.pop(key, None)
+        _engines[key] = engine
 
 
 def all_engines() -> dict[str, Engine]:

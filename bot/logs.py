@@ -1,0 +1,40 @@
+"""Logging to stdout with game and guild ids; the token is scrubbed from every record."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+
+class _Context(logging.Filter):
+    def __init__(self) -> None:
+        super().__init__()
+        token = os.environ.get("DISCORD_TOKEN") or ""
+        self.token = token if len(token) > 8 else ""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        parts = []
+        for key in ("guild_id", "game_id"):
+            value = getattr(record, key, None)
+            if value is not None:
+                parts.append(f"{key.split('_')[0]}={value}")
+        record.ctx = (" [" + " ".join(parts) + "]") if parts else ""
+        if self.token:
+            msg = record.getMessage()
+            if self.token in msg:
+                record.msg = msg.replace(self.token, "[token]")
+                record.args = ()
+        return True
+
+
+def setup_logging(level: str | None = None) -> None:
+    level = (level or os.environ.get("HERALD_LOG_LEVEL", "INFO")).upper()
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s%(ctx)s: %(message)s"))
+    handler.addFilter(_Context())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO)
+                                          if isinstance(logging.getLevelName(level), int) else logging.INFO)

@@ -1,0 +1,83 @@
+"""The one background scheduler: reminders before deadlines, timeout actions at deadlines.
+
+Deadlines live in the database, so a restart loses none: on start the scheduler reads the nearest
+one and sleeps until then (or until woken because deadlines changed). Overdue deadlines found at
+start (the bot was down) are handled at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from .session import Sessions
+from .storage import DeadlineRow, GameRow
+
+log = logging.getLogger("herald.scheduler")
+
+Reminder = Callable[[GameRow, DeadlineRow], Awaitable[None]]
+MAX_SLEEP = 3600.0
+
+
+class Scheduler:
+    def __init__(self, sessions: Sessions, remind: Reminder | None = None) -> None:
+        self.sessions = sessions
+        self.remind = remind
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        sessions.on_deadlines_changed = self.wake
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="herald-scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.run_due()
+                nxt = await self.sessions.storage.next_deadline_time()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scheduler pass failed")
+                nxt = None
+            delay = MAX_SLEEP if nxt is None else max(0.0, min(MAX_SLEEP, nxt - self.sessions.now()))
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=delay + 0.01)
+
+    async def run_due(self) -> int:
+        """Handle every reminder and deadline that is due now; returns how many were handled."""
+        handled = 0
+        if self.sessions.closing:
+            return 0
+        now = self.sessions.now()
+        for d in await self.sessions.storage.due_deadlines(now):
+            handled += 1
+            try:
+                if d.due_at <= now:
+                    await self.sessions.timeout(d.game_id, d.seat, d.kind)
+                else:
+                    await self.sessions.storage.mark_reminded(d.game_id, d.seat, d.kind)
+                    game = await self.sessions.storage.get_game(d.game_id)
+                    if game is not None and game.status == "active" and self.remind is not None:
+                        await self.remind(game, d)
+            except Exception:
+                log.exception("deadline handling failed", extra={"game_id": d.game_id})
+                # never spin on a broken game: drop this deadline (the seat can still act)
+                rest = [x for x in await self.sessions.storage.deadlines(d.game_id)
+                        if (x.seat, x.kind) != (d.seat, d.kind)]
+                await self.sessions.storage.replace_deadlines(d.game_id, rest)
+        return handled

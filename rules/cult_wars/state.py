@@ -1,0 +1,144 @@
+"""Cult Wars state: cults, the action deck, secret orders, the public record of the last reveal.
+
+Plain dataclasses that round-trip exactly through JSON (rulebook "Setup" and "In-game
+Resources": followers, victory points, hands of action cards).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Rng
+from .content import SLOTS
+
+TURNS = 8
+START_FOLLOWERS = 12
+START_HAND = 2
+
+
+@dataclass
+class Play:
+    """One action card laid down with the orders."""
+
+    card: str
+    """Instance id of the card, e.g. ``"AC07"``."""
+    target: int | None
+    """Seat it is aimed at (opponent cards), or None for a card that affects its own cult."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "target": self.target}
+
+
+@dataclass
+class Orders:
+    """A cult's secret orders for one turn (rulebook "Turn", steps 1–2)."""
+
+    target: int
+    """Seat of the cult insignia revealed: where the attackers go."""
+    slots: dict[str, list[int]]
+    """Slot name → strategy-card values laid on it (every slot present, possibly empty)."""
+    plays: list[Play]
+    """Action cards laid down, in the order given."""
+    face_up: list[str]
+    """Items laid face up: ``"target"``, slot names and action-card ids."""
+    loss_order: str | list[int]
+    """How a winning defence shares out the attackers' losses: ``"proportional"`` or seats in
+    priority order (those not named follow in seat order)."""
+
+    def slot_total(self, slot: str) -> int:
+        return sum(self.slots[slot])
+
+    def total(self) -> int:
+        return sum(self.slot_total(s) for s in SLOTS)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "slots": {s: list(self.slots[s]) for s in SLOTS},
+            "plays": [p.to_json() for p in self.plays],
+            "face_up": list(self.face_up),
+            "loss_order": self.loss_order if isinstance(self.loss_order, str) else list(self.loss_order),
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Orders:
+        lo = d["loss_order"]
+        return cls(
+            target=int(d["target"]),
+            slots={s: [int(v) for v in d["slots"][s]] for s in SLOTS},
+            plays=[Play(str(p["card"]), None if p["target"] is None else int(p["target"]))
+                   for p in d["plays"]],
+            face_up=[str(x) for x in d["face_up"]],
+            loss_order=lo if isinstance(lo, str) else [int(x) for x in lo],
+        )
+
+
+@dataclass
+class Cult:
+    """One player's cult."""
+
+    followers: int = START_FOLLOWERS
+    vp: int = 0
+    hand: list[str] = field(default_factory=list)
+    """Action-card ids held (secret)."""
+
+
+@dataclass
+class CultWarsState:
+    players: int
+    rng: Rng
+    cults: list[Cult]
+    deck: list[str]
+    """Action-card ids, top of the deck first."""
+    discard: list[str] = field(default_factory=list)
+    turn: int = 1
+    phase: str = "orders"
+    """``"orders"`` while orders are collected, ``"over"`` after turn 8."""
+    orders: dict[int, Orders] = field(default_factory=dict)
+    """Orders submitted this turn (secret until the reveal, except the face-up parts)."""
+    reshuffles: int = 0
+    """How many times the discard pile has been shuffled back into the deck."""
+    last_turn: dict[str, Any] | None = None
+    """Public record of the last reveal and its resolution (what the board image draws)."""
+    history: list[dict[str, Any]] = field(default_factory=list)
+    """Public per-turn standings: ``{"turn", "followers": [...], "vp": [...]}``."""
+
+    def to_json(self, schema_version: int) -> dict[str, Any]:
+        return {
+            "schema_version": schema_version,
+            "players": self.players,
+            "rng": self.rng.to_json(),
+            "cults": [{"followers": c.followers, "vp": c.vp, "hand": list(c.hand)} for c in self.cults],
+            "deck": list(self.deck),
+            "discard": list(self.discard),
+            "turn": self.turn,
+            "phase": self.phase,
+            "orders": {str(k): o.to_json() for k, o in sorted(self.orders.items())},
+            "reshuffles": self.reshuffles,
+            "last_turn": self.last_turn,
+            "history": list(self.history),
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> CultWarsState:
+        return cls(
+            players=int(d["players"]),
+            rng=Rng.from_json(d["rng"]),
+            cults=[Cult(int(c["followers"]), int(c["vp"]), [str(x) for x in c["hand"]])
+                   for c in d["cults"]],
+            deck=[str(x) for x in d["deck"]],
+            discard=[str(x) for x in d["discard"]],
+            turn=int(d["turn"]),
+            phase=str(d["phase"]),
+            orders={int(k): Orders.from_json(o) for k, o in d["orders"].items()},
+            reshuffles=int(d["reshuffles"]),
+            last_turn=d["last_turn"],
+            history=list(d["history"]),
+        )
+
+
+def p(seat: int) -> str:
+    """How texts name a seat: ``P1`` for seat 0."""
+    return f"P{seat + 1}"
