@@ -1,0 +1,1 @@
+"""Cult Wars presentation: board and hand images, texts (no discord import here)."""

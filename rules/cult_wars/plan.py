@@ -1,0 +1,81 @@
+"""Turning wished-for follower counts into strategy cards on slots.
+
+Shared by the ready-made orders offered in each prompt and by the computer player. The six
+strategy cards cannot make every split (rulebook "Turn", step 2: a slot holds the sum of its
+cards), so this finds a close one greedily: the slot wanting most picks first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from .content import SLOT_NAMES, SLOTS, STRATEGY_VALUES
+from .state import p
+
+
+@lru_cache(maxsize=256)
+def _subsets(values: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every subset of ``values`` (by position) as (sum, positions)."""
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for mask in range(1 << len(values)):
+        idx = tuple(i for i in range(len(values)) if mask >> i & 1)
+        out.append((sum(values[i] for i in idx), idx))
+    return tuple(out)
+
+
+def assign(wish: Mapping[str, float], budget: int,
+           values: Sequence[int] = STRATEGY_VALUES) -> dict[str, list[int]]:
+    """Strategy cards per slot approximating ``wish`` (slot → followers) within ``budget``."""
+    left = list(values)
+    room = max(0, budget)
+    out: dict[str, list[int]] = {s: [] for s in SLOTS}
+    for slot in sorted(SLOTS, key=lambda s: (-wish.get(s, 0.0), SLOTS.index(s))):
+        want = wish.get(slot, 0.0)
+        if want <= 0 or not left:
+            continue
+        best: tuple[float, int, tuple[int, ...]] | None = None
+        for total, idx in _subsets(tuple(left)):
+            if total > room:
+                continue
+            key = (abs(total - want), len(idx), idx)
+            if best is None or key < best:
+                best = key
+        if best is None or not best[2]:
+            continue
+        chosen = [left[i] for i in best[2]]
+        for v in chosen:
+            left.remove(v)
+        out[slot] = sorted(chosen, reverse=True)
+        room -= sum(chosen)
+    return out
+
+
+def preset_orders(seat: int, players: int, followers: list[int], vp: list[int]) -> list[tuple[str, str, dict[str, Any]]]:
+    """Ready-made orders for a generic UI: (label, description, action)."""
+    me = followers[seat]
+    others = [k for k in range(players) if k != seat]
+    leader = max(others, key=lambda k: (vp[k], followers[k], -k))
+    out: list[tuple[str, str, dict[str, Any]]] = []
+
+    def orders(wish: dict[str, float], target: int) -> dict[str, Any]:
+        return {"type": "orders", "target": target, "slots": assign(wish, me),
+                "actions": [], "face_up": [], "loss_order": "proportional"}
+
+    def label(slots: dict[str, list[int]]) -> str:
+        return ", ".join(f"{SLOT_NAMES[s]} {sum(v)}" for s, v in slots.items() if v) or "all idle"
+
+    q = me / 4
+    o = orders({"attack": q, "defend": q, "sacrifice": q, "breed": q}, leader)
+    out.append((f"Balanced, target {p(leader)}", label(o["slots"]), o))
+    for k in others:
+        o = orders({"attack": me * 0.75, "defend": me * 0.25}, k)
+        out.append((f"All-out attack on {p(k)}", label(o["slots"]), o))
+    o = orders({"defend": me}, leader)
+    out.append((f"Turtle (all defend), target {p(leader)}", label(o["slots"]), o))
+    o = orders({"sacrifice": me * 0.7, "defend": me * 0.3}, leader)
+    out.append((f"Sacrifice big, target {p(leader)}", label(o["slots"]), o))
+    o = orders({"breed": me * 0.7, "defend": me * 0.3}, leader)
+    out.append((f"Breed big, target {p(leader)}", label(o["slots"]), o))
+    return out

@@ -1,0 +1,380 @@
+"""The reveal and its resolution (rulebook "Turn", steps 3–8).
+
+Called once every cult has submitted its orders. Works on a copy of the state that the engine
+owns, mutating it in place, and returns the public and private events that tell the story of
+each step: reveal, action cards, combat, sacrifices, breeding, clean-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Event
+from .combat import CARD_LOSS_ORDER, home_losses, share_attacker_losses, split_sacrifice_vp
+from .content import SLOTS, ActionKind, card_name, kind_of
+from .orders import play_text, slot_text
+from .state import TURNS, CultWarsState, Orders, Play, p
+
+BOARD_KEYS: tuple[str, ...] = (*SLOTS, "idle")
+
+
+@dataclass
+class Mods:
+    """Turn-long effects of action cards on one cult (they end in step 8)."""
+
+    attack_bonus: int = 0
+    defend_bonus: int = 0
+    weaken: int = 0
+    shelter: bool = False
+    breed_bonus: int = 0
+    sacrifice_bonus: int = 0
+    sacrifice_malus: int = 0
+
+
+@dataclass
+class Turn:
+    """Working data of one resolution."""
+
+    orders: dict[int, Orders]
+    board: dict[int, dict[str, int]]
+    mods: dict[int, Mods]
+    in_play: list[tuple[int, Play]]
+    cancelled: set[str] = field(default_factory=set)
+    lines: list[str] = field(default_factory=list)
+    combats: list[dict[str, Any]] = field(default_factory=list)
+
+
+def draw(s: CultWarsState, seat: int, n: int, events: list[Event], why: str) -> int:
+    """Draw ``n`` cards for ``seat`` from the top of the deck, reshuffling the discard pile when
+    the deck runs out. Returns how many were drawn (fewer if both piles are empty)."""
+    got: list[str] = []
+    for _ in range(n):
+        if not s.deck and s.discard:
+            s.deck = list(s.discard)
+            s.discard = []
+            s.rng.shuffle(s.deck)
+            s.reshuffles += 1
+            events.append(Event(
+                f"The action deck ran out: the {len(s.deck)} discarded cards are shuffled into a new deck.",
+                kind="reshuffle"))
+        if not s.deck:
+            events.append(Event(f"No action card is left to draw for {p(seat)}.", kind="draw"))
+            break
+        cid = s.deck.pop(0)
+        s.cults[seat].hand.append(cid)
+        got.append(cid)
+    if got:
+        names = ", ".join(f"{card_name(c)} ({c})" for c in got)
+        events.append(Event(f"You draw {names} ({why}).", to=(seat,), kind="draw"))
+        plural = "s" if len(got) > 1 else ""
+        events.append(Event(f"{p(seat)} draws {len(got)} action card{plural} ({why}).", kind="draw"))
+    return len(got)
+
+
+def _lose(board: dict[str, int], loss: dict[str, int]) -> int:
+    for slot, n in loss.items():
+        board[slot] -= n
+    return sum(loss.values())
+
+
+def _losses_text(loss: dict[str, int]) -> str:
+    names = {"sacrifice": "sacrificial", "breed": "breeders", "defend": "defenders",
+             "idle": "idle", "attack": "attackers"}
+    return ", ".join(f"{n} {names[k]}" for k, n in loss.items() if n) or "nobody"
+
+
+def resolve_turn(s: CultWarsState) -> list[Event]:
+    """Reveal every cult's orders and resolve the turn; advance to the next turn or the end."""
+    events: list[Event] = []
+    n = s.players
+    before = [(c.followers, c.vp) for c in s.cults]
+    t = Turn(
+        orders=dict(s.orders),
+        board={},
+        mods={k: Mods() for k in range(n)},
+        in_play=[],
+    )
+    # Step 3: everything is turned face up; played action cards leave the hands.
+    events.append(Event(f"Turn {s.turn}: all orders are revealed.", kind="reveal"))
+    for k in range(n):
+        o = t.orders[k]
+        cult = s.cults[k]
+        b = {slot: o.slot_total(slot) for slot in SLOTS}
+        b["idle"] = cult.followers - sum(b.values())
+        t.board[k] = b
+        for pl in o.plays:
+            cult.hand.remove(pl.card)
+            t.in_play.append((k, pl))
+        slots = ", ".join(slot_text(slot, o.slots[slot]) for slot in SLOTS)
+        cards = ", ".join(play_text(pl) for pl in o.plays) or "no action cards"
+        events.append(Event(
+            f"{p(k)} ({cult.followers} followers) targets {p(o.target)}: {slots}, idle {b['idle']}; "
+            f"plays {cards}.", kind="reveal"))
+    assigned_sacrifice = {k: t.board[k]["sacrifice"] for k in range(n)}
+
+    _resolve_action_cards(s, t, events)
+    _resolve_combat(s, t, events)
+    drawn = _resolve_sacrifices(s, t, events, assigned_sacrifice)
+    born = _resolve_breeding(s, t, events)
+
+    # Step 8: played cards are discarded and their effects end.
+    for _k, pl in t.in_play:
+        s.discard.append(pl.card)
+    for k in range(n):
+        s.cults[k].followers = sum(t.board[k].values())
+    record = _record(s, t, before, drawn, born)
+    s.last_turn = record
+    s.history.append({"turn": s.turn, "followers": [c.followers for c in s.cults],
+                      "vp": [c.vp for c in s.cults]})
+    standing = "; ".join(f"{p(k)} {c.followers} followers, {c.vp} VP" for k, c in enumerate(s.cults))
+    events.append(Event(f"End of turn {s.turn}: {standing}.", kind="turn_end"))
+    s.orders = {}
+    if s.turn >= TURNS:
+        s.phase = "over"
+        events.append(Event(f"The game ends after turn {TURNS}.", kind="end"))
+    else:
+        s.turn += 1
+    return events
+
+
+# ----------------------------------------------------------------------------- step 4
+
+def _resolve_action_cards(s: CultWarsState, t: Turn, events: list[Event]) -> None:
+    if not t.in_play:
+        events.append(Event("Action cards: none were played.", kind="actions"))
+        return
+    ordered = sorted(
+        ((kind_of(pl.card), k, i, pl) for i, (k, pl) in enumerate(t.in_play)),
+        key=lambda x: (x[0].priority, x[1], x[2]))
+    for kind, k, _i, pl in ordered:
+        if pl.card in t.cancelled:
+            continue
+        text = _apply_card(s, t, kind, k, pl, events)
+        if text:
+            events.append(Event(text, kind="actions"))
+            t.lines.append(text)
+
+
+def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
+                events: list[Event]) -> str:
+    who = p(k)
+    tgt = pl.target
+    e = kind.effect
+    amt = kind.amount
+    m = t.mods[k]
+    if e == "cancel_cards":
+        assert tgt is not None
+        hit = [(kk, q) for kk, q in t.in_play
+               if kk == tgt and kind_of(q.card).effect != "cancel_cards" and q.card not in t.cancelled]
+        for _kk, q in hit:
+            t.cancelled.add(q.card)
+        if hit:
+            names = ", ".join(card_name(q.card) for _kk, q in hit)
+            return f"{who}'s {kind.name} cancels {p(tgt)}'s {names}."
+        return f"{who}'s {kind.name} finds no card of {p(tgt)} to cancel."
+    if e == "attack_bonus":
+        m.attack_bonus += amt
+        return f"{who}'s {kind.name}: its attack fights {amt} stronger."
+    if e == "defend_bonus":
+        m.defend_bonus += amt
+        return f"{who}'s {kind.name}: its defence fights {amt} stronger."
+    if e == "weaken_attack":
+        assert tgt is not None
+        t.mods[tgt].weaken += amt
+        return f"{who}'s {kind.name}: {p(tgt)}'s attack fights {amt} weaker."
+    if e == "shelter_sacrifices":
+        m.shelter = True
+        return f"{who}'s {kind.name}: its sacrificial followers cannot be killed this turn."
+    if e == "breed_bonus":
+        m.breed_bonus += amt
+        return f"{who}'s {kind.name}: {amt} extra followers will be born if a breeder survives."
+    if e == "sacrifice_bonus":
+        m.sacrifice_bonus += amt
+        return f"{who}'s {kind.name}: its sacrifice will earn {amt} extra VP if any of it survives."
+    if e == "sacrifice_malus":
+        assert tgt is not None
+        t.mods[tgt].sacrifice_malus += amt
+        return f"{who}'s {kind.name}: {p(tgt)}'s sacrifice will earn {amt} fewer VP."
+    if e == "steal_card":
+        assert tgt is not None
+        victim = s.cults[tgt]
+        if not victim.hand:
+            return f"{who}'s {kind.name} finds {p(tgt)}'s hand empty."
+        taken: list[str] = []
+        for _ in range(amt):
+            if not victim.hand:
+                break
+            cid = victim.hand[s.rng.randint(0, len(victim.hand) - 1)]
+            victim.hand.remove(cid)
+            s.cults[k].hand.append(cid)
+            taken.append(cid)
+        names = ", ".join(card_name(c) for c in taken)
+        events.append(Event(f"Your {kind.name} took {names} from {p(tgt)}.", to=(k,), kind="actions"))
+        events.append(Event(f"{who}'s {kind.name} took your {names}.", to=(tgt,), kind="actions"))
+        return f"{who}'s {kind.name} takes an action card from {p(tgt)}'s hand."
+    if e == "draw_cards":
+        got = draw(s, k, amt, events, kind.name)
+        return f"{who}'s {kind.name}: {got} card{'s' if got != 1 else ''} drawn."
+    if e == "gain_defenders":
+        t.board[k]["defend"] += amt
+        return f"{who}'s {kind.name}: {amt} new followers join its defenders."
+    if e in ("kill_followers", "convert_followers"):
+        assert tgt is not None
+        loss = home_losses(amt, t.board[tgt], shelter_sacrifices=t.mods[tgt].shelter,
+                           order=CARD_LOSS_ORDER)
+        lost = _lose(t.board[tgt], loss)
+        if e == "kill_followers":
+            return f"{who}'s {kind.name} kills {lost} of {p(tgt)}'s followers ({_losses_text(loss)})."
+        t.board[k]["idle"] += lost
+        return (f"{who}'s {kind.name} wins over {lost} of {p(tgt)}'s followers "
+                f"({_losses_text(loss)}); they join {who} as idle followers.")
+    raise AssertionError(f"unknown effect {e}")
+
+
+# ----------------------------------------------------------------------------- step 5
+
+def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event]) -> None:
+    fought = False
+    for d in range(s.players):
+        attackers = {k: t.board[k]["attack"] for k in range(s.players)
+                     if k != d and t.orders[k].target == d and t.board[k]["attack"] > 0}
+        if not attackers:
+            continue
+        fought = True
+        strength = {k: max(0, n + t.mods[k].attack_bonus - t.mods[k].weaken)
+                    for k, n in attackers.items()}
+        total = sum(strength.values())
+        defence = t.board[d]["defend"] + t.mods[d].defend_bonus
+        parts = " + ".join(
+            f"{p(k)} {strength[k]}" + (f" ({attackers[k]} followers)" if strength[k] != attackers[k] else "")
+            for k in sorted(attackers))
+        dtxt = f"{defence}" + (f" ({t.board[d]['defend']} followers)" if defence != t.board[d]["defend"] else "")
+        head = f"Combat at {p(d)}: attack {parts} = {total} against defence {dtxt}."
+        rec: dict[str, Any] = {
+            "defender": d, "attackers": [[k, attackers[k], strength[k]] for k in sorted(attackers)],
+            "attack": total, "defence": defence, "outcome": "", "attacker_losses": [],
+            "defender_losses": {}, "vp": [],
+        }
+        if defence > total:
+            share = share_attacker_losses(defence - total, attackers, t.orders[d].loss_order)
+            for k, n in share.items():
+                t.board[k]["attack"] -= n
+            lost = ", ".join(f"{p(k)} loses {n}" for k, n in share.items() if n) or "nobody dies"
+            text = f"{head} The defence holds by {defence - total}: {lost}."
+            rec["outcome"] = "defence"
+            rec["attacker_losses"] = [[k, n] for k, n in sorted(share.items())]
+        elif defence == total:
+            text = f"{head} An even fight: nobody dies."
+            rec["outcome"] = "even"
+        else:
+            loss = home_losses(total - defence, t.board[d], shelter_sacrifices=t.mods[d].shelter)
+            _lose(t.board[d], loss)
+            killed = loss["sacrifice"]
+            vp = split_sacrifice_vp(killed, attackers)
+            for k, n in vp.items():
+                s.cults[k].vp += n
+            text = (f"{head} The attack breaks through by {total - defence}: {p(d)} loses "
+                    f"{_losses_text(loss)}.")
+            if killed:
+                if vp and any(vp.values()):
+                    got = ", ".join(f"{p(k)} +{n} VP" for k, n in sorted(vp.items()))
+                    text += f" Killed sacrificial followers: {got}."
+                else:
+                    text += " The tied attackers split the killed sacrifices' VP and each gets 0."
+            rec["outcome"] = "attack"
+            rec["defender_losses"] = loss
+            rec["vp"] = [[k, n] for k, n in sorted(vp.items())]
+        events.append(Event(text, kind="combat"))
+        t.lines.append(text)
+        t.combats.append(rec)
+    if not fought:
+        events.append(Event("Combat: nobody attacked.", kind="combat"))
+
+
+# ----------------------------------------------------------------------------- steps 6–7
+
+def _resolve_sacrifices(s: CultWarsState, t: Turn, events: list[Event],
+                        assigned: dict[int, int]) -> dict[int, int]:
+    drawn = {k: 0 for k in range(s.players)}
+    kept = {k: t.board[k]["sacrifice"] for k in range(s.players)}
+    lines: list[str] = []
+    for k in range(s.players):
+        if assigned[k] == 0:
+            continue
+        n = kept[k]
+        m = t.mods[k]
+        if n == 0:
+            lines.append(f"{p(k)} lost all {assigned[k]} sacrificial followers: no VP, no card")
+            continue
+        gain = max(0, n + m.sacrifice_bonus - m.sacrifice_malus)
+        s.cults[k].vp += gain
+        t.board[k]["sacrifice"] = 0
+        extra = ""
+        if m.sacrifice_bonus or m.sacrifice_malus:
+            extra = f" ({n} followers{f' +{m.sacrifice_bonus}' if m.sacrifice_bonus else ''}" \
+                    f"{f' −{m.sacrifice_malus}' if m.sacrifice_malus else ''})"
+        lines.append(f"{p(k)} sacrifices {n}: +{gain} VP{extra}")
+    if lines:
+        text = "Sacrifices: " + "; ".join(lines) + "."
+    else:
+        text = "Sacrifices: nobody sacrificed."
+    events.append(Event(text, kind="sacrifice"))
+    t.lines.append(text)
+    for k in range(s.players):
+        if kept[k] > 0:
+            drawn[k] += draw(s, k, 1, events, "sacrifice")
+    top = max(kept.values())
+    leaders = [k for k in range(s.players) if kept[k] == top]
+    if top > 0 and len(leaders) == 1:
+        events.append(Event(f"{p(leaders[0])} made the largest sacrifice ({top}) and draws an extra card.",
+                            kind="sacrifice"))
+        drawn[leaders[0]] += draw(s, leaders[0], 1, events, "largest sacrifice")
+    elif top > 0:
+        events.append(Event(
+            f"{', '.join(p(k) for k in leaders)} tie for the largest sacrifice ({top}): no extra card.",
+            kind="sacrifice"))
+    return drawn
+
+
+def _resolve_breeding(s: CultWarsState, t: Turn, events: list[Event]) -> dict[int, int]:
+    born = {k: 0 for k in range(s.players)}
+    lines: list[str] = []
+    for k in range(s.players):
+        if t.orders[k].slot_total("breed") == 0 and t.mods[k].breed_bonus == 0:
+            continue
+        n = t.board[k]["breed"]
+        bonus = t.mods[k].breed_bonus if n > 0 else 0
+        born[k] = n + bonus
+        t.board[k]["idle"] += born[k]
+        extra = f" ({n} + {bonus} Fertility Rite)" if bonus else ""
+        lines.append(f"{p(k)} +{born[k]} followers{extra}")
+    text = ("Breeding: " + "; ".join(lines) + ".") if lines else "Breeding: nobody bred."
+    events.append(Event(text, kind="breed"))
+    t.lines.append(text)
+    return born
+
+
+# ----------------------------------------------------------------------------- record
+
+def _record(s: CultWarsState, t: Turn, before: list[tuple[int, int]], drawn: dict[int, int],
+            born: dict[int, int]) -> dict[str, Any]:
+    cults: list[dict[str, Any]] = []
+    for k in range(s.players):
+        o = t.orders[k]
+        cults.append({
+            "seat": k,
+            "target": o.target,
+            "slots": {slot: list(o.slots[slot]) for slot in SLOTS},
+            "idle": before[k][0] - o.total(),
+            "plays": [{"name": card_name(pl.card), "target": pl.target,
+                       "cancelled": pl.card in t.cancelled} for kk, pl in t.in_play if kk == k],
+            "followers_before": before[k][0],
+            "followers_after": s.cults[k].followers,
+            "vp_before": before[k][1],
+            "vp_after": s.cults[k].vp,
+            "born": born[k],
+            "cards_drawn": drawn[k],
+            "loss_order": o.loss_order if isinstance(o.loss_order, str) else list(o.loss_order),
+        })
+    return {"turn": s.turn, "cults": cults, "combats": t.combats, "lines": list(t.lines)}
