@@ -1,0 +1,165 @@
+"""The bot process: ``HeraldBot`` (start-up in ``setup_hook``), ``run()`` and the replay check."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from rules import registry
+from rules.engine import RulesError
+
+from . import __version__
+from .config import Config
+from .controller import Controller, reply
+from .delivery import DiscordDelivery
+from .gameui import get_ui
+from .scheduler import Scheduler
+from .session import Sessions, StaleAction, TableError
+from .storage import SqliteStorage, Storage
+from .views import ALL_ITEMS
+
+log = logging.getLogger("herald")
+
+CORE_EXTENSIONS = ("cogs.tables", "cogs.admin")
+
+
+def intents() -> discord.Intents:
+    """Least privilege: guilds only (slash commands, components and DMs sent by the bot need no
+    privileged intent; Herald never reads message content or member lists)."""
+    i = discord.Intents.none()
+    i.guilds = True
+    return i
+
+
+class HeraldBot(commands.Bot):
+    def __init__(self, config: Config | None = None, storage: Storage | None = None) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
+                         allowed_mentions=discord.AllowedMentions.none(), help_command=None)
+        self.config = config or Config.from_env()
+        self.storage: Storage = storage or SqliteStorage(self.config.db_path)
+        self.delivery = DiscordDelivery(self)
+        self.sessions = Sessions(self.storage, self.config, self.delivery)
+        self.scheduler = Scheduler(self.sessions, self.delivery.remind)
+        self.controller = Controller(self)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self._storage_open = False
+
+    async def setup_hook(self) -> None:
+        if not self._storage_open:
+            await self.storage.open()
+            self._storage_open = True
+        self.sessions.closing = False
+        self.add_dynamic_items(*ALL_ITEMS)
+        for ext in CORE_EXTENSIONS:
+            await self.load_extension(ext)
+        for key in registry.all_engines():
+            ui = get_ui(key)
+            if ui.cog_extension:
+                await self.load_extension(ui.cog_extension)
+        for key, err in registry.load_errors.items():
+            log.error("game %s failed to load: %s", key, err)
+        if self.config.dev_guild:
+            guild = discord.Object(self.config.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        active = await self.storage.list_games(statuses=("active",))
+        lobbies = await self.storage.list_games(statuses=("lobby",))
+        log.info("Herald %s ready to start: database %s, %d game(s) resumed, %d open table(s), games: %s",
+                 __version__, getattr(self.storage, "path", "?"), len(active), len(lobbies),
+                 ", ".join(registry.all_engines()))
+        self.loop.create_task(self._start_scheduler())
+
+    async def _start_scheduler(self) -> None:
+        await self.wait_until_ready()
+        self.scheduler.start()
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, StaleAction):
+            await self.controller.stale(interaction)
+        elif isinstance(original, (TableError, RulesError)):
+            msg = str(original)
+            await reply(interaction, msg[:1].upper() + msg[1:])
+        elif isinstance(error, app_commands.MissingPermissions):
+            await reply(interaction, "You need the **Manage Server** permission for that.")
+        elif isinstance(error, app_commands.CheckFailure):
+            await reply(interaction, str(error) or "You can't use that command here.")
+        else:
+            log.error("command failed", exc_info=original)
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, "Sorry — something went wrong on my side. Nothing was "
+                                         "changed; please try again.")
+
+    async def close(self) -> None:
+        await self.sessions.drain()
+        await self.scheduler.stop()
+        await super().close()
+        if self._storage_open:
+            await self.storage.close()
+            self._storage_open = False
+
+
+def run() -> int:
+    config = Config.from_env()
+    if not config.token:
+        print("Herald needs a Discord bot token to connect.\n"
+              "Set DISCORD_TOKEN in the environment or in a .env file beside you, e.g.\n"
+              "    DISCORD_TOKEN=your-token-here python -m bot\n"
+              "Without a token you can still try: python -m bot simulate cult_wars --players 4",
+              file=sys.stderr)
+        return 2
+    bot = HeraldBot(config)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        async with bot:
+            runner = asyncio.create_task(bot.start(config.token or ""))
+            stopper = asyncio.create_task(stop.wait())
+            done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if stopper in done:
+                log.info("shutting down: finishing in-flight actions")
+                await bot.close()
+            runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await runner
+            if runner in done and runner.exception() is not None:
+                raise runner.exception()  # type: ignore[misc]
+
+    try:
+        asyncio.run(main())
+    except discord.LoginFailure:
+        print("Discord refused the token (DISCORD_TOKEN). Check it in the developer portal.",
+              file=sys.stderr)
+        return 2
+    log.info("Herald stopped cleanly")
+    return 0
+
+
+def replay_check(game_id: int) -> int:
+    config = Config.from_env()
+
+    async def main() -> bool:
+        storage = SqliteStorage(config.db_path)
+        await storage.open()
+        try:
+            return await Sessions(storage, config).verify_replay(game_id)
+        finally:
+            await storage.close()
+
+    ok = asyncio.run(main())
+    print(f"game #{game_id}: replay {'matches' if ok else 'DIFFERS from'} the stored state")
+    return 0 if ok else 1

@@ -1,0 +1,280 @@
+"""Delivery to Discord: the living board message, log lines, DMs, reminders.
+
+Per update: the public board image is rendered off the event loop and the one board message is
+edited in place (sent once); public events become one short log message, which mentions only the
+players who now have a decision to make; players whose private view changed get a DM (hand text
+and image, their private events, a Decide button when they have a secret choice). A failed DM is
+remembered and announced once per game in the thread; "My hand" and ``/game hand`` always work.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from rules.engine import Prompt
+
+from .gameui import get_ui
+from .render import to_png
+from .session import Update, format_duration
+from .storage import DeadlineRow, GameRow
+from .text import NO_PINGS, clip, humanise, pings, seat_label
+from .views import board_view
+
+if TYPE_CHECKING:
+    from .app import HeraldBot
+
+log = logging.getLogger("herald.delivery")
+
+
+class DiscordDelivery:
+    def __init__(self, bot: HeraldBot) -> None:
+        self.bot = bot
+
+    @property
+    def sessions(self) -> Any:
+        return self.bot.sessions
+
+    async def channel(self, game: GameRow) -> discord.abc.Messageable | None:
+        cid = game.home_channel_id
+        if cid is None:
+            return None
+        ch = self.bot.get_channel(cid)
+        if ch is None:
+            try:
+                ch = await self.bot.fetch_channel(cid)
+            except discord.HTTPException:
+                log.warning("channel %s is gone", cid, extra={"game_id": game.id})
+                return None
+        return ch  # type: ignore[return-value]
+
+    def _can_attach(self, channel: Any) -> bool:
+        guild = getattr(channel, "guild", None)
+        if guild is None or guild.me is None:
+            return True
+        return bool(channel.permissions_for(guild.me).attach_files)
+
+    # --------------------------------------------------------------- board
+
+    async def board_payload(self, game: GameRow, events: list[Any], *, with_image: bool
+                            ) -> tuple[discord.Embed, list[discord.File], discord.ui.View | None]:
+        ui = get_ui(game.game_key)
+        engine = self.sessions.engine(game)
+        public = self.sessions.view(game, None)
+        public_events = [e for e in events if e.to is None]
+        embed = discord.Embed(title=f"{engine.name} — game #{game.id}", colour=0xF2BA48)
+        status = ui.status_text(public)
+        lines = [status] if status else []
+        prompts = self.sessions.prompts(game)
+        if game.status == "finished" and game.result:
+            r = game.result
+            winners = ", ".join(seat_label(game, w) for w in r.get("winners", [])) or "nobody"
+            lines.append(f"🏁 **Game over** — winner: {winners}. {r.get('reason', '')}")
+        elif prompts:
+            waiting = sorted({p.seat for p in prompts})
+            lines.append("Waiting for: " + ", ".join(seat_label(game, s) for s in waiting))
+        embed.description = clip("\n".join(lines), 4000)
+        embed.add_field(name="Players", value=clip("\n".join(
+            seat_label(game, s.seat) + (" 🤖" if s.is_bot else "") for s in game.seats), 1000))
+        files: list[discord.File] = []
+        if with_image:
+            image = await self.sessions.cpu(ui.board_image, public, public_events)
+            png = await self.sessions.cpu(to_png, image)
+            files.append(discord.File(io.BytesIO(png), filename="board.png"))
+            embed.set_image(url="attachment://board.png")
+            for name, data in await self.sessions.cpu(ui.attachments, public, public_events):
+                files.append(discord.File(io.BytesIO(data), filename=name))
+        view = board_view(game.id, game.version, active=game.status == "active",
+                          has_prompts=any(not game.seats[p.seat].is_bot for p in prompts))
+        return embed, files, view
+
+    async def update_board(self, game: GameRow, events: list[Any]) -> discord.Message | None:
+        channel = await self.channel(game)
+        if channel is None:
+            return None
+        attach = self._can_attach(channel)
+        embed, files, view = await self.board_payload(game, events, with_image=attach)
+        if not attach:
+            embed.set_footer(text="I need the Attach Files permission here to show the board image.")
+        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
+        if view is not None:
+            kwargs["view"] = view
+        else:
+            kwargs["view"] = None
+        try:
+            if game.board_message_id:
+                msg = channel.get_partial_message(game.board_message_id)  # type: ignore[attr-defined]
+                try:
+                    return await msg.edit(attachments=files, **kwargs)  # type: ignore[no-any-return]
+                except discord.NotFound:
+                    pass
+            if kwargs.get("view") is None:
+                kwargs.pop("view")
+            sent = await channel.send(files=files, **kwargs)
+            await self.sessions.storage.update_game(game.id, board_message_id=sent.id)
+            game.board_message_id = sent.id
+            return sent
+        except discord.Forbidden:
+            log.warning("cannot post the board", extra={"game_id": game.id, "guild_id": game.guild_id})
+            return None
+
+    # ------------------------------------------------------------- updates
+
+    async def deliver(self, update: Update) -> None:
+        game = update.game
+        try:
+            await self._deliver(update)
+        except Exception:
+            log.exception("delivery failed", extra={"game_id": game.id, "guild_id": game.guild_id})
+
+    async def _deliver(self, update: Update) -> None:
+        game = update.game
+        channel = await self.channel(game)
+        public = [humanise(e.text, game) for e in update.events if e.to is None]
+        new_for_humans = [p for p in update.new_prompts
+                          if p.seat < len(game.seats) and not game.seats[p.seat].is_bot]
+        board = await self.update_board(game, update.events)
+        if channel is not None:
+            text_lines = [f"• {t}" for t in public[-15:]]
+            if len(public) > 15:
+                text_lines.insert(0, f"… {len(public) - 15} earlier lines in `/game log`")
+            ping_ids: list[int] = []
+            if game.status == "active" and new_for_humans:
+                deadlines = {(d.seat, d.kind): d for d in await self.sessions.storage.deadlines(game.id)}
+                asks = []
+                for p in new_for_humans:
+                    uid = game.seats[p.seat].user_id
+                    if uid is None:
+                        continue
+                    ping_ids.append(uid)
+                    d = deadlines.get((p.seat, p.kind))
+                    due = f" — due <t:{int(d.due_at)}:R>" if d else ""
+                    asks.append(f"<@{uid}> {p.kind.replace('_', ' ')}{due}")
+                if asks:
+                    text_lines.append("➡️ " + "; ".join(dict.fromkeys(asks)))
+            if board is not None and text_lines:
+                text_lines.append(f"[board]({board.jump_url})")
+            if text_lines:
+                try:
+                    await channel.send(clip("\n".join(text_lines)), allowed_mentions=pings(ping_ids))
+                except discord.Forbidden:
+                    log.warning("cannot post the log line", extra={"game_id": game.id})
+        await self.push_private(update)
+        if update.result is not None and channel is not None:
+            await self.announce_result(game, channel)
+
+    async def announce_result(self, game: GameRow, channel: Any) -> None:
+        r = game.result or {}
+        scores = r.get("scores", {})
+        lines = [f"{seat_label(game, int(k))}: {v}" for k, v in sorted(scores.items(), key=lambda kv: -float(kv[1]))]
+        winners = ", ".join(seat_label(game, w) for w in r.get("winners", [])) or "nobody"
+        embed = discord.Embed(title="🏁 Final result", colour=0x60C478,
+                              description=clip(f"Winner: {winners}\n{r.get('reason', '')}\n\n" + "\n".join(lines), 4000))
+        try:
+            await channel.send(embed=embed, allowed_mentions=NO_PINGS)
+        except discord.Forbidden:
+            pass
+
+    # ------------------------------------------------------------- private
+
+    async def push_private(self, update: Update) -> None:
+        game = update.game
+        if game.state is None:
+            return
+        prompts = {p.seat: p for p in self.sessions.prompts(game)}
+        new_seats = {p.seat for p in update.new_prompts}
+        targets: set[int] = set(update.changed_private)
+        for e in update.events:
+            if e.to is not None:
+                targets |= set(e.to)
+        targets |= {s for s in new_seats if s in prompts and prompts[s].secret}
+        for seat in sorted(targets):
+            if seat >= len(game.seats) or game.seats[seat].is_bot or game.seats[seat].user_id is None:
+                continue
+            private_events = [humanise(e.text, game) for e in update.events
+                              if e.to is not None and seat in e.to]
+            await self.dm_seat(game, seat, private_events, prompts.get(seat) if seat in new_seats else None)
+
+    async def hand_payload(self, game: GameRow, seat: int) -> tuple[str, list[discord.File]]:
+        ui = get_ui(game.game_key)
+        view = self.sessions.view(game, seat)
+        text = ui.hand_text(view)
+        files: list[discord.File] = []
+        image = await self.sessions.cpu(ui.hand_image, view)
+        if image is not None:
+            files.append(discord.File(io.BytesIO(await self.sessions.cpu(to_png, image)), filename="hand.png"))
+        return text, files
+
+    async def dm_seat(self, game: GameRow, seat: int, private_events: list[str],
+                      prompt: Prompt | None) -> bool:
+        uid = game.seats[seat].user_id
+        assert uid is not None
+        storage = self.sessions.storage
+        known = await storage.dm_reachable(uid)
+        if known is False:
+            return False
+        engine = self.sessions.engine(game)
+        text, files = await self.hand_payload(game, seat)
+        parts = [f"**{engine.name} — game #{game.id}** (you are {seat_label(game, seat)})"]
+        parts += [f"• {t}" for t in private_events]
+        parts.append(text)
+        view = None
+        if prompt is not None and game.status == "active":
+            parts.append(f"➡️ **Your decision:** {prompt.text}")
+            view = board_view(game.id, game.version, active=True, has_prompts=True)
+        try:
+            user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)
+            kwargs: dict[str, Any] = {"files": files, "allowed_mentions": NO_PINGS}
+            if view is not None:
+                kwargs["view"] = view
+            await user.send(clip("\n".join(parts)), **kwargs)
+            if known is None:
+                await storage.set_dm_reachable(uid, True, self.sessions.now())
+            return True
+        except (discord.Forbidden, discord.HTTPException) as exc:
+            if isinstance(exc, discord.Forbidden) or getattr(exc, "code", 0) == 50007:
+                await storage.set_dm_reachable(uid, False, self.sessions.now())
+                await self.dm_failed_notice(game, uid)
+            else:
+                log.warning("DM failed: %s", exc, extra={"game_id": game.id})
+            return False
+
+    async def dm_failed_notice(self, game: GameRow, user_id: int) -> None:
+        if not await self.sessions.storage.note_dm_notice(game.id, user_id):
+            return
+        channel = await self.channel(game)
+        if channel is None:
+            return
+        try:
+            await channel.send(
+                f"<@{user_id}> I can't send you direct messages (they seem closed for this server). "
+                "Nothing is lost: use the **My hand** button or `/game hand` to see your cards, "
+                "and **Decide** when it is your move.", allowed_mentions=pings([user_id]))
+        except discord.Forbidden:
+            pass
+
+    async def remind(self, game: GameRow, deadline: DeadlineRow) -> None:
+        if deadline.seat >= len(game.seats):
+            return
+        seat = game.seats[deadline.seat]
+        if seat.is_bot or seat.user_id is None:
+            return
+        left = max(0, deadline.due_at - self.sessions.now())
+        text = (f"⏳ <@{seat.user_id}> reminder: your **{deadline.kind.replace('_', ' ')}** in game "
+                f"#{game.id} is due <t:{int(deadline.due_at)}:R> (about {format_duration(round(left / 60) * 60 or 60)} left).")
+        channel = await self.channel(game)
+        if channel is not None:
+            try:
+                await channel.send(text, allowed_mentions=pings([seat.user_id]))
+            except discord.Forbidden:
+                pass
+        if await self.sessions.storage.dm_reachable(seat.user_id) is not False:
+            try:
+                user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+                await user.send(text, allowed_mentions=NO_PINGS)
+            except discord.HTTPException:
+                await self.sessions.storage.set_dm_reachable(seat.user_id, False, self.sessions.now())
+                await self.dm_failed_notice(game, seat.user_id)

@@ -1,0 +1,208 @@
+"""Persistent components. Every custom_id is ``herald:<what>:<game id>[:<version>…]`` — parsed on
+click by a ``DynamicItem`` template, so buttons keep working after a restart. No custom_id ever
+carries a secret: choice menus carry an index into the clicking player's own options plus a short
+digest of those options, so a menu built for an older position is recognised and refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from rules.engine import Choice, Prompt
+
+if TYPE_CHECKING:
+    from .app import HeraldBot
+
+
+def choices_digest(prompt: Prompt) -> str:
+    raw = json.dumps([prompt.kind, [c.action for c in prompt.choices]], sort_keys=True)
+    return hashlib.sha256(raw.encode()).hexdigest()[:10]
+
+
+def _controller(interaction: discord.Interaction) -> Any:
+    client: HeraldBot = interaction.client  # type: ignore[assignment]
+    return client.controller
+
+
+# ----------------------------------------------------------------------- lobby
+
+LOBBY_OPS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "bot": ("Add computer player", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"herald:lobby:(?P<game>\d+):(?P<op>join|leave|bot|start|cancel)"):
+    def __init__(self, game_id: int, op: str, disabled: bool = False) -> None:
+        label, style = LOBBY_OPS[op]
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           custom_id=f"herald:lobby:{game_id}:{op}"))
+        self.game_id, self.op = game_id, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> LobbyButton:
+        return cls(int(match["game"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _controller(interaction).lobby_click(interaction, self.game_id, self.op)
+
+
+def lobby_view(game_id: int, *, closed: bool = False) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in LOBBY_OPS:
+        view.add_item(LobbyButton(game_id, op, disabled=closed))
+    return view
+
+
+# ----------------------------------------------------------------------- board
+
+
+class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"herald:act:(?P<game>\d+):(?P<version>\d+)"):
+    def __init__(self, game_id: int, version: int, label: str = "Decide") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+                                           custom_id=f"herald:act:{game_id}:{version}"))
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> DecideButton:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _controller(interaction).decide_click(interaction, self.game_id, self.version)
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"herald:hand:(?P<game>\d+)"):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="My hand", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"herald:hand:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> HandButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _controller(interaction).hand_click(interaction, self.game_id)
+
+
+def board_view(game_id: int, version: int, *, active: bool, has_prompts: bool) -> discord.ui.View | None:
+    if not active:
+        return None
+    view = discord.ui.View(timeout=None)
+    if has_prompts:
+        view.add_item(DecideButton(game_id, version))
+    view.add_item(HandButton(game_id))
+    return view
+
+
+# ------------------------------------------------------------------ choices
+
+PAGE = 23  # options per page, leaving room for "previous" / "more"
+
+
+class GroupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"herald:grp:(?P<game>\d+):(?P<version>\d+):(?P<digest>[0-9a-f]+)"):
+    def __init__(self, game_id: int, version: int, digest: str,
+                 groups: Sequence[str] = ()) -> None:
+        options = [discord.SelectOption(label=g[:100], value=str(i)) for i, g in enumerate(groups[:25])]
+        super().__init__(discord.ui.Select(
+            placeholder="Choose…", options=options or [discord.SelectOption(label="-", value="0")],
+            custom_id=f"herald:grp:{game_id}:{version}:{digest}"))
+        self.game_id, self.version, self.digest = game_id, version, digest
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> GroupSelect:
+        return cls(int(match["game"]), int(match["version"]), match["digest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = (interaction.data or {}).get("values", ["0"])[0]  # type: ignore[union-attr]
+        await _controller(interaction).group_chosen(interaction, self.game_id, self.digest, int(value))
+
+
+class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"herald:pick:(?P<game>\d+):(?P<version>\d+):(?P<digest>[0-9a-f]+):(?P<page>\d+)"):
+    def __init__(self, game_id: int, version: int, digest: str, page: int = 0,
+                 options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose…") -> None:
+        super().__init__(discord.ui.Select(
+            placeholder=placeholder[:150],
+            options=list(options) or [discord.SelectOption(label="-", value="0")],
+            custom_id=f"herald:pick:{game_id}:{version}:{digest}:{page}"))
+        self.game_id, self.version, self.digest, self.page = game_id, version, digest, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> ChoiceSelect:
+        return cls(int(match["game"]), int(match["version"]), match["digest"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        value = (interaction.data or {}).get("values", ["0"])[0]  # type: ignore[union-attr]
+        await _controller(interaction).choice_made(interaction, self.game_id, self.digest, value)
+
+
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"herald:btn:(?P<game>\d+):(?P<version>\d+):(?P<digest>[0-9a-f]+):(?P<idx>\d+)"):
+    def __init__(self, game_id: int, version: int, digest: str, idx: int, label: str = "?") -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
+                                           custom_id=f"herald:btn:{game_id}:{version}:{digest}:{idx}"))
+        self.game_id, self.version, self.digest, self.idx = game_id, version, digest, idx
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> ChoiceButton:
+        return cls(int(match["game"]), int(match["version"]), match["digest"], int(match["idx"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _controller(interaction).choice_made(interaction, self.game_id, self.digest, str(self.idx))
+
+
+def _option(c: Choice, value: str) -> discord.SelectOption:
+    return discord.SelectOption(label=c.label[:100], value=value,
+                                description=(c.description or None) and c.description[:100])
+
+
+def choice_view(game_id: int, version: int, prompt: Prompt, *, group: int | None = None,
+                page: int = 0) -> discord.ui.View:
+    """Buttons for a few choices; a select (paged) for more; group → choice for many groups."""
+    digest = choices_digest(prompt)
+    view = discord.ui.View(timeout=None)
+    indexed = list(enumerate(prompt.choices))
+    groups = list(dict.fromkeys(c.group for c in prompt.choices if c.group))
+    if group is None and len(indexed) > 25 and len(groups) > 1:
+        view.add_item(GroupSelect(game_id, version, digest, groups))
+        return view
+    if group is not None and 0 <= group < len(groups):
+        name = groups[group]
+        indexed = [(i, c) for i, c in indexed if c.group == name]
+    if len(indexed) <= 5 and group is None:
+        for i, c in indexed:
+            view.add_item(ChoiceButton(game_id, version, digest, i, c.label))
+        return view
+    start = page * PAGE
+    chunk = indexed[start:start + PAGE]
+    options = [_option(c, str(i)) for i, c in chunk]
+    if page > 0:
+        options.insert(0, discord.SelectOption(label="◀ Previous options", value=f"page:{group if group is not None else -1}:{page - 1}"))
+    if start + PAGE < len(indexed):
+        options.append(discord.SelectOption(label="More options ▶", value=f"page:{group if group is not None else -1}:{page + 1}"))
+    view.add_item(ChoiceSelect(game_id, version, digest, page, options))
+    return view
+
+
+ALL_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton, DecideButton, HandButton, GroupSelect, ChoiceSelect, ChoiceButton,
+)

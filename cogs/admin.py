@@ -1,0 +1,90 @@
+"""``/herald settings`` (Manage Server): default deadline, reminder lead time, who may open tables,
+and the channels where tables may open. Validated, persisted, confirmed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import MAX_DEADLINE
+from bot.controller import reply
+from bot.session import TableError, format_duration, parse_deadline
+
+if TYPE_CHECKING:
+    from bot.app import HeraldBot
+
+
+class Admin(commands.Cog):
+    herald = app_commands.Group(name="herald", description="Herald settings for this server",
+                                guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+
+    def __init__(self, bot: HeraldBot) -> None:
+        self.bot = bot
+
+    @herald.command(name="settings")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    @app_commands.describe(
+        deadline="default time per decision, e.g. 12h (1 minute – 14 days)",
+        reminder="how long before a deadline to remind, e.g. 1h",
+        opener_role="only this role may open tables", everyone_opens="let everyone open tables again",
+        add_channel="allow tables in this channel (once any is set, only listed channels)",
+        remove_channel="stop allowing tables in this channel")
+    async def settings(self, interaction: discord.Interaction, deadline: str | None = None,
+                       reminder: str | None = None, opener_role: discord.Role | None = None,
+                       everyone_opens: bool | None = None, add_channel: discord.TextChannel | None = None,
+                       remove_channel: discord.TextChannel | None = None) -> None:
+        """View or change Herald's settings for this server."""
+        assert interaction.guild_id is not None
+        storage = self.bot.storage
+        s = await storage.guild_settings(interaction.guild_id)
+        changed = []
+        if deadline is not None:
+            s.default_deadline = parse_deadline(deadline)
+            changed.append("deadline")
+        if reminder is not None:
+            lead = parse_deadline(reminder)
+            assert lead is not None
+            if lead > MAX_DEADLINE // 2:
+                raise TableError("a reminder lead of more than 7 days is not useful.")
+            s.reminder_lead = lead
+            changed.append("reminder")
+        if opener_role is not None and everyone_opens:
+            raise TableError("choose either `opener_role` or `everyone_opens`, not both.")
+        if opener_role is not None:
+            if opener_role.is_default():
+                s.opener_role_id = None
+            else:
+                s.opener_role_id = opener_role.id
+            changed.append("opener")
+        if everyone_opens:
+            s.opener_role_id = None
+            changed.append("opener")
+        if add_channel is not None and add_channel.id not in s.channels:
+            s.channels.append(add_channel.id)
+            changed.append("channels")
+        if remove_channel is not None:
+            if remove_channel.id not in s.channels:
+                raise TableError(f"{remove_channel.mention} is not in the list of table channels.")
+            s.channels.remove(remove_channel.id)
+            changed.append("channels")
+        if changed:
+            await storage.save_guild_settings(s)
+        cfg = self.bot.config
+        eff_deadline = s.default_deadline or cfg.default_deadline
+        eff_lead = s.reminder_lead if s.reminder_lead is not None else cfg.reminder_lead
+        lines = [
+            ("✅ Saved." if changed else "Herald settings for this server:"),
+            f"• Default deadline: **{format_duration(eff_deadline)}**",
+            f"• Reminder: **{format_duration(eff_lead)}** before a deadline"
+            + (" (longer than the deadline: reminders come at half time)" if eff_lead >= eff_deadline else ""),
+            f"• Who may open tables: {f'<@&{s.opener_role_id}>' if s.opener_role_id else 'everyone'}",
+            f"• Table channels: {', '.join(f'<#{c}>' for c in s.channels) if s.channels else 'any channel'}",
+        ]
+        await reply(interaction, "\n".join(lines))
+
+
+async def setup(bot: HeraldBot) -> None:
+    await bot.add_cog(Admin(bot))

@@ -1,0 +1,262 @@
+"""Tables: ``/play`` lobbies, ``/games``, ``/game …`` (status, hand, log, resign, end, kick,
+replace), ``/hand`` and ``/rules``. Thin: parse → session → respond."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.controller import is_manager, reply
+from bot.session import TableError, format_duration
+from bot.storage import GameRow
+from bot.text import NO_PINGS, clip, humanise, seat_label
+from bot.views import lobby_view
+from rules import registry
+
+if TYPE_CHECKING:
+    from bot.app import HeraldBot
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """'first_player=2 fast=yes' → {'first_player': 2, 'fast': True}."""
+    out: dict[str, Any] = {}
+    for part in (text or "").replace(",", " ").split():
+        if "=" not in part:
+            raise TableError(f"option `{part}` should look like `name=value`.")
+        k, v = part.split("=", 1)
+        low = v.lower()
+        out[k] = (True if low in ("yes", "true", "on") else False if low in ("no", "false", "off")
+                  else int(v) if v.lstrip("-").isdigit() else v)
+    return out
+
+
+async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    bot: HeraldBot = interaction.client  # type: ignore[assignment]
+    current = current.lower()
+    return [app_commands.Choice(name=f"{e.name} ({key})", value=key)
+            for key, e in registry.all_engines().items()
+            if current in key or current in e.name.lower()][:25]
+
+
+async def my_game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    bot: HeraldBot = interaction.client  # type: ignore[assignment]
+    games = await bot.storage.list_games(guild_id=interaction.guild_id, statuses=("active",))
+    out = []
+    for g in games:
+        label = f"#{g.id} {registry.get(g.game_key).name} — " + ", ".join(s.name for s in g.seats)
+        if current in str(g.id) or current.lower() in label.lower():
+            out.append(app_commands.Choice(name=label[:100], value=g.id))
+    return out[:25]
+
+
+class Tables(commands.Cog):
+    def __init__(self, bot: HeraldBot) -> None:
+        self.bot = bot
+
+    @property
+    def sessions(self) -> Any:
+        return self.bot.sessions
+
+    async def resolve(self, interaction: discord.Interaction, game_id: int | None,
+                      statuses: tuple[str, ...] = ("active",)) -> GameRow:
+        """The game named, or the one played in this thread/channel, or the user's only one."""
+        if game_id is not None:
+            game = await self.sessions.storage.get_game(game_id)
+            if game is None or (interaction.guild_id is not None and game.guild_id != interaction.guild_id):
+                raise TableError(f"there is no game #{game_id} in this server.")
+            return game
+        candidates = await self.sessions.storage.list_games(guild_id=interaction.guild_id, statuses=statuses) \
+            if interaction.guild_id else await self.sessions.storage.games_of_user(interaction.user.id, statuses)
+        here = [g for g in candidates if interaction.channel_id in (g.thread_id, g.channel_id)]
+        if len(here) == 1:
+            return here[0]
+        mine = [g for g in (here or candidates) if g.seat_of(interaction.user.id) is not None]
+        if len(mine) == 1:
+            return mine[0]
+        if not mine and not here:
+            raise TableError("no running game here. Give the `game` option, or see `/games`.")
+        ids = ", ".join(f"#{g.id}" for g in (mine or here))
+        raise TableError(f"several games match ({ids}); give the `game` option.")
+
+    # ------------------------------------------------------------------ /play
+
+    @app_commands.command(name="play")
+    @app_commands.guild_only()
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.describe(game="which game", bots="computer players to seat now",
+                           deadline="time per decision, e.g. 30m, 12h, 2d (default: the server's)",
+                           options="game options as name=value, see /rules")
+    async def play(self, interaction: discord.Interaction, game: str,
+                   bots: app_commands.Range[int, 0, 7] = 0, deadline: str | None = None,
+                   options: str | None = None) -> None:
+        """Open a table for a game; players join with the buttons."""
+        assert interaction.guild_id is not None
+        settings = await self.sessions.storage.guild_settings(interaction.guild_id)
+        if settings.channels and interaction.channel_id not in settings.channels:
+            where = ", ".join(f"<#{c}>" for c in settings.channels)
+            raise TableError(f"tables can't be opened in this channel; use {where}.")
+        if settings.opener_role_id and not is_manager(interaction):
+            roles = getattr(interaction.user, "roles", [])
+            if not any(r.id == settings.opener_role_id for r in roles):
+                raise TableError(f"only members with the <@&{settings.opener_role_id}> role can open tables here.")
+        table = await self.sessions.open_table(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
+            host_name=interaction.user.display_name, game_key=game, options=parse_options(options),
+            deadline=deadline, bots=bots)
+        await interaction.response.send_message(embed=self.bot.controller.lobby_embed(table),
+                                                view=lobby_view(table.id), allowed_mentions=NO_PINGS)
+        msg = await interaction.original_response()
+        await self.sessions.storage.update_game(table.id, lobby_message_id=msg.id)
+
+    # ----------------------------------------------------------------- /games
+
+    @app_commands.command(name="games")
+    @app_commands.guild_only()
+    async def games(self, interaction: discord.Interaction) -> None:
+        """List this server's open tables and running games."""
+        games = await self.sessions.storage.list_games(guild_id=interaction.guild_id)
+        if not games:
+            await reply(interaction, "No tables or games right now. Open one with `/play`.")
+            return
+        lines = []
+        for g in games:
+            name = registry.get(g.game_key).name
+            where = f"<#{g.thread_id}>" if g.thread_id else (f"<#{g.channel_id}>" if g.channel_id else "")
+            who = ", ".join(discord.utils.escape_markdown(s.name) for s in g.seats)
+            lines.append(f"**#{g.id} {name}** — {g.status} — {where} — {who}")
+        await reply(interaction, "\n".join(lines))
+
+    # ------------------------------------------------------------------ /rules
+
+    @app_commands.command(name="rules")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        """Show a game's rules summary and a link to the full rules page."""
+        engine = registry.get(game)
+        embed = discord.Embed(title=f"{engine.name} — rules", colour=0xF2BA48,
+                              description=clip(engine.summary or "No summary yet.", 3500))
+        embed.add_field(name="Players", value=f"{engine.min_players}–{engine.max_players}")
+        if engine.option_help:
+            embed.add_field(name="Options (`/play options:`)", inline=False, value=clip(
+                "\n".join(f"`{k}` — {v}" for k, v in engine.option_help.items()), 1000))
+        if engine.rules_page:
+            embed.add_field(name="Full rules", value=f"{self.bot.config.docs_url}{engine.rules_page}", inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ------------------------------------------------------------------- /hand
+
+    @app_commands.command(name="hand")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Show your hand privately."""
+        g = await self.resolve(interaction, game)
+        await self.bot.controller.show_hand(interaction, g.id)
+
+    # ------------------------------------------------------------------- /game
+
+    group = app_commands.Group(name="game", description="Your game: status, hand, log, resign; hosts: end, kick, replace")
+
+    @group.command(name="status")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Where the game stands and who is awaited."""
+        g = await self.resolve(interaction, game, ("active", "finished"))
+        engine = registry.get(g.game_key)
+        lines = [f"**{engine.name} #{g.id}** — {g.status}, move {g.version}"]
+        deadlines = {(d.seat, d.kind): d for d in await self.sessions.storage.deadlines(g.id)}
+        for p in self.sessions.prompts(g):
+            d = deadlines.get((p.seat, p.kind))
+            due = f", due <t:{int(d.due_at)}:R>" if d else ""
+            lines.append(f"• waiting for {seat_label(g, p.seat)}: {p.kind.replace('_', ' ')}{due}")
+        if g.board_message_id and g.home_channel_id:
+            lines.append(f"Board: https://discord.com/channels/{g.guild_id}/{g.home_channel_id}/{g.board_message_id}")
+        deadline, lead = await self.sessions.deadline_settings(g)
+        lines.append(f"Deadline per decision: {format_duration(deadline)}; reminder {format_duration(lead)} before.")
+        await reply(interaction, "\n".join(lines))
+
+    @group.command(name="hand")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    async def game_hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Show your hand privately."""
+        g = await self.resolve(interaction, game)
+        await self.bot.controller.show_hand(interaction, g.id)
+
+    @group.command(name="log")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    async def game_log(self, interaction: discord.Interaction, game: int | None = None,
+                       lines: app_commands.Range[int, 1, 60] = 20) -> None:
+        """The recent turns (your private notes included, nobody else's)."""
+        g = await self.resolve(interaction, game, ("active", "finished"))
+        seat = g.seat_of(interaction.user.id)
+        events = await self.sessions.storage.events(g.id, viewer_seat=seat, limit=lines)
+        text = "\n".join(("🔒 " if e.to else "• ") + humanise(e.text, g) for e in events) or "Nothing yet."
+        await reply(interaction, text)
+
+    @group.command(name="resign")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Leave the game; a computer player takes over your seat."""
+        g = await self.resolve(interaction, game)
+        seat = g.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("you are not playing in this game.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.sessions.replace_seat(g.id, seat, user_id=None, name=f"{g.seats[seat].name} (resigned, computer)",
+                                         reason=f"P{seat + 1} resigned; a computer player takes the seat.")
+        await interaction.followup.send("You resigned. A computer player plays your seat from now on.", ephemeral=True)
+
+    def _require_admin(self, interaction: discord.Interaction, g: GameRow) -> None:
+        if interaction.user.id != g.host_id and not is_manager(interaction):
+            raise TableError("only the host or someone with Manage Server can do that.")
+
+    @group.command(name="end")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    async def end(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """End the game now (host or Manage Server)."""
+        g = await self.resolve(interaction, game)
+        self._require_admin(interaction, g)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.sessions.end(g.id, f"ended by {interaction.user.display_name}")
+        await interaction.followup.send(f"Game #{g.id} ended.", ephemeral=True)
+
+    async def _seat_of_member(self, g: GameRow, member: discord.abc.User) -> int:
+        seat = g.seat_of(member.id)
+        if seat is None:
+            raise TableError(f"{member.display_name} has no seat in game #{g.id}.")
+        return seat
+
+    @group.command(name="kick")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    async def kick(self, interaction: discord.Interaction, player: discord.Member, game: int | None = None) -> None:
+        """Remove a player; a computer player takes the seat (host or Manage Server)."""
+        g = await self.resolve(interaction, game)
+        self._require_admin(interaction, g)
+        seat = await self._seat_of_member(g, player)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.sessions.replace_seat(g.id, seat, user_id=None, name=f"Computer (was {g.seats[seat].name})",
+                                         reason=f"P{seat + 1} was removed by the host; a computer player takes the seat.")
+        await interaction.followup.send(f"{player.display_name} was removed from game #{g.id}.", ephemeral=True)
+
+    @group.command(name="replace")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    @app_commands.describe(player="the seated player", new_player="who takes the seat (empty: a computer player)")
+    async def replace(self, interaction: discord.Interaction, player: discord.Member,
+                      new_player: discord.Member | None = None, game: int | None = None) -> None:
+        """Give a player's seat to a computer player or another member (host or Manage Server)."""
+        g = await self.resolve(interaction, game)
+        self._require_admin(interaction, g)
+        seat = await self._seat_of_member(g, player)
+        if new_player is not None and new_player.bot:
+            raise TableError("a seat can go to a member or to Herald's computer player, not to another bot.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        name = new_player.display_name if new_player else f"Computer (was {g.seats[seat].name})"
+        await self.sessions.replace_seat(g.id, seat, user_id=new_player.id if new_player else None, name=name,
+                                         reason=f"P{seat + 1}'s seat was handed over.")
+        await interaction.followup.send("Done: the seat was handed over.", ephemeral=True)
+
+
+async def setup(bot: HeraldBot) -> None:
+    await bot.add_cog(Tables(bot))
