@@ -18,19 +18,20 @@ from .storage import DeadlineRow, GameRow
 log = logging.getLogger("herald.scheduler")
 
 Reminder = Callable[[GameRow, DeadlineRow], Awaitable[None]]
-MAX_SLEEP = 3600.0
+MAX_SLEEP = 30.0
+"""Longest nap between passes. New deadlines are at least a minute away, so a deadline or
+reminder created while the scheduler sleeps is never handled more than this late."""
 
 
 class Scheduler:
     def __init__(self, sessions: Sessions, remind: Reminder | None = None) -> None:
         self.sessions = sessions
         self.remind = remind
-        self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         sessions.on_deadlines_changed = self.wake
 
     def wake(self) -> None:
-        self._wake.set()
+        """Deadlines changed. Nothing to do: the next pass (at most MAX_SLEEP away) sees them."""
 
     def start(self) -> None:
         if self._task is None or self._task.done():
@@ -54,9 +55,7 @@ class Scheduler:
                 log.exception("scheduler pass failed")
                 nxt = None
             delay = MAX_SLEEP if nxt is None else max(0.0, min(MAX_SLEEP, nxt - self.sessions.now()))
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=delay + 0.01)
+            await asyncio.sleep(delay + 0.01)
 
     async def run_due(self) -> int:
         """Handle every reminder and deadline that is due now; returns how many were handled."""

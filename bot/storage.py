@@ -162,6 +162,12 @@ class Storage(ABC):
     """What the bot needs from a database. One implementation per backend."""
 
     @abstractmethod
+    async def _x(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+        """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
+        cur = await self.db.execute(sql, params)
+        await cur.close()
+        return cur
+
     async def open(self) -> None: ...
     @abstractmethod
     async def close(self) -> None: ...
@@ -265,12 +271,18 @@ class SqliteStorage(Storage):
             raise StorageError("storage is not open")
         return self._db
 
+    async def _x(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+        """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
+        cur = await self.db.execute(sql, params)
+        await cur.close()
+        return cur
+
     async def open(self) -> None:
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self.db.execute("PRAGMA journal_mode=WAL")
-        await self.db.execute("PRAGMA foreign_keys=ON")
-        await self.db.execute("PRAGMA busy_timeout=5000")
-        await self.db.execute("PRAGMA synchronous=NORMAL")
+        await self._x("PRAGMA journal_mode=WAL")
+        await self._x("PRAGMA foreign_keys=ON")
+        await self._x("PRAGMA busy_timeout=5000")
+        await self._x("PRAGMA synchronous=NORMAL")
         await self.migrate()
 
     async def close(self) -> None:
@@ -289,15 +301,15 @@ class SqliteStorage(Storage):
             raise StorageError(f"database schema {current} is newer than this Herald ({len(MIGRATIONS)})")
         for number in range(current + 1, len(MIGRATIONS) + 1):
             script = MIGRATIONS[number - 1]
-            await self.db.execute("BEGIN")
+            await self._x("BEGIN")
             try:
                 for stmt in (s.strip() for s in script.split(";")):
                     if stmt:
-                        await self.db.execute(stmt)
-                await self.db.execute(f"PRAGMA user_version = {number}")
-                await self.db.execute("COMMIT")
+                        await self._x(stmt)
+                await self._x(f"PRAGMA user_version = {number}")
+                await self._x("COMMIT")
             except BaseException:
-                await self.db.execute("ROLLBACK")
+                await self._x("ROLLBACK")
                 raise
             log.info("database migrated to schema %d", number)
         return len(MIGRATIONS)
@@ -322,7 +334,7 @@ class SqliteStorage(Storage):
     async def create_game(self, *, guild_id: int | None, channel_id: int | None, game_key: str,
                           seed: int, options: dict[str, Any], host_id: int | None,
                           deadline: int | None, now: float) -> int:
-        cur = await self.db.execute(
+        cur = await self._x(
             "INSERT INTO games (guild_id, channel_id, game_key, status, version, seed, options, "
             "host_id, deadline, created_at, updated_at) VALUES (?,?,?,?,0,?,?,?,?,?,?)",
             (guild_id, channel_id, game_key, "lobby", seed, _dumps(options), host_id, deadline, now, now),
@@ -376,26 +388,26 @@ class SqliteStorage(Storage):
             return
         values = [(_dumps(v) if k in ("options", "result") and v is not None else v) for k, v in fields.items()]
         sets = ", ".join(f"{k}=?" for k in fields)
-        await self.db.execute(f"UPDATE games SET {sets} WHERE id=?", (*values, game_id))
+        await self._x(f"UPDATE games SET {sets} WHERE id=?", (*values, game_id))
 
     @_serialised
     async def set_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
-        await self.db.execute("BEGIN IMMEDIATE")
+        await self._x("BEGIN IMMEDIATE")
         try:
             await self._write_seats(game_id, seats)
-            await self.db.execute("COMMIT")
+            await self._x("COMMIT")
         except BaseException:
-            await self.db.execute("ROLLBACK")
+            await self._x("ROLLBACK")
             raise
 
     async def _write_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
-        await self.db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
+        await self._x("DELETE FROM seats WHERE game_id=?", (game_id,))
         await self.db.executemany(
             "INSERT INTO seats (game_id, seat, user_id, is_bot, name) VALUES (?,?,?,?,?)",
             [(game_id, s.seat, s.user_id, int(s.is_bot), s.name) for s in seats])
 
     async def _write_deadlines(self, game_id: int, deadlines: Iterable[DeadlineRow]) -> None:
-        await self.db.execute("DELETE FROM deadlines WHERE game_id=?", (game_id,))
+        await self._x("DELETE FROM deadlines WHERE game_id=?", (game_id,))
         await self.db.executemany(
             "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded) VALUES (?,?,?,?,?,?)",
             [(game_id, d.seat, d.kind, d.due_at, d.remind_at, int(d.reminded)) for d in deadlines])
@@ -403,18 +415,18 @@ class SqliteStorage(Storage):
     @_serialised
     async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],
                          deadlines: Sequence[DeadlineRow], now: float) -> None:
-        await self.db.execute("BEGIN IMMEDIATE")
+        await self._x("BEGIN IMMEDIATE")
         try:
-            cur = await self.db.execute(
+            cur = await self._x(
                 "UPDATE games SET status='active', state=?, version=1, updated_at=? "
                 "WHERE id=? AND status='lobby'", (_dumps(state), now, game_id))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is not a lobby any more")
             await self._write_seats(game_id, seats)
             await self._write_deadlines(game_id, deadlines)
-            await self.db.execute("COMMIT")
+            await self._x("COMMIT")
         except BaseException:
-            await self.db.execute("ROLLBACK")
+            await self._x("ROLLBACK")
             raise
 
     @_serialised
@@ -424,9 +436,9 @@ class SqliteStorage(Storage):
                             status: str, result: dict[str, Any] | None,
                             deadlines: Sequence[DeadlineRow], now: float) -> int:
         new_version = expected_version + 1
-        await self.db.execute("BEGIN IMMEDIATE")
+        await self._x("BEGIN IMMEDIATE")
         try:
-            cur = await self.db.execute(
+            cur = await self._x(
                 "UPDATE games SET state=?, version=?, status=?, result=?, updated_at=? "
                 "WHERE id=? AND version=? AND status='active'",
                 (_dumps(state), new_version, status, _dumps(result) if result else None, now,
@@ -437,7 +449,7 @@ class SqliteStorage(Storage):
                 "SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id=?", (game_id,)) as c:
                 row = await c.fetchone()
             n = int(row[0]) + 1 if row else 1
-            await self.db.execute(
+            await self._x(
                 "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
                 "VALUES (?,?,?,?,?,?,?)", (game_id, n, seat, _dumps(action), origin, user_id, now))
             async with self.db.execute(
@@ -451,9 +463,9 @@ class SqliteStorage(Storage):
                   _dumps(e["to"]) if e.get("to") is not None else None, e.get("kind", "log"),
                   _dumps(e.get("data") or {}), now) for i, e in enumerate(events)])
             await self._write_deadlines(game_id, deadlines)
-            await self.db.execute("COMMIT")
+            await self._x("COMMIT")
         except BaseException:
-            await self.db.execute("ROLLBACK")
+            await self._x("ROLLBACK")
             raise
         return new_version
 
@@ -505,21 +517,21 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def mark_reminded(self, game_id: int, seat: int, kind: str) -> None:
-        await self.db.execute("UPDATE deadlines SET reminded=1 WHERE game_id=? AND seat=? AND kind=?",
+        await self._x("UPDATE deadlines SET reminded=1 WHERE game_id=? AND seat=? AND kind=?",
                               (game_id, seat, kind))
 
     @_serialised
     async def clear_deadlines(self, game_id: int) -> None:
-        await self.db.execute("DELETE FROM deadlines WHERE game_id=?", (game_id,))
+        await self._x("DELETE FROM deadlines WHERE game_id=?", (game_id,))
 
     @_serialised
     async def replace_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
-        await self.db.execute("BEGIN IMMEDIATE")
+        await self._x("BEGIN IMMEDIATE")
         try:
             await self._write_deadlines(game_id, deadlines)
-            await self.db.execute("COMMIT")
+            await self._x("COMMIT")
         except BaseException:
-            await self.db.execute("ROLLBACK")
+            await self._x("ROLLBACK")
             raise
 
     # ------------------------------------------------------- settings and DMs
@@ -536,7 +548,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def save_guild_settings(self, s: GuildSettings) -> None:
-        await self.db.execute(
+        await self._x(
             "INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, opener_role_id, channels) "
             "VALUES (?,?,?,?,?) ON CONFLICT(guild_id) DO UPDATE SET default_deadline=excluded.default_deadline, "
             "reminder_lead=excluded.reminder_lead, opener_role_id=excluded.opener_role_id, "
@@ -545,7 +557,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None:
-        await self.db.execute(
+        await self._x(
             "INSERT INTO dm_status (user_id, reachable, checked_at) VALUES (?,?,?) "
             "ON CONFLICT(user_id) DO UPDATE SET reachable=excluded.reachable, checked_at=excluded.checked_at",
             (user_id, int(reachable), now))
@@ -558,6 +570,6 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def note_dm_notice(self, game_id: int, user_id: int) -> bool:
-        cur = await self.db.execute(
+        cur = await self._x(
             "INSERT OR IGNORE INTO dm_notices (game_id, user_id) VALUES (?,?)", (game_id, user_id))
         return cur.rowcount == 1

@@ -1,0 +1,27 @@
+"""Helpers for simcord conversations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+
+def components(message: discord.Message) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for row in message.components:
+        for c in getattr(row, "children", [row]):
+            out.append({"custom_id": getattr(c, "custom_id", None), "label": getattr(c, "label", None),
+                        "type": type(c).__name__, "options": getattr(c, "options", None)})
+    return out
+
+
+def custom_ids(message: discord.Message) -> list[str]:
+    return [c["custom_id"] for c in components(message) if c["custom_id"]]
+
+
+def find_by_prefix(messages: list[discord.Message], prefix: str) -> discord.Message:
+    for m in reversed(messages):
+        if any(cid.startswith(prefix) for cid in custom_ids(m)):
+            return m
+    raise AssertionError(f"no message with a component {prefix}…")
