@@ -1,0 +1,171 @@
+"""The computer player: it aims by simulating candidate flicks on its own view's board.
+
+For a flick it lists targets (each city, the navel, enemy discs worth knocking away), computes
+the angle and power that would carry its disc there on a clear path, simulates at most
+``CANDIDATES`` of them with the real physics (no wobble: the engine adds wobble to the bot's
+flick exactly as to a person's) and keeps the one whose resulting board scores best for it.
+Everything comes from the seat's view; nothing peeks at the state.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from rules.engine import Action, Prompt
+
+from . import aim, geometry, scoring
+from . import map as board
+from .discs import KINDS, PROPHET_KINDS
+from .physics import DECEL, power_for_distance
+
+JSON = dict[str, Any]
+CANDIDATES = 8
+"""How many candidate flicks the computer player simulates (raise it for a stronger bot)."""
+
+LAW_TASTE = {
+    "tithe": -1.0, "king_ape": 0.0, "eyes_closed": -0.5, "weak_hand": -0.3, "grand_tour": 0.5,
+    "pilgrimage": 0.5, "consecration": 0.5, "divine_right": 0.3, "sealed_gates": -0.3,
+}
+
+
+def choose(view: JSON, prompt: Prompt, rng: random.Random, candidates: int | None = None) -> Action:
+    seat = prompt.seat
+    if prompt.kind == "flick":
+        return best_flick(view, seat, CANDIDATES if candidates is None else candidates)
+    if prompt.kind == "contest_flick":
+        x, y = board.launch_spot(view["corners"][seat])
+        d = geometry.navel_distance(x, y)
+        return {"type": "flick", "angle": 0.0, "power": round(min(10.0, power_for_distance(d)), 2)}
+    if prompt.kind == "vote":
+        return _vote(view, seat, rng)
+    if prompt.kind == "anubis":
+        return {"type": "anubis", "reflick": True}
+    if prompt.kind == "build":
+        return _build(view, seat, prompt)
+    return dict(rng.choice(prompt.choices).action)
+
+
+def _vote(view: JSON, seat: int, rng: random.Random) -> Action:
+    up, low = (c["key"] for c in view["council"])
+    leader = view["vp"][seat] == max(view["vp"]) and max(view["vp"]) > 0
+
+    def taste(k: str) -> float:
+        t = LAW_TASTE.get(k, 0.0)
+        if k == "tithe":
+            t = -2.0 if leader else 1.0
+        if k == "last_first":
+            t = -0.5 if leader else 0.5
+        return t + rng.uniform(-0.4, 0.4)
+
+    return {"type": "vote", "thumb": "up" if taste(up) >= taste(low) else "down"}
+
+
+def _build(view: JSON, seat: int, prompt: Prompt) -> Action:
+    if view["temples"][seat] == 0:
+        return {"type": "build_done"}
+    best: tuple[float, Action] | None = None
+    for c in prompt.choices:
+        a = c.action
+        if a["type"] != "build":
+            continue
+        spot = next((x, y) for n, x, y in board.temple_spots(a["island"]) if n == a["spot"])
+        mine_there = sum(1 for d in view["discs"] if d["owner"] == seat and d["kind"] == "temple"
+                         and geometry.island_at(d["x"], d["y"], KINDS["temple"].radius) == a["island"])
+        score = geometry.navel_distance(*spot) - 20.0 * mine_there
+        if best is None or score > best[0]:
+            best = (score, dict(a))
+    return best[1] if best else {"type": "build_done"}
+
+
+def evaluate(view: JSON, seat: int, discs: list[JSON]) -> float:
+    """How good a board is for ``seat``: Worship points now, minus the best rival's, plus navel
+    and city chances."""
+    law_keys = [x["key"] for x in view["laws"]]
+    players = view["players"]
+    res = scoring.worship(discs, players, law_keys, view["gods"])
+    mine = res[seat]["vp"]
+    rival = max((res[k]["vp"] for k in range(players) if k != seat), default=0)
+    u = float(mine) - 0.6 * float(rival)
+    can_build = "sealed_gates" not in law_keys and view["temples"][seat] > 0
+    for d in discs:
+        if d["owner"] != seat or d["kind"] not in PROPHET_KINDS:
+            continue
+        r = KINDS[d["kind"]].radius
+        if geometry.on_navel(d["x"], d["y"], r):
+            u += scoring.navel_value(discs, players, law_keys, view["gods"], seat)
+        elif can_build and geometry.city_at(d["x"], d["y"], r) is not None:
+            u += 1.5
+    return u
+
+
+def _targets(view: JSON, seat: int) -> list[tuple[float, float, float]]:
+    """(x, y, extra distance) aim points, most promising first."""
+    out: list[tuple[float, float, float]] = []
+    presence = {geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius)
+                for d in view["discs"] if d["owner"] == seat}
+    cities = sorted(board.ISLANDS, key=lambda i: (i.index in presence, i.index))
+    for isl in cities:
+        out.append((isl.x, isl.y, 0.0))
+    out.append((board.CENTRE[0], board.CENTRE[1], 0.0))
+    for d in view["discs"]:
+        if d["owner"] not in (None, seat) and d["kind"] in PROPHET_KINDS + ("temple",):
+            if geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius) is not None:
+                out.append((d["x"], d["y"], 6.0 if d["kind"] != "temple" else 0.0))
+    for isl in board.ISLANDS:
+        out.append((isl.x + (board.CENTRE[0] - isl.x) * 0.3, isl.y + (board.CENTRE[1] - isl.y) * 0.3, 0.0))
+    return out
+
+
+def best_flick(view: JSON, seat: int, candidates: int = CANDIDATES) -> Action:
+    law_keys = [x["key"] for x in view["laws"]]
+    decel = float(view.get("decel", DECEL))
+    base = aim.plan_from_view(view, seat, 0.0, 5.0)
+    origin = next((b.x, b.y) for b in base.bodies if b.id == base.flicked)
+    heart = (view["gods"][seat] == "freja" and view["heart_ready"] and not view["in_corner"]
+             and view.get("turn_extra") is None and sum(view["supply"][seat].values()) <= 1)
+    piece = "heart" if heart else None
+    dagda = view["gods"][seat] == "dagda"
+    options: list[JSON] = []
+    for tx, ty, extra in _targets(view, seat):
+        dist = math.hypot(tx - origin[0], ty - origin[1])
+        angle = board.angle_towards(origin, (tx, ty))
+        if abs(angle) > 95:
+            continue
+        power = power_for_distance((dist + extra) * decel / DECEL)
+        opt: JSON = {"type": "flick", "angle": round(angle, 2), "power": round(min(10.0, max(1.0, power)), 2)}
+        if piece:
+            opt["piece"] = piece
+        if dagda and extra == 0.0:
+            for name in board.HAND_TARGETS:
+                hx, hy = board.hand_spot(view["corners"][seat], name)
+                if math.hypot(hx - tx, hy - ty) < 12:
+                    opt["hand"] = name
+                    opt["power"] = round(min(10.0, opt["power"] + 0.6), 2)
+        options.append(opt)
+        if len(options) >= max(1, candidates):
+            break
+    if not options:
+        return {"type": "flick", "angle": 0.0, "power": 5.0}
+    if candidates <= 1:
+        return options[0]
+    best: tuple[float, JSON] | None = None
+    for opt in options:
+        try:
+            pred = aim.predict(view, seat, opt["angle"], opt["power"], piece=opt.get("piece"),
+                               hand=opt.get("hand"), frame_every=0, enforce_law=False)
+        except (KeyError, ValueError):
+            continue
+        after = []
+        placed = {d["id"]: d for d in pred.plan.placed}
+        for d in list(view["discs"]) + list(placed.values()):
+            if d["id"] in pred.positions:
+                x, y = pred.positions[d["id"]]
+                after.append({**d, "x": x, "y": y})
+        u = evaluate(view, seat, after)
+        u -= 0.05 * opt["power"]  # a softer flick wobbles less
+        if best is None or u > best[0]:
+            best = (u, opt)
+    _ = law_keys
+    return best[1] if best else options[0]

@@ -1,0 +1,780 @@
+"""The Flick of Faith engine: setup, Council, Mission, Worship and the end (whole rulebook).
+
+Flow: every seat secretly picks a side of its dealt god card; everyone submits a secret setup
+flick and the disc closest to the navel wins the first player token. Each Generation then runs a
+Council (two laws drawn, a secret thumbs-up/down vote), a Mission (turns in order: place a
+prophet in your corner and flick it; flick again while it has not left the corner; build temples;
+the navel scores; fallen discs go to the reserve; stray temples go home) and Worship (Presence
+and Domination; prophets come back; the first player token passes; expired laws leave). After
+the last Generation the most VP wins, then the most temples, then a tie-break flick.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from rules.engine import (
+    Action,
+    Choice,
+    Engine,
+    Event,
+    GameOver,
+    IllegalAction,
+    Prompt,
+    Result,
+    Rng,
+    RulesError,
+    check_choice,
+)
+
+from . import flick, geometry, gods, laws, physics, scoring
+from . import map as board
+from .discs import KINDS, PROPHET_KINDS
+from .state import DiscD, FlickState, state_from_json, state_to_json
+
+SUMMARY = """\
+Flick of Faith is a dexterity game of gods and prophets. Each player is a god flicking prophet
+discs from a cloud in their corner of the map onto four islands. Presence on an island (a prophet
+or temple inside or touching its border) and Domination (more pieces there than anyone else) win
+Victory Points at the end of each Generation; a prophet that stops on the central navel scores at
+once for every island you are present on, and a prophet touching a city can become a temple that
+stays on the map for the rest of the game.
+
+Every Generation starts with a Council: two laws are drawn and everyone votes in secret, thumbs
+up for the upper law or down for the lower one. Laws bend the game: a King Ape, a Tornado, a
+Kraken, flicking blind or two discs at once. Each god has a power of its own.
+
+On Discord you flick with an angle and a power: angle 0 aims from your disc straight at the navel,
+positive angles turn clockwise on the board picture, and power runs from 1 to 10 (decimals
+allowed). A mid-power flick reaches a nearby city, a full-power one slides off the map. Fingers
+wobble a little, more at high power. Four Generations (three with three players); most VP wins.
+"""
+
+PROMPT_ANGLE = ("angle 0 = from your disc straight at the navel, + = clockwise on the board image "
+                "(-180..180); power 1..10")
+
+
+def _p(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def _num(action: Action, key: str, lo: float, hi: float, what: str) -> float:
+    if key not in action:
+        raise IllegalAction(f"a flick needs {key!r} ({what}, {lo:g} to {hi:g}); got {action!r}.")
+    raw = action[key]
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise IllegalAction(f"{key} must be a number from {lo:g} to {hi:g}, not {raw!r}.")
+    try:
+        v = float(raw)
+    except ValueError:
+        raise IllegalAction(f"{key} must be a number from {lo:g} to {hi:g}, not {raw!r}.") from None
+    if not math.isfinite(v) or not lo <= v <= hi:
+        raise IllegalAction(f"{key} {raw!r} is out of range: {what} must be from {lo:g} to {hi:g}.")
+    return v
+
+
+class FlickOfFaith(Engine):
+    key = "flick_of_faith"
+    name = "Flick of Faith"
+    min_players = 2
+    max_players = 4
+    summary = SUMMARY
+    rules_page = "docs/rules/flick_of_faith.md"
+    schema_version = 1
+
+    # ------------------------------------------------------------------------------ setup
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> FlickState:
+        self.validate_options(players, options or {})
+        rng = Rng(seed)
+        cards = list(gods.CARDS)
+        rng.shuffle(cards)
+        deck = [x.key for x in laws.LAWS]
+        rng.shuffle(deck)
+        return FlickState(
+            players=players, rng=rng, generations=3 if players == 3 else 4,
+            dealt=cards[:players], gods=[None] * players, vp=[0] * players,
+            pool=[{} for _ in range(players)], supply=[{} for _ in range(players)],
+            temples=[4] * players, reserve=[0] * players, law_deck=deck,
+            lost_sheep=[False] * players,
+        )
+
+    # ---------------------------------------------------------------------------- prompts
+    def prompts(self, s: FlickState) -> list[Prompt]:
+        if s.phase == "gods":
+            out = []
+            for seat in range(s.players):
+                if str(seat) in s.picks:
+                    continue
+                a, b = gods.sides(s.dealt[seat])
+                out.append(Prompt(seat, "god", f"Choose your god from the {s.dealt[seat]} card.", tuple(
+                    Choice(g.name, {"type": "god", "god": g.key}, description=f"{g.power}: {g.text}"[:100])
+                    for g in (a, b)), secret=True, timeout_note="the computer player chooses a side"))
+            return out
+        if s.phase in ("setup_flick", "tiebreak"):
+            what = "first player" if s.phase == "setup_flick" else "tie-break"
+            return [Prompt(seat, "contest_flick",
+                           f"{what.capitalize()} flick: all flicks are revealed together and the "
+                           f"prophet closest to the navel wins. {PROMPT_ANGLE}.",
+                           secret=True, free_form="flick",
+                           timeout_note="a computer flick at the navel is made for you")
+                    for seat in s.flickers if str(seat) not in s.flick_orders]
+        if s.phase == "council":
+            up, low = (laws.BY_KEY[k] for k in s.council)
+            return [Prompt(seat, "vote",
+                           f"Council of Generation {s.generation}: thumbs up for {up.name} (upper), "
+                           f"thumbs down for {low.name} (lower). Votes are secret until all are in.",
+                           (Choice(f"👍 {up.name}", {"type": "vote", "thumb": "up"}, description=up.text[:100]),
+                            Choice(f"👎 {low.name}", {"type": "vote", "thumb": "down"}, description=low.text[:100])),
+                           secret=True, timeout_note="the computer player votes")
+                    for seat in range(s.players) if str(seat) not in s.votes]
+        if s.phase == "mission" and s.active is not None:
+            return [self._mission_prompt(s, s.active)]
+        return []
+
+    def _mission_prompt(self, s: FlickState, seat: int) -> Prompt:
+        if s.stage == "flick":
+            bits = []
+            if s.in_corner:
+                bits.append(f"Your disc is still in your corner: flick it again (attempt {s.attempts + 1} of {flick.MAX_ATTEMPTS}).")
+            elif s.turn.get("extra"):
+                bits.append("Anubis returns your fallen prophet to your corner: flick it again.")
+            else:
+                have = ", ".join(f"{n} {k}" for k, n in s.supply[seat].items() if n) or "nothing"
+                bits.append(f"Flick a prophet from your corner (you have {have}).")
+                kinds = [k for k in PROPHET_KINDS if s.supply[seat].get(k, 0)]
+                if len(kinds) > 1:
+                    bits.append(f"Optional \"piece\": {', '.join(kinds)} (default {kinds[0]}).")
+                if s.gods[seat] == "freja" and s.heart_ready:
+                    bits.append("Freja: \"piece\": \"heart\" flicks your Heart instead (once per Generation).")
+                if "twin_flight" in s.laws:
+                    bits.append("Twin Flight: two of your prophets are placed in a line; you flick the rear one.")
+            if s.gods[seat] == "dagda":
+                bits.append("Dagda: optional \"hand\": I, II, III, IV or navel stands the Hand of God beyond it.")
+            bits.append(PROMPT_ANGLE + ".")
+            return Prompt(seat, "flick", " ".join(bits), free_form="flick",
+                          timeout_note="the computer player flicks for you")
+        if s.stage == "anubis":
+            kind = s.turn.get("fallen_kind", "prophet")
+            return Prompt(seat, "anubis", f"Anubis: your {kind} left the map. Return it to your corner and flick it again?",
+                          (Choice("Flick it again", {"type": "anubis", "reflick": True}),
+                           Choice("Leave it in the reserve", {"type": "anubis", "reflick": False})),
+                          timeout_note="the fallen prophet is flicked again by the computer player")
+        if s.stage == "build":
+            return Prompt(seat, "build", "Build a temple: choose a prophet touching a city and where its temple stands, or stop.",
+                          tuple(self._build_choices(s, seat)) + (Choice("Stop building", {"type": "build_done"}),),
+                          timeout_note="the computer player builds")
+        # reuse
+        return Prompt(seat, "reuse", "You have no temple left in your supply: choose one of your built temples to move.",
+                      tuple(Choice(f"Temple on {self._where(d)}", {"type": "reuse", "temple": d["id"]})
+                            for d in s.discs if d["kind"] == "temple" and d["owner"] == seat),
+                      timeout_note="the computer player chooses")
+
+    @staticmethod
+    def _where(d: DiscD) -> str:
+        i = geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius)
+        return f"island {board.ISLANDS[i].name}" if i is not None else "the sea"
+
+    def _build_choices(self, s: FlickState, seat: int) -> list[Choice]:
+        out: list[Choice] = []
+        for d in self._city_prophets(s, seat):
+            city = geometry.city_at(d["x"], d["y"], KINDS[d["kind"]].radius)
+            assert city is not None
+            islands = range(4) if s.gods[seat] == "zeus" else [city]
+            for i in islands:
+                group = f"{d['kind'].capitalize()} #{d['id']} on city {board.ISLANDS[city].name}"
+                if s.gods[seat] == "zeus":
+                    group += f" → island {board.ISLANDS[i].name}"
+                for name in self._free_spots(s, i, exclude=d["id"]):
+                    out.append(Choice(f"Island {board.ISLANDS[i].name}, {name}",
+                                      {"type": "build", "prophet": d["id"], "island": i, "spot": name},
+                                      group=group))
+        return out
+
+    def _free_spots(self, s: FlickState, island: int, exclude: int) -> list[str]:
+        r = KINDS["temple"].radius
+        spots = board.temple_spots(island)
+        free = [n for n, x, y in spots
+                if all(not geometry.overlaps(x, y, r, d["x"], d["y"], KINDS[d["kind"]].radius)
+                       for d in s.discs if d["id"] != exclude)]
+        return free or [n for n, _, _ in spots]
+
+    def _city_prophets(self, s: FlickState, seat: int) -> list[DiscD]:
+        return [d for d in s.discs if d["owner"] == seat and d["kind"] in PROPHET_KINDS
+                and geometry.city_at(d["x"], d["y"], KINDS[d["kind"]].radius) is not None]
+
+    # ------------------------------------------------------------------------------ apply
+    def apply(self, state: FlickState, seat: int, action: Action) -> tuple[FlickState, list[Event]]:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction(f"an action must be an object with a string 'type', not {action!r}.")
+        if self.result(state) is not None:
+            raise GameOver("the game is over; no more moves are accepted.")
+        if not isinstance(seat, int) or not 0 <= seat < state.players:
+            raise IllegalAction(f"seat {seat!r} is not at this table (seats 0..{state.players - 1}).")
+        prompt = self.prompt_for(state, seat)
+        s: FlickState = self.clone(state)
+        ev: list[Event] = []
+        kind = prompt.kind
+        if kind in ("god", "vote", "anubis", "build", "reuse"):
+            check_choice(prompt, action)
+        if kind == "god":
+            self._pick_god(s, seat, action["god"], ev)
+        elif kind == "contest_flick":
+            self._submit_contest(s, seat, action, ev)
+        elif kind == "vote":
+            self._vote(s, seat, action["thumb"], ev)
+        elif kind == "flick":
+            self._mission_flick(s, seat, action, ev)
+        elif kind == "anubis":
+            self._anubis(s, seat, bool(action["reflick"]), ev)
+        elif kind == "build":
+            if action["type"] == "build_done":
+                ev.append(Event(f"{_p(seat)} stops building."))
+                self._finish_turn(s, ev)
+            else:
+                self._build(s, seat, action, ev)
+        elif kind == "reuse":
+            self._reuse(s, seat, int(action["temple"]), ev)
+        else:  # pragma: no cover - prompts() only produces the kinds above
+            raise IllegalAction(f"unexpected prompt {kind!r}.")
+        return s, ev
+
+    # ---------------------------------------------------------------------------- gods
+    def _pick_god(self, s: FlickState, seat: int, key: str, ev: list[Event]) -> None:
+        s.picks[str(seat)] = key
+        ev.append(Event(f"You chose {gods.name(key)}.", to=(seat,)))
+        ev.append(Event(f"{_p(seat)} has chosen a god."))
+        if len(s.picks) < s.players:
+            return
+        per = 6 if s.players == 3 else 5
+        for k in range(s.players):
+            g = s.picks[str(k)]
+            s.gods[k] = g
+            s.pool[k] = {"prophet": per - 1, "sphinx": 1} if g == "ra" else {"prophet": per}
+            s.supply[k] = dict(s.pool[k])
+        s.picks = {}
+        ev.append(Event("The gods are revealed: " + ", ".join(
+            f"{_p(k)} is {gods.name(s.gods[k])}" for k in range(s.players)) + ".", kind="reveal"))
+        s.phase = "setup_flick"
+        s.flickers = list(range(s.players))
+        s.flick_orders = {}
+
+    # ------------------------------------------------------------------- contest flicks
+    def _submit_contest(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
+        if action["type"] != "flick":
+            raise IllegalAction(f"{action!r} is not allowed now; submit a flick: "
+                                '{"type": "flick", "angle": -180..180, "power": 1..10}.')
+        angle = _num(action, "angle", -180.0, 180.0, "angle in degrees")
+        power = _num(action, "power", flick.MIN_POWER, flick.MAX_POWER, "power")
+        s.flick_orders[str(seat)] = {"angle": angle, "power": power}
+        ev.append(Event(f"Your flick (angle {angle:g}, power {power:g}) is locked in.", to=(seat,)))
+        ev.append(Event(f"{_p(seat)} has flicked in secret."))
+        if all(str(k) in s.flick_orders for k in s.flickers):
+            self._resolve_contest(s, ev)
+
+    def _resolve_contest(self, s: FlickState, ev: list[Event]) -> None:
+        """All submitted contest flicks slide together on a clear map; closest to the navel wins."""
+        discs: list[DiscD] = []
+        launches: dict[int, tuple[float, float]] = {}
+        shown = []
+        for k, seat in enumerate(sorted(s.flickers)):
+            o = s.flick_orders[str(seat)]
+            corner = board.corner_of(s.players, seat)
+            x, y = board.launch_spot(corner)
+            d: DiscD = {"id": k + 1, "kind": "prophet", "owner": seat, "x": x, "y": y}
+            discs.append(d)
+            a_sd, p_sd = flick.wobble_sd(o["power"], [])
+            da = s.rng.gauss(0.0, a_sd)
+            dp = s.rng.gauss(0.0, p_sd)
+            power = max(0.5, o["power"] * (1.0 + dp))
+            launches[d["id"]] = physics.launch_velocity(board.heading((x, y), o["angle"] + da), power)
+            shown.append(f"{_p(seat)} angle {o['angle']:g} power {o['power']:g}")
+        bodies = flick.bodies_of(discs, s.gods)
+        out = physics.simulate(bodies, launches)
+        dist: dict[int, float] = {}
+        for d in discs:
+            pos = out.positions.get(d["id"])
+            dist[d["owner"]] = geometry.navel_distance(*pos) if pos else math.inf
+        best = min(dist.values())
+        tied = [seat for seat in sorted(dist) if dist[seat] == best]
+        data = {"seat": None, "bodies": [{**d, "mass_scale": 1.0} for d in discs],
+                "launches": {str(k): list(v) for k, v in launches.items()},
+                "decel": physics.DECEL, "flicked": [d["id"] for d in discs]}
+        what = "first-player" if s.phase == "setup_flick" else "tie-break"
+        ev.append(Event(f"The {what} flicks are revealed: " + "; ".join(shown) + ". Distances to the navel: " +
+                        ", ".join(f"{_p(k)} {'off the map' if math.isinf(v) else f'{v:.1f}'}" for k, v in sorted(dist.items())) + ".",
+                        kind="flick", data=data))
+        s.last_contest = {"kind": s.phase, "distances": {str(k): (None if math.isinf(v) else round(v, 4))
+                                                          for k, v in dist.items()},
+                          "final": {str(d["owner"]): list(out.positions[d["id"]]) if d["id"] in out.positions else None
+                                    for d in discs}}
+        s.flick_orders = {}
+        if len(tied) > 1:
+            s.flickers = tied
+            ev.append(Event("A tie: " + ", ".join(_p(k) for k in tied) + " flick again."))
+            return
+        winner = tied[0]
+        s.flickers = []
+        if s.phase == "setup_flick":
+            s.first_player = winner
+            ev.append(Event(f"{_p(winner)} is closest to the navel and takes the first player token."))
+            self._start_generation(s, ev)
+        else:
+            s.winners = [winner]
+            s.end_reason = f"tie-break flick won by {_p(winner)}"
+            s.phase = "over"
+            ev.append(Event(f"{_p(winner)} wins the tie-break flick and the game!", kind="end"))
+
+    # ---------------------------------------------------------------------------- council
+    def _start_generation(self, s: FlickState, ev: list[Event]) -> None:
+        s.generation += 1
+        if len(s.law_deck) < 2:
+            s.law_deck = [x.key for x in laws.LAWS if x.key not in s.laws]
+            s.rng.shuffle(s.law_deck)
+        s.council = [s.law_deck.pop(0), s.law_deck.pop(0)]
+        s.votes = {}
+        s.phase = "council"
+        up, low = (laws.BY_KEY[k] for k in s.council)
+        ev.append(Event(f"Generation {s.generation} of {s.generations}. The Council draws {up.name} (upper) "
+                        f"and {low.name} (lower).", kind="council"))
+
+    def _vote(self, s: FlickState, seat: int, thumb: str, ev: list[Event]) -> None:
+        s.votes[str(seat)] = thumb
+        ev.append(Event(f"You voted thumbs {thumb}.", to=(seat,)))
+        ev.append(Event(f"{_p(seat)} has voted."))
+        if len(s.votes) < s.players:
+            return
+        ups = sum(1 for v in s.votes.values() if v == "up")
+        downs = s.players - ups
+        upper, lower = s.council
+        if ups > downs:
+            chosen, how = upper, "more thumbs up"
+        elif downs > ups:
+            chosen, how = lower, "more thumbs down"
+        else:
+            pair = [upper, lower]
+            s.rng.shuffle(pair)
+            chosen, how = pair[0], "a tie, decided at random"
+        s.last_council = {"upper": upper, "lower": lower, "chosen": chosen,
+                          "votes": {k: v for k, v in sorted(s.votes.items())}}
+        ev.append(Event("Votes: " + ", ".join(f"{_p(int(k))} {'👍' if v == 'up' else '👎'}" for k, v in sorted(s.votes.items()))
+                        + f" — {how}: {laws.name(chosen)} enters the game.", kind="reveal"))
+        s.votes = {}
+        s.council = []
+        s.laws.append(chosen)
+        self._law_enters(s, chosen, ev)
+        self._start_mission(s, ev)
+
+    def _law_enters(self, s: FlickState, key: str, ev: list[Event]) -> None:
+        if key == "templars":
+            for k in range(s.players):
+                s.pool[k]["templar"] = s.pool[k].get("templar", 0) + 2
+                s.supply[k]["templar"] = s.supply[k].get("templar", 0) + 2
+            ev.append(Event("Every player gains 2 Templars."))
+        elif key == "tithe":
+            top = max(s.vp)
+            payers = [k for k in range(s.players) if s.vp[k] == top and top > 0]
+            for k in payers:
+                s.vp[k] = max(0, s.vp[k] - 2)
+            if payers:
+                ev.append(Event("Tithe: " + ", ".join(_p(k) for k in payers) + " pay 2 VP."))
+        elif key == "iconoclasm":
+            gone = [d for d in s.discs if d["kind"] == "temple"
+                    and geometry.city_at(d["x"], d["y"], KINDS["temple"].radius) is not None]
+            for d in gone:
+                s.temples[d["owner"]] += 1
+                s.discs.remove(d)
+            if gone:
+                ev.append(Event("Iconoclasm: temples on cities fall — " + ", ".join(f"{_p(d['owner'])}'s" for d in gone) + "."))
+
+    # ---------------------------------------------------------------------------- mission
+    def _start_mission(self, s: FlickState, ev: list[Event]) -> None:
+        s.phase = "mission"
+        if "king_ape" in s.laws:
+            s.discs = [d for d in s.discs if d["kind"] != "king_ape"]
+            self._add_disc(s, "king_ape", None, board.CENTRE[0], board.CENTRE[1])
+        step = -1 if "procession" in s.laws else 1
+        start = s.first_player
+        if "last_first" in s.laws:
+            base = [(s.first_player + step * i) % s.players for i in range(s.players)]
+            low = min(s.vp)
+            start = next(k for k in base if s.vp[k] == low)
+        s.order = [(start + step * i) % s.players for i in range(s.players)]
+        s.turn_index = -1
+        ev.append(Event("Mission: turn order " + " → ".join(_p(k) for k in s.order) + "."))
+        self._next_turn(s, ev)
+
+    def _has_flick(self, s: FlickState, seat: int) -> bool:
+        return any(n > 0 for n in s.supply[seat].values())
+
+    def _next_turn(self, s: FlickState, ev: list[Event]) -> None:
+        for i in range(1, s.players + 1):
+            idx = (s.turn_index + i) % s.players
+            seat = s.order[idx]
+            if self._has_flick(s, seat):
+                s.turn_index = idx
+                s.active = seat
+                s.stage = "flick"
+                s.in_corner = []
+                s.attempts = 0
+                s.turn = {"anubis_used": False, "struck": []}
+                return
+        s.active = None
+        s.stage = ""
+        self._worship(s, ev)
+
+    def _add_disc(self, s: FlickState, kind: str, owner: int | None, x: float, y: float) -> DiscD:
+        d = {"id": s.next_id, "kind": kind, "owner": owner, "x": x, "y": y}
+        s.next_id += 1
+        s.discs.append(d)
+        return d
+
+    def _mission_flick(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
+        if action["type"] != "flick":
+            raise IllegalAction(f"{action!r} is not allowed now; flick: "
+                                '{"type": "flick", "angle": -180..180, "power": 1..10}.')
+        angle = _num(action, "angle", -180.0, 180.0, "angle in degrees")
+        power = _num(action, "power", flick.MIN_POWER, flick.MAX_POWER, "power")
+        piece = action.get("piece")
+        hand = action.get("hand")
+        if hand is not None and (s.gods[seat] != "dagda" or hand not in board.HAND_TARGETS):
+            allowed = ", ".join(board.HAND_TARGETS) if s.gods[seat] == "dagda" else "only Dagda may use it"
+            raise IllegalAction(f"hand {hand!r} is not allowed: {allowed}.")
+        pieces: list[str] = []
+        if not s.in_corner:
+            extra = s.turn.get("extra")
+            if piece is not None and extra is None:
+                allowed_pieces = [k for k in PROPHET_KINDS if s.supply[seat].get(k, 0) > 0]
+                if s.gods[seat] == "freja" and s.heart_ready:
+                    allowed_pieces.append("heart")
+                if piece not in allowed_pieces:
+                    raise IllegalAction(f"piece {piece!r} is not available; choose one of: {', '.join(allowed_pieces)}.")
+            pieces = flick.pieces_for_flick(s.supply[seat], piece, "twin_flight" in s.laws, extra)
+            if extra is not None:
+                s.turn["extra"] = None
+            for k in pieces:
+                if k == "heart":
+                    s.heart_ready = False
+                elif extra is None:
+                    s.supply[seat][k] -= 1
+        a_sd, p_sd = flick.wobble_sd(power, s.laws)
+        da = s.rng.gauss(0.0, a_sd)
+        dp = s.rng.gauss(0.0, p_sd)
+        real_power = min(flick.MAX_POWER * 1.05, max(0.5, power * (1.0 + dp)))
+        corner = board.corner_of(s.players, seat)
+        before = [dict(d) for d in s.discs]
+        plan = flick.plan(s.discs, seat=seat, corner=corner, gods=s.gods, law_keys=s.laws,
+                          angle=angle + da, power=real_power, pieces=pieces, next_id=s.next_id,
+                          in_corner=s.in_corner, hand_target=hand, aim_angle=angle)
+        s.next_id += len(plan.placed)
+        s.discs.extend(dict(d) for d in plan.placed)
+        out = physics.simulate(plan.bodies, plan.launches, decel=plan.decel, track=[plan.flicked])
+        s.turn["struck"] = s.turn.get("struck", []) + [i for i in out.struck.get(plan.flicked, []) if i > 0]
+        fallen = self._apply_outcome(s, out, ev)
+        s.attempts += 1
+        vx, vy = plan.launches[plan.flicked]
+        origin = next([b.x, b.y] for b in plan.bodies if b.id == plan.flicked)
+        data = flick.event_data(plan, before, seat)
+        data.update({"angle": angle, "power": power, "wobble_angle": round(da, 4),
+                     "resolved_power": round(real_power, 4), "hand": list(plan.hand) if plan.hand else None,
+                     "fell": out.fell})
+        s.last_flick = {"seat": seat, "flicked": plan.flicked, "angle": angle, "power": power,
+                        "wobble_angle": round(da, 4), "resolved_power": round(real_power, 4),
+                        "velocity": [vx, vy], "origin": origin,
+                        "hand": list(plan.hand) if plan.hand else None,
+                        "result": {str(k): list(v) for k, v in sorted(out.positions.items()) if k > 0},
+                        "fell": [i for i in out.fell]}
+        what = "the Heart" if pieces == ["heart"] else ("two prophets" if len(pieces) > 1 else "a prophet")
+        if not pieces:
+            what = "again"
+        where = self._landing_text(s, plan.flicked)
+        hand_txt = f" with the Hand of God beyond {hand}" if hand else ""
+        ev.append(Event(f"{_p(seat)} flicks {what}{hand_txt} (angle {angle:g}, power {power:g}; resolved "
+                        f"{angle + da:.1f}°, {real_power:.2f}): {where}.", kind="flick", data=data))
+        if fallen:
+            ev.append(Event("Off the map: " + ", ".join(fallen) + "."))
+        # still in the corner?
+        ids = [plan.flicked] if not pieces else [d["id"] for d in plan.placed]
+        if not pieces:
+            ids = list(s.in_corner)
+        on = {d["id"]: d for d in s.discs}
+        still = [i for i in ids if i in on and geometry.in_corner(on[i]["x"], on[i]["y"], KINDS[on[i]["kind"]].radius, corner)]
+        if still and s.attempts < flick.MAX_ATTEMPTS:
+            s.in_corner = still
+            s.stage = "flick"
+            return
+        if still:
+            for i in still:
+                d = on[i]
+                s.discs.remove(d)
+                self._to_reserve(s, d)
+            ev.append(Event(f"{_p(seat)}'s disc never left the corner and goes to the reserve."))
+        s.in_corner = []
+        s.attempts = 0
+        # Anubis: the first of his prophets to leave the map this turn may be flicked again
+        if s.gods[seat] == "anubis" and not s.turn.get("anubis_used"):
+            mine = [k for (i, k, o, to) in s.turn.get("fell_log", []) if o == seat and k in PROPHET_KINDS and to == "reserve"]
+            if mine:
+                s.turn["anubis_used"] = True
+                s.turn["fallen_kind"] = mine[0]
+                s.stage = "anubis"
+                return
+        self._after_flicks(s, ev)
+
+    def _landing_text(self, s: FlickState, i: int) -> str:
+        d = next((x for x in s.discs if x["id"] == i), None)
+        if d is None:
+            return "it flies off the map"
+        r = KINDS[d["kind"]].radius
+        if geometry.on_navel(d["x"], d["y"], r):
+            return "it stops on the navel"
+        city = geometry.city_at(d["x"], d["y"], r)
+        if city is not None:
+            return f"it touches the city of island {board.ISLANDS[city].name}"
+        isl = geometry.island_at(d["x"], d["y"], r)
+        if isl is not None:
+            return f"it lands on island {board.ISLANDS[isl].name}"
+        return "it stops in the sea"
+
+    def _to_reserve(self, s: FlickState, d: DiscD) -> str:
+        """A prophet-kind disc leaves the map: to the reserve (or back to hand: Lost Sheep)."""
+        owner = d["owner"]
+        if d["kind"] in PROPHET_KINDS and owner is not None:
+            if "lost_sheep" in s.laws and not s.lost_sheep[owner]:
+                s.lost_sheep[owner] = True
+                s.supply[owner][d["kind"]] = s.supply[owner].get(d["kind"], 0) + 1
+                return "hand"
+            s.reserve[owner] += 1
+            return "reserve"
+        if d["kind"] == "temple" and owner is not None:
+            s.temples[owner] += 1
+            return "supply"
+        return "gone"
+
+    def _apply_outcome(self, s: FlickState, out: physics.Outcome, ev: list[Event]) -> list[str]:
+        """Write resting positions into the state; take fallen discs off the map."""
+        fallen: list[str] = []
+        keep: list[DiscD] = []
+        byid = {d["id"]: d for d in s.discs}
+        for i in out.fell:
+            d = byid.get(i)
+            if d is None:
+                continue
+            to = self._to_reserve(s, d)
+            s.turn.setdefault("fell_log", []).append([i, d["kind"], d["owner"], to])
+            who = _p(d["owner"]) + "'s " if d["owner"] is not None else "the "
+            fallen.append(who + d["kind"].replace("_", " ") + (" (back to hand: Lost Sheep)" if to == "hand" else ""))
+        fell = set(out.fell)
+        for d in s.discs:
+            if d["id"] in fell:
+                continue
+            if d["id"] in out.positions:
+                d["x"], d["y"] = out.positions[d["id"]]
+            keep.append(d)
+        s.discs = sorted(keep, key=lambda d: d["id"])
+        return fallen
+
+    def _anubis(self, s: FlickState, seat: int, again: bool, ev: list[Event]) -> None:
+        kind = s.turn.get("fallen_kind", "prophet")
+        if again:
+            s.reserve[seat] -= 1
+            s.turn["extra"] = kind
+            s.stage = "flick"
+            ev.append(Event(f"Anubis returns {_p(seat)}'s {kind} to the corner for another flick."))
+        else:
+            ev.append(Event(f"{_p(seat)} leaves the fallen {kind} in the reserve."))
+            self._after_flicks(s, ev)
+
+    def _after_flicks(self, s: FlickState, ev: list[Event]) -> None:
+        if "sealed_gates" not in s.laws and self._city_prophets(s, s.active if s.active is not None else 0):
+            s.stage = "build"
+            return
+        self._finish_turn(s, ev)
+
+    # ---------------------------------------------------------------------------- temples
+    def _build(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
+        d = next(x for x in s.discs if x["id"] == action["prophet"])
+        s.discs.remove(d)
+        s.reserve[seat] += 1
+        island, spot = int(action["island"]), str(action["spot"])
+        if s.temples[seat] > 0:
+            s.temples[seat] -= 1
+            self._place_temple(s, seat, island, spot, None, ev)
+        else:
+            s.turn["pending"] = {"island": island, "spot": spot}
+            s.stage = "reuse"
+
+    def _reuse(self, s: FlickState, seat: int, temple: int, ev: list[Event]) -> None:
+        p = s.turn.pop("pending")
+        self._place_temple(s, seat, int(p["island"]), str(p["spot"]), temple, ev)
+
+    def _place_temple(self, s: FlickState, seat: int, island: int, spot: str, moved: int | None,
+                      ev: list[Event]) -> None:
+        x, y = next((sx, sy) for n, sx, sy in board.temple_spots(island) if n == spot)
+        if moved is None:
+            d = self._add_disc(s, "temple", seat, x, y)
+        else:
+            d = next(t for t in s.discs if t["id"] == moved)
+            d["x"], d["y"] = x, y
+        s.discs.sort(key=lambda t: t["id"])
+        r = KINDS["temple"].radius
+        if any(geometry.overlaps(x, y, r, o["x"], o["y"], KINDS[o["kind"]].radius) for o in s.discs if o is not d):
+            out = physics.simulate(flick.bodies_of(s.discs, s.gods), {}, decel=laws.decel(s.laws), min_steps=60)
+            fallen = self._apply_outcome(s, out, ev)
+            if fallen:
+                ev.append(Event("Pushed off the map by the new temple: " + ", ".join(fallen) + "."))
+        verb = "moves a temple to" if moved is not None else "builds a temple on"
+        ev.append(Event(f"{_p(seat)} {verb} island {board.ISLANDS[island].name} ({spot})."))
+        if "consecration" in s.laws:
+            s.vp[seat] += 1
+            ev.append(Event(f"Consecration: {_p(seat)} gains 1 VP."))
+        s.stage = "build" if self._city_prophets(s, seat) else ""
+        if not s.stage:
+            self._finish_turn(s, ev)
+
+    # ------------------------------------------------------------------------ end of turn
+    def _finish_turn(self, s: FlickState, ev: list[Event]) -> None:
+        seat = s.active if s.active is not None else 0
+        # b) the navel scores
+        scored = [d for d in s.discs if d["kind"] in PROPHET_KINDS and d["owner"] is not None
+                  and geometry.on_navel(d["x"], d["y"], KINDS[d["kind"]].radius)]
+        values = {d["id"]: scoring.navel_value(s.discs, s.players, s.laws, s.gods, d["owner"]) for d in scored}
+        for d in scored:
+            s.discs.remove(d)
+            s.reserve[d["owner"]] += 1
+            s.vp[d["owner"]] += values[d["id"]]
+            ev.append(Event(f"Navel: {_p(d['owner'])}'s {d['kind']} scores {values[d['id']]} VP.", kind="score"))
+        # d) temples outside every island go home
+        for d in [t for t in s.discs if t["kind"] == "temple"]:
+            if geometry.island_at(d["x"], d["y"], KINDS["temple"].radius) is None:
+                s.discs.remove(d)
+                s.temples[d["owner"]] += 1
+                ev.append(Event(f"{_p(d['owner'])}'s temple was pushed into the sea and returns to supply."))
+        # Morrigan drowns the enemy prophets she struck that now rest in the sea
+        if s.gods[seat] == "morrigan":
+            struck = set(s.turn.get("struck", []))
+            for d in [x for x in s.discs if x["id"] in struck]:
+                if d["kind"] in PROPHET_KINDS and d["owner"] not in (None, seat) and self._in_sea(s, d):
+                    s.discs.remove(d)
+                    s.reserve[d["owner"]] += 1
+                    ev.append(Event(f"Morrigan's crows drown {_p(d['owner'])}'s {d['kind']} in the sea."))
+        # the Kraken takes prophets resting in the sea
+        if "kraken" in s.laws:
+            for d in [x for x in s.discs if x["kind"] in PROPHET_KINDS and self._in_sea(s, x)]:
+                s.discs.remove(d)
+                s.reserve[d["owner"]] += 1
+                ev.append(Event(f"The Kraken drags {_p(d['owner'])}'s {d['kind']} under."))
+        self._next_turn(s, ev)
+
+    @staticmethod
+    def _in_sea(s: FlickState, d: DiscD) -> bool:
+        r = KINDS[d["kind"]].radius
+        return geometry.island_at(d["x"], d["y"], r) is None and not geometry.on_navel(d["x"], d["y"], r)
+
+    # ---------------------------------------------------------------------------- worship
+    def _worship(self, s: FlickState, ev: list[Event]) -> None:
+        if "tornado" in s.laws:
+            i = s.rng.randint(0, 3)
+            hit = [d for d in s.discs if d["kind"] in PROPHET_KINDS
+                   and geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius) == i]
+            for d in hit:
+                s.discs.remove(d)
+                s.reserve[d["owner"]] += 1
+            ev.append(Event(f"The Tornado strikes island {board.ISLANDS[i].name}: {len(hit)} prophet(s) blown away."))
+        res = scoring.worship(s.discs, s.players, s.laws, s.gods)
+        lines = []
+        for k in range(s.players):
+            r = res[k]
+            s.vp[k] += r["vp"]
+            extra = f", +{r['bonus']} Grand Tour" if r["bonus"] else ""
+            lines.append(f"{_p(k)} +{r['vp']} (presence {len(r['presence'])}, domination {len(r['domination'])}{extra})")
+        s.last_worship = res
+        ev.append(Event(f"Worship of Generation {s.generation}: " + "; ".join(lines) + ".", kind="score"))
+        # prophets come home, temples stay, the token passes, expired laws leave
+        s.discs = [d for d in s.discs if d["kind"] not in PROPHET_KINDS and d["kind"] != "heart"]
+        for k in range(s.players):
+            s.supply[k] = dict(s.pool[k])
+            s.reserve[k] = 0
+            s.lost_sheep[k] = False
+        s.heart_ready = True
+        s.first_player = (s.first_player + 1) % s.players
+        gone = [k for k in s.laws if laws.BY_KEY[k].duration != "game"]
+        s.laws = [k for k in s.laws if laws.BY_KEY[k].duration == "game"]
+        if gone:
+            ev.append(Event("Laws leaving the game: " + ", ".join(laws.name(k) for k in gone) + "."))
+        if s.generation >= s.generations:
+            self._end(s, ev)
+        else:
+            ev.append(Event(f"The first player token passes to {_p(s.first_player)}."))
+            self._start_generation(s, ev)
+
+    def _end(self, s: FlickState, ev: list[Event]) -> None:
+        top = max(s.vp)
+        tied = [k for k in range(s.players) if s.vp[k] == top]
+        if len(tied) > 1:
+            t = {k: sum(1 for d in s.discs if d["kind"] == "temple" and d["owner"] == k) for k in tied}
+            most = max(t.values())
+            tied = [k for k in tied if t[k] == most]
+            if len(tied) > 1:
+                s.phase = "tiebreak"
+                s.flickers = tied
+                s.flick_orders = {}
+                ev.append(Event("Tied on VP and temples: " + ", ".join(_p(k) for k in tied) +
+                                " flick for the navel to decide the winner."))
+                return
+            s.end_reason = f"most VP ({top}), tie broken by most temples on the map"
+        else:
+            s.end_reason = f"most VP ({top}) after the last Generation"
+        s.winners = tied
+        s.phase = "over"
+        ev.append(Event(f"The game is over: {_p(tied[0])} wins with {top} VP.", kind="end"))
+
+    # ------------------------------------------------------------------------------- view
+    def view(self, s: FlickState, seat: int | None) -> dict[str, Any]:
+        v: dict[str, Any] = {
+            "game": self.key, "players": s.players, "phase": s.phase, "generation": s.generation,
+            "generations": s.generations, "map": board.describe(),
+            "corners": [board.corner_of(s.players, k) for k in range(s.players)],
+            "dealt": list(s.dealt), "gods": list(s.gods), "god_chosen": sorted(int(k) for k in s.picks),
+            "vp": list(s.vp), "supply": [dict(x) for x in s.supply], "temples": list(s.temples),
+            "reserve": list(s.reserve), "heart_ready": s.heart_ready, "first_player": s.first_player,
+            "discs": [dict(d) for d in s.discs], "next_disc_id": s.next_id,
+            "laws": [{"key": k, "name": laws.BY_KEY[k].name, "duration": laws.BY_KEY[k].duration,
+                      "text": laws.BY_KEY[k].text} for k in s.laws],
+            "council": [{"key": k, "name": laws.BY_KEY[k].name, "text": laws.BY_KEY[k].text} for k in s.council],
+            "voted": sorted(int(k) for k in s.votes), "last_council": s.last_council,
+            "order": list(s.order), "active": s.active, "stage": s.stage,
+            "in_corner": list(s.in_corner), "attempts": s.attempts,
+            "turn_extra": s.turn.get("extra"),
+            "aim_preview": laws.preview_allowed(s.laws), "wobble_factor": laws.wobble_factor(s.laws),
+            "decel": laws.decel(s.laws),
+            "flickers": list(s.flickers), "flicked": sorted(int(k) for k in s.flick_orders),
+            "last_flick": s.last_flick, "last_worship": s.last_worship, "last_contest": s.last_contest,
+            "winners": s.winners, "end_reason": s.end_reason,
+        }
+        if seat is not None:
+            v["private"] = {"seat": seat, "god_pick": s.picks.get(str(seat)),
+                            "vote": s.votes.get(str(seat)),
+                            "contest_flick": s.flick_orders.get(str(seat))}
+        return v
+
+    def result(self, s: FlickState) -> Result | None:
+        if s.phase != "over" or s.winners is None:
+            return None
+        return Result(tuple(s.winners), {k: s.vp[k] for k in range(s.players)}, s.end_reason)
+
+    # ------------------------------------------------------------------------ bots & json
+    def bot_action(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+        from .bot import choose
+
+        return choose(view, prompt, rng)
+
+    def to_json(self, s: FlickState) -> dict[str, Any]:
+        return state_to_json(s, self.schema_version)
+
+    def from_json(self, data: Mapping[str, Any]) -> FlickState:
+        if data.get("schema_version") != self.schema_version:
+            raise RulesError(f"unsupported state schema {data.get('schema_version')!r}; expected {self.schema_version}.")
+        return state_from_json(dict(data))

@@ -1,0 +1,111 @@
+"""Presence, Domination, navel scoring and Worship (rulebook: Glossary, Mission b, Worship a–b).
+
+Counts use the geometry tests: a prophet (of any kind) or a temple is on an island when it is
+inside or touching the island's border. Laws and gods that change scoring are applied here:
+King Ape (an island it touches scores nothing), Flood (smaller islands), Divine Right,
+Grand Tour, Pilgrimage (in the engine), Freja's Heart and Themis's Scales.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from . import geometry, laws
+from .discs import HEART_REACH, KINDS, PROPHET_KINDS
+
+DiscD = dict[str, Any]
+
+
+def ape_islands(discs: Sequence[DiscD]) -> set[int]:
+    """Islands the King Ape touches (they score nothing)."""
+    out: set[int] = set()
+    for d in discs:
+        if d["kind"] == "king_ape":
+            i = geometry.island_at(d["x"], d["y"], KINDS["king_ape"].radius)
+            if i is not None:
+                out.add(i)
+    return out
+
+
+def heart_converts(discs: Sequence[DiscD], gods: Sequence[str | None]) -> set[int]:
+    """Ids of enemy prophets won by Freja's Heart (if it is on the map)."""
+    if "freja" not in gods:
+        return set()
+    freja = list(gods).index("freja")
+    won: set[int] = set()
+    for h in discs:
+        if h["kind"] != "heart":
+            continue
+        for d in discs:
+            if d["kind"] in PROPHET_KINDS and d["owner"] != freja:
+                gap = math.hypot(d["x"] - h["x"], d["y"] - h["y"]) - KINDS[d["kind"]].radius
+                if gap <= HEART_REACH:
+                    won.add(d["id"])
+    return won
+
+
+def island_counts(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
+                  gods: Sequence[str | None], *, heart: bool) -> list[list[int]]:
+    """``counts[island][seat]`` = prophets + temples there (Heart conversions if ``heart``)."""
+    shrink = laws.island_shrink(law_keys)
+    won = heart_converts(discs, gods) if heart else set()
+    freja = list(gods).index("freja") if "freja" in gods else None
+    counts = [[0] * players for _ in range(4)]
+    for d in discs:
+        if d["owner"] is None or (d["kind"] not in PROPHET_KINDS and d["kind"] != "temple"):
+            continue
+        i = geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius, shrink)
+        if i is None:
+            continue
+        owner = freja if d["id"] in won and freja is not None else d["owner"]
+        counts[i][owner] += 1
+    return counts
+
+
+def presence(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
+             gods: Sequence[str | None], seat: int) -> list[int]:
+    """Islands where ``seat`` has Presence right now (no Heart; King Ape islands excluded)."""
+    counts = island_counts(discs, players, law_keys, gods, heart=False)
+    dead = ape_islands(discs) if "king_ape" in law_keys else set()
+    return [i for i in range(4) if counts[i][seat] > 0 and i not in dead]
+
+
+def navel_value(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
+                gods: Sequence[str | None], seat: int) -> int:
+    """VP for one of ``seat``'s prophets removed from the navel."""
+    return len(presence(discs, players, law_keys, gods, seat)) + 1 + laws.navel_bonus(law_keys)
+
+
+def worship(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
+            gods: Sequence[str | None]) -> list[dict[str, Any]]:
+    """Worship scoring for every seat: islands with Presence, islands dominated, VP gained."""
+    counts = island_counts(discs, players, law_keys, gods, heart=True)
+    dead = ape_islands(discs) if "king_ape" in law_keys else set()
+    dom_vp = laws.domination_value(law_keys)
+    out: list[dict[str, Any]] = [{"presence": [], "domination": [], "bonus": 0, "vp": 0}
+                                 for _ in range(players)]
+    for i in range(4):
+        if i in dead:
+            continue
+        row = counts[i]
+        for seat in range(players):
+            if row[seat] > 0:
+                out[seat]["presence"].append(i)
+        top = max(row)
+        if top == 0:
+            continue
+        leaders = [seat for seat in range(players) if row[seat] == top]
+        if len(leaders) == 1:
+            out[leaders[0]]["domination"].append(i)
+        else:
+            themis = [seat for seat in leaders if gods[seat] == "themis"]
+            if themis:
+                out[themis[0]]["domination"].append(i)
+    for seat in range(players):
+        o = out[seat]
+        if "grand_tour" in law_keys and len(o["presence"]) >= 3:
+            o["bonus"] = 3
+        o["vp"] = len(o["presence"]) + dom_vp * len(o["domination"]) + o["bonus"]
+    return out
