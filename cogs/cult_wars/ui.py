@@ -1,0 +1,60 @@
+"""Cult Wars presentation: the board and hand images and texts (no discord import)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from bot.gameui import GameUI
+from rules.engine import Event
+
+from . import render
+
+JSON = dict[str, Any]
+
+
+def _pn(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+class CultWarsUI(GameUI):
+    key = "cult_wars"
+
+    def board_image(self, view: JSON, events: list[Event]) -> Image.Image:
+        return render.board_image(view)
+
+    def hand_image(self, view: JSON) -> Image.Image | None:
+        return render.hand_image(view)
+
+    def hand_text(self, view: JSON) -> str:
+        priv = view["private"]
+        me = view["cults"][priv["seat"]]
+        lines = [f"**{_pn(priv['seat'])}** — {me['followers']} followers, {me['vp']} VP."]
+        if priv["hand"]:
+            lines.append("Action cards:")
+            for h in priv["hand"]:
+                aim = "aim at a rival" if h["target"] == "opponent" else "your own cult"
+                lines.append(f"• **{h['name']}** (`{h['id']}`, {aim}): {h['text']}")
+        else:
+            lines.append("No action cards in hand.")
+        lines.append("Strategy cards: " + ", ".join(map(str, view["strategy_cards"])) + ".")
+        if priv.get("orders_text"):
+            lines.append(f"Your orders for turn {view['turn']}: {priv['orders_text']}")
+        elif view["phase"] == "orders":
+            lines.append(f"No orders sent yet for turn {view['turn']}.")
+        return "\n".join(lines)
+
+    def status_text(self, view: JSON) -> str:
+        if view["phase"] == "over":
+            r = view.get("result") or {}
+            winners = ", ".join(_pn(k) for k in r.get("winners", []))
+            return f"Game over — {winners} win{'s' if len(r.get('winners', [])) == 1 else ''} ({r.get('reason', '')})."
+        standing = " · ".join(f"{_pn(c['seat'])} {c['vp']} VP/{c['followers']}f" for c in view["cults"])
+        waiting = ", ".join(_pn(k) for k in view["waiting_for"]) or "nobody"
+        done = ", ".join(_pn(k) for k in view["submitted"]) or "nobody yet"
+        return (f"Turn {view['turn']} of {view['turns']} — orders in: {done}; waiting for {waiting}.\n"
+                f"{standing}")
+
+
+UI = CultWarsUI()
