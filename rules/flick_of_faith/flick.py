@@ -25,9 +25,9 @@ MIN_POWER = 1.0
 MAX_POWER = 10.0
 MAX_ATTEMPTS = 3
 """A disc still in its corner after this many flicks goes to the reserve."""
-WOBBLE_ANGLE = (0.4, 0.2)
+WOBBLE_ANGLE = (0.5, 0.28)
 """Standard deviation of the angle error in degrees: base + per point of power."""
-WOBBLE_POWER = (0.01, 0.004)
+WOBBLE_POWER = (0.012, 0.005)
 """Relative standard deviation of the power error: base + per point of power."""
 HAND_ID = -1
 
