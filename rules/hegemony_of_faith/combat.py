@@ -1,0 +1,462 @@
+"""Attacks and confrontations (rulebook 7-2.1, 7-2.2, 7-3.2, Q&A on defence and wars).
+
+An attack is one frame on the stack that walks through stages:
+
+``defence``   each member of a targeted sect holding the matching defence card (Firm Faith against
+              mental, Great Mercy against physical attacks) is asked, in turn, whether to use it;
+              a defended sect drops out of the attack. Defence is only ever decided here, before
+              any believer is shown.
+``effect``    Spread Rumors and Witch Hunt resolve at once; confrontations go on.
+``designate`` the Leader of each sect with two or more members holding believers names the member
+              who confronts for the sect.
+``karma``     whoever can use Karma Reversed in a sect taking part decides whether to reverse every
+              comparison of this confrontation.
+``pick``      the confronting players choose in secret and at once: one believer (Martyrdom,
+              Conspiracy) or a whole line-up (Faith War, Faith Debate, the tie-break war).
+``resolve``   believers are revealed and compared.
+
+One-against-many (Herald's derivation, see the rules page): the attacker's believer X meets one
+believer Y of every other sect. Martyrdom (physical): X always dies; each Y that loses or draws
+dies; a Y that wins survives. Conspiracy (mental): the attacker takes each Y that X beats; a draw
+returns both; if any Y beats X, X is taken by the first such defender clockwise from the attacker.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rules.engine import Choice, IllegalAction, Prompt
+
+from .cards import ACTION_CARDS, DEFENCE_FOR, blabel, bname, btype, compare, is_bonus
+from .sects import (
+    can_use,
+    kill,
+    mark_used,
+    members,
+    sect_count,
+    take_random,
+    take_type,
+    types_held,
+)
+from .state import Ctx, Frame, P, State
+
+WAR_CARDS = ("Faith War", "Showdown War")
+ONE_AGAINST_MANY = ("Martyrdom", "Conspiracy", "Showdown Martyrdom")
+
+
+def new_attack(s: State, card: str, mode: str, by: int, side: int, targets: list[int],
+               **extra: Any) -> Frame:
+    """Build the frame of an attack card played by ``by`` for sect ``side`` against ``targets``."""
+    defq: list[list[int]] = []
+    shield = DEFENCE_FOR[mode]
+    for t in targets:
+        for m in members(s, t):
+            if any(ACTION_CARDS[c] == shield for c in s.hands[m]):
+                defq.append([t, m])
+    f: Frame = {"k": "attack", "card": card, "mode": mode, "by": by, "side": side,
+                "targets": list(targets), "stage": "defence", "wait": [], "defq": defq,
+                "fighters": {}, "karmaq": [], "flips": 0, "picks": {}, "showdown": False}
+    f.update(extra)
+    return f
+
+
+def new_showdown(card: str, by: int, others: list[int]) -> Frame:
+    """A tie-break confrontation between candidates (no defence, no skills)."""
+    fighters = {str(k): k for k in [by, *others]}
+    return {"k": "attack", "card": card, "mode": "physical", "by": by, "side": by,
+            "targets": list(others), "stage": "pick", "wait": sorted(fighters.values()),
+            "defq": [], "fighters": fighters, "karmaq": [], "flips": 0, "picks": {},
+            "showdown": True}
+
+
+def is_lineup(f: Frame) -> bool:
+    return f["card"] in WAR_CARDS or f["card"] == "Faith Debate"
+
+
+# ----------------------------------------------------------------------------------- prompts
+
+def attack_prompts(s: State, f: Frame) -> list[Prompt]:
+    stage = f["stage"]
+    out: list[Prompt] = []
+    what = f"{P(f['by'])}'s {f['card']}"
+    for seat in f["wait"]:
+        if stage == "defence":
+            shield = DEFENCE_FOR[f["mode"]]
+            out.append(Prompt(seat, "defend", f"{what} targets your sect. Play {shield} to cancel it? "
+                              "(Defence can only be decided now, before any believer is shown.)",
+                              (Choice(f"Play {shield}", {"type": "defend", "use": True}),
+                               Choice("No defence", {"type": "defend", "use": False})),
+                              secret=True, timeout_note="no defence card is played"))
+        elif stage == "designate":
+            sect = seat
+            ch = tuple(Choice(f"{P(m)} confronts ({len(s.believers[m])} believers)",
+                              {"type": "designate", "member": m})
+                       for m in members(s, sect) if s.believers[m])
+            out.append(Prompt(seat, "designate", f"{what}: choose which member of your sect confronts.",
+                              ch, timeout_note="the member with the most believers confronts"))
+        elif stage == "karma":
+            out.append(Prompt(seat, "karma", f"{what} is about to compare believers. Use Karma Reversed "
+                              "to reverse every comparison of this confrontation?",
+                              (Choice("Reverse the outcomes", {"type": "karma", "use": True}),
+                               Choice("Do not reverse", {"type": "karma", "use": False})),
+                              secret=True, timeout_note="Karma Reversed is not used"))
+        elif stage == "pick":
+            if str(seat) in f["picks"]:
+                continue
+            if is_lineup(f):
+                out.append(lineup_prompt(s, f, seat))
+            else:
+                ch = tuple(Choice(f"Send a {blabel(t)}", {"type": "pick", "believer": t})
+                           for t in types_held(s, seat))
+                out.append(Prompt(seat, "pick", f"{what}: choose in secret the believer you send.",
+                                  ch, secret=True, timeout_note="the first believer listed is sent"))
+    return out
+
+
+def _fighter_side(f: Frame, seat: int) -> str:
+    return "att" if f["fighters"].get(str(f["side"])) == seat else "def"
+
+
+def _opponent_count(s: State, f: Frame, seat: int) -> int:
+    if _fighter_side(f, seat) == "att":
+        return max(len(s.believers[f["fighters"][str(t)]]) for t in f["targets"])
+    return len(s.believers[f["fighters"][str(f["side"])]])
+
+
+def lineup_bounds(s: State, f: Frame, seat: int) -> tuple[int, int, bool]:
+    """(min length, max length of own believers, zombies allowed) for ``seat``'s line-up."""
+    own = len(s.believers[seat])
+    if f["card"] in WAR_CARDS:
+        zombies = (not f["showdown"] and _fighter_side(f, seat) == "att"
+                   and can_use(s, seat, "Zombie Army") and bool(s.graveyard))
+        return own, own, zombies
+    if _fighter_side(f, seat) == "att":
+        return 1, min(5, own, _opponent_count(s, f, seat)), False
+    n = min(5, own)
+    return n, n, False
+
+
+def ready_lineups(s: State, f: Frame, seat: int) -> list[tuple[str, list[int]]]:
+    _, hi, _ = lineup_bounds(s, f, seat)
+    held = sorted(btype(c) for c in s.believers[seat])
+    options: list[tuple[str, list[int]]] = [
+        ("Ascending IDs", held[:hi]), ("Descending IDs", sorted(held, reverse=True)[:hi])]
+    # alternate types: one of each in turn, so no type is spent in a row
+    pools = Counter(held)
+    mixed: list[int] = []
+    while len(mixed) < hi:
+        for t in sorted(pools):
+            if pools[t] and len(mixed) < hi:
+                mixed.append(t)
+                pools[t] -= 1
+    options.append(("Mixed types", mixed))
+    for t in sorted(set(held)):
+        rest = held.copy()
+        rest.remove(t)
+        options.append((f"Lead with a {bname(t)}", [t, *rest][:hi]))
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for label, order in options:
+        if tuple(order) not in seen and order:
+            seen.add(tuple(order))
+            out.append((label, order))
+    return out
+
+
+def lineup_prompt(s: State, f: Frame, seat: int) -> Prompt:
+    lo, hi, zombies = lineup_bounds(s, f, seat)
+    size = f"{lo}" if lo == hi else f"{lo} to {hi}"
+    extra = (" Zombie Army: you may add graveyard believers as \"z<ID>\" entries." if zombies else "")
+    text = (f"{P(f['by'])}'s {f['card']}: give your line-up in secret, in the order your believers will "
+            f"confront ({size} of your believers, by ID 1–5).{extra}")
+    ch = tuple(Choice(f"{label}: {'-'.join(str(t) for t in order)}",
+                      {"type": "lineup", "order": order})
+               for label, order in ready_lineups(s, f, seat))
+    return Prompt(seat, "lineup", text, ch, secret=True, free_form="lineup",
+                  timeout_note="the first ready-made line-up is used")
+
+
+def validate_lineup(s: State, f: Frame, seat: int, action: dict[str, Any]) -> None:
+    order = action.get("order")
+    lo, hi, zombies = lineup_bounds(s, f, seat)
+    shown = repr(order)
+    if action.get("type") != "lineup" or not isinstance(order, list):
+        raise IllegalAction(f"{action!r} is not a line-up; send {{'type': 'lineup', 'order': [IDs]}} "
+                            f"with {lo}–{hi} of your believers")
+    own: list[int] = []
+    dead: list[int] = []
+    for e in order:
+        if isinstance(e, bool):
+            raise IllegalAction(f"line-up {shown}: {e!r} is not a believer ID 1–5")
+        if isinstance(e, int) and 1 <= e <= 5:
+            own.append(e)
+        elif zombies and isinstance(e, str) and len(e) == 2 and e[0] == "z" and e[1] in "12345":
+            dead.append(int(e[1]))
+        else:
+            raise IllegalAction(f"line-up {shown}: {e!r} is not a believer ID 1–5"
+                                + (" or a graveyard entry z1–z5" if zombies else ""))
+    have = Counter(btype(c) for c in s.believers[seat])
+    if any(Counter(own)[t] > have[t] for t in range(1, 6)):
+        raise IllegalAction(f"line-up {shown} uses believers you do not hold; you hold "
+                            f"{sorted(have.elements())}")
+    grave = Counter(btype(c) for c in s.graveyard)
+    if any(Counter(dead)[t] > grave[t] for t in range(1, 6)):
+        raise IllegalAction(f"line-up {shown} raises graveyard believers that are not there")
+    if not lo <= len(own) <= hi:
+        raise IllegalAction(f"line-up {shown} has {len(own)} of your believers; it needs {lo}"
+                            + ("" if lo == hi else f" to {hi}"))
+
+
+# ----------------------------------------------------------------------------------- answers
+
+def attack_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+    s = ctx.s
+    stage = f["stage"]
+    if stage == "defence":
+        sect, member = f["defq"].pop(0)
+        if action["use"]:
+            shield = DEFENCE_FOR[f["mode"]]
+            card = min(c for c in s.hands[member] if ACTION_CARDS[c] == shield)
+            s.hands[member].remove(card)
+            s.action_discard.append(card)
+            f["targets"].remove(sect)
+            f["defq"] = [q for q in f["defq"] if q[0] != sect]
+            ctx.say(f"{P(member)} plays {shield}: {P(sect)}'s sect is safe from {f['card']}.")
+        f["wait"] = []
+    elif stage == "designate":
+        f["fighters"][str(seat)] = action["member"]
+        f["wait"].remove(seat)
+        if action["member"] != seat:
+            ctx.say(f"{P(seat)} sends their Follower {P(action['member'])} to confront.")
+    elif stage == "karma":
+        f["karmaq"].pop(0)
+        if action["use"]:
+            mark_used(ctx, seat, "Karma Reversed")
+            f["flips"] += 1
+            ctx.say(f"{P(seat)} uses Karma Reversed: every comparison of this {f['card']} is reversed.")
+        f["wait"] = []
+    elif stage == "pick":
+        if is_lineup(f):
+            f["picks"][str(seat)] = list(action["order"])
+        else:
+            f["picks"][str(seat)] = [action["believer"]]
+        f["wait"].remove(seat)
+        ctx.tell(seat, "Your choice is locked in.")
+        ctx.say(f"{P(seat)} has chosen in secret.")
+
+
+# ------------------------------------------------------------------------------------- steps
+
+def attack_step(ctx: Ctx, f: Frame) -> bool:
+    """Advance an attack whose current stage needs nobody. Returns False when the frame is done."""
+    s = ctx.s
+    stage = f["stage"]
+    if stage == "defence":
+        if f["defq"]:
+            f["wait"] = [f["defq"][0][1]]
+            return True
+        f["stage"] = "effect"
+        return True
+    if stage == "effect":
+        f["targets"] = [t for t in f["targets"] if sect_count(s, t) > 0 or f["card"] == "Witch Hunt"]
+        if not f["targets"]:
+            ctx.say(f"{f['card']} finds nobody to strike.")
+            return False
+        if f["card"] == "Spread Rumors":
+            _spread_rumors(ctx, f)
+            return False
+        if f["card"] == "Witch Hunt":
+            _witch_hunt(ctx, f)
+            return False
+        waiting = []
+        for sect in [f["side"], *f["targets"]]:
+            able = [m for m in members(s, sect) if s.believers[m]]
+            if len(able) == 1:
+                f["fighters"][str(sect)] = able[0]
+            elif len(able) > 1:
+                waiting.append(sect)
+        f["wait"] = waiting
+        f["stage"] = "designate"
+        return True
+    if stage == "designate":
+        karmaq = []
+        for sect in [f["side"], *f["targets"]]:
+            for m in members(s, sect):
+                if can_use(s, m, "Karma Reversed"):
+                    karmaq.append(m)
+        f["karmaq"] = karmaq
+        f["stage"] = "karma"
+        return True
+    if stage == "karma":
+        if f["karmaq"]:
+            f["wait"] = [f["karmaq"][0]]
+            return True
+        f["stage"] = "pick"
+        f["wait"] = sorted(set(f["fighters"].values()))
+        return True
+    if stage == "pick":
+        _resolve(ctx, f)
+        return False
+    raise AssertionError(stage)
+
+
+def _spread_rumors(ctx: Ctx, f: Frame) -> None:
+    s = ctx.s
+    by = f["by"]
+    for t in f["targets"]:
+        for m in members(s, t):
+            got = take_random(s, m, 1)
+            if got:
+                s.believers[by].extend(got)
+                ctx.say(f"{P(by)} lures a believer away from {P(m)}.")
+                ctx.tell(by, f"You take a {blabel(btype(got[0]))} from {P(m)}.")
+                ctx.tell(m, f"{P(by)} takes your {blabel(btype(got[0]))}.")
+
+
+def _witch_hunt(ctx: Ctx, f: Frame) -> None:
+    s = ctx.s
+    t = f["believer"]
+    for sect in f["targets"]:
+        total = 0
+        for m in members(s, sect):
+            dead = [c for c in s.believers[m] if btype(c) == t]
+            for c in dead:
+                s.believers[m].remove(c)
+            kill(s, m, dead)
+            total += len(dead)
+        ctx.say(f"Witch Hunt: {total} {bname(t)}(s) of {P(sect)}'s sect die.")
+
+
+def _resolve(ctx: Ctx, f: Frame) -> None:
+    if f["card"] in WAR_CARDS:
+        _war(ctx, f)
+    elif f["card"] == "Faith Debate":
+        _debate(ctx, f)
+    else:
+        _one_against_many(ctx, f)
+
+
+def _war_or_debate_sides(f: Frame) -> tuple[int, int]:
+    att = int(f["fighters"][str(f["side"])])
+    dfd = int(f["fighters"][str(f["targets"][0])])
+    return att, dfd
+
+
+def _war(ctx: Ctx, f: Frame) -> None:
+    s = ctx.s
+    att, dfd = _war_or_debate_sides(f)
+    a_order: list[Any] = f["picks"][str(att)]
+    d_order: list[int] = f["picks"][str(dfd)]
+    n = min(len(a_order), len(d_order))
+    rev = f["flips"] % 2 == 1
+    bonus_ok = f["card"] == "Faith War"
+    ctx.say(f"{f['card']}: {P(att)} and {P(dfd)} send {n} pair(s) of believers.")
+    for i in range(n):
+        a_e, d_t = a_order[i], d_order[i]
+        zombie = isinstance(a_e, str)
+        a_t = int(a_e[1]) if zombie else int(a_e)
+        if zombie:
+            a_card = min(c for c in s.graveyard if btype(c) == a_t)
+            s.graveyard.remove(a_card)
+        else:
+            a_card = take_type(s, att, a_t)
+        d_card = take_type(s, dfd, d_t)
+        r = compare(a_t, d_t, rev)
+        who = f"{P(att)}'s {'zombie ' if zombie else ''}{blabel(a_t)} vs {P(dfd)}'s {blabel(d_t)}"
+        if r == 0:
+            _bury(s, att, a_card, zombie)
+            kill(s, dfd, [d_card])
+            ctx.say(f"{who}: a draw, both die.")
+            continue
+        win_seat, win_card, lose_seat, lose_card = (
+            (att, a_card, dfd, d_card) if r > 0 else (dfd, d_card, att, a_card))
+        if win_seat == att and zombie:
+            s.removed.append(a_card)
+        else:
+            s.believers[win_seat].append(win_card)
+        if lose_seat == att and zombie:
+            s.removed.append(a_card)
+        else:
+            kill(s, lose_seat, [lose_card])
+        text = f"{who}: {P(win_seat)} wins"
+        # an adjacent pair earns the bonus; with Karma Reversed it goes to the reversed winner
+        bonus = is_bonus(a_t, d_t) or is_bonus(d_t, a_t)
+        if bonus and bonus_ok:
+            if s.believer_deck:
+                s.believers[win_seat].append(s.believer_deck.pop())
+                text += " and recruits a bonus believer"
+            else:
+                text += " (no bonus: the believer deck is empty)"
+        ctx.say(text + ".")
+
+
+def _bury(s: State, seat: int, card: int, zombie: bool) -> None:
+    if zombie:
+        s.removed.append(card)
+    else:
+        kill(s, seat, [card])
+
+
+def _debate(ctx: Ctx, f: Frame) -> None:
+    s = ctx.s
+    att, dfd = _war_or_debate_sides(f)
+    a_order: list[int] = f["picks"][str(att)]
+    d_order: list[int] = f["picks"][str(dfd)]
+    n = min(len(a_order), len(d_order))
+    rev = f["flips"] % 2 == 1
+    ctx.say(f"Faith Debate: {P(att)} and {P(dfd)} hold {n} debate(s).")
+    for i in range(n):
+        a_t, d_t = a_order[i], d_order[i]
+        r = compare(a_t, d_t, rev)
+        who = f"{P(att)}'s {blabel(a_t)} vs {P(dfd)}'s {blabel(d_t)}"
+        if r == 0:
+            ctx.say(f"{who}: a draw, both go home.")
+        elif r > 0:
+            s.believers[att].append(take_type(s, dfd, d_t))
+            ctx.say(f"{who}: {P(att)} wins the believer over.")
+        else:
+            s.believers[dfd].append(take_type(s, att, a_t))
+            ctx.say(f"{who}: {P(dfd)} wins the believer over.")
+
+
+def _one_against_many(ctx: Ctx, f: Frame) -> None:
+    s = ctx.s
+    att = int(f["fighters"][str(f["side"])])
+    x_t = int(f["picks"][str(att)][0])
+    rev = f["flips"] % 2 == 1
+    physical = f["mode"] == "physical"
+    x_card = take_type(s, att, x_t)
+    ctx.say(f"{f['card']}: {P(att)} sends a {blabel(x_t)}.")
+    # clockwise from the attacker
+    order = sorted(f["targets"], key=lambda t: (int(f["fighters"][str(t)]) - att) % s.players)
+    x_taker: int | None = None
+    for sect in order:
+        seat = int(f["fighters"][str(sect)])
+        y_t = int(f["picks"][str(seat)][0])
+        r = compare(x_t, y_t, rev)
+        who = f"{P(seat)}'s {blabel(y_t)}"
+        if physical:
+            if r >= 0:
+                kill(s, seat, [take_type(s, seat, y_t)])
+                ctx.say(f"{who} {'draws' if r == 0 else 'loses'} and dies.")
+            else:
+                ctx.say(f"{who} wins and survives.")
+        else:
+            if r > 0:
+                s.believers[att].append(take_type(s, seat, y_t))
+                ctx.say(f"{who} loses and is taken by {P(att)}.")
+            elif r == 0:
+                ctx.say(f"{who} draws; both go home.")
+            else:
+                ctx.say(f"{who} wins.")
+                if x_taker is None:
+                    x_taker = seat
+    if physical:
+        kill(s, att, [x_card])
+        ctx.say(f"{P(att)}'s martyr dies.")
+    elif x_taker is not None:
+        s.believers[x_taker].append(x_card)
+        ctx.say(f"{P(x_taker)} takes {P(att)}'s {blabel(x_t)}.")
+    else:
+        s.believers[att].append(x_card)

@@ -1,0 +1,447 @@
+"""The Hegemony of Faith engine: setup (rulebook 4-1), the decision stack, views and JSON.
+
+Open decisions live on a stack of frames (see ``state``); ``prompts`` asks the seats the top frame
+waits for, or the current player's turn when the stack is empty. ``apply`` answers the top frame,
+then ``_run`` advances every frame that needs nobody until a decision is needed again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.engine import (
+    Action,
+    Choice,
+    Engine,
+    Event,
+    GameOver,
+    IllegalAction,
+    InvalidOptions,
+    Prompt,
+    Result,
+    Rng,
+    check_choice,
+)
+
+from . import bot, combat, settle, surrender, turn
+from .cards import (
+    ACTION_CARDS,
+    ACTION_KIND,
+    ACTION_TEXT,
+    BELIEVER_COPIES,
+    DECK_SIZE,
+    N_ACTIONS,
+    N_BELIEVERS,
+    N_SKILLS,
+    SKILL_LIMIT,
+    SKILL_NAMES,
+    SKILL_TEXT,
+    SKILL_TIMING,
+    action_uid,
+    beats,
+    believer_uid,
+    bname,
+    btype,
+    skill_limit_text,
+    skill_uid,
+)
+from .sects import followers, hand_limit, leaders, members, sect_count, skill_name, unification
+from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, P, State, state_from_json, state_to_json
+
+SUMMARY = """\
+Four to eight prophets compete for a limited flock. Each player leads a sect with one secret skill, \
+a hand of action cards and a handful of believers: Fool (1), Prayer (2), Missionary (3), Elder (4) \
+and Fanatic (5). Believers stand in a circle: each beats the two IDs just below it, and beating the \
+one directly below in a Faith War earns a bonus believer.
+
+On your turn you draw up to six action cards and take up to two actions of different kinds: a \
+strategy card (recruit, spy, revive, absorb a weak sect…), a physical attack (believers die), a \
+mental attack (believers change sides), or a discard. Attacked sects may answer with a defence \
+card before any believer is shown; confrontations are fought with believers picked in secret.
+
+A player who ends a turn with no believers surrenders and follows another Leader — or wanders, \
+stealing believers until they can found a sect again. When the believer deck runs out, the largest \
+sect wins and its member with the most believers is the winner; uniting every player under one \
+Leader wins at once.
+"""
+
+
+class HegemonyEngine(Engine):
+    key = "hegemony_of_faith"
+    name = "Hegemony of Faith"
+    min_players = 4
+    max_players = 8
+    summary = SUMMARY
+    rules_page = "docs/rules/hegemony_of_faith.md"
+    schema_version = 1
+    option_help = {
+        "first_player": "seat that starts (0-based seat number, or \"P3\" style); default: random",
+        "max_rounds": "safety limit: the game also ends after this many rounds (default 30, 0 = none)",
+    }
+
+    # ------------------------------------------------------------------------------- setup
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        opts = self.validate_options(players, options or {})
+        rng = Rng(seed)
+        first = self._first_option(players, opts.get("first_player"))
+        max_rounds = opts.get("max_rounds", 30)
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 0 <= max_rounds <= 500:
+            raise InvalidOptions(f"max_rounds must be a whole number 0–500, not {max_rounds!r}.")
+        per_type = DECK_SIZE[players] // 5
+        used = [c for c in range(N_BELIEVERS) if c % BELIEVER_COPIES < per_type]
+        box = [c for c in range(N_BELIEVERS) if c % BELIEVER_COPIES >= per_type]
+        rng.shuffle(used)
+        actions = list(range(N_ACTIONS))
+        rng.shuffle(actions)
+        skills = list(range(N_SKILLS))
+        rng.shuffle(skills)
+        if first is None:
+            first = rng.randint(0, players - 1)
+        n = players
+        s = State(players=n, rng=rng, action_deck=actions, believer_deck=used, box=box,
+                  skill_deck=skills, hands=[[] for _ in range(n)], believers=[[] for _ in range(n)],
+                  skill=[None] * n, revealed=[False] * n, uses=[0] * n, round_uses=[0] * n,
+                  role=[LEADER] * n, leader=[None] * n, steals=[0] * n, imm_mental=[False] * n,
+                  imm_physical=[False] * n, skip=[False] * n, gate=[None] * n,
+                  gate_history=[[] for _ in range(n)], hermit=[False] * n, intel=[None] * n,
+                  deaths=[0] * n, first=first, current=first, max_rounds=max_rounds)
+        opts_frame: dict[str, list[int]] = {}
+        for k in range(n):
+            s.hands[k] = [s.action_deck.pop() for _ in range(6)]
+            s.believers[k] = [s.believer_deck.pop() for _ in range(3)]
+            opts_frame[str(k)] = [s.skill_deck.pop(), s.skill_deck.pop()]
+        s.stack.append({"k": "skills", "wait": list(range(n)), "opts": opts_frame})
+        s.log.append(f"A game for {n} players begins; {P(first)} will start. Everyone chooses a skill.")
+        return s
+
+    def _first_option(self, players: int, value: Any) -> int | None:
+        if value is None:
+            return None
+        seat: int | None = None
+        if isinstance(value, str) and value.upper().startswith("P") and value[1:].isdigit():
+            seat = int(value[1:]) - 1
+        elif isinstance(value, int) and not isinstance(value, bool):
+            seat = value
+        if seat is None or not 0 <= seat < players:
+            raise InvalidOptions(f"first_player must be a seat 0–{players - 1} or P1–P{players}, "
+                                 f"not {value!r}.")
+        return seat
+
+    # ----------------------------------------------------------------------------- prompts
+    def prompts(self, state: State) -> list[Prompt]:
+        s = state
+        if s.phase == "over":
+            return []
+        if not s.stack:
+            return [turn.turn_prompt(s)]
+        f = s.stack[-1]
+        return _PROMPTS[f["k"]](s, f)
+
+    # ------------------------------------------------------------------------------- apply
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if state.phase == "over":
+            raise GameOver("the game is over; no more moves are accepted.")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction(f"{action!r} is not an action: send an object with a \"type\" key.")
+        prompt = self.prompt_for(state, seat)
+        if prompt.free_form == "lineup":
+            combat.validate_lineup(state, state.stack[-1], seat, action)
+        else:
+            check_choice(prompt, action)
+        s: State = self.clone(state)
+        ctx = Ctx(s)
+        if not s.stack:
+            turn.turn_answer(ctx, seat, action)
+        else:
+            f = s.stack[-1]
+            _ANSWERS[f["k"]](ctx, f, seat, action)
+        _run(ctx)
+        return s, ctx.events
+
+    # -------------------------------------------------------------------------------- view
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        s = state
+        v = public_view(s)
+        if seat is not None:
+            v["private"] = private_view(s, seat)
+        return v
+
+    def secret_markers(self, state: State, seat: int) -> list[str]:
+        s = state
+        out = [action_uid(c) for c in s.hands[seat]] + [believer_uid(c) for c in s.believers[seat]]
+        sk = s.skill[seat]
+        if sk is not None and not s.revealed[seat]:
+            out.append(skill_uid(sk))
+        if s.stack and s.stack[0]["k"] == "skills":
+            out += [skill_uid(c) for c in s.stack[0]["opts"][str(seat)]]
+        return out
+
+    def result(self, state: State) -> Result | None:
+        s = state
+        if s.phase != "over" or s.winner is None:
+            return None
+        return Result((s.winner,), {k: float(len(s.believers[k])) for k in range(s.players)}, s.reason)
+
+    # ------------------------------------------------------------------ timeouts and bots
+    def timeout_action(self, state: State, prompt: Prompt) -> Action:
+        return timeout_default(state, prompt)
+
+    def bot_action(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+        return bot.choose(view, prompt, rng)
+
+    # ------------------------------------------------------------------------------- json
+    def to_json(self, state: State) -> dict[str, Any]:
+        return state_to_json(state, self.schema_version)
+
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        if data.get("schema_version") != self.schema_version:
+            raise InvalidOptions(f"unknown state schema {data.get('schema_version')!r}")
+        return state_from_json(dict(data))
+
+
+# ------------------------------------------------------------------------- frame dispatch
+
+def _skills_prompts(s: State, f: Frame) -> list[Prompt]:
+    out = []
+    for k in f["wait"]:
+        ch = tuple(Choice(SKILL_NAMES[c], {"type": "keep_skill", "skill": SKILL_NAMES[c]},
+                          description=f"{skill_limit_text(SKILL_NAMES[c])}: {SKILL_TEXT[SKILL_NAMES[c]]}"[:100])
+                   for c in f["opts"][str(k)])
+        out.append(Prompt(k, "choose_skill", "Keep one of your two skill cards in secret; the other "
+                          "goes back.", ch, secret=True, timeout_note="the first skill is kept"))
+    return out
+
+
+def _skills_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+    s = ctx.s
+    opts: list[int] = f["opts"][str(seat)]
+    keep = next(c for c in opts if SKILL_NAMES[c] == action["skill"])
+    s.skill[seat] = keep
+    f["wait"].remove(seat)
+    ctx.tell(seat, f"You keep the skill {SKILL_NAMES[keep]}.")
+    ctx.say(f"{P(seat)} has chosen a skill.")
+
+
+def _skills_step(ctx: Ctx, f: Frame) -> None:
+    s = ctx.s
+    for k in range(s.players):
+        for c in f["opts"][str(k)]:
+            if c != s.skill[k]:
+                s.skill_deck.append(c)
+    s.rng.shuffle(s.skill_deck)
+    s.phase = "play"
+    ctx.say("Skills are chosen. The game begins.")
+
+
+def _noop_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+    raise IllegalAction(f"nothing to answer for seat {seat}")
+
+
+def _none(s: State, f: Frame) -> list[Prompt]:
+    return []
+
+
+_PROMPTS: dict[str, Callable[[State, Frame], list[Prompt]]] = {
+    "skills": _skills_prompts, "attack": combat.attack_prompts, "trim": turn.discard_prompts,
+    "discard": turn.discard_prompts, "prophet": turn.prophet_prompts,
+    "alliance": turn.alliance_prompts, "bf": turn.bf_prompts, "rebirth": turn.rebirth_prompts,
+    "surrender": surrender.surrender_prompts, "keep": surrender.keep_prompts,
+    "endturn": _none, "settle": _none,
+}
+_ANSWERS: dict[str, Callable[[Ctx, Frame, int, dict[str, Any]], None]] = {
+    "skills": _skills_answer, "attack": combat.attack_answer, "trim": turn.discard_answer,
+    "discard": turn.discard_answer, "prophet": turn.prophet_answer,
+    "alliance": turn.alliance_answer, "bf": turn.bf_answer, "rebirth": turn.rebirth_answer,
+    "surrender": surrender.surrender_answer, "keep": surrender.keep_answer,
+    "endturn": _noop_answer, "settle": _noop_answer,
+}
+
+
+def _remove(s: State, f: Frame) -> None:
+    for i in range(len(s.stack) - 1, -1, -1):
+        if s.stack[i] is f:
+            del s.stack[i]
+            return
+
+
+def _step(ctx: Ctx, f: Frame) -> bool:
+    """Advance frame ``f`` (which waits for nobody). True while it stays on the stack."""
+    k = f["k"]
+    s = ctx.s
+    if k == "skills":
+        _skills_step(ctx, f)
+        _remove(s, f)
+        turn.begin_turn(ctx, s.first)
+        return True
+    if k == "attack":
+        return combat.attack_step(ctx, f)
+    if k in ("trim", "discard"):
+        turn.discard_step(ctx, f)
+    elif k == "prophet":
+        turn.prophet_step(ctx, f)
+    elif k == "alliance":
+        turn.alliance_step(ctx, f)
+    elif k == "bf":
+        turn.bf_step(ctx, f)
+    elif k == "surrender":
+        return surrender.surrender_step(ctx, f)
+    elif k == "settle":
+        return settle.settle_step(ctx, f)
+    elif k == "endturn":
+        if surrender.endturn_step(ctx, f):
+            return True
+        _remove(s, f)
+        win = unification(s)
+        if win is not None:
+            s.winner = win
+            s.reason = f"{P(win)} unified every player under one faith"
+            s.phase = "over"
+            ctx.say(f"Unification! Every other player follows {P(win)}: {P(win)} wins.", kind="end")
+            return True
+        turn.begin_turn(ctx, (f["seat"] + 1) % s.players)
+        return True
+    return False
+
+
+def _run(ctx: Ctx) -> None:
+    s = ctx.s
+    for _ in range(10000):
+        if s.phase == "over":
+            s.stack = []
+            return
+        if not s.stack:
+            if s.phase != "play":
+                return
+            surrender.housekeeping(ctx)
+            if not s.stack:
+                return
+            continue
+        f = s.stack[-1]
+        if f["wait"]:
+            return
+        if not _step(ctx, f):
+            _remove(s, f)
+    raise AssertionError("the decision stack did not settle")
+
+
+# ----------------------------------------------------------------------------------- views
+
+def _uses_left(s: State, seat: int) -> str:
+    name = skill_name(s, seat)
+    if name is None:
+        return ""
+    lim = SKILL_LIMIT[name]
+    if lim == "unlimited":
+        return "unlimited"
+    if lim == "round":
+        return "used this round" if s.round_uses[seat] else "ready this round"
+    if lim == "game":
+        return "used" if s.uses[seat] else "once, unused"
+    return f"{max(0, int(lim) - s.uses[seat])} of {lim} left"
+
+
+def _pending(s: State) -> dict[str, Any] | None:
+    if not s.stack:
+        return {"kind": "turn", "seat": s.current, "waiting": [s.current]}
+    f = s.stack[-1]
+    d: dict[str, Any] = {"kind": f["k"], "waiting": list(f["wait"])}
+    if f["k"] == "attack":
+        d.update({"card": f["card"], "by": f["by"], "targets": list(f["targets"]),
+                  "stage": f["stage"], "chosen": sorted(int(k) for k in f["picks"]),
+                  "reversed": f["flips"] % 2 == 1,
+                  "fighters": {k: v for k, v in f["fighters"].items()}})
+    elif f["k"] in ("surrender", "keep"):
+        d["for"] = f["seat"]
+    elif f["k"] == "prophet":
+        d["drawer"] = f["drawer"]
+    return d
+
+
+def public_view(s: State) -> dict[str, Any]:
+    seats = []
+    for k in range(s.players):
+        name = skill_name(s, k)
+        sealed = (s.role[k] == WANDERER or (s.role[k] == FOLLOWER and name != "Purple Hermit"))
+        seats.append({
+            "seat": k, "name": P(k), "role": s.role[k], "leader": s.leader[k],
+            "followers": followers(s, k), "believers": len(s.believers[k]),
+            "hand": len(s.hands[k]), "hand_limit": hand_limit(s, k),
+            "skill": name if s.revealed[k] else None,
+            "skill_uses": _uses_left(s, k) if s.revealed[k] else None,
+            "sealed": sealed, "steals": s.steals[k],
+            "immune_mental": s.imm_mental[k], "immune_physical": s.imm_physical[k],
+            "skips_next_turn": s.skip[k], "gate_copy": s.gate[k], "hermit": s.hermit[k],
+        })
+    sects = [{"leader": lead, "members": members(s, lead), "believers": sect_count(s, lead)}
+             for lead in leaders(s)]
+    result = None
+    if s.phase == "over" and s.winner is not None:
+        result = {"winner": s.winner, "reason": s.reason}
+    return {
+        "game": "hegemony_of_faith", "players": s.players, "phase": s.phase,
+        "round": s.round_no, "turn": s.turn_no, "current": s.current, "first": s.first,
+        "max_rounds": s.max_rounds,
+        "actions_used": list(s.used_kinds), "extra_actions": s.extra,
+        "seats": seats, "sects": sects,
+        "action_deck": len(s.action_deck), "action_discard": len(s.action_discard),
+        "believer_deck": len(s.believer_deck), "graveyard": [btype(c) for c in s.graveyard],
+        "removed": len(s.removed), "skill_deck": len(s.skill_deck),
+        "pending": _pending(s), "log": list(s.log), "result": result,
+    }
+
+
+def _believer_info(c: int) -> dict[str, Any]:
+    t = btype(c)
+    return {"uid": believer_uid(c), "id": t, "name": bname(t), "beats": list(beats(t)),
+            "bonus_against": beats(t)[0]}
+
+
+def private_view(s: State, seat: int) -> dict[str, Any]:
+    sk = s.skill[seat]
+    skill = None
+    if sk is not None:
+        name = SKILL_NAMES[sk]
+        skill = {"uid": skill_uid(sk), "name": name, "text": SKILL_TEXT[name],
+                 "timing": SKILL_TIMING[name], "limit": skill_limit_text(name),
+                 "uses_left": _uses_left(s, seat), "revealed": s.revealed[seat]}
+    options = []
+    if s.stack and s.stack[0]["k"] == "skills":
+        for c in s.stack[0]["opts"][str(seat)]:
+            options.append({"uid": skill_uid(c), "name": SKILL_NAMES[c], "text": SKILL_TEXT[SKILL_NAMES[c]],
+                            "limit": skill_limit_text(SKILL_NAMES[c])})
+    my_pick = None
+    if s.stack and s.stack[-1]["k"] == "attack":
+        my_pick = s.stack[-1]["picks"].get(str(seat))
+    return {
+        "seat": seat, "skill": skill, "skill_options": options,
+        "actions": [{"uid": action_uid(c), "name": ACTION_CARDS[c], "kind": ACTION_KIND[ACTION_CARDS[c]],
+                     "text": ACTION_TEXT[ACTION_CARDS[c]]}
+                    for c in sorted(s.hands[seat], key=lambda c: (ACTION_CARDS[c], c))],
+        "believers": [_believer_info(c) for c in sorted(s.believers[seat], key=lambda c: (btype(c), c))],
+        "intel": s.intel[seat], "my_pick": my_pick,
+    }
+
+
+# -------------------------------------------------------------------------------- timeouts
+
+def timeout_default(s: State, prompt: Prompt) -> Action:
+    """The passive, sensible answer when a seat lets its deadline pass."""
+    kind = prompt.kind
+    by_type: dict[str, dict[str, Any]] = {
+        "turn": {"type": "end"}, "defend": {"type": "defend", "use": False},
+        "karma": {"type": "karma", "use": False}, "prophet": {"type": "predict", "believer": 0},
+        "rebirth": {"type": "rebirth", "use": True}, "accept": {"type": "accept", "use": False},
+        "discard": {"type": "done"},
+    }
+    if kind in by_type:
+        return dict(by_type[kind])
+    if kind == "counter":
+        return {"type": "counter", "use": True}
+    if kind == "designate":
+        return dict(max(prompt.choices, key=lambda c: len(s.believers[c.action["member"]])).action)
+    return dict(prompt.choices[0].action)
+
+
+ENGINE = HegemonyEngine()

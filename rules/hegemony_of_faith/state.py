@@ -1,0 +1,116 @@
+"""The game state (everything a Hegemony of Faith table holds) and its JSON form.
+
+Places a card can be (the card-conservation invariant): action cards are in the action deck, the
+action discard pile or one hand; believer cards are in the believer deck, the box (not used at this
+player count), one player's believers, the graveyard, or removed from the game (Zombie Army).
+Pending decisions live on ``stack``: a list of plain-dict frames, the top one being resolved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from rules.engine import Event, Rng
+
+Frame = dict[str, Any]
+
+LEADER, FOLLOWER, WANDERER = "leader", "follower", "wanderer"
+
+
+@dataclass
+class State:
+    players: int
+    rng: Rng
+    phase: str = "setup"
+    """"setup" (choosing skills), "play", or "over"."""
+    action_deck: list[int] = field(default_factory=list)
+    action_discard: list[int] = field(default_factory=list)
+    believer_deck: list[int] = field(default_factory=list)
+    box: list[int] = field(default_factory=list)
+    """Believer cards left out at this player count."""
+    graveyard: list[int] = field(default_factory=list)
+    """Dead believers; the last one is the top."""
+    removed: list[int] = field(default_factory=list)
+    """Believers excluded from the game (graveyard believers used by Zombie Army)."""
+    skill_deck: list[int] = field(default_factory=list)
+    skill_discard: list[int] = field(default_factory=list)
+    hands: list[list[int]] = field(default_factory=list)
+    """Action cards per seat."""
+    believers: list[list[int]] = field(default_factory=list)
+    skill: list[int | None] = field(default_factory=list)
+    revealed: list[bool] = field(default_factory=list)
+    uses: list[int] = field(default_factory=list)
+    """Activations of the seat's current skill this game."""
+    round_uses: list[int] = field(default_factory=list)
+    """Activations since the seat's own turn last began."""
+    role: list[str] = field(default_factory=list)
+    leader: list[int | None] = field(default_factory=list)
+    """For a Follower, the seat of their Leader."""
+    steals: list[int] = field(default_factory=list)
+    """Believers stolen as a Wanderer since becoming one."""
+    imm_mental: list[bool] = field(default_factory=list)
+    imm_physical: list[bool] = field(default_factory=list)
+    skip: list[bool] = field(default_factory=list)
+    gate: list[str | None] = field(default_factory=list)
+    """Skill copied with Gate of Truth and still active (until the seat's next turn)."""
+    gate_history: list[list[str]] = field(default_factory=list)
+    hermit: list[bool] = field(default_factory=list)
+    """Purple Hermit used: take half again and go independent at the next turn."""
+    intel: list[dict[str, Any] | None] = field(default_factory=list)
+    """What the seat last saw with Info-Spy."""
+    deaths: list[int] = field(default_factory=list)
+    """Believers of each seat that died in the action being resolved (Holy Rebirth)."""
+    current: int = 0
+    first: int = 0
+    turn_no: int = 0
+    round_no: int = 0
+    used_kinds: list[str] = field(default_factory=list)
+    extra: int = 0
+    """Unrestricted extra actions left this turn (Praise of Life)."""
+    no_attack: bool = False
+    """KABOOM! was used this turn: no attack action may follow."""
+    stack: list[Frame] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    """The latest public events, newest last."""
+    winner: int | None = None
+    reason: str = ""
+    max_rounds: int = 30
+
+
+def state_to_json(s: State, schema_version: int) -> dict[str, Any]:
+    d = {f.name: getattr(s, f.name) for f in fields(s) if f.name != "rng"}
+    d = asdict(s)
+    d.pop("rng")
+    d["rng"] = s.rng.to_json()
+    d["schema_version"] = schema_version
+    return d
+
+
+def state_from_json(d: dict[str, Any]) -> State:
+    kw = {f.name: d[f.name] for f in fields(State) if f.name != "rng"}
+    import copy
+
+    kw = copy.deepcopy(kw)
+    return State(rng=Rng.from_json(d["rng"]), **kw)
+
+
+class Ctx:
+    """A state being changed by one ``apply`` call plus the events it produced."""
+
+    def __init__(self, s: State) -> None:
+        self.s = s
+        self.events: list[Event] = []
+
+    def say(self, text: str, kind: str = "log") -> None:
+        self.events.append(Event(text, kind=kind))
+        self.s.log.append(text)
+        if len(self.s.log) > 12:
+            del self.s.log[: len(self.s.log) - 12]
+
+    def tell(self, seat: int, text: str) -> None:
+        self.events.append(Event(text, to=(seat,)))
+
+
+def P(seat: int) -> str:
+    return f"P{seat + 1}"

@@ -1,0 +1,221 @@
+"""Surrender, Followers and the end of a turn (rulebook 4-2 end of turn, 6-1, 6-2, 6-2.1, 6-3).
+
+``surrender`` frame: every Leader holding a believer declares at once whether they would take the
+failed player in; the failed player then picks one of the willing Leaders (or becomes a Wanderer if
+nobody is willing) and that Leader gives them one believer of their choice.
+``keep`` frame: a Follower who ends a turn with no believers — their Leader reconsiders, and either
+gives a believer or releases them to surrender elsewhere.
+``housekeeping`` runs between actions: reversal of sect stance (a Leader with Followers and no
+believers), Holy Rebirth offers, Unification.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine import Choice, Prompt
+
+from .cards import blabel, btype
+from .sects import (
+    break_impermanence,
+    can_use,
+    followers,
+    hand_limit,
+    leaders,
+    make_follower,
+    make_independent,
+    make_wanderer,
+    sect_count,
+    take_type,
+    types_held,
+    unification,
+)
+from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, P, State
+
+
+def new_surrender(s: State, seat: int, exclude: list[int]) -> Frame:
+    return {"k": "surrender", "seat": seat, "exclude": list(exclude), "stage": "ask",
+            "wait": [], "willing": [], "asked": False, "joined": None}
+
+
+def _eligible(s: State, f: Frame) -> list[int]:
+    return [k for k in leaders(s) if k != f["seat"] and k not in f["exclude"] and s.believers[k]]
+
+
+def surrender_prompts(s: State, f: Frame) -> list[Prompt]:
+    seat = f["seat"]
+    out = []
+    if f["stage"] == "ask":
+        for k in f["wait"]:
+            out.append(Prompt(k, "accept", f"{P(seat)} has no believers left and must surrender. Would you "
+                              "take them in as a Follower (you must then give them one believer)?",
+                              (Choice(f"Accept {P(seat)}", {"type": "accept", "use": True}),
+                               Choice("Decline", {"type": "accept", "use": False})),
+                              timeout_note="you decline"))
+    elif f["stage"] == "choose":
+        ch = tuple(Choice(f"Join {P(k)}'s sect ({sect_count(s, k)} believers)",
+                          {"type": "join", "leader": k})
+                   for k in sorted(f["willing"], key=lambda k: (-sect_count(s, k), k)))
+        out.append(Prompt(seat, "surrender", "Choose the sect you surrender to as a Follower.", ch,
+                          timeout_note="you join the largest willing sect"))
+    elif f["stage"] == "gift":
+        lead = f["joined"]
+        ch = tuple(Choice(f"Give a {blabel(t)}", {"type": "gift", "believer": t})
+                   for t in types_held(s, lead))
+        out.append(Prompt(lead, "gift", f"{P(seat)} joins your sect: give them one believer.", ch,
+                          secret=True, timeout_note="the first believer listed is given"))
+    return out
+
+
+def surrender_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+    s = ctx.s
+    if f["stage"] == "ask":
+        f["wait"].remove(seat)
+        if action["use"]:
+            f["willing"].append(seat)
+        ctx.say(f"{P(seat)} {'would accept' if action['use'] else 'declines'} {P(f['seat'])}.")
+    elif f["stage"] == "choose":
+        lead = action["leader"]
+        f["joined"] = lead
+        f["wait"] = []
+        make_follower(ctx, f["seat"], lead)
+        ctx.say(f"{P(f['seat'])} surrenders to {P(lead)}, hands over the Leader token and becomes a Follower.")
+        f["stage"] = "gift"
+    elif f["stage"] == "gift":
+        card = take_type(s, seat, action["believer"])
+        s.believers[f["seat"]].append(card)
+        f["wait"] = []
+        f["stage"] = "done"
+        ctx.say(f"{P(seat)} gives {P(f['seat'])} a believer to seal the alliance.")
+        ctx.tell(f["seat"], f"Your Leader gives you a {blabel(btype(card))}.")
+
+
+def surrender_step(ctx: Ctx, f: Frame) -> bool:
+    """Advance; False when the frame is finished."""
+    s = ctx.s
+    if f["stage"] == "ask":
+        if not f["asked"]:
+            f["asked"] = True
+            f["wait"] = _eligible(s, f)
+            if f["wait"]:
+                return True
+        willing = [k for k in f["willing"] if s.role[k] == LEADER and s.believers[k]]
+        if not willing:
+            make_wanderer(ctx, f["seat"])
+            return False
+        f["willing"] = willing
+        f["stage"] = "choose"
+        f["wait"] = [f["seat"]]
+        return True
+    if f["stage"] == "gift":
+        lead = f["joined"]
+        if s.believers[lead]:
+            f["wait"] = [lead]
+            return True
+        return False
+    return False
+
+
+# ------------------------------------------------------------------------------------ keep
+
+def keep_prompts(s: State, f: Frame) -> list[Prompt]:
+    lead, fl = f["leader"], f["seat"]
+    ch = [Choice(f"Keep {P(fl)}: give a {blabel(t)}", {"type": "keep", "believer": t})
+          for t in types_held(s, lead)]
+    ch.append(Choice(f"Release {P(fl)}", {"type": "keep", "believer": 0}))
+    return [Prompt(lead, "keep", f"Your Follower {P(fl)} ended their turn with no believers. Keep them "
+                   "(give one believer) or release them to find another sect?", tuple(ch),
+                   secret=True, timeout_note="you keep them and give the first believer listed")]
+
+
+def keep_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+    s = ctx.s
+    f["wait"] = []
+    fl = f["seat"]
+    if action["believer"]:
+        s.believers[fl].append(take_type(s, seat, action["believer"]))
+        ctx.say(f"{P(seat)} keeps their Follower {P(fl)} and gives them a believer.")
+        f["done"] = True
+    else:
+        ctx.say(f"{P(seat)} releases their Follower {P(fl)}.")
+        make_independent(ctx, fl)
+        s.stack.append(new_surrender(s, fl, [seat]))
+        f["done"] = True
+
+
+# ------------------------------------------------------------------------------- end of turn
+
+def endturn_step(ctx: Ctx, f: Frame) -> bool:
+    """Advance the end of a turn; False when the next turn may begin."""
+    s = ctx.s
+    seat = f["seat"]
+    if f["stage"] == "trim":
+        f["stage"] = "check"
+        if s.role[seat] != WANDERER and len(s.hands[seat]) > hand_limit(s, seat):
+            s.stack.append({"k": "trim", "wait": [seat], "seat": seat})
+        return True
+    if f["stage"] == "check":
+        f["stage"] = "surrender"
+        if not s.believer_deck or (s.max_rounds and s.round_no >= s.max_rounds
+                                   and (seat + 1) % s.players == s.first):
+            why = ("the believer deck is exhausted" if not s.believer_deck
+                   else f"the {s.max_rounds}-round limit is reached")
+            ctx.say(f"The game ends: {why}.", kind="end")
+            s.stack.append({"k": "settle", "stage": "score", "wait": [], "last": seat})
+            return True
+        return True
+    if f["stage"] == "surrender":
+        f["stage"] = "advance"
+        if s.role[seat] != WANDERER and not s.believers[seat]:
+            lead = s.leader[seat]
+            if s.role[seat] == FOLLOWER and lead is not None:
+                if s.believers[lead]:
+                    s.stack.append({"k": "keep", "wait": [lead], "leader": lead, "seat": seat})
+                else:
+                    make_independent(ctx, seat)
+                    s.stack.append(new_surrender(s, seat, [lead]))
+            elif s.role[seat] == LEADER and not followers(s, seat):
+                ctx.say(f"{P(seat)} ends the turn without believers and must surrender.")
+                s.stack.append(new_surrender(s, seat, []))
+        return True
+    return False
+
+
+# ----------------------------------------------------------------------------- housekeeping
+
+def housekeeping(ctx: Ctx) -> None:
+    """Between actions: reversals of stance, Holy Rebirth, Unification (may push frames)."""
+    s = ctx.s
+    for lead in leaders(s):
+        fls = followers(s, lead)
+        if not fls or s.believers[lead]:
+            continue
+        best = max(len(s.believers[k]) for k in fls)
+        top = [k for k in fls if len(s.believers[k]) == best]
+        if len(top) == 1:
+            new = top[0]
+            make_independent(ctx, new)
+            for k in fls:
+                if k != new:
+                    s.leader[k] = new
+            break_impermanence(ctx, new)
+            ctx.say(f"{P(lead)} has no believers left: {P(new)} takes over the sect and the Leader token.")
+        else:
+            for k in fls:
+                make_independent(ctx, k)
+            ctx.say(f"{P(lead)} has no believers left and the Followers are tied: the sect dissolves.")
+        s.stack.append(new_surrender(s, lead, []))
+        return
+    for k in range(s.players):
+        dead = s.deaths[k]
+        s.deaths[k] = 0
+        if dead >= 3 and s.graveyard and s.role[k] != WANDERER and can_use(s, k, "Holy Rebirth"):
+            s.stack.append({"k": "rebirth", "wait": [k], "dead": dead})
+    if s.stack:
+        return
+    win = unification(s)
+    if win is not None:
+        s.winner = win
+        s.reason = f"{P(win)} unified every player under one faith"
+        s.phase = "over"
+        ctx.say(f"Unification! Every other player follows {P(win)}: {P(win)} wins.", kind="end")
