@@ -42,7 +42,7 @@ def on_island(s: FlickState, island: int, owner: int, kind: str = "prophet", n: 
     """Put ``n`` discs on an island, spread out around its city."""
     isl = board.ISLANDS[island]
     ids = []
-    for k in range(n):
+    for _k in range(n):
         used = sum(1 for d in s.discs if abs(d["x"] - isl.x) < 14 and abs(d["y"] - isl.y) < 14)
         ring = 6.0 + 3.5 * (used // 8)
         import math

@@ -1,0 +1,171 @@
+"""Each of the eight gods' powers (gods.json)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.engine import IllegalAction
+from rules.flick_of_faith import aim, geometry, gods, scoring
+from rules.flick_of_faith import map as board
+from rules.flick_of_faith.discs import KINDS
+
+from .helpers import E, I, mission, on_island, put
+
+
+def test_there_are_eight_gods_on_four_double_sided_cards() -> None:
+    assert len(gods.GODS) == 8
+    for card in gods.CARDS:
+        assert len(gods.sides(card)) == 2
+    assert {g.key for g in gods.GODS if g.authored} == {"tyr", "themis", "morrigan"}
+
+
+def test_ra_replaces_one_prophet_with_the_sphinx() -> None:
+    s = E.setup(2, 3)
+    s.dealt = ["yellow", "blue"]
+    for p in E.prompts(s):
+        ra = [c for c in p.choices if c.action["god"] == "ra"]
+        s, _ = E.apply(s, p.seat, (ra or list(p.choices))[0].action)
+    k = s.gods.index("ra")
+    assert s.pool[k] == {"prophet": 4, "sphinx": 1}
+
+
+def test_ra_can_flick_the_sphinx() -> None:
+    s = mission(2, ("ra", "zeus"))
+    s, _ = E.apply(s, 0, {"type": "flick", "angle": -29, "power": 5, "piece": "sphinx"})
+    assert any(d["kind"] == "sphinx" for d in s.discs)
+    assert s.supply[0] == {"prophet": 4, "sphinx": 0}
+
+
+def test_anubis_may_flick_his_first_fallen_prophet_again() -> None:
+    s = mission(2, ("anubis", "zeus"))
+    s, _ = E.apply(s, 0, {"type": "flick", "angle": 180, "power": 5})
+    assert s.stage == "anubis" and s.reserve[0] == 1
+    s, _ = E.apply(s, 0, {"type": "anubis", "reflick": True})
+    assert s.stage == "flick" and s.reserve[0] == 0
+    assert E.view(s, None)["turn_extra"] == "prophet"
+    s, _ = E.apply(s, 0, {"type": "flick", "angle": 180, "power": 5})
+    # only once per turn
+    assert s.active == 1 and s.reserve[0] == 1 and s.supply[0]["prophet"] == 4
+
+
+def test_anubis_may_decline() -> None:
+    s = mission(2, ("anubis", "zeus"))
+    s, _ = E.apply(s, 0, {"type": "flick", "angle": 180, "power": 5})
+    s, _ = E.apply(s, 0, {"type": "anubis", "reflick": False})
+    assert s.active == 1 and s.reserve[0] == 1
+
+
+def test_dagda_stands_the_hand_of_god_as_a_backstop() -> None:
+    s = mission(2, ("dagda", "zeus"))
+    v = E.view(s, 0)
+    origin = board.launch_spot(0)
+    angle = board.angle_towards(origin, (I.x, I.y))
+    free = aim.predict(v, 0, angle, 7.0)
+    held = aim.predict(v, 0, angle, 7.0, hand="I")
+    assert free.landing is not None and held.landing is not None
+    assert geometry.city_at(*held.landing, KINDS["prophet"].radius) == 0
+    assert geometry.city_at(*free.landing, KINDS["prophet"].radius) is None
+    s, ev = E.apply(s, 0, {"type": "flick", "angle": angle, "power": 7.0, "hand": "I"})
+    assert not any(d["kind"] == "hand" for d in s.discs)  # lifted after the flick
+    assert s.last_flick is not None and s.last_flick["hand"] is not None
+
+
+def test_only_dagda_has_the_hand() -> None:
+    s = mission(2, ("zeus", "dagda"))
+    with pytest.raises(IllegalAction, match="Dagda"):
+        E.apply(s, 0, {"type": "flick", "angle": 0, "power": 5, "hand": "I"})
+    s = mission(2, ("dagda", "zeus"))
+    with pytest.raises(IllegalAction, match="navel"):
+        E.apply(s, 0, {"type": "flick", "angle": 0, "power": 5, "hand": "V"})
+
+
+def test_freja_flicks_her_heart_once_per_generation() -> None:
+    s = mission(2, ("freja", "zeus"))
+    s, _ = E.apply(s, 0, {"type": "flick", "angle": -20, "power": 5, "piece": "heart"})
+    assert not s.heart_ready and s.supply[0]["prophet"] == 5
+    assert any(d["kind"] == "heart" for d in s.discs) or s.last_flick is not None
+    s.active, s.stage = 0, "flick"
+    with pytest.raises(IllegalAction, match="heart"):
+        E.apply(s, 0, {"type": "flick", "angle": 0, "power": 5, "piece": "heart"})
+
+
+def test_freja_heart_wins_nearby_enemy_prophets_at_worship() -> None:
+    s = mission(2, ("freja", "zeus"))
+    enemy = on_island(s, 0, 1, n=2)
+    d0 = next(d for d in s.discs if d["id"] == enemy[0])
+    put(s, "heart", None, d0["x"] + 3.0, d0["y"])
+    counts = scoring.island_counts(s.discs, 2, [], s.gods, heart=True)
+    assert counts[0][0] >= 1
+    res = scoring.worship(s.discs, 2, [], s.gods)
+    assert 0 in res[0]["presence"]
+    plain = scoring.island_counts(s.discs, 2, [], s.gods, heart=False)
+    assert plain[0] == [0, 2]
+
+
+def test_zeus_builds_on_any_island() -> None:
+    s = mission(2, ("zeus", "dagda"))
+    put(s, "prophet", 0, I.x, I.y + 1.0)
+    s.stage = "build"
+    islands = {c.action["island"] for c in E.prompts(s)[0].choices if c.action["type"] == "build"}
+    assert islands == {0, 1, 2, 3}
+    s2 = mission(2, ("dagda", "zeus"))
+    put(s2, "prophet", 0, I.x, I.y + 1.0)
+    s2.stage = "build"
+    assert {c.action["island"] for c in E.prompts(s2)[0].choices if c.action["type"] == "build"} == {0}
+
+
+def test_themis_wins_domination_ties_she_is_part_of() -> None:
+    s = mission(3, ("themis", "zeus", "ra"))
+    on_island(s, 0, 0)
+    on_island(s, 0, 1)
+    on_island(s, 1, 1)
+    on_island(s, 1, 2)
+    res = scoring.worship(s.discs, 3, [], s.gods)
+    assert res[0]["domination"] == [0]
+    assert res[1]["domination"] == [] and res[2]["domination"] == []
+
+
+def test_tyr_prophets_weigh_double_and_shove_further() -> None:
+    def shove(god: str) -> float:
+        s = mission(2, (god, "zeus"))
+        target = put(s, "prophet", 1, 20.0, 20.0)
+        v = E.view(s, 0)
+        angle = board.angle_towards(board.launch_spot(0), (20.0, 20.0))
+        pred = aim.predict(v, 0, angle, 4.0)
+        x, y = pred.positions[target]
+        return float(((x - 20) ** 2 + (y - 20) ** 2) ** 0.5)
+
+    assert shove("tyr") > shove("zeus") + 3
+
+
+def test_morrigan_drowns_struck_enemy_prophets_resting_in_the_sea() -> None:
+    s = mission(2, ("morrigan", "zeus"))
+    sea = put(s, "prophet", 1, 30.0, 30.0)
+    land = on_island(s, 0, 1)[0]
+    s.turn["struck"] = [sea, land]
+    s.stage = "build"
+    s, ev = E.apply(s, 0, {"type": "build_done"})
+    ids = [d["id"] for d in s.discs]
+    assert sea not in ids and land in ids
+    assert s.reserve[1] == 1
+    assert any("Morrigan" in e.text for e in ev)
+
+
+def test_morrigan_records_what_her_flick_strikes() -> None:
+    s = mission(2, ("morrigan", "zeus"))
+    target = put(s, "prophet", 1, 16.0, 16.0)
+    angle = board.angle_towards(board.launch_spot(0), (16.0, 16.0))
+    s, ev = E.apply(s, 0, {"type": "flick", "angle": angle, "power": 4.0})
+    d = next((x for x in s.discs if x["id"] == target), None)
+    if d is not None:
+        assert not (geometry.island_at(d["x"], d["y"], 1.6) is None and not geometry.on_navel(d["x"], d["y"], 1.6))
+    assert s.reserve[1] == 1
+
+
+def test_other_gods_do_not_drown_struck_prophets() -> None:
+    s = mission(2, ("zeus", "morrigan"))
+    sea = put(s, "prophet", 1, 30.0, 30.0)
+    s.turn["struck"] = [sea]
+    s.stage = "build"
+    s, _ = E.apply(s, 0, {"type": "build_done"})
+    assert sea in [d["id"] for d in s.discs]
