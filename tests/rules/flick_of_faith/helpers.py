@@ -7,7 +7,8 @@ from rules.flick_of_faith import map as board
 from rules.flick_of_faith.state import FlickState
 
 E = ENGINE
-I, II, III, IV = board.ISLANDS
+NORTH = board.ISLANDS[0]
+"""Island I, at the top of the map."""
 
 
 def mission(players: int = 2, gods: tuple[str, ...] = ("anubis", "dagda"), *, laws: tuple[str, ...] = (),

@@ -9,7 +9,7 @@ from rules.flick_of_faith import aim, geometry, gods, scoring
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
 
-from .helpers import E, I, mission, on_island, put
+from .helpers import NORTH, E, mission, on_island, put
 
 
 def test_there_are_eight_gods_on_four_double_sided_cards() -> None:
@@ -59,7 +59,7 @@ def test_dagda_stands_the_hand_of_god_as_a_backstop() -> None:
     s = mission(2, ("dagda", "zeus"))
     v = E.view(s, 0)
     origin = board.launch_spot(0)
-    angle = board.angle_towards(origin, (I.x, I.y))
+    angle = board.angle_towards(origin, (NORTH.x, NORTH.y))
     free = aim.predict(v, 0, angle, 7.0)
     held = aim.predict(v, 0, angle, 7.0, hand="I")
     assert free.landing is not None and held.landing is not None
@@ -104,12 +104,12 @@ def test_freja_heart_wins_nearby_enemy_prophets_at_worship() -> None:
 
 def test_zeus_builds_on_any_island() -> None:
     s = mission(2, ("zeus", "dagda"))
-    put(s, "prophet", 0, I.x, I.y + 1.0)
+    put(s, "prophet", 0, NORTH.x, NORTH.y + 1.0)
     s.stage = "build"
     islands = {c.action["island"] for c in E.prompts(s)[0].choices if c.action["type"] == "build"}
     assert islands == {0, 1, 2, 3}
     s2 = mission(2, ("dagda", "zeus"))
-    put(s2, "prophet", 0, I.x, I.y + 1.0)
+    put(s2, "prophet", 0, NORTH.x, NORTH.y + 1.0)
     s2.stage = "build"
     assert {c.action["island"] for c in E.prompts(s2)[0].choices if c.action["type"] == "build"} == {0}
 

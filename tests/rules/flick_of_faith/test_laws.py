@@ -9,7 +9,7 @@ from rules.flick_of_faith import aim, geometry, laws, scoring
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
 
-from .helpers import E, I, mission, on_island, put
+from .helpers import NORTH, E, mission, on_island, put
 
 
 def _enter(s, key):  # type: ignore[no-untyped-def]
@@ -45,7 +45,7 @@ def test_king_ape_stands_on_the_navel_and_silences_the_island_it_touches() -> No
     ape = next(d for d in s.discs if d["kind"] == "king_ape")
     assert (ape["x"], ape["y"]) == board.CENTRE
     on_island(s, 0, 0)
-    ape["x"], ape["y"] = I.x, I.y
+    ape["x"], ape["y"] = NORTH.x, NORTH.y
     assert scoring.worship(s.discs, 2, s.laws, s.gods)[0]["vp"] == 0
     assert scoring.worship(s.discs, 2, [], s.gods)[0]["vp"] == 3
 
@@ -72,7 +72,7 @@ def test_kraken_drags_sea_prophets_under_at_the_end_of_each_turn() -> None:
     s = mission(2, ("zeus", "ra"), laws=("kraken",))
     sea = put(s, "prophet", 1, 30.0, 30.0)
     land = on_island(s, 0, 1)[0]
-    navel = put(s, "temple", 1, I.x, I.y)
+    navel = put(s, "temple", 1, NORTH.x, NORTH.y)
     s, _ = _end_turn(s)
     ids = [d["id"] for d in s.discs]
     assert sea not in ids and land in ids and navel in ids
@@ -128,11 +128,11 @@ def test_sealed_gates_forbid_building() -> None:
     s = mission(2, ("zeus", "ra"), laws=("sealed_gates",))
     s.discs.clear()
     s2 = mission(2, ("zeus", "ra"), laws=("sealed_gates",))
-    put(s2, "prophet", 0, I.x, I.y + 8)
+    put(s2, "prophet", 0, NORTH.x, NORTH.y + 8)
     E._after_flicks(s2, [])
     assert s2.stage == "flick" and s2.active == 1
     s3 = mission(2, ("zeus", "ra"))
-    put(s3, "prophet", 0, I.x, I.y)
+    put(s3, "prophet", 0, NORTH.x, NORTH.y)
     E._after_flicks(s3, [])
     assert s3.stage == "build"
     assert s.laws == ["sealed_gates"]
@@ -140,7 +140,7 @@ def test_sealed_gates_forbid_building() -> None:
 
 def test_consecration_pays_one_vp_per_temple_built() -> None:
     s = mission(2, ("dagda", "ra"), laws=("consecration",))
-    p = put(s, "prophet", 0, I.x, I.y)
+    p = put(s, "prophet", 0, NORTH.x, NORTH.y)
     s.stage = "build"
     s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "island": 0, "spot": "N"})
     assert s.vp[0] == 1
@@ -185,7 +185,7 @@ def test_lost_sheep_returns_the_first_fallen_prophet_to_hand() -> None:
 
 def test_iconoclasm_topples_temples_on_cities() -> None:
     s = mission(2, ("zeus", "ra"))
-    on_city = put(s, "temple", 0, I.x + 2, I.y)
+    on_city = put(s, "temple", 0, NORTH.x + 2, NORTH.y)
     off_city = put(s, "temple", 1, board.ISLANDS[1].x + 9.5, board.ISLANDS[1].y)
     s.temples = [3, 3]
     s, _ = _enter(s, "iconoclasm")
@@ -196,7 +196,7 @@ def test_iconoclasm_topples_temples_on_cities() -> None:
 def test_the_flood_shrinks_islands_for_presence() -> None:
     s = mission(2, ("zeus", "ra"))
     r = KINDS["prophet"].radius
-    put(s, "prophet", 0, I.x, I.y + I.radius + r - 0.5)
-    assert geometry.island_at(I.x, I.y + I.radius + r - 0.5, r) == 0
+    put(s, "prophet", 0, NORTH.x, NORTH.y + NORTH.radius + r - 0.5)
+    assert geometry.island_at(NORTH.x, NORTH.y + NORTH.radius + r - 0.5, r) == 0
     assert scoring.worship(s.discs, 2, [], s.gods)[0]["presence"] == [0]
     assert scoring.worship(s.discs, 2, ["flood"], s.gods)[0]["presence"] == []

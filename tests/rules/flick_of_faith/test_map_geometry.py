@@ -10,22 +10,22 @@ from rules.flick_of_faith import aim, geometry, physics
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
 
-from .helpers import E, I, mission
+from .helpers import NORTH, E, mission
 
 
 @pytest.mark.parametrize("kind", ["prophet", "templar", "sphinx", "temple"])
 def test_a_disc_touching_the_island_border_is_on_the_island(kind: str) -> None:
     r = KINDS[kind].radius
-    edge = I.radius + r
-    assert geometry.island_at(I.x, I.y - edge, r) == 0
-    assert geometry.island_at(I.x, I.y - edge - 0.01, r) is None
+    edge = NORTH.radius + r
+    assert geometry.island_at(NORTH.x, NORTH.y - edge, r) == 0
+    assert geometry.island_at(NORTH.x, NORTH.y - edge - 0.01, r) is None
 
 
 @pytest.mark.parametrize("kind", ["prophet", "templar", "sphinx"])
 def test_a_disc_touching_the_city_ring_touches_the_city(kind: str) -> None:
     r = KINDS[kind].radius
-    assert geometry.city_at(I.x + I.city_radius + r, I.y, r) == 0
-    assert geometry.city_at(I.x + I.city_radius + r + 0.01, I.y, r) is None
+    assert geometry.city_at(NORTH.x + NORTH.city_radius + r, NORTH.y, r) == 0
+    assert geometry.city_at(NORTH.x + NORTH.city_radius + r + 0.01, NORTH.y, r) is None
 
 
 def test_navel_contact_depends_on_the_disc_size() -> None:
@@ -52,9 +52,9 @@ def test_a_mid_power_flick_can_reach_a_city() -> None:
     s = mission(2)
     v = E.view(s, 0)
     origin = board.launch_spot(0)
-    p = physics.power_for_distance(math.dist(origin, (I.x, I.y)))
+    p = physics.power_for_distance(math.dist(origin, (NORTH.x, NORTH.y)))
     assert 4.5 <= p <= 5.5
-    pred = aim.predict(v, 0, board.angle_towards(origin, (I.x, I.y)), p)
+    pred = aim.predict(v, 0, board.angle_towards(origin, (NORTH.x, NORTH.y)), p)
     assert pred.landing is not None
     assert geometry.city_at(*pred.landing, KINDS["prophet"].radius) == 0
 
@@ -72,7 +72,7 @@ def test_angle_zero_points_at_the_navel_and_positive_turns_clockwise() -> None:
         assert abs(board.angle_towards(o, board.CENTRE)) < 1e-9
     # from the top-left corner, clockwise (on the image) turns towards island I at the top
     o = board.launch_spot(0)
-    assert board.angle_towards(o, (I.x, I.y)) < 0
+    assert board.angle_towards(o, (NORTH.x, NORTH.y)) < 0
     assert board.angle_towards(o, (board.ISLANDS[3].x, board.ISLANDS[3].y)) > 0
 
 

@@ -9,7 +9,7 @@ from rules.flick_of_faith import aim, geometry, gods
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
 
-from .helpers import E, I, mission, on_island, put
+from .helpers import NORTH, E, mission, on_island, put
 
 
 def _pick_all(s, choose_first: bool = True):  # type: ignore[no-untyped-def]
@@ -161,7 +161,7 @@ def test_reusing_a_built_temple_when_none_are_left() -> None:
     s = mission(2)
     old = on_island(s, 3, 0, kind="temple")[0]
     s.temples[0] = 0
-    p = put(s, "prophet", 0, I.x, I.y + 2.0)
+    p = put(s, "prophet", 0, NORTH.x, NORTH.y + 2.0)
     s.stage = "build"
     s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "island": 0, "spot": "N"})
     assert s.stage == "reuse"
@@ -173,8 +173,8 @@ def test_reusing_a_built_temple_when_none_are_left() -> None:
 
 def test_occupied_temple_spots_are_not_offered() -> None:
     s = mission(2)
-    p = put(s, "prophet", 0, I.x, I.y + 2.0)
-    put(s, "prophet", 1, I.x, I.y - 10.0)
+    p = put(s, "prophet", 0, NORTH.x, NORTH.y + 2.0)
+    put(s, "prophet", 1, NORTH.x, NORTH.y - 10.0)
     s.stage = "build"
     spots = {c.action.get("spot") for c in E.prompts(s)[0].choices}
     assert "N" not in spots and "S" in spots

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.flick_of_faith import scoring
 
-from .helpers import E, I, mission, on_island, put
+from .helpers import NORTH, E, mission, on_island, put
 
 ANUBIS, DAGDA, FREJA, THEMIS = 0, 1, 2, 3
 
@@ -59,12 +59,12 @@ def test_navel_example_presence_on_three_islands_scores_four() -> None:
 
 def test_building_temples_example_temple_goes_anywhere_on_that_island() -> None:
     s = mission(2, ("anubis", "dagda"))
-    p = put(s, "prophet", 0, I.x + 1.0, I.y)
+    p = put(s, "prophet", 0, NORTH.x + 1.0, NORTH.y)
     s.stage = "build"
     prompt = E.prompts(s)[0]
     spots = {c.action["spot"] for c in prompt.choices if c.action["type"] == "build"}
     assert {"N", "S", "E", "W", "NE", "NW", "SE", "SW"} <= spots
     s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "island": 0, "spot": "S"})
     temples = [d for d in s.discs if d["kind"] == "temple"]
-    assert len(temples) == 1 and temples[0]["y"] > I.y
+    assert len(temples) == 1 and temples[0]["y"] > NORTH.y
     assert s.temples[0] == 3 and s.reserve[0] == 1
