@@ -1,0 +1,1 @@
+"""Flick of Faith's presentation: board image, flick animation and aim preview (no Discord here)."""

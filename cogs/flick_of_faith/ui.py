@@ -1,0 +1,71 @@
+"""Flick of Faith's GameUI: board image, status, private text, flick GIF, aim preview."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from bot.gameui import GameUI
+from rules.engine import Event
+from rules.flick_of_faith import gods
+
+from .animate import flick_gif
+from .render import PHASES, aim_image, board_image
+
+JSON = dict[str, Any]
+
+
+class FlickUI(GameUI):
+    key = "flick_of_faith"
+
+    def board_image(self, view: JSON, events: list[Event]) -> Image.Image:
+        return board_image(view)
+
+    def status_text(self, view: JSON) -> str:
+        gen = f"Generation {view['generation']}/{view['generations']}" if view["generation"] else "Setup"
+        line = f"{gen} · {PHASES.get(view['phase'], view['phase'])}"
+        active = view.get("active")
+        if view["phase"] == "mission" and active is not None:
+            god = gods.name(view["gods"][active])
+            line += f" — P{active + 1} ({god}) " + {"flick": "to flick: /flick angle power",
+                                                       "build": "to build", "anubis": "decides",
+                                                       "reuse": "to move a temple"}.get(view["stage"], "")
+        scores = " · ".join(f"P{k + 1} {v} VP" for k, v in enumerate(view["vp"]))
+        return f"{line}\n{scores}"
+
+    def hand_text(self, view: JSON) -> str:
+        p = view["private"]
+        k = p["seat"]
+        parts = []
+        god = view["gods"][k] or p.get("god_pick")
+        if god:
+            g = gods.BY_KEY[god]
+            parts.append(f"You are {g.name} — {g.power}: {g.text}")
+        else:
+            a, b = gods.sides(view["dealt"][k])
+            parts.append(f"Your card is {view['dealt'][k]}: choose {a.name} or {b.name}.")
+        hand = ", ".join(f"{n} {kd}" for kd, n in view["supply"][k].items() if n) or "no prophets"
+        parts.append(f"In hand: {hand}; temples in supply: {view['temples'][k]}.")
+        if p.get("vote"):
+            parts.append(f"Your secret vote: thumbs {p['vote']}.")
+        if p.get("contest_flick"):
+            f = p["contest_flick"]
+            parts.append(f"Your secret flick: angle {f['angle']:g}, power {f['power']:g}.")
+        parts.append("Aim: angle 0 = straight at the navel, + = clockwise on the board, power 1–10."
+                     + ("" if view.get("aim_preview", True) else " Eyes Closed: no preview."))
+        return "\n".join(parts)
+
+    def attachments(self, view: JSON, events: list[Event]) -> list[tuple[str, bytes]]:
+        flicks = [e for e in events if e.to is None and e.kind == "flick" and e.data.get("bodies")]
+        if not flicks:
+            return []
+        return [("flick.gif", flick_gif(flicks[-1].data, view["players"]))]
+
+    def aim_image(self, view: JSON, seat: int, angle: float, power: float, *, piece: str | None = None,
+                  hand: str | None = None) -> Image.Image:
+        """Private /aim preview for ``seat`` (pass that seat's own view)."""
+        return aim_image(view, seat, angle, power, piece=piece, hand=hand)
+
+
+UI = FlickUI()
