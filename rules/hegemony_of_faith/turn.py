@@ -86,6 +86,8 @@ def begin_turn(ctx: Ctx, seat: int) -> None:
         return
     need = hand_limit(s, seat) - len(s.hands[seat])
     if need > 0:
+        if len(s.hands[seat]) + need > 6:
+            mark_used(ctx, seat, "Ascend with Me")
         draw_with_ascend(ctx, seat, need)
 
 

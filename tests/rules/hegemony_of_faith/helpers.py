@@ -7,7 +7,11 @@ from typing import Any
 from rules.engine import Event, Prompt
 from rules.hegemony_of_faith import ENGINE
 from rules.hegemony_of_faith.cards import (
-    ACTION_CARDS, N_ACTIONS, N_BELIEVERS, SKILL_NAMES, btype,
+    ACTION_CARDS,
+    N_ACTIONS,
+    N_BELIEVERS,
+    SKILL_NAMES,
+    btype,
 )
 from rules.hegemony_of_faith.state import State
 

@@ -7,7 +7,14 @@ import pytest
 from rules.engine import IllegalAction, InvalidOptions
 from rules.hegemony_of_faith import ENGINE
 from rules.hegemony_of_faith.cards import (
-    ACTION_CARDS, ACTION_COUNT, N_ACTIONS, N_BELIEVERS, SKILL_LIMIT, SKILL_NAMES, beats, compare,
+    ACTION_CARDS,
+    ACTION_COUNT,
+    N_ACTIONS,
+    N_BELIEVERS,
+    SKILL_LIMIT,
+    SKILL_NAMES,
+    beats,
+    compare,
     is_bonus,
 )
 
