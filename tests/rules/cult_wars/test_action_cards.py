@@ -13,6 +13,12 @@ def test_the_deck_holds_every_authored_card_once() -> None:
     assert len({k.name for k in KINDS}) == len(KINDS)
 
 
+def test_card_values_are_the_tuned_ones() -> None:
+    amounts = {k.key: k.amount for k in KINDS}
+    assert amounts["zealous_frenzy"] == 2 and amounts["fertility_rite"] == 2
+    assert amounts["sow_discord"] == 4 and amounts["warding_chant"] == 3
+
+
 def test_zealous_frenzy_makes_the_attack_stronger() -> None:
     s = make([12, 12, 12], hands=[[card("zealous_frenzy")], [], []])
     s, ev = play(s, {
@@ -20,9 +26,9 @@ def test_zealous_frenzy_makes_the_attack_stronger() -> None:
         1: orders(2, defend=[3]),
         2: orders(0, defend=[1]),
     })
-    # 2 attackers fight as 5 against 3: the defence loses 2 (its idle followers: 9 idle).
-    assert s.cults[1].followers == 10 and s.cults[0].followers == 12
-    assert "attack P1 5 (2 followers) = 5 against defence 3" in public_text(ev)
+    # 2 attackers fight as 4 against 3: the defence loses 1 (of its 9 idle followers).
+    assert s.cults[1].followers == 11 and s.cults[0].followers == 12
+    assert "attack P1 4 (2 followers) = 4 against defence 3" in public_text(ev)
 
 
 def test_zealous_frenzy_needs_at_least_one_attacker() -> None:
@@ -54,8 +60,8 @@ def test_sow_discord_weakens_the_target_attack_without_killing() -> None:
         1: orders(0, defend=[2], actions=[{"card": card("sow_discord")}]),
         2: orders(0),
     })
-    # 5 − 3 = 2 against 2: even.
-    assert s.cults[0].followers == 12 and s.cults[1].followers == 12
+    # 5 − 4 = 1 against 2: the defence holds by 1; no follower died of the card itself.
+    assert s.cults[0].followers == 11 and s.cults[1].followers == 12
 
 
 def test_hidden_altar_shelters_sacrifices_from_combat_and_cards() -> None:
@@ -72,12 +78,12 @@ def test_hidden_altar_shelters_sacrifices_from_combat_and_cards() -> None:
     assert s.cults[1].vp == 0
 
 
-def test_fertility_rite_adds_three_births_if_a_breeder_survives() -> None:
+def test_fertility_rite_adds_two_births_if_a_breeder_survives() -> None:
     rite = card("fertility_rite")
     s = make([12, 12, 12], hands=[[rite], [], []])
     s, ev = play(s, {0: orders(1, breed=[2], actions=[{"card": rite}]), 1: orders(2), 2: orders(0)})
-    assert s.cults[0].followers == 12 + 2 + 3
-    assert "P1 +5 followers (2 + 3 Fertility Rite)" in public_text(ev)
+    assert s.cults[0].followers == 12 + 2 + 2
+    assert "P1 +4 followers (2 + 2 Fertility Rite)" in public_text(ev)
     s = make([12, 12, 12], hands=[[rite], [], []])
     s, _ = play(s, {0: orders(1, breed=[2], actions=[{"card": rite}]), 1: orders(0, attack=[3]),
                     2: orders(0)})
