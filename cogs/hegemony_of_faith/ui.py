@@ -1,0 +1,60 @@
+"""Presentation of Hegemony of Faith for the platform: board and hand images, texts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from bot.gameui import GameUI
+from rules.engine import Event
+
+from . import render
+
+NAMES = render.BELIEVER_NAMES
+
+
+class HegemonyUI(GameUI):
+    key = "hegemony_of_faith"
+
+    def board_image(self, view: dict[str, Any], events: list[Event]) -> Image.Image:
+        return render.board(view)
+
+    def hand_image(self, view: dict[str, Any]) -> Image.Image | None:
+        return render.hand(view)
+
+    def hand_text(self, view: dict[str, Any]) -> str:
+        priv = view["private"]
+        lines = []
+        sk = priv["skill"]
+        if sk:
+            state = "revealed" if sk["revealed"] else "hidden"
+            lines.append(f"**Skill:** {sk['name']} ({sk['limit']}, {sk['uses_left']}, {state}) — {sk['text']}")
+        elif priv.get("skill_options"):
+            opts = " / ".join(o["name"] for o in priv["skill_options"])
+            lines.append(f"**Choose a skill:** {opts}")
+        acts = priv["actions"]
+        lines.append("**Action cards:** " + (", ".join(a["name"] for a in acts) or "none"))
+        bels = priv["believers"]
+        if bels:
+            parts = [f"{b['name']} ({b['id']}, beats {b['beats'][0]} & {b['beats'][1]})" for b in bels]
+            lines.append(f"**Believers ({len(bels)}):** " + ", ".join(parts))
+        else:
+            lines.append("**Believers:** none")
+        intel = priv.get("intel")
+        if intel:
+            seen = ", ".join(NAMES[t] for t in intel["believers"]) or "no believers"
+            lines.append(f"**Info-Spy on P{intel['of'] + 1}:** {', '.join(intel['actions']) or 'no actions'}; {seen}")
+        return "\n".join(lines)
+
+    def status_text(self, view: dict[str, Any]) -> str:
+        if view["result"]:
+            r = view["result"]
+            return f"Game over — P{r['winner'] + 1} wins: {r['reason']}."
+        if view["phase"] == "setup":
+            return "Everyone is choosing a secret skill."
+        return (f"Round {view['round']} · P{view['current'] + 1}'s turn · believer deck "
+                f"{view['believer_deck']} · {render._pending_text(view)}")
+
+
+UI = HegemonyUI()
