@@ -33,7 +33,7 @@ KINDS: dict[str, Kind] = {
     "temple": Kind("temple", 3.8, 6.0, 0.8, False, ""),
     "king_ape": Kind("king_ape", 3.6, 4.5, 0.9, False, "APE"),
     "heart": Kind("heart", 1.8, 0.6, 0.9, False, "♥"),
-    "hand": Kind("hand", 3.0, 0.0, 0.4, False, "HAND"),
+    "hand": Kind("hand", 3.0, 0.0, 0.05, False, "HAND"),
 }
 
 PROPHET_KINDS: tuple[str, ...] = ("prophet", "templar", "sphinx")

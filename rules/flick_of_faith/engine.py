@@ -688,7 +688,7 @@ class FlickOfFaith(Engine):
         for k in range(s.players):
             r = res[k]
             s.vp[k] += r["vp"]
-            extra = f", +{r['bonus']} Grand Tour" if r["bonus"] else ""
+            extra = f", +{r['bonus']} bonus" if r["bonus"] else ""
             lines.append(f"{_p(k)} +{r['vp']} (presence {len(r['presence'])}, domination {len(r['domination'])}{extra})")
         s.last_worship = res
         ev.append(Event(f"Worship of Generation {s.generation}: " + "; ".join(lines) + ".", kind="score"))

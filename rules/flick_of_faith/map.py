@@ -121,7 +121,7 @@ def hand_spot(corner: int, target: str) -> tuple[float, float]:
         tx, ty, reach = CENTRE[0], CENTRE[1], NAVEL_RADIUS + 4.0
     else:
         isl = ISLANDS[HAND_TARGETS.index(target)]
-        tx, ty, reach = isl.x, isl.y, CITY_RADIUS + 5.0
+        tx, ty, reach = isl.x, isl.y, CITY_RADIUS + 4.0
     ox, oy = launch_spot(corner)
     d = math.hypot(tx - ox, ty - oy)
     return (round(tx + (tx - ox) / d * reach, 4), round(ty + (ty - oy) / d * reach, 4))

@@ -100,12 +100,12 @@ def worship(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
         if len(leaders) == 1:
             out[leaders[0]]["domination"].append(i)
         else:
-            themis = [seat for seat in leaders if gods[seat] == "themis"]
-            if themis:
-                out[themis[0]]["domination"].append(i)
+            for seat in leaders:
+                if gods[seat] == "themis":
+                    out[seat]["bonus"] += 1
     for seat in range(players):
         o = out[seat]
         if "grand_tour" in law_keys and len(o["presence"]) >= 3:
-            o["bonus"] = 3
+            o["bonus"] += 3
         o["vp"] = len(o["presence"]) + dom_vp * len(o["domination"]) + o["bonus"]
     return out

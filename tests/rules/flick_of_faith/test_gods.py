@@ -114,15 +114,15 @@ def test_zeus_builds_on_any_island() -> None:
     assert {c.action["island"] for c in E.prompts(s2)[0].choices if c.action["type"] == "build"} == {0}
 
 
-def test_themis_wins_domination_ties_she_is_part_of() -> None:
+def test_themis_gains_one_vp_for_each_domination_tie_she_is_part_of() -> None:
     s = mission(3, ("themis", "zeus", "ra"))
     on_island(s, 0, 0)
     on_island(s, 0, 1)
     on_island(s, 1, 1)
     on_island(s, 1, 2)
     res = scoring.worship(s.discs, 3, [], s.gods)
-    assert res[0]["domination"] == [0]
-    assert res[1]["domination"] == [] and res[2]["domination"] == []
+    assert res[0]["domination"] == [] and res[0]["bonus"] == 1 and res[0]["vp"] == 2
+    assert res[1]["domination"] == [] and res[1]["vp"] == 2
 
 
 def test_tyr_prophets_weigh_double_and_shove_further() -> None:
