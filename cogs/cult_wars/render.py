@@ -25,7 +25,6 @@ SLOT_COLOUR = {
 }
 WIDTH = 1200
 PANEL_W = 580
-PANEL_H = 450
 GAP = 13
 
 
@@ -47,11 +46,20 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else (f"-{-n}" if n < 0 else "0")
 
 
+def _panel_height(view: JSON) -> int:
+    h = 390
+    if view["phase"] == "orders":
+        h += 30
+        if any(c.get("face_up") for c in view["cults"]):
+            h += 48
+    return h
+
+
 def _panel(c: Canvas, x: int, y: int, cult: JSON, last: JSON | None, view: JSON,
            turn: int) -> None:
     seat = cult["seat"]
     colour = seat_colour(seat)
-    c.rect((x, y, x + PANEL_W, y + PANEL_H), fill=PALETTE["panel"], outline=colour, radius=14, width=4)
+    c.rect((x, y, x + PANEL_W, y + _panel_height(view)), fill=PALETTE["panel"], outline=colour, radius=14, width=4)
     c.text((x + 18, y + 12), pn(seat), 40, colour)
     f = cult["followers"]
     c.text((x + 100, y + 14), f"{f} follower{'s' if f != 1 else ''}", 30)
@@ -136,6 +144,7 @@ def board_image(view: JSON) -> Image.Image:
     last_turn: JSON | None = view.get("last_turn")
     last_by_seat = {c["seat"]: c for c in last_turn["cults"]} if last_turn else {}
     rows = (len(cults) + 1) // 2
+    panel_h = _panel_height(view)
     combats = last_turn["combats"] if last_turn else []
     combat_lines: list[str] = []
     for cb in combats:
@@ -145,7 +154,7 @@ def board_image(view: JSON) -> Image.Image:
     result = view.get("result")
     strip_h = 60 + 30 * len(combat_lines) if combat_lines else 0
     res_h = 70 if result else 0
-    height = 70 + rows * (PANEL_H + GAP) + strip_h + res_h + 56
+    height = 70 + rows * (panel_h + GAP) + strip_h + res_h + 56
     c = Canvas(WIDTH, height)
     w, _ = c.size
     c.rect((0, 0, w, 64), fill=PALETTE["panel"], radius=0)
@@ -165,10 +174,10 @@ def board_image(view: JSON) -> Image.Image:
         y += res_h
     for i, cult in enumerate(cults):
         px = 13 + (i % 2) * (PANEL_W + GAP + 1)
-        py = y + (i // 2) * (PANEL_H + GAP)
+        py = y + (i // 2) * (panel_h + GAP)
         _panel(c, px, py, cult, last_by_seat.get(cult["seat"]), view,
                last_turn["turn"] if last_turn else 0)
-    y += rows * (PANEL_H + GAP)
+    y += rows * (panel_h + GAP)
     if combat_lines:
         assert last_turn is not None
         c.rect((13, y, w - 13, y + strip_h - 8), fill=PALETTE["panel"], radius=12, width=0)
