@@ -152,7 +152,7 @@ def endturn_step(ctx: Ctx, f: Frame) -> bool:
     if f["stage"] == "trim":
         f["stage"] = "check"
         if s.role[seat] != WANDERER and len(s.hands[seat]) > hand_limit(s, seat):
-            s.stack.append({"k": "trim", "wait": [seat], "seat": seat})
+            s.stack.append({"k": "trim", "wait": [seat], "seat": seat, "n": 0})
         return True
     if f["stage"] == "check":
         f["stage"] = "surrender"
