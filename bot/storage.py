@@ -162,12 +162,6 @@ class Storage(ABC):
     """What the bot needs from a database. One implementation per backend."""
 
     @abstractmethod
-    async def _x(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
-        cur = await self.db.execute(sql, params)
-        await cur.close()
-        return cur
-
     async def open(self) -> None: ...
     @abstractmethod
     async def close(self) -> None: ...

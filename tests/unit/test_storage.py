@@ -1,0 +1,277 @@
+"""SQLite storage: migrations, WAL, the version-checked commit, one transaction per action,
+redacted event reads, guild settings and DM bookkeeping."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.storage import (
+    MIGRATIONS, DeadlineRow, GuildSettings, SeatRow, SqliteStorage, StorageError, VersionConflict,
+)
+
+TABLES = {"games", "seats", "actions", "events", "deadlines", "guild_settings", "dm_status",
+          "dm_notices"}
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
+    s = SqliteStorage(str(tmp_path / "herald.db"))
+    await s.open()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def _started_game(s: SqliteStorage, *, deadlines: list[DeadlineRow] | None = None) -> int:
+    gid = await s.create_game(guild_id=10, channel_id=20, game_key="duel", seed=5, options={},
+                              host_id=100, deadline=None, now=1.0)
+    seats = [SeatRow(0, 100, False, "Ada"), SeatRow(1, 200, False, "Bo")]
+    await s.set_seats(gid, seats)
+    await s.start_game(gid, seats=seats, state={"turn": 0}, now=2.0,
+                       deadlines=deadlines if deadlines is not None
+                       else [DeadlineRow(gid, 0, "bid", 100.0, 50.0, False)])
+    return gid
+
+
+def _commit_args(gid: int, **over: Any) -> dict[str, Any]:
+    args: dict[str, Any] = dict(
+        expected_version=1, seat=0, action={"type": "bid", "card": 3}, origin="player",
+        user_id=100, state={"turn": 1},
+        events=[{"text": "P1 has bid."}, {"text": "You bid 3.", "to": [0]}],
+        status="active", result=None,
+        deadlines=[DeadlineRow(gid, 1, "bid", 200.0, 150.0, False)], now=3.0)
+    args.update(over)
+    return args
+
+
+async def _count(s: SqliteStorage, table: str, gid: int) -> int:
+    async with s.db.execute(f"SELECT COUNT(*) FROM {table} WHERE game_id=?", (gid,)) as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+# ------------------------------------------------------------------------------ migrations
+
+async def test_fresh_database_reaches_the_latest_schema(store: SqliteStorage) -> None:
+    assert await store.schema_version() == len(MIGRATIONS)
+    async with store.db.execute("SELECT name FROM sqlite_master WHERE type='table'") as cur:
+        names = {r[0] async for r in cur}
+    assert TABLES <= names
+
+
+async def test_reopening_a_migrated_database_changes_nothing(tmp_path: Path) -> None:
+    path = str(tmp_path / "herald.db")
+    first = SqliteStorage(path)
+    await first.open()
+    gid = await first.create_game(guild_id=1, channel_id=2, game_key="duel", seed=3, options={"fast": True},
+                                  host_id=4, deadline=None, now=0.0)
+    await first.close()
+
+    again = SqliteStorage(path)
+    await again.open()
+    try:
+        assert await again.schema_version() == len(MIGRATIONS)
+        assert await again.migrate() == len(MIGRATIONS)
+        game = await again.get_game(gid)
+        assert game is not None and game.options == {"fast": True}
+    finally:
+        await again.close()
+
+
+async def test_a_database_from_a_newer_herald_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    with sqlite3.connect(path) as raw:
+        raw.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    s = SqliteStorage(str(path))
+    with pytest.raises(StorageError, match="newer"):
+        await s.open()
+    await s.close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) + 1
+        assert raw.execute("SELECT COUNT(*) FROM sqlite_master WHERE name='games'").fetchone()[0] == 0
+
+
+async def test_the_database_runs_in_wal_mode(store: SqliteStorage, tmp_path: Path) -> None:
+    async with store.db.execute("PRAGMA journal_mode") as cur:
+        row = await cur.fetchone()
+    assert row is not None and row[0].lower() == "wal"
+    with sqlite3.connect(tmp_path / "herald.db") as raw:  # WAL is persistent in the file
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
+
+
+async def test_a_closed_storage_says_so(tmp_path: Path) -> None:
+    s = SqliteStorage(str(tmp_path / "x.db"))
+    with pytest.raises(StorageError, match="not open"):
+        await s.get_game(1)
+
+
+# --------------------------------------------------------------------------- games, commits
+
+async def test_lobby_game_round_trips_with_its_seats(store: SqliteStorage) -> None:
+    gid = await store.create_game(guild_id=10, channel_id=20, game_key="duel", seed=5,
+                                  options={"fast": True}, host_id=100, deadline=3600, now=1.0)
+    await store.set_seats(gid, [SeatRow(0, 100, False, "Ada"), SeatRow(1, None, True, "Computer 2")])
+    game = await store.get_game(gid)
+    assert game is not None
+    assert (game.status, game.version, game.seed, game.deadline) == ("lobby", 0, 5, 3600)
+    assert game.state is None
+    assert [s.name for s in game.seats] == ["Ada", "Computer 2"]
+    assert game.seat_of(100) == 0 and game.seat_of(999) is None
+    assert [g.id for g in await store.list_games(guild_id=10)] == [gid]
+    assert await store.list_games(guild_id=11) == []
+    assert await store.get_game(gid + 1) is None
+
+
+async def test_update_game_refuses_columns_it_does_not_own(store: SqliteStorage) -> None:
+    gid = await _started_game(store)
+    with pytest.raises(StorageError, match="version"):
+        await store.update_game(gid, version=99)
+    game = await store.get_game(gid)
+    assert game is not None and game.version == 1
+
+
+async def test_starting_a_game_twice_is_a_conflict(store: SqliteStorage) -> None:
+    gid = await _started_game(store)
+    with pytest.raises(VersionConflict):
+        await store.start_game(gid, seats=[], state={"other": True}, deadlines=[], now=9.0)
+    game = await store.get_game(gid)
+    assert game is not None and game.state == {"turn": 0} and len(game.seats) == 2
+
+
+async def test_commit_appends_action_events_and_replaces_deadlines(store: SqliteStorage) -> None:
+    gid = await _started_game(store)
+    assert await store.commit_action(gid, **_commit_args(gid)) == 2
+    game = await store.get_game(gid)
+    assert game is not None
+    assert (game.version, game.state, game.status) == (2, {"turn": 1}, "active")
+    assert await store.actions(gid) == [(0, {"type": "bid", "card": 3}, "player")]
+    assert [d.seat for d in await store.deadlines(gid)] == [1]
+    assert [g.id for g in await store.games_of_user(200)] == [gid]
+    assert await store.games_of_user(999) == []
+
+
+async def test_second_commit_from_the_same_version_conflicts_and_changes_nothing(
+        store: SqliteStorage) -> None:
+    gid = await _started_game(store)
+    await store.commit_action(gid, **_commit_args(gid))
+    with pytest.raises(VersionConflict):
+        await store.commit_action(gid, **_commit_args(
+            gid, seat=1, action={"type": "bid", "card": 5}, state={"turn": "lost"},
+            events=[{"text": "should not be stored"}], deadlines=[], now=4.0))
+    game = await store.get_game(gid)
+    assert game is not None and (game.version, game.state) == (2, {"turn": 1})
+    assert len(await store.actions(gid)) == 1
+    assert [e.text for e in await store.events(gid, viewer_seat=0)] == ["P1 has bid.", "You bid 3."]
+    assert [d.seat for d in await store.deadlines(gid)] == [1]
+
+
+async def test_finishing_commit_stores_the_result(store: SqliteStorage) -> None:
+    gid = await _started_game(store)
+    result = {"winners": [0], "scores": {"0": 4, "1": 2}, "reason": "most points"}
+    await store.commit_action(gid, **_commit_args(gid, status="finished", result=result, deadlines=[]))
+    game = await store.get_game(gid)
+    assert game is not None and game.status == "finished" and game.result == result
+    with pytest.raises(VersionConflict):  # a finished game takes no more actions
+        await store.commit_action(gid, **_commit_args(gid, expected_version=2))
+
+
+async def _assert_untouched(store: SqliteStorage, gid: int) -> None:
+    game = await store.get_game(gid)
+    assert game is not None and (game.version, game.state, game.status) == (1, {"turn": 0}, "active")
+    assert await store.actions(gid) == []
+    assert await _count(store, "events", gid) == 0
+    assert [(d.seat, d.kind, d.due_at) for d in await store.deadlines(gid)] == [(0, "bid", 100.0)]
+
+
+async def test_a_failure_while_writing_events_leaves_nothing_behind(store: SqliteStorage) -> None:
+    gid = await _started_game(store)
+    # the second event has no text: NOT NULL fails after the state, the action and one event
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.commit_action(gid, **_commit_args(gid, events=[{"text": "ok"}, {"text": None}]))
+    await _assert_untouched(store, gid)
+    assert await store.commit_action(gid, **_commit_args(gid)) == 2  # the connection still works
+
+
+async def test_a_failure_while_writing_deadlines_leaves_nothing_behind(store: SqliteStorage) -> None:
+    gid = await _started_game(store)
+    twice = [DeadlineRow(gid, 1, "bid", 200.0, None, False), DeadlineRow(gid, 1, "bid", 300.0, None, False)]
+    with pytest.raises(sqlite3.IntegrityError):  # duplicate primary key, the very last write
+        await store.commit_action(gid, **_commit_args(gid, deadlines=twice))
+    await _assert_untouched(store, gid)
+
+
+async def test_an_exception_raised_mid_transaction_rolls_back(
+        store: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await _started_game(store)
+
+    async def broken(game_id: int, deadlines: Any) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(store, "_write_deadlines", broken)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        await store.commit_action(gid, **_commit_args(gid))
+    monkeypatch.undo()
+    await _assert_untouched(store, gid)
+
+
+# --------------------------------------------------------------------------------- events
+
+async def test_private_events_reach_only_their_seats(store: SqliteStorage) -> None:
+    gid = await _started_game(store)
+    await store.commit_action(gid, **_commit_args(gid, events=[
+        {"text": "public one"},
+        {"text": "secret of seat 0", "to": [0]},
+        {"text": "secret of seat 1", "to": [1]},
+        {"text": "shared by 0 and 1", "to": [0, 1]},
+        {"text": "reveal", "kind": "reveal", "data": {"bids": [3, 5]}},
+    ]))
+
+    def texts(rows: list[Any]) -> list[str]:
+        return [r.text for r in rows]
+
+    assert texts(await store.events(gid, viewer_seat=None)) == ["public one", "reveal"]
+    assert texts(await store.events(gid, viewer_seat=0)) == [
+        "public one", "secret of seat 0", "shared by 0 and 1", "reveal"]
+    assert texts(await store.events(gid, viewer_seat=1)) == [
+        "public one", "secret of seat 1", "shared by 0 and 1", "reveal"]
+    assert texts(await store.events(gid, viewer_seat=2)) == ["public one", "reveal"]
+    last = (await store.events(gid, viewer_seat=None, limit=1))[0]
+    assert (last.text, last.kind, last.data, last.to, last.version) == (
+        "reveal", "reveal", {"bids": [3, 5]}, None, 2)
+
+
+# -------------------------------------------------------------------- settings and DMs
+
+async def test_guild_settings_round_trip(store: SqliteStorage) -> None:
+    assert await store.guild_settings(7) == GuildSettings(7)
+    await store.save_guild_settings(GuildSettings(7, default_deadline=7200, reminder_lead=600,
+                                                  opener_role_id=55, channels=[1, 2]))
+    assert await store.guild_settings(7) == GuildSettings(7, 7200, 600, 55, [1, 2])
+    await store.save_guild_settings(GuildSettings(7, default_deadline=3600))
+    assert await store.guild_settings(7) == GuildSettings(7, 3600, None, None, [])
+    assert await store.guild_settings(8) == GuildSettings(8)
+
+
+async def test_dm_reachability_is_remembered(store: SqliteStorage) -> None:
+    assert await store.dm_reachable(42) is None
+    await store.set_dm_reachable(42, False, now=1.0)
+    assert await store.dm_reachable(42) is False
+    await store.set_dm_reachable(42, True, now=2.0)
+    assert await store.dm_reachable(42) is True
+    assert await store.dm_reachable(43) is None
+
+
+async def test_the_closed_dm_notice_is_given_once_per_game(store: SqliteStorage) -> None:
+    first = await _started_game(store)
+    second = await _started_game(store)
+    assert await store.note_dm_notice(first, 42) is True
+    assert await store.note_dm_notice(first, 42) is False
+    assert await store.note_dm_notice(first, 43) is True
+    assert await store.note_dm_notice(second, 42) is True
