@@ -142,7 +142,7 @@ def best_flick(view: JSON, seat: int, candidates: int = CANDIDATES) -> Action:
                 hx, hy = board.hand_spot(view["corners"][seat], name)
                 if math.hypot(hx - tx, hy - ty) < 12:
                     opt["hand"] = name
-                    opt["power"] = round(min(10.0, opt["power"] + 0.6), 2)
+                    opt["power"] = round(min(10.0, opt["power"] + 0.3), 2)
         options.append(opt)
         if len(options) >= max(1, candidates):
             break

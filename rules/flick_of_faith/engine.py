@@ -353,6 +353,10 @@ class FlickOfFaith(Engine):
             chosen, how = upper, "more thumbs up"
         elif downs > ups:
             chosen, how = lower, "more thumbs down"
+        elif "themis" in s.gods:
+            themis = s.gods.index("themis")
+            chosen = upper if s.votes[str(themis)] == "up" else lower
+            how = "a tie, settled by Themis's vote"
         else:
             pair = [upper, lower]
             s.rng.shuffle(pair)

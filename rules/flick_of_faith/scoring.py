@@ -102,7 +102,7 @@ def worship(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
         else:
             for seat in leaders:
                 if gods[seat] == "themis":
-                    out[seat]["bonus"] += 1
+                    out[seat]["bonus"] = max(out[seat]["bonus"], 1)
     for seat in range(players):
         o = out[seat]
         if "grand_tour" in law_keys and len(o["presence"]) >= 3:

@@ -114,7 +114,7 @@ def test_zeus_builds_on_any_island() -> None:
     assert {c.action["island"] for c in E.prompts(s2)[0].choices if c.action["type"] == "build"} == {0}
 
 
-def test_themis_gains_one_vp_for_each_domination_tie_she_is_part_of() -> None:
+def test_themis_gains_one_vp_when_she_ties_for_domination() -> None:
     s = mission(3, ("themis", "zeus", "ra"))
     on_island(s, 0, 0)
     on_island(s, 0, 1)
@@ -169,3 +169,13 @@ def test_other_gods_do_not_drown_struck_prophets() -> None:
     s.stage = "build"
     s, _ = E.apply(s, 0, {"type": "build_done"})
     assert sea in [d["id"] for d in s.discs]
+
+
+def test_themis_settles_council_ties() -> None:
+    for thumb, law in (("up", "still_waters"), ("down", "sticky_sands")):
+        s = mission(2, ("themis", "zeus"))
+        s.phase, s.active, s.stage = "council", None, ""
+        s.council = ["still_waters", "sticky_sands"]
+        s, _ = E.apply(s, 0, {"type": "vote", "thumb": thumb})
+        s, _ = E.apply(s, 1, {"type": "vote", "thumb": "up" if thumb == "down" else "down"})
+        assert s.laws == [law]
