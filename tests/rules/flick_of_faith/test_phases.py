@@ -78,7 +78,7 @@ def test_flick_values_out_of_range_are_refused_with_the_range() -> None:
 
 
 def _council(players: int = 4):  # type: ignore[no-untyped-def]
-    s = mission(players, ("anubis", "dagda", "freja", "themis")[:players])
+    s = mission(players, ("anubis", "dagda", "freja", "zeus")[:players])
     s.phase, s.active, s.stage = "council", None, ""
     s.council = ["still_waters", "sticky_sands"]
     return s
