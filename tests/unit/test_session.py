@@ -1,0 +1,418 @@
+"""Sessions on a real SQLite file with the High Card Duel test game: tables, play, races, computer
+players, replay, timeouts and administration."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Config
+from bot.session import Sessions, StaleAction, TableError, Update, parse_deadline
+from bot.storage import DeadlineRow, GuildSettings, SqliteStorage
+from rules.engine import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RulesError
+
+HOST, GUEST, THIRD = 1001, 1002, 1003
+CONFIG = Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
+                default_deadline=3600, reminder_lead=600, docs_url="")
+
+
+class Clock:
+    def __init__(self, t: float = 1_000_000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@dataclass
+class Recorder:
+    updates: list[Update] = field(default_factory=list)
+
+    async def deliver(self, update: Update) -> None:
+        self.updates.append(update)
+
+
+@dataclass
+class Env:
+    sessions: Sessions
+    storage: SqliteStorage
+    clock: Clock
+    delivery: Recorder
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    storage = SqliteStorage(str(tmp_path / "herald.db"))
+    await storage.open()
+    clock = Clock()
+    delivery = Recorder()
+    try:
+        yield Env(Sessions(storage, CONFIG, delivery, now=clock), storage, clock, delivery)
+    finally:
+        await storage.close()
+
+
+async def _table(env: Env, *, bots: int = 0, guests: int = 1, seed: int = 11, **kw: Any) -> int:
+    table = await env.sessions.open_table(guild_id=5, channel_id=6, host_id=HOST, host_name="Ada",
+                                          game_key="duel", bots=bots, seed=seed, **kw)
+    for user in (GUEST, THIRD)[:guests]:
+        await env.sessions.join(table.id, user, f"user{user}")
+    return table.id
+
+
+async def _started(env: Env, **kw: Any) -> int:
+    gid = await _table(env, **kw)
+    await env.sessions.start(gid, HOST)
+    return gid
+
+
+async def _bid(env: Env, gid: int, seat: int) -> dict[str, Any]:
+    game = await env.sessions.get(gid)
+    hand = env.sessions.view(game, seat)["private"]["hand"]
+    return {"type": "bid", "card": hand[0]}
+
+
+# ------------------------------------------------------------------------------ parsing
+
+@pytest.mark.parametrize("text, seconds", [
+    ("90m", 5400), ("2h", 7200), ("1d", 86400), ("45m", 2700), (" 12H ", 43200), ("600", 600),
+    (120, 120), (None, None), ("", None), ("14d", 14 * 86400)])
+def test_deadlines_are_parsed(text: Any, seconds: int | None) -> None:
+    assert parse_deadline(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["30s", "15d", "59", 10**9])
+def test_deadlines_out_of_range_are_refused(text: Any) -> None:
+    with pytest.raises(TableError, match="out of range"):
+        parse_deadline(text)
+
+
+def test_a_deadline_that_is_not_a_duration_is_refused() -> None:
+    with pytest.raises(TableError, match="soon"):
+        parse_deadline("soon")
+
+
+# ------------------------------------------------------------------------------ tables
+
+async def test_players_join_and_leave_a_table(env: Env) -> None:
+    gid = await _table(env, guests=2)
+    game = await env.sessions.get(gid)
+    assert [(s.seat, s.user_id) for s in game.seats] == [(0, HOST), (1, GUEST), (2, THIRD)]
+    with pytest.raises(TableError, match="already seated"):
+        await env.sessions.join(gid, GUEST, "again")
+    game = await env.sessions.leave(gid, GUEST)
+    assert [(s.seat, s.user_id) for s in game.seats] == [(0, HOST), (1, THIRD)]
+    with pytest.raises(TableError, match="not seated"):
+        await env.sessions.leave(gid, GUEST)
+    with pytest.raises(TableError, match="host cannot leave"):
+        await env.sessions.leave(gid, HOST)
+
+
+async def test_a_full_table_refuses_more_players(env: Env) -> None:
+    gid = await _table(env, guests=2, bots=1)
+    with pytest.raises(TableError, match="full .4 seats"):
+        await env.sessions.join(gid, 9999, "late")
+    with pytest.raises(TableError, match="full"):
+        await env.sessions.add_bot(gid, HOST)
+    with pytest.raises(TableError, match="at most 4"):
+        await env.sessions.open_table(guild_id=5, channel_id=6, host_id=HOST, host_name="Ada",
+                                      game_key="duel", bots=4)
+
+
+async def test_only_the_host_starts_adds_bots_or_cancels(env: Env) -> None:
+    gid = await _table(env)
+    with pytest.raises(TableError, match="only the host"):
+        await env.sessions.start(gid, GUEST)
+    with pytest.raises(TableError, match="only the host"):
+        await env.sessions.add_bot(gid, GUEST)
+    with pytest.raises(TableError, match="only the host"):
+        await env.sessions.cancel(gid, GUEST)
+    assert (await env.sessions.get(gid)).status == "lobby"
+    game = await env.sessions.cancel(gid, GUEST, is_admin=True)
+    assert game.status == "cancelled"
+    with pytest.raises(TableError, match="already started or closed"):
+        await env.sessions.join(gid, THIRD, "late")
+
+
+async def test_too_few_players_are_refused_with_a_clear_message(env: Env) -> None:
+    gid = await _table(env, guests=0)
+    with pytest.raises(TableError, match="needs at least 2 players; 1 seated"):
+        await env.sessions.start(gid, HOST)
+    assert (await env.sessions.get(gid)).status == "lobby"
+
+
+async def test_an_unknown_game_is_refused_naming_the_known_games(env: Env) -> None:
+    with pytest.raises(InvalidOptions, match=r"unknown game 'chess'.*duel"):
+        await env.sessions.open_table(guild_id=5, channel_id=6, host_id=HOST, host_name="Ada",
+                                      game_key="chess")
+    assert await env.storage.list_games() == []
+
+
+async def test_unknown_options_and_bad_deadlines_open_no_table(env: Env) -> None:
+    with pytest.raises(InvalidOptions, match="turbo"):
+        await env.sessions.open_table(guild_id=5, channel_id=6, host_id=HOST, host_name="Ada",
+                                      game_key="duel", options={"turbo": True})
+    with pytest.raises(TableError, match="out of range"):
+        await env.sessions.open_table(guild_id=5, channel_id=6, host_id=HOST, host_name="Ada",
+                                      game_key="duel", deadline="20d")
+    assert await env.storage.list_games() == []
+
+
+async def test_start_sets_deadlines_for_human_prompts_only(env: Env) -> None:
+    gid = await _started(env, bots=1, deadline="2h")
+    game = await env.sessions.get(gid)
+    assert game.status == "active" and game.version >= 1
+    rows = await env.storage.deadlines(gid)
+    assert [(d.seat, d.kind) for d in rows] == [(0, "bid"), (2, "bid")]  # seat 1 is the computer
+    assert all(d.due_at == env.clock.t + 7200 and d.remind_at == env.clock.t + 7200 - 600
+               for d in rows)
+    with pytest.raises(TableError, match="already started"):
+        await env.sessions.start(gid, HOST)
+
+
+async def test_the_guild_default_deadline_applies_when_the_table_sets_none(env: Env) -> None:
+    await env.storage.save_guild_settings(GuildSettings(5, default_deadline=7200, reminder_lead=60))
+    gid = await _started(env)
+    assert {(d.due_at, d.remind_at) for d in await env.storage.deadlines(gid)} == {
+        (env.clock.t + 7200, env.clock.t + 7200 - 60)}
+
+
+# ------------------------------------------------------------------------------ play
+
+async def test_an_action_is_applied_persisted_and_delivered(env: Env) -> None:
+    gid = await _started(env)
+    action = await _bid(env, gid, 0)
+    update = await env.sessions.act(gid, 0, action, user_id=HOST, expected_version=1)
+    assert update.actions == [(0, action, "player")]
+    assert update.game.version == 2
+    assert [e.text for e in update.events] == [f"You bid {action['card']}.", "P1 has bid."]
+    assert env.delivery.updates[-1] is update
+    game = await env.sessions.get(gid)
+    assert env.sessions.view(game, None)["bid_submitted"] == [0]
+    assert await env.storage.actions(gid) == [(0, action, "player")]
+    assert [(d.seat, d.kind) for d in await env.storage.deadlines(gid)] == [(1, "bid")]
+    assert [e.text for e in await env.storage.events(gid, viewer_seat=1)] == ["P1 has bid."]
+
+
+@pytest.mark.parametrize("seat, action, error", [
+    (0, {"type": "bid", "card": 9}, IllegalAction),
+    (0, {"type": "gold"}, IllegalAction),
+    (3, {"type": "bid", "card": 1}, NotYourTurn),
+])
+async def test_a_bad_action_raises_a_rules_error_and_changes_nothing(
+        env: Env, seat: int, action: dict[str, Any], error: type[RulesError]) -> None:
+    gid = await _started(env)
+    before = await env.sessions.get(gid)
+    with pytest.raises(error):
+        await env.sessions.act(gid, seat, action)
+    after = await env.sessions.get(gid)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert await env.storage.actions(gid) == []
+
+
+async def test_acting_twice_on_one_prompt_is_out_of_turn(env: Env) -> None:
+    gid = await _started(env)
+    await env.sessions.act(gid, 0, await _bid(env, gid, 0))
+    before = await env.sessions.get(gid)
+    with pytest.raises(NotYourTurn, match="seat 0 has nothing to decide"):
+        await env.sessions.act(gid, 0, {"type": "bid", "card": 5})
+    assert (await env.sessions.get(gid)).state == before.state
+
+
+async def test_a_stale_board_is_refused(env: Env) -> None:
+    gid = await _started(env)
+    await env.sessions.act(gid, 0, await _bid(env, gid, 0), expected_version=1)
+    with pytest.raises(StaleAction, match="out of date"):
+        await env.sessions.act(gid, 1, await _bid(env, gid, 1), expected_version=1)
+    assert len(await env.storage.actions(gid)) == 1
+
+
+async def test_acting_in_a_lobby_or_finished_game_is_refused(env: Env) -> None:
+    gid = await _table(env)
+    with pytest.raises(TableError, match="not started"):
+        await env.sessions.act(gid, 0, {"type": "bid", "card": 1})
+    await env.sessions.start(gid, HOST)
+    await env.sessions.end(gid, "the host ended it")
+    with pytest.raises(TableError, match="not running"):
+        await env.sessions.act(gid, 0, {"type": "bid", "card": 1})
+
+
+async def test_two_clicks_on_the_same_board_version_apply_exactly_one(env: Env) -> None:
+    gid = await _started(env)
+    a0, a1 = await _bid(env, gid, 0), await _bid(env, gid, 1)
+    outcomes = await asyncio.gather(
+        env.sessions.act(gid, 0, a0, expected_version=1),
+        env.sessions.act(gid, 1, a1, expected_version=1),
+        return_exceptions=True)
+    applied = [o for o in outcomes if isinstance(o, Update)]
+    refused = [o for o in outcomes if isinstance(o, StaleAction)]
+    assert len(applied) == 1 and len(refused) == 1
+    assert await env.storage.actions(gid) == applied[0].actions
+    assert (await env.sessions.get(gid)).version == 2
+
+
+async def test_the_same_click_twice_at_once_is_applied_once(env: Env) -> None:
+    gid = await _started(env)
+    a0 = await _bid(env, gid, 0)
+    outcomes = await asyncio.gather(*(env.sessions.act(gid, 0, a0, expected_version=1)
+                                      for _ in range(3)), return_exceptions=True)
+    assert sum(isinstance(o, Update) for o in outcomes) == 1
+    assert all(isinstance(o, (Update, StaleAction)) for o in outcomes)
+    assert await env.storage.actions(gid) == [(0, a0, "player")]
+
+
+async def test_simultaneous_secret_prompts_of_different_seats_both_apply(env: Env) -> None:
+    gid = await _started(env, guests=2)
+    bids = [await _bid(env, gid, seat) for seat in range(3)]
+    outcomes = await asyncio.gather(*(env.sessions.act(gid, seat, bids[seat]) for seat in range(3)))
+    assert all(isinstance(o, Update) for o in outcomes)
+    logged = await env.storage.actions(gid)
+    assert sorted((s, a["card"]) for s, a, _ in logged) == sorted((s, b["card"]) for s, b in enumerate(bids))
+    game = await env.sessions.get(gid)
+    assert game.version == 4
+    assert env.sessions.view(game, None)["last_reveal"] == {str(s): b["card"] for s, b in enumerate(bids)}
+    assert await env.sessions.verify_replay(gid)
+
+
+async def test_computer_players_answer_their_prompts(env: Env) -> None:
+    gid = await _started(env, guests=0, bots=1)
+    game = await env.sessions.get(gid)
+    assert env.sessions.view(game, None)["bid_submitted"] == [1]
+    assert [(s, o) for s, _, o in await env.storage.actions(gid)] == [(1, "bot")]
+    assert [p.seat for p in env.sessions.prompts(game)] == [0]
+    # the human decides every time; the computer answers everything else, to the end
+    while game.status == "active":
+        prompt = env.sessions.prompts(game)[0]
+        assert prompt.seat == 0
+        game = (await env.sessions.act(gid, 0, dict(prompt.choices[0].action))).game
+    assert game.result is not None
+    assert {o for _, _, o in await env.storage.actions(gid)} == {"player", "bot"}
+    assert await env.storage.deadlines(gid) == []
+
+
+async def test_a_game_of_computer_players_plays_itself_to_the_end(env: Env) -> None:
+    table = await env.sessions.open_table(guild_id=None, channel_id=None, host_id=None, host_name="",
+                                          game_key="duel", bots=4, seed=3, host_plays=False)
+    update = await env.sessions.start(table.id, None)
+    assert update.game.status == "finished" and update.result is not None
+    assert await env.sessions.verify_replay(table.id)
+
+
+async def test_replaying_the_log_reproduces_the_stored_state(env: Env) -> None:
+    gid = await _started(env, guests=2, seed=77)
+    game = await env.sessions.get(gid)
+    while game.status == "active":
+        prompt = env.sessions.prompts(game)[0]
+        game = (await env.sessions.act(gid, prompt.seat, dict(prompt.choices[-1].action),
+                                       expected_version=game.version)).game
+        assert await env.sessions.verify_replay(gid)
+    with pytest.raises(TableError):
+        await env.sessions.act(gid, 0, {"type": "gold"})
+
+
+async def test_replay_notices_a_tampered_state(env: Env) -> None:
+    gid = await _started(env)
+    await env.sessions.act(gid, 0, await _bid(env, gid, 0))
+    game = await env.sessions.get(gid)
+    assert game.state is not None
+    tampered = dict(game.state, points=[99, 0])
+    await env.storage.db.execute("UPDATE games SET state=? WHERE id=?", (json.dumps(tampered), gid))
+    assert not await env.sessions.verify_replay(gid)
+
+
+# ------------------------------------------------------------------------------ timeouts
+
+async def test_a_timeout_applies_the_engine_timeout_action_and_says_so(env: Env) -> None:
+    gid = await _started(env)
+    hand = env.sessions.view(await env.sessions.get(gid), 1)["private"]["hand"]
+    update = await env.sessions.timeout(gid, 1, "bid")
+    assert update is not None and update.kind == "timeout"
+    assert update.actions == [(1, {"type": "bid", "card": min(hand)}, "timeout")]
+    assert "ran out of time" in update.events[0].text and "lowest card" in update.events[0].text
+    assert await env.storage.actions(gid) == [(1, {"type": "bid", "card": min(hand)}, "timeout")]
+    assert [(d.seat, d.kind) for d in await env.storage.deadlines(gid)] == [(0, "bid")]
+    assert await env.sessions.verify_replay(gid)
+
+
+async def test_a_timeout_for_an_answered_prompt_only_drops_its_deadline(env: Env) -> None:
+    gid = await _started(env)
+    await env.sessions.act(gid, 0, await _bid(env, gid, 0))
+    # a deadline left over from before the answer (e.g. read by the scheduler just before)
+    stale = DeadlineRow(gid, 0, "bid", env.clock.t, None, False)
+    await env.storage.replace_deadlines(gid, [stale, *await env.storage.deadlines(gid)])
+    before = await env.sessions.get(gid)
+    assert await env.sessions.timeout(gid, 0, "bid") is None
+    assert (await env.sessions.get(gid)).version == before.version
+    assert [(d.seat, d.kind) for d in await env.storage.deadlines(gid)] == [(1, "bid")]
+
+
+async def test_a_timeout_on_an_ended_game_clears_its_deadlines(env: Env) -> None:
+    gid = await _started(env)
+    await env.storage.update_game(gid, status="cancelled")
+    assert await env.sessions.timeout(gid, 0, "bid") is None
+    assert await env.storage.deadlines(gid) == []
+
+
+# ------------------------------------------------------------------------------ administration
+
+async def test_a_seat_given_to_a_computer_player_answers_at_once(env: Env) -> None:
+    gid = await _started(env, guests=2)
+    update = await env.sessions.replace_seat(gid, 2, user_id=None, name="Computer",
+                                             reason="user1003 was replaced by a computer player")
+    assert update.kind == "admin" and update.events[0].text.startswith("user1003 was replaced")
+    assert [(s, o) for s, _, o in update.actions] == [(2, "bot")]
+    game = update.game
+    assert game.seats[2].is_bot and game.seats[2].user_id is None
+    assert [(d.seat, d.kind) for d in await env.storage.deadlines(gid)] == [(0, "bid"), (1, "bid")]
+
+
+async def test_a_seat_can_pass_to_another_member_but_not_to_a_seated_one(env: Env) -> None:
+    gid = await _started(env)
+    with pytest.raises(TableError, match="already has a seat"):
+        await env.sessions.replace_seat(gid, 1, user_id=HOST, name="Ada", reason="x")
+    with pytest.raises(TableError, match="no seat 9"):
+        await env.sessions.replace_seat(gid, 8, user_id=4444, name="Zed", reason="x")
+    update = await env.sessions.replace_seat(gid, 1, user_id=4444, name="Zed", reason="Zed takes over")
+    assert update.game.seat_of(4444) == 1 and update.game.seat_of(GUEST) is None
+    await env.sessions.act(gid, 1, await _bid(env, gid, 1), user_id=4444)
+
+
+async def test_replacing_the_last_human_ends_the_game(env: Env) -> None:
+    gid = await _started(env, guests=0, bots=1)
+    update = await env.sessions.replace_seat(gid, 0, user_id=None, name="Computer", reason="Ada left")
+    assert update.game.status == "finished" and update.result is not None
+    assert "every human player has left" in update.result.reason
+    assert await env.storage.deadlines(gid) == []
+
+
+async def test_ending_a_game_records_the_reason_and_clears_deadlines(env: Env) -> None:
+    gid = await _started(env)
+    update = await env.sessions.end(gid, "the host ended the game")
+    assert update.kind == "end" and update.game.status == "finished"
+    assert update.game.result == {"winners": [], "scores": {}, "reason": "the host ended the game"}
+    assert await env.storage.deadlines(gid) == []
+    with pytest.raises(TableError, match="already over"):
+        await env.sessions.end(gid, "again")
+
+
+async def test_a_draining_session_takes_no_new_actions(env: Env) -> None:
+    gid = await _started(env)
+    await env.sessions.drain(timeout=1.0)
+    with pytest.raises(TableError, match="restarting"):
+        await env.sessions.act(gid, 0, await _bid(env, gid, 0))
+    assert await env.storage.actions(gid) == []
+
+
+async def test_game_over_is_reported_by_the_engine(env: Env, duel_engine: Any) -> None:
+    state = duel_engine.setup(2, 1, {"fast": True})
+    state, _ = duel_engine.apply(state, 0, {"type": "bid", "card": 5})
+    state, _ = duel_engine.apply(state, 1, {"type": "bid", "card": 5})
+    assert duel_engine.result(state) is not None
+    with pytest.raises(GameOver):
+        duel_engine.apply(state, 0, {"type": "gold"})
