@@ -6,7 +6,10 @@ answers refusals ephemerally with a specific message, and never shows a tracebac
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
+import typing
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +38,33 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
         await interaction.followup.send(clip(content), ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(clip(content), ephemeral=True, **kwargs)
+
+
+def refusals(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """Wrap a slash command: refusals (TableError, RulesError, stale) become ephemeral replies.
+
+    Unexpected errors still propagate to the tree's error handler (logged, short apology)."""
+
+    @functools.wraps(func)
+    async def wrapper(self: Any, interaction: discord.Interaction, *args: Any, **kwargs: Any) -> None:
+        try:
+            await func(self, interaction, *args, **kwargs)
+        except StaleAction:
+            await reply(interaction, "This board is out of date — the game has moved on.")
+        except (TableError, RulesError) as exc:
+            msg = str(exc)
+            await reply(interaction, msg[:1].upper() + msg[1:])
+
+    # discord.py builds the command's options from the signature: give it the original one, with
+    # annotations already resolved in the command's own module.
+    hints = typing.get_type_hints(func, include_extras=True)
+    sig = inspect.signature(func)
+    wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined]
+        parameters=[p.replace(annotation=hints.get(p.name, p.annotation)) for p in sig.parameters.values()],
+        return_annotation=hints.get("return", sig.return_annotation))
+    wrapper.__annotations__ = hints
+    del wrapper.__wrapped__  # type: ignore[attr-defined]
+    return wrapper
 
 
 def is_manager(interaction: discord.Interaction) -> bool:

@@ -18,9 +18,8 @@ from .storage import DeadlineRow, GameRow
 log = logging.getLogger("herald.scheduler")
 
 Reminder = Callable[[GameRow, DeadlineRow], Awaitable[None]]
-MAX_SLEEP = 30.0
-"""Longest nap between passes. New deadlines are at least a minute away, so a deadline or
-reminder created while the scheduler sleeps is never handled more than this late."""
+MAX_SLEEP = 3600.0
+"""Longest sleep between passes when nothing is due sooner."""
 
 
 class Scheduler:
@@ -28,16 +27,22 @@ class Scheduler:
         self.sessions = sessions
         self.remind = remind
         self._task: asyncio.Task[None] | None = None
+        self._sleeping = False
+        self._woken = False
         sessions.on_deadlines_changed = self.wake
 
     def wake(self) -> None:
-        """Deadlines changed. Nothing to do: the next pass (at most MAX_SLEEP away) sees them."""
+        """Deadlines changed: cut the current sleep short (never interrupts a pass in progress)."""
+        if self._task is not None and self._sleeping and not self._woken:
+            self._woken = True
+            self._task.cancel()
 
     def start(self) -> None:
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run(), name="herald-scheduler")
 
     async def stop(self) -> None:
+        self._woken = False
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -55,7 +60,17 @@ class Scheduler:
                 log.exception("scheduler pass failed")
                 nxt = None
             delay = MAX_SLEEP if nxt is None else max(0.0, min(MAX_SLEEP, nxt - self.sessions.now()))
-            await asyncio.sleep(delay + 0.01)
+            self._sleeping = True
+            try:
+                await asyncio.sleep(delay + 0.01)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if not self._woken or task is None:
+                    raise
+                task.uncancel()  # woken, not stopped: go round again
+            finally:
+                self._sleeping = False
+                self._woken = False
 
     async def run_due(self) -> int:
         """Handle every reminder and deadline that is due now; returns how many were handled."""

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import MAX_DEADLINE
-from bot.controller import reply
+from bot.controller import refusals, reply
 from bot.session import TableError, format_duration, parse_deadline
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ class Admin(commands.Cog):
         opener_role="only this role may open tables", everyone_opens="let everyone open tables again",
         add_channel="allow tables in this channel (once any is set, only listed channels)",
         remove_channel="stop allowing tables in this channel")
+    @refusals
     async def settings(self, interaction: discord.Interaction, deadline: str | None = None,
                        reminder: str | None = None, opener_role: discord.Role | None = None,
                        everyone_opens: bool | None = None, add_channel: discord.TextChannel | None = None,

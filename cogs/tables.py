@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.controller import is_manager, reply
+from bot.controller import is_manager, refusals, reply
 from bot.session import TableError, format_duration
 from bot.storage import GameRow
 from bot.text import NO_PINGS, clip, humanise, seat_label
@@ -89,6 +89,7 @@ class Tables(commands.Cog):
     @app_commands.describe(game="which game", bots="computer players to seat now",
                            deadline="time per decision, e.g. 30m, 12h, 2d (default: the server's)",
                            options="game options as name=value, see /rules")
+    @refusals
     async def play(self, interaction: discord.Interaction, game: str,
                    bots: app_commands.Range[int, 0, 7] = 0, deadline: str | None = None,
                    options: str | None = None) -> None:
@@ -115,6 +116,7 @@ class Tables(commands.Cog):
 
     @app_commands.command(name="games")
     @app_commands.guild_only()
+    @refusals
     async def games(self, interaction: discord.Interaction) -> None:
         """List this server's open tables and running games."""
         games = await self.sessions.storage.list_games(guild_id=interaction.guild_id)
@@ -133,6 +135,7 @@ class Tables(commands.Cog):
 
     @app_commands.command(name="rules")
     @app_commands.autocomplete(game=game_autocomplete)
+    @refusals
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """Show a game's rules summary and a link to the full rules page."""
         engine = registry.get(game)
@@ -150,6 +153,7 @@ class Tables(commands.Cog):
 
     @app_commands.command(name="hand")
     @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Show your hand privately."""
         g = await self.resolve(interaction, game)
@@ -161,6 +165,7 @@ class Tables(commands.Cog):
 
     @group.command(name="status")
     @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Where the game stands and who is awaited."""
         g = await self.resolve(interaction, game, ("active", "finished"))
@@ -179,6 +184,7 @@ class Tables(commands.Cog):
 
     @group.command(name="hand")
     @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
     async def game_hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Show your hand privately."""
         g = await self.resolve(interaction, game)
@@ -186,6 +192,7 @@ class Tables(commands.Cog):
 
     @group.command(name="log")
     @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
     async def game_log(self, interaction: discord.Interaction, game: int | None = None,
                        lines: app_commands.Range[int, 1, 60] = 20) -> None:
         """The recent turns (your private notes included, nobody else's)."""
@@ -197,6 +204,7 @@ class Tables(commands.Cog):
 
     @group.command(name="resign")
     @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Leave the game; a computer player takes over your seat."""
         g = await self.resolve(interaction, game)
@@ -214,6 +222,7 @@ class Tables(commands.Cog):
 
     @group.command(name="end")
     @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
     async def end(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """End the game now (host or Manage Server)."""
         g = await self.resolve(interaction, game)
@@ -230,6 +239,7 @@ class Tables(commands.Cog):
 
     @group.command(name="kick")
     @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
     async def kick(self, interaction: discord.Interaction, player: discord.Member, game: int | None = None) -> None:
         """Remove a player; a computer player takes the seat (host or Manage Server)."""
         g = await self.resolve(interaction, game)
@@ -243,6 +253,7 @@ class Tables(commands.Cog):
     @group.command(name="replace")
     @app_commands.autocomplete(game=my_game_autocomplete)
     @app_commands.describe(player="the seated player", new_player="who takes the seat (empty: a computer player)")
+    @refusals
     async def replace(self, interaction: discord.Interaction, player: discord.Member,
                       new_player: discord.Member | None = None, game: int | None = None) -> None:
         """Give a player's seat to a computer player or another member (host or Manage Server)."""

@@ -25,3 +25,12 @@ def find_by_prefix(messages: list[discord.Message], prefix: str) -> discord.Mess
         if any(cid.startswith(prefix) for cid in custom_ids(m)):
             return m
     raise AssertionError(f"no message with a component {prefix}…")
+
+
+def reply_text(result: Any) -> str:
+    """What the invoking user read: the (possibly deferred, then filled) response and followups."""
+    parts = []
+    if result.response is not None and result.response.content:
+        parts.append(result.response.content)
+    parts += [f.content for f in result.followups if f.content]
+    return "\n".join(parts)

@@ -1,0 +1,214 @@
+"""Bad input and faults on Discord: each gets a clear ephemeral answer or a recovery."""
+
+from __future__ import annotations
+
+import discord
+import simcord
+
+from bot.app import HeraldBot
+from tests.discord.conftest import make_config
+from tests.discord.helpers import custom_ids, find_by_prefix, reply_text
+
+
+async def open_duel(env: simcord.Env, *, deadline: str | None = None, channel_overwrites=None):
+    guild = env.create_guild()
+    if channel_overwrites is not None:
+        channel = guild.create_text_channel("games", overwrites=channel_overwrites(guild))
+    else:
+        channel = guild.create_text_channel("games")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    carol = guild.add_member(env.create_user("carol"))
+    opts = {"game": "duel", "options": "fast=yes"}
+    if deadline:
+        opts["deadline"] = deadline
+    await alice.slash(channel, "play", **opts)
+    lobby = channel.last_message
+    await bob.click(lobby, label="Join")
+    return guild, channel, alice, bob, carol, lobby
+
+
+def board_of(channel) -> discord.Message:
+    where = channel.threads[0] if channel.threads else channel
+    return find_by_prefix(where.history(), "herald:act:")
+
+
+async def test_unknown_game_and_bad_deadline_are_refused(simcord_env: simcord.Env) -> None:
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    r = await alice.slash(channel, "play", game="chess")
+    assert r.ephemeral and "Unknown game 'chess'" in r.response.content and "duel" in r.response.content
+    r = await alice.slash(channel, "play", game="duel", deadline="20d")
+    assert r.ephemeral and "out of range" in r.response.content
+    r = await alice.slash(channel, "play", game="duel", deadline="soon")
+    assert r.ephemeral and "not a deadline" in r.response.content
+    assert channel.last_message is None  # no lobby was opened
+
+
+async def test_lobby_refusals(simcord_env: simcord.Env) -> None:
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    await alice.slash(channel, "play", game="duel")
+    lobby = channel.last_message
+    r = await alice.click(lobby, label="Start")
+    assert r.ephemeral and "needs at least 2 players" in r.response.content
+    r = await bob.click(lobby, label="Leave")
+    assert r.ephemeral and "not seated" in r.response.content
+    await bob.click(lobby, label="Join")
+    r = await bob.click(channel.last_message, label="Join")
+    assert r.ephemeral and "already seated" in r.response.content
+    r = await bob.click(channel.last_message, label="Start")
+    assert r.ephemeral and "nly the host" in r.response.content
+    r = await bob.click(channel.last_message, label="Add computer player")
+    assert r.ephemeral and "nly the host" in r.response.content
+    r = await bob.click(channel.last_message, label="Cancel")
+    assert r.ephemeral and "nly the host" in r.response.content
+    assert not channel.threads
+
+
+async def test_outsiders_and_waiting_players_get_clear_answers(simcord_env: simcord.Env) -> None:
+    guild, channel, alice, bob, carol, lobby = await open_duel(simcord_env)
+    await alice.click(lobby, label="Start")
+    board = board_of(channel)
+    r = await carol.click(board, label="Decide")
+    assert r.ephemeral and "not playing in this game" in r.response.content
+    r = await carol.click(board, label="My hand")
+    assert "not playing in this game" in reply_text(r)
+    # alice bids; she then has nothing to decide while bob is awaited
+    panel = await alice.click(board, label="Decide")
+    await alice.click(panel.response.message, label="Bid 3")
+    r = await alice.click(board_of(channel), label="Decide")
+    assert r.ephemeral and "waiting for" in r.response.content and "bob" in r.response.content
+
+
+async def test_double_click_and_stale_menu_are_refused_politely(simcord_env: simcord.Env) -> None:
+    guild, channel, alice, bob, carol, lobby = await open_duel(simcord_env)
+    await alice.click(lobby, label="Start")
+    board = board_of(channel)
+    panel_a = await alice.click(board, label="Decide")
+    panel_b = await alice.click(board, label="Decide")  # a second panel, opened before the first is used
+    first = await alice.click(panel_a.response.message, label="Bid 2")
+    assert first.acknowledged
+    second = await alice.click(panel_b.response.message, label="Bid 5")
+    assert "out of date" in reply_text(second)
+    hand = await alice.click(board_of(channel), label="My hand")
+    assert "1, 3, 4, 5" in reply_text(hand)  # bid 2 was applied once; 5 was not applied
+
+
+async def test_closed_dms_are_noticed_once_and_hand_still_works(simcord_env: simcord.Env) -> None:
+    env = simcord_env
+    guild, channel, alice, bob, carol, lobby = await open_duel(env)
+    bob_dm = bob.user.dm_channel
+    env.inject_error("POST", f"/channels/{bob_dm.id}/messages", status=403, code=50007,
+                     message="Cannot send messages to this user", times=None)
+    await alice.click(lobby, label="Start")
+    thread = channel.threads[0]
+    notices = [m for m in thread.history() if "can't send you direct messages" in m.content]
+    assert len(notices) == 1 and str(bob.id) in notices[0].content
+    # play on: still exactly one notice
+    board = board_of(channel)
+    panel = await alice.click(board, label="Decide")
+    await alice.click(panel.response.message, label="Bid 1")
+    notices = [m for m in thread.history() if "can't send you direct messages" in m.content]
+    assert len(notices) == 1
+    hand = await bob.click(board_of(channel), label="My hand")
+    assert "Your cards: 1, 2, 3, 4, 5" in reply_text(hand)
+    # alice's DMs work
+    assert any("Your cards" in m.content for m in alice.user.dm_channel.history())
+
+
+async def test_no_thread_permission_plays_in_the_channel(simcord_env: simcord.Env) -> None:
+    def deny_threads(guild):
+        return {guild.me: discord.PermissionOverwrite(create_public_threads=False)}
+
+    guild, channel, alice, bob, carol, lobby = await open_duel(simcord_env, channel_overwrites=deny_threads)
+    await alice.click(lobby, label="Start")
+    assert not channel.threads
+    assert any("can't create threads" in m.content for m in channel.history())
+    board = find_by_prefix(channel.history(), "herald:act:")
+    panel = await alice.click(board, label="Decide")
+    assert panel.ephemeral
+
+
+async def test_no_attach_permission_still_shows_a_board(simcord_env: simcord.Env) -> None:
+    def deny_files(guild):
+        return {guild.me: discord.PermissionOverwrite(attach_files=False)}
+
+    guild, channel, alice, bob, carol, lobby = await open_duel(simcord_env, channel_overwrites=deny_files)
+    await alice.click(lobby, label="Start")
+    board = board_of(channel)
+    assert not board.attachments
+    assert "Attach Files" in (board.embeds[0].footer.text or "")
+
+
+async def test_restart_between_two_actions_keeps_game_and_buttons(simcord_env: simcord.Env, db_path) -> None:
+    env = simcord_env
+    guild, channel, alice, bob, carol, lobby = await open_duel(env)
+    await alice.click(lobby, label="Start")
+    board = board_of(channel)
+    panel = await alice.click(board, label="Decide")
+    await alice.click(panel.response.message, label="Bid 4")
+    await env.restart_bot(HeraldBot(make_config(db_path)))
+    # the old board message's buttons still work after the restart
+    panel = await bob.click(board_of(channel), label="Decide")
+    assert panel.ephemeral and "Bid" in str(custom_ids(panel.response.message)) or panel.response.message.components
+    await bob.click(panel.response.message, label="Bid 2")
+    log = "\n".join(m.content for m in channel.threads[0].history())
+    assert "Bids revealed: **P1 alice**: 4, **P2 bob**: 2." in log
+    assert log.count("has bid") == 2  # nothing applied twice, nothing lost
+
+
+async def test_reminder_then_timeout_at_the_deadline(simcord_env: simcord.Env) -> None:
+    env = simcord_env
+    guild, channel, alice, bob, carol, lobby = await open_duel(env, deadline="2h")
+    await alice.click(lobby, label="Start")
+    thread = channel.threads[0]
+    panel = await alice.click(board_of(channel), label="Decide")
+    await alice.click(panel.response.message, label="Bid 5")
+    await env.advance_time(3600 + 60)  # the reminder goes out an hour before the deadline
+    reminders = [m for m in thread.history() if "reminder" in m.content]
+    assert reminders and str(bob.id) in reminders[-1].content and str(alice.id) not in reminders[-1].content
+    assert any("reminder" in m.content for m in bob.user.dm_channel.history())
+    assert not any("ran out of time" in m.content for m in thread.history())
+    await env.advance_time(3600)
+    log = "\n".join(m.content for m in thread.history())
+    assert "ran out of time" in log and "bob" in log
+    assert "Bids revealed: **P1 alice**: 5, **P2 bob**: 1." in log  # timeout bids the lowest card
+
+
+async def test_mentions_are_limited_to_players_concerned(simcord_env: simcord.Env) -> None:
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(env.create_user("alice"))
+    mallory = guild.add_member(env.create_user("mallory", global_name="@everyone"), nick="@everyone <@&1>")
+    await alice.slash(channel, "play", game="duel", options="fast=yes")
+    await mallory.click(channel.last_message, label="Join")
+    await alice.click(channel.last_message, label="Start")
+    for m in channel.threads[0].history():
+        assert not m.mention_everyone
+        assert not m.role_mentions
+
+
+async def test_admin_commands_need_host_or_manager(simcord_env: simcord.Env) -> None:
+    guild, channel, alice, bob, carol, lobby = await open_duel(simcord_env)
+    await alice.click(lobby, label="Start")
+    thread = channel.threads[0]
+    r = await bob.slash(thread, "game end")
+    assert r.ephemeral and "nly the host" in r.response.content
+    r = await bob.slash(thread, "game kick", player=alice)
+    assert r.ephemeral and "nly the host" in r.response.content
+    r = await alice.slash(thread, "game kick", player=carol)
+    assert "has no seat" in r.response.content
+    r = await alice.slash(thread, "game status")
+    assert r.ephemeral and "waiting for" in r.response.content
+    r = await alice.slash(thread, "game replace", player=bob)
+    assert r.acknowledged
+    # the computer player took bob's seat and bids at once when alice bids
+    panel = await alice.click(board_of(channel), label="Decide")
+    await alice.click(panel.response.message, label="Bid 5")
+    log = "\n".join(m.content for m in thread.history())
+    assert "Bids revealed" in log
