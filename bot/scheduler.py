@@ -87,7 +87,11 @@ class Scheduler:
                     await self.sessions.storage.mark_reminded(d.game_id, d.seat, d.kind)
                     game = await self.sessions.storage.get_game(d.game_id)
                     if game is not None and game.status == "active" and self.remind is not None:
-                        await self.remind(game, d)
+                        try:
+                            await self.remind(game, d)
+                        except Exception:  # marked as reminded already: no retry, no spin,
+                            # and the timeout itself must still happen at the deadline
+                            log.exception("reminder failed", extra={"game_id": d.game_id})
             except Exception:
                 log.exception("deadline handling failed", extra={"game_id": d.game_id})
                 # never spin on a broken game: drop this deadline (the seat can still act)

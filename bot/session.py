@@ -331,7 +331,10 @@ class Sessions:
                    if engine.view(before, k).get("private") != engine.view(after, k).get("private")}
         result = engine.result(after)
         status = "finished" if result is not None else "active"
-        previous = await self.storage.deadlines(game.id)
+        # the answered prompt's deadline ends here: if the seat gets a prompt of the same kind
+        # again (next round, next step) it is a new decision with a fresh deadline
+        answered = next((p.kind for p in engine.prompts(before) if p.seat == seat), None)
+        previous = [d for d in await self.storage.deadlines(game.id) if (d.seat, d.kind) != (seat, answered)]
         deadlines = [] if result is not None else await self._deadlines_for(game, prompts_after, previous)
         await self.storage.commit_action(
             game.id, expected_version=game.version, seat=seat, action=action, origin=origin,

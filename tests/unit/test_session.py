@@ -200,6 +200,20 @@ async def test_an_action_is_applied_persisted_and_delivered(env: Env) -> None:
     assert [e.text for e in await env.storage.events(gid, viewer_seat=1)] == ["P1 has bid."]
 
 
+async def test_an_open_prompt_keeps_its_deadline_and_a_new_round_gets_fresh_ones(env: Env) -> None:
+    gid = await _started(env)
+    start = env.clock.t
+    env.clock.t = start + 600
+    await env.sessions.act(gid, 0, {"type": "bid", "card": 3})
+    assert [(d.seat, d.due_at) for d in await env.storage.deadlines(gid)] == [(1, start + 3600)]
+    env.clock.t = start + 3000
+    await env.sessions.act(gid, 1, {"type": "bid", "card": 3})  # a tie: round 2, both bid again
+    game = await env.sessions.get(gid)
+    assert env.sessions.view(game, None)["round"] == 2
+    assert [(d.seat, d.kind, d.due_at) for d in await env.storage.deadlines(gid)] == [
+        (0, "bid", start + 3000 + 3600), (1, "bid", start + 3000 + 3600)]
+
+
 @pytest.mark.parametrize("seat, action, error", [
     (0, {"type": "bid", "card": 9}, IllegalAction),
     (0, {"type": "gold"}, IllegalAction),

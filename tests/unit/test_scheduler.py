@@ -1,0 +1,224 @@
+"""The deadline scheduler under a fake clock: reminders, timeouts, restarts, overdue deadlines and
+broken games. Passes are driven by ``run_due`` (no waiting on real time)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Config
+from bot.scheduler import Scheduler
+from bot.session import Sessions, Update
+from bot.storage import DeadlineRow, GameRow, SqliteStorage
+
+HOST, GUEST = 2001, 2002
+DEADLINE, LEAD = 3600, 600
+CONFIG = Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
+                default_deadline=DEADLINE, reminder_lead=LEAD, docs_url="")
+START = 5_000_000.0
+
+
+class Clock:
+    def __init__(self, t: float = START) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@dataclass
+class Recorder:
+    updates: list[Update] = field(default_factory=list)
+    timed_out: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def deliver(self, update: Update) -> None:
+        self.updates.append(update)
+        if update.kind == "timeout":
+            self.timed_out.set()
+
+
+@dataclass
+class Reminders:
+    calls: list[tuple[int, int, str]] = field(default_factory=list)
+
+    async def __call__(self, game: GameRow, d: DeadlineRow) -> None:
+        self.calls.append((game.id, d.seat, d.kind))
+
+
+@dataclass
+class Bot:
+    """One process: storage + sessions + scheduler on a database file."""
+
+    storage: SqliteStorage
+    sessions: Sessions
+    scheduler: Scheduler
+    delivery: Recorder
+    reminders: Reminders
+
+
+Factory = Callable[[], Awaitable[Bot]]
+
+
+@pytest.fixture
+async def boot(tmp_path: Path) -> AsyncIterator[tuple[Factory, Clock]]:
+    clock = Clock()
+    opened: list[Bot] = []
+
+    async def factory() -> Bot:
+        storage = SqliteStorage(str(tmp_path / "herald.db"))
+        await storage.open()
+        delivery, reminders = Recorder(), Reminders()
+        sessions = Sessions(storage, CONFIG, delivery, now=clock)
+        bot = Bot(storage, sessions, Scheduler(sessions, reminders), delivery, reminders)
+        opened.append(bot)
+        return bot
+
+    try:
+        yield factory, clock
+    finally:
+        for bot in opened:
+            await bot.scheduler.stop()
+            await bot.storage.close()
+
+
+async def _game(bot: Bot) -> int:
+    table = await bot.sessions.open_table(guild_id=1, channel_id=2, host_id=HOST, host_name="Ada",
+                                          game_key="duel", seed=21)
+    await bot.sessions.join(table.id, GUEST, "Bo")
+    await bot.sessions.start(table.id, HOST)
+    return table.id
+
+
+async def test_a_reminder_goes_out_once_before_the_deadline(boot: tuple[Factory, Clock]) -> None:
+    factory, clock = boot
+    bot = await factory()
+    gid = await _game(bot)
+    assert await bot.storage.next_deadline_time() == START + DEADLINE - LEAD
+    clock.t = START + DEADLINE - LEAD - 1
+    assert await bot.scheduler.run_due() == 0
+    clock.t = START + DEADLINE - LEAD
+    assert await bot.scheduler.run_due() == 2
+    assert sorted(bot.reminders.calls) == [(gid, 0, "bid"), (gid, 1, "bid")]
+    clock.t += 60
+    assert await bot.scheduler.run_due() == 0
+    assert len(bot.reminders.calls) == 2
+    assert await bot.storage.next_deadline_time() == START + DEADLINE
+    assert await bot.storage.actions(gid) == []
+
+
+async def test_the_timeout_fires_at_the_deadline(boot: tuple[Factory, Clock]) -> None:
+    factory, clock = boot
+    bot = await factory()
+    gid = await _game(bot)
+    await bot.sessions.act(gid, 0, {"type": "bid", "card": 5})
+    clock.t = START + DEADLINE - 1
+    await bot.scheduler.run_due()  # the reminder only
+    assert await bot.storage.actions(gid) == [(0, {"type": "bid", "card": 5}, "player")]
+    clock.t = START + DEADLINE
+    assert await bot.scheduler.run_due() == 1
+    logged = await bot.storage.actions(gid)
+    assert [(s, o) for s, _, o in logged] == [(0, "player"), (1, "timeout")]
+    assert [u.kind for u in bot.delivery.updates][-1] == "timeout"
+    assert bot.reminders.calls == [(gid, 1, "bid")]
+    # whatever opened after the timeout has a fresh deadline, a full period from now
+    assert all(d.due_at == clock.t + DEADLINE for d in await bot.storage.deadlines(gid))
+
+
+async def test_a_reminder_is_skipped_when_the_deadline_itself_is_due(
+        boot: tuple[Factory, Clock]) -> None:
+    factory, clock = boot
+    bot = await factory()
+    gid = await _game(bot)
+    clock.t = START + DEADLINE + 5
+    assert await bot.scheduler.run_due() == 2
+    assert bot.reminders.calls == []
+    assert {(s, o) for s, _, o in await bot.storage.actions(gid)} == {(0, "timeout"), (1, "timeout")}
+
+
+async def test_deadlines_survive_a_restart(boot: tuple[Factory, Clock]) -> None:
+    factory, clock = boot
+    first = await factory()
+    gid = await _game(first)
+    before = await first.storage.deadlines(gid)
+    await first.storage.close()
+
+    second = await factory()
+    assert await second.storage.deadlines(gid) == before
+    clock.t = START + DEADLINE - LEAD
+    assert await second.scheduler.run_due() == 2
+    assert len(second.reminders.calls) == 2
+    clock.t = START + DEADLINE
+    assert await second.scheduler.run_due() == 2
+    assert [o for _, _, o in await second.storage.actions(gid)] == ["timeout", "timeout"]
+    assert await second.sessions.verify_replay(gid)
+
+
+async def test_deadlines_overdue_at_start_are_handled_at_once(boot: tuple[Factory, Clock]) -> None:
+    factory, clock = boot
+    first = await factory()
+    gid = await _game(first)
+    await first.sessions.act(gid, 0, {"type": "bid", "card": 2})
+    await first.storage.close()
+
+    clock.t = START + 10 * DEADLINE  # the bot was down for a long time
+    second = await factory()
+    second.scheduler.start()  # the background loop's first pass runs immediately
+    await asyncio.wait_for(second.delivery.timed_out.wait(), timeout=20)
+    await second.scheduler.stop()
+    assert [(s, o) for s, _, o in await second.storage.actions(gid)][:2] == [(0, "player"), (1, "timeout")]
+    assert second.reminders.calls == []
+
+
+async def test_a_broken_game_does_not_make_the_scheduler_spin(boot: tuple[Factory, Clock]) -> None:
+    factory, clock = boot
+    bot = await factory()
+    broken = await _game(bot)
+    healthy = await _game(bot)
+    # a state the engine cannot load (an engine bug, a bad migration, a hand-edited database)
+    await bot.storage.db.execute("UPDATE games SET state='{}' WHERE id=?", (broken,))
+
+    clock.t = START + DEADLINE
+    assert await bot.scheduler.run_due() == 4
+    assert await bot.storage.deadlines(broken) == []  # dropped, not retried forever
+    assert await bot.storage.actions(broken) == []
+    assert [o for _, _, o in await bot.storage.actions(healthy)] == ["timeout", "timeout"]
+    assert await bot.scheduler.run_due() == 0  # the next pass finds nothing to do
+    nxt = await bot.storage.next_deadline_time()
+    assert nxt is not None and nxt > clock.t  # only the healthy game's next deadline remains
+
+
+async def test_a_failing_reminder_does_not_stop_other_games(boot: tuple[Factory, Clock]) -> None:
+    factory, clock = boot
+    bot = await factory()
+    gid = await _game(bot)
+    calls: list[int] = []
+
+    async def remind(game: GameRow, d: DeadlineRow) -> None:
+        calls.append(d.seat)
+        if d.seat == 0:
+            raise RuntimeError("Discord is down")
+
+    bot.scheduler.remind = remind
+    clock.t = START + DEADLINE - LEAD
+    assert await bot.scheduler.run_due() == 2
+    assert sorted(calls) == [0, 1]
+    assert await bot.scheduler.run_due() == 0  # not retried
+    assert [(d.seat, d.reminded) for d in await bot.storage.deadlines(gid)] == [(0, True), (1, True)]
+    clock.t = START + DEADLINE  # the timeout still happens for the seat whose reminder failed
+    assert await bot.scheduler.run_due() == 2
+    assert [o for _, _, o in await bot.storage.actions(gid)] == ["timeout", "timeout"]
+
+
+async def test_a_closing_session_handles_no_deadlines(boot: tuple[Factory, Clock]) -> None:
+    factory, clock = boot
+    bot = await factory()
+    gid = await _game(bot)
+    await bot.sessions.drain(timeout=1.0)
+    clock.t = START + DEADLINE
+    assert await bot.scheduler.run_due() == 0
+    assert len(await bot.storage.deadlines(gid)) == 2
