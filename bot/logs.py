@@ -28,11 +28,25 @@ class _Context(logging.Filter):
         return True
 
 
+class _ScrubbingFormatter(logging.Formatter):
+    """Scrubs the token from the whole formatted record, tracebacks included."""
+
+    def __init__(self, fmt: str, token: str) -> None:
+        super().__init__(fmt)
+        self.token = token
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        return text.replace(self.token, "[token]") if self.token else text
+
+
 def setup_logging(level: str | None = None) -> None:
     level = (level or os.environ.get("HERALD_LOG_LEVEL", "INFO")).upper()
     handler = logging.StreamHandler(sys.stdout)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s%(ctx)s: %(message)s"))
-    handler.addFilter(_Context())
+    context = _Context()
+    handler.setFormatter(_ScrubbingFormatter(
+        "%(asctime)s %(levelname)-7s %(name)s%(ctx)s: %(message)s", context.token))
+    handler.addFilter(context)
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
