@@ -54,6 +54,7 @@ def main() -> None:
     chance: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     seat_wins: Counter[int] = Counter()
+    seat_games: Counter[int] = Counter()
     rounds = 0
     total = 0
     for n in counts:
@@ -62,6 +63,8 @@ def main() -> None:
             total += 1
             rounds += rnd
             seat_wins[winner] += 1
+            for k in range(n):
+                seat_games[k] += 1
             reasons["unification" if "unified" in reason else reason.split(" (")[0].split(":")[0]] += 1
             for seat, name in enumerate(kept):
                 seen[name] += 1
@@ -79,7 +82,8 @@ def main() -> None:
     print("\nhow games end:")
     for reason, n in reasons.most_common():
         print(f"  {n:5d}  {reason}")
-    print("\nwins by seat: " + ", ".join(f"P{k + 1}: {v}" for k, v in sorted(seat_wins.items())))
+    print("\nwin % by seat: " + ", ".join(
+        f"P{k + 1}: {100 * seat_wins[k] / seat_games[k]:.1f}%" for k in sorted(seat_games)))
 
 
 if __name__ == "__main__":

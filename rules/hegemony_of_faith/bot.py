@@ -143,6 +143,24 @@ def _turn(me: _Me, prompt: Prompt, rng: random.Random) -> Action:
 
 
 def _score(me: _Me, a: Action) -> float:
+    return _base_score(me, a) + _impermanence_watch(me, a)
+
+
+def _impermanence_watch(me: _Me, a: Action) -> float:
+    """Near the end, hit a lone hidden-skill Leader holding more than five believers: they may win
+    outright with Impermanence of Life (public information only)."""
+    target = a.get("target")
+    if a["type"] not in ("play", "skill") or not isinstance(target, int) or int(me.v["believer_deck"]) > 8:
+        return 0.0
+    if a.get("card") in ("Info-Spy", "Secret Alliance", "Kowtow to Me") or a.get("skill") == "Soul-Cutting Sword":
+        return 0.0
+    seat = me.seats[target]
+    if seat["role"] == "leader" and not seat["followers"] and seat["skill"] is None and seat["believers"] > 5:
+        return 2.0
+    return 0.0
+
+
+def _base_score(me: _Me, a: Action) -> float:
     t = a["type"]
     mine = me.mine
     if t == "end":
