@@ -40,7 +40,10 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
         await interaction.response.send_message(clip(content), ephemeral=True, **kwargs)
 
 
-def refusals(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+_Cmd = typing.TypeVar("_Cmd", bound=Callable[..., Awaitable[None]])
+
+
+def refusals(func: _Cmd) -> _Cmd:
     """Wrap a slash command: refusals (TableError, RulesError, stale) become ephemeral replies.
 
     Unexpected errors still propagate to the tree's error handler (logged, short apology)."""
@@ -59,12 +62,12 @@ def refusals(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[No
     # annotations already resolved in the command's own module.
     hints = typing.get_type_hints(func, include_extras=True)
     sig = inspect.signature(func)
-    wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined]
+    wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined,unused-ignore]
         parameters=[p.replace(annotation=hints.get(p.name, p.annotation)) for p in sig.parameters.values()],
         return_annotation=hints.get("return", sig.return_annotation))
     wrapper.__annotations__ = hints
-    del wrapper.__wrapped__  # type: ignore[attr-defined]
-    return wrapper
+    del wrapper.__wrapped__
+    return typing.cast(_Cmd, wrapper)
 
 
 def is_manager(interaction: discord.Interaction) -> bool:

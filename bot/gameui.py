@@ -16,7 +16,7 @@ from PIL import Image
 
 from rules.engine import Event
 
-from .render import Canvas, PALETTE, seat_colour
+from .render import PALETTE, Canvas, seat_colour
 
 JSON = dict[str, Any]
 

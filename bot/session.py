@@ -19,7 +19,7 @@ from rules.engine import Engine, Event, InvalidOptions, Prompt, Result, RulesErr
 
 from . import clock as _clock
 from .config import MAX_DEADLINE, MIN_DEADLINE, Config
-from .storage import DeadlineRow, GameRow, SeatRow, Storage, VersionConflict
+from .storage import DeadlineRow, GameRow, SeatRow, Storage
 
 log = logging.getLogger("herald.session")
 

@@ -8,6 +8,7 @@ player count) and prints the result.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -111,12 +112,12 @@ async def simulate(game_key: str, players: int | None, seed: int, out: Path, *,
         await storage.close()
 
 
-def main(args: object) -> int:
-    game: str = getattr(args, "game")
-    out = Path(getattr(args, "out") or tempfile.mkdtemp(prefix=f"herald-{game}-"))
+def main(args: argparse.Namespace) -> int:
+    game: str = args.game
+    out = Path(args.out or tempfile.mkdtemp(prefix=f"herald-{game}-"))
     update, delivery = asyncio.run(simulate(
-        game, getattr(args, "players"), getattr(args, "seed"), out,
-        images=not getattr(args, "no_images"), every=getattr(args, "every")))
+        game, args.players, args.seed, out,
+        images=not args.no_images, every=args.every))
     last = delivery.lines[-2] if len(delivery.lines) >= 2 else ""
     print(last)
     print(f"{delivery.step} moves; {len(delivery.files)} files and log.txt written to {os.fspath(out)}")

@@ -25,6 +25,12 @@ def choices_digest(prompt: Prompt) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:10]
 
 
+def _first_value(interaction: discord.Interaction) -> str:
+    data: Any = interaction.data or {}
+    values = data.get("values") or ["0"]
+    return str(values[0])
+
+
 def _controller(interaction: discord.Interaction) -> Any:
     client: HeraldBot = interaction.client  # type: ignore[assignment]
     return client.controller
@@ -130,7 +136,7 @@ class GroupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["game"]), int(match["version"]), match["digest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        value = (interaction.data or {}).get("values", ["0"])[0]  # type: ignore[union-attr]
+        value = _first_value(interaction)
         await _controller(interaction).group_chosen(interaction, self.game_id, self.digest, int(value))
 
 
@@ -150,7 +156,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["game"]), int(match["version"]), match["digest"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        value = (interaction.data or {}).get("values", ["0"])[0]  # type: ignore[union-attr]
+        value = _first_value(interaction)
         await _controller(interaction).choice_made(interaction, self.game_id, self.digest, value)
 
 

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.controller import is_manager, refusals, reply
 from bot.session import TableError, format_duration
-from bot.storage import GameRow
+from bot.storage import GameRow, Storage
 from bot.text import NO_PINGS, clip, humanise, seat_label
 from bot.views import lobby_view
 from rules import registry
@@ -34,7 +34,6 @@ def parse_options(text: str | None) -> dict[str, Any]:
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    bot: HeraldBot = interaction.client  # type: ignore[assignment]
     current = current.lower()
     return [app_commands.Choice(name=f"{e.name} ({key})", value=key)
             for key, e in registry.all_engines().items()
@@ -62,14 +61,15 @@ class Tables(commands.Cog):
 
     async def resolve(self, interaction: discord.Interaction, game_id: int | None,
                       statuses: tuple[str, ...] = ("active",)) -> GameRow:
+        storage: Storage = self.sessions.storage
         """The game named, or the one played in this thread/channel, or the user's only one."""
         if game_id is not None:
-            game = await self.sessions.storage.get_game(game_id)
+            game = await storage.get_game(game_id)
             if game is None or (interaction.guild_id is not None and game.guild_id != interaction.guild_id):
                 raise TableError(f"there is no game #{game_id} in this server.")
             return game
-        candidates = await self.sessions.storage.list_games(guild_id=interaction.guild_id, statuses=statuses) \
-            if interaction.guild_id else await self.sessions.storage.games_of_user(interaction.user.id, statuses)
+        candidates = await storage.list_games(guild_id=interaction.guild_id, statuses=statuses) \
+            if interaction.guild_id else await storage.games_of_user(interaction.user.id, statuses)
         here = [g for g in candidates if interaction.channel_id in (g.thread_id, g.channel_id)]
         if len(here) == 1:
             return here[0]

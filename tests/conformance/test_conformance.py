@@ -128,7 +128,7 @@ def test_illegal_actions_raise_rules_errors(game: str) -> None:
     engine = registry.get(game)
     rng = random.Random(3)
     state = engine.setup(engine.min_players, 3)
-    for step in range(60):
+    for _step in range(60):
         if engine.result(state) is not None:
             break
         before = _canonical(engine.to_json(state))

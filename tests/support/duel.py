@@ -14,13 +14,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine import (
-    Action, Choice, Engine, Event, IllegalAction, Prompt, Result, Rng, check_choice,
-)
 from PIL import Image
 
 from bot.gameui import GameUI
 from bot.render import Canvas, seat_colour
+from rules.engine import (
+    Action,
+    Choice,
+    Engine,
+    Event,
+    Prompt,
+    Result,
+    Rng,
+    check_choice,
+)
 
 ROUNDS = 3
 

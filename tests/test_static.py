@@ -1,0 +1,25 @@
+"""Static checks run with the tests, so CI enforces them: ruff on everything, mypy on the code
+(strict on rules/, per pyproject.toml)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_ruff_is_clean() -> None:
+    r = _run("ruff", "check", ".")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_mypy_is_clean() -> None:
+    r = _run("mypy", "rules", "bot", "cogs")
+    assert r.returncode == 0, r.stdout + r.stderr
