@@ -88,8 +88,9 @@ class Controller:
     async def guard(self, interaction: discord.Interaction, coro: Awaitable[None]) -> None:
         try:
             await coro
-        except StaleAction:
-            await self.stale(interaction)
+        except StaleAction as exc:
+            game = await self.sessions.storage.get_game(exc.game_id) if exc.game_id else None
+            await self.stale(interaction, game)
         except (TableError, RulesError) as exc:
             msg = str(exc)
             await reply(interaction, msg[:1].upper() + msg[1:])
@@ -237,7 +238,7 @@ class Controller:
         seat = await self.seat_for(interaction, game)
         prompt = next((p for p in self.sessions.prompts(game) if p.seat == seat), None)
         if prompt is None or choices_digest(prompt) != digest:
-            raise StaleAction("stale")
+            raise StaleAction("stale", game_id)
         return game, seat, prompt
 
     async def group_chosen(self, interaction: discord.Interaction, game_id: int, digest: str, group: int) -> None:
@@ -256,7 +257,7 @@ class Controller:
                 return
             idx = int(value)
             if not 0 <= idx < len(prompt.choices):
-                raise StaleAction("stale")
+                raise StaleAction("stale", game_id)
             choice = prompt.choices[idx]
             await interaction.response.defer()
             await self.sessions.act(game.id, seat, dict(choice.action), user_id=interaction.user.id,

@@ -31,6 +31,10 @@ class TableError(Exception):
 class StaleAction(TableError):
     """The action was decided on an old version of the game."""
 
+    def __init__(self, message: str = "this board is out of date.", game_id: int | None = None) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+
 
 @dataclass
 class Update:
@@ -305,7 +309,7 @@ class Sessions:
                 raise TableError("this game is not running any more." if game.status != "lobby"
                                  else "this game has not started yet.")
             if expected_version is not None and expected_version != game.version:
-                raise StaleAction("this board is out of date.")
+                raise StaleAction("this board is out of date.", game_id)
             update = Update(game)
             update = await self._apply(update, seat, action, origin, user_id)
             update = await self._run_bots(update)
