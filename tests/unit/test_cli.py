@@ -37,7 +37,7 @@ def test_the_bot_without_a_token_says_how_to_set_one_and_exits_2(tmp_path: Path)
     assert not (tmp_path / "herald.db").exists()  # nothing created before the token check
 
 
-def test_an_env_file_beside_the_bot_provides_the_token(tmp_path: Path) -> None:
+def test_an_env_file_without_a_token_still_exits_2(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("# comment\nexport HERALD_LOG_LEVEL=ERROR\n", encoding="utf-8")
     done = _run(["run"], tmp_path)
     assert done.returncode == 2 and "DISCORD_TOKEN" in done.stderr

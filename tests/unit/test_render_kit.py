@@ -7,8 +7,18 @@ import io
 from PIL import Image, ImageFont
 
 from bot.render import (
-    PALETTE, SEAT_COLOURS, SEAT_NAMES, Canvas, cached_layer, card, font, pill, seat_colour,
-    text_size, to_png, wrap,
+    PALETTE,
+    SEAT_COLOURS,
+    SEAT_NAMES,
+    Canvas,
+    cached_layer,
+    card,
+    font,
+    pill,
+    seat_colour,
+    text_size,
+    to_png,
+    wrap,
 )
 
 
@@ -16,10 +26,12 @@ def test_the_font_is_pillows_bundled_scalable_font() -> None:
     f = font(20)
     assert isinstance(f, ImageFont.FreeTypeFont)
     assert f.size == 20
-    assert f.getname() == ImageFont.load_default(20).getname()
+    bundled = ImageFont.load_default(20)
+    assert isinstance(bundled, ImageFont.FreeTypeFont) and f.getname() == bundled.getname()
     assert not isinstance(f.path, str)  # loaded from Pillow's embedded bytes, not a host file
     assert font(20) is f  # cached
-    assert font(32).size == 32
+    big = font(32)
+    assert isinstance(big, ImageFont.FreeTypeFont) and big.size == 32
 
 
 def test_text_grows_with_its_size_and_length() -> None:

@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 
 from bot.storage import (
-    MIGRATIONS, DeadlineRow, GuildSettings, SeatRow, SqliteStorage, StorageError, VersionConflict,
+    MIGRATIONS,
+    DeadlineRow,
+    GuildSettings,
+    SeatRow,
+    SqliteStorage,
+    StorageError,
+    VersionConflict,
 )
 
 TABLES = {"games", "seats", "actions", "events", "deadlines", "guild_settings", "dm_status",
@@ -36,7 +42,7 @@ async def _started_game(s: SqliteStorage, *, deadlines: list[DeadlineRow] | None
     await s.start_game(gid, seats=seats, state={"turn": 0}, now=2.0,
                        deadlines=deadlines if deadlines is not None
                        else [DeadlineRow(gid, 0, "bid", 100.0, 50.0, False)])
-    return gid
+    return int(gid)
 
 
 def _commit_args(gid: int, **over: Any) -> dict[str, Any]:
