@@ -319,25 +319,29 @@ class Sessions:
         return update
 
     async def _apply(self, update: Update, seat: int, action: dict[str, Any], origin: str,
-                     user_id: int | None) -> Update:
+                     user_id: int | None, notes: Sequence[Event] = ()) -> Update:
+        """Apply and persist one action. ``notes`` are platform events stored and shown with it."""
         game = update.game
         engine = self.engine(game)
         before = self.state_of(game)
 
-        def step() -> tuple[Any, list[Event], dict[str, Any]]:
+        def step() -> tuple[Any, list[Event], dict[str, Any], list[Prompt], list[Prompt], set[int], Result | None]:
+            # all engine work, off the event loop
             after, events = engine.apply(before, seat, action)
-            return after, events, engine.to_json(after)
+            was_open = engine.prompts(before)
+            now_open = engine.prompts(after)
+            changed = {k for k in range(len(game.seats))
+                       if engine.view(before, k).get("private") != engine.view(after, k).get("private")}
+            return after, events, engine.to_json(after), was_open, now_open, changed, engine.result(after)
 
-        after, events, data = await self.cpu(step)  # RulesError propagates to the caller
-        prompts_before = {(p.seat, p.kind) for p in engine.prompts(before)}
-        prompts_after = engine.prompts(after)
-        changed = {k for k in range(len(game.seats))
-                   if engine.view(before, k).get("private") != engine.view(after, k).get("private")}
-        result = engine.result(after)
+        # RulesError propagates to the caller, before anything is written
+        after, events, data, was_open, prompts_after, changed, result = await self.cpu(step)
+        events = [*notes, *events]
+        prompts_before = {(p.seat, p.kind) for p in was_open}
         status = "finished" if result is not None else "active"
         # the answered prompt's deadline ends here: if the seat gets a prompt of the same kind
         # again (next round, next step) it is a new decision with a fresh deadline
-        answered = next((p.kind for p in engine.prompts(before) if p.seat == seat), None)
+        answered = next((p.kind for p in was_open if p.seat == seat), None)
         previous = [d for d in await self.storage.deadlines(game.id) if (d.seat, d.kind) != (seat, answered)]
         deadlines = [] if result is not None else await self._deadlines_for(game, prompts_after, previous)
         await self.storage.commit_action(
@@ -400,8 +404,8 @@ class Sessions:
             action = await self.cpu(engine.timeout_action, state, prompt)
             name = game.seats[seat].name
             update = Update(game, kind="timeout")
-            update.events.append(Event(f"⏰ {name} ran out of time ({kind}): {prompt.timeout_note}."))
-            update = await self._apply(update, seat, action, "timeout", None)
+            note = Event(f"⏰ P{seat + 1} ran out of time ({kind.replace('_', ' ')}): {prompt.timeout_note}.")
+            update = await self._apply(update, seat, action, "timeout", None, notes=[note])
             update = await self._run_bots(update)
         self.on_deadlines_changed()
         await self.delivery.deliver(update)
