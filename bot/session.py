@@ -402,7 +402,6 @@ class Sessions:
                 await self.storage.replace_deadlines(game_id, keep)
                 return None
             action = await self.cpu(engine.timeout_action, state, prompt)
-            name = game.seats[seat].name
             update = Update(game, kind="timeout")
             note = Event(f"⏰ P{seat + 1} ran out of time ({kind.replace('_', ' ')}): {prompt.timeout_note}.")
             update = await self._apply(update, seat, action, "timeout", None, notes=[note])
