@@ -33,6 +33,9 @@ log = logging.getLogger("herald.delivery")
 class DiscordDelivery:
     def __init__(self, bot: HeraldBot) -> None:
         self.bot = bot
+        self.dm_forms: dict[tuple[str, str], Any] = {}
+        """(game key, free-form name) → ``async (game, seat, prompt) -> send kwargs``: a game's form,
+        DMed after the hand to a player with that secret prompt open (registered by game cogs)."""
 
     @property
     def sessions(self) -> Any:
@@ -196,7 +199,11 @@ class DiscordDelivery:
                 continue
             private_events = [humanise(e.text, game) for e in update.events
                               if e.to is not None and seat in e.to]
-            await self.dm_seat(game, seat, private_events, prompts.get(seat) if seat in new_seats else None)
+            sent = await self.dm_seat(game, seat, private_events, prompts.get(seat) if seat in new_seats else None)
+            open_ = prompts.get(seat)
+            form = self.dm_forms.get((game.game_key, open_.free_form or "")) if open_ and open_.secret else None
+            if sent and form is not None:
+                await self.dm_form(game, seat, open_, form)  # type: ignore[arg-type]
 
     async def hand_payload(self, game: GameRow, seat: int) -> tuple[str, list[discord.File]]:
         ui = get_ui(game.game_key)
@@ -241,6 +248,15 @@ class DiscordDelivery:
             else:
                 log.warning("DM failed: %s", exc, extra={"game_id": game.id})
             return False
+
+    async def dm_form(self, game: GameRow, seat: int, prompt: Prompt, form: Any) -> None:
+        uid = game.seats[seat].user_id
+        try:
+            kwargs = await form(game, seat, prompt)
+            user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)  # type: ignore[arg-type]
+            await user.send(allowed_mentions=NO_PINGS, **kwargs)
+        except discord.HTTPException as exc:
+            log.warning("DM form failed: %s", exc, extra={"game_id": game.id})
 
     async def dm_failed_notice(self, game: GameRow, user_id: int) -> None:
         if not await self.sessions.storage.note_dm_notice(game.id, user_id):

@@ -20,6 +20,7 @@ def _pn(seat: int) -> str:
 
 class CultWarsUI(GameUI):
     key = "cult_wars"
+    cog_extension = "cogs.cult_wars.cog"
 
     def board_image(self, view: JSON, events: list[Event]) -> Image.Image:
         return render.board_image(view)
@@ -53,8 +54,29 @@ class CultWarsUI(GameUI):
         standing = " · ".join(f"{_pn(c['seat'])} {c['vp']} VP/{c['followers']}f" for c in view["cults"])
         waiting = ", ".join(_pn(k) for k in view["waiting_for"]) or "nobody"
         done = ", ".join(_pn(k) for k in view["submitted"]) or "nobody yet"
-        return (f"Turn {view['turn']} of {view['turns']} — orders in: {done}; waiting for {waiting}.\n"
+        text = (f"Turn {view['turn']} of {view['turns']} — orders in: {done}; waiting for {waiting}.\n"
                 f"{standing}")
+        account = reveal_account(view)
+        return f"{text}\n\n{account}" if account else text
+
+
+def reveal_account(view: JSON) -> str:
+    """The last reveal step by step (public): every cult's orders, then each resolution step."""
+    last = view.get("last_turn")
+    if not last:
+        return ""
+    lines = [f"**Turn {last['turn']} revealed**"]
+    for c in last["cults"]:
+        slots = ", ".join(f"{name} {sum(c['slots'][s])}" for s, name in
+                          (("attack", "Attack"), ("defend", "Defend"), ("sacrifice", "Sacrifice"),
+                           ("breed", "Breed")))
+        plays = ", ".join(pl["name"] + (f" → {_pn(pl['target'])}" if pl["target"] is not None else "")
+                          + (" (cancelled)" if pl.get("cancelled") else "") for pl in c["plays"])
+        lines.append(f"{_pn(c['seat'])} → {_pn(c['target'])}: {slots}, idle {c['idle']}"
+                     + (f"; {plays}" if plays else ""))
+    lines += [f"• {ln}" for ln in last.get("lines", [])]
+    text = "\n".join(lines)
+    return text if len(text) <= 3000 else text[:2999] + "…"
 
 
 UI = CultWarsUI()
