@@ -16,6 +16,7 @@ NAMES = render.BELIEVER_NAMES
 
 class HegemonyUI(GameUI):
     key = "hegemony_of_faith"
+    cog_extension = "cogs.hegemony_of_faith.cog"
 
     def board_image(self, view: dict[str, Any], events: list[Event]) -> Image.Image:
         return render.board(view)
