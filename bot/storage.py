@@ -10,11 +10,12 @@ PostgreSQL backend would implement the same methods.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -271,6 +272,17 @@ class SqliteStorage(Storage):
         await cur.close()
         return cur
 
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error (callers hold the lock)."""
+        await self._x("BEGIN IMMEDIATE")
+        try:
+            yield
+            await self._x("COMMIT")
+        except BaseException:
+            await self._x("ROLLBACK")
+            raise
+
     async def open(self) -> None:
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         await self._x("PRAGMA journal_mode=WAL")
@@ -386,13 +398,8 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def set_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
-        await self._x("BEGIN IMMEDIATE")
-        try:
+        async with self._transaction():
             await self._write_seats(game_id, seats)
-            await self._x("COMMIT")
-        except BaseException:
-            await self._x("ROLLBACK")
-            raise
 
     async def _write_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
         await self._x("DELETE FROM seats WHERE game_id=?", (game_id,))
@@ -409,8 +416,7 @@ class SqliteStorage(Storage):
     @_serialised
     async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],
                          deadlines: Sequence[DeadlineRow], now: float) -> None:
-        await self._x("BEGIN IMMEDIATE")
-        try:
+        async with self._transaction():
             cur = await self._x(
                 "UPDATE games SET status='active', state=?, version=1, updated_at=? "
                 "WHERE id=? AND status='lobby'", (_dumps(state), now, game_id))
@@ -418,10 +424,6 @@ class SqliteStorage(Storage):
                 raise VersionConflict(f"game {game_id} is not a lobby any more")
             await self._write_seats(game_id, seats)
             await self._write_deadlines(game_id, deadlines)
-            await self._x("COMMIT")
-        except BaseException:
-            await self._x("ROLLBACK")
-            raise
 
     @_serialised
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int,
@@ -430,8 +432,7 @@ class SqliteStorage(Storage):
                             status: str, result: dict[str, Any] | None,
                             deadlines: Sequence[DeadlineRow], now: float) -> int:
         new_version = expected_version + 1
-        await self._x("BEGIN IMMEDIATE")
-        try:
+        async with self._transaction():
             cur = await self._x(
                 "UPDATE games SET state=?, version=?, status=?, result=?, updated_at=? "
                 "WHERE id=? AND version=? AND status='active'",
@@ -457,10 +458,6 @@ class SqliteStorage(Storage):
                   _dumps(e["to"]) if e.get("to") is not None else None, e.get("kind", "log"),
                   _dumps(e.get("data") or {}), now) for i, e in enumerate(events)])
             await self._write_deadlines(game_id, deadlines)
-            await self._x("COMMIT")
-        except BaseException:
-            await self._x("ROLLBACK")
-            raise
         return new_version
 
     @_serialised
@@ -520,13 +517,8 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def replace_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
-        await self._x("BEGIN IMMEDIATE")
-        try:
+        async with self._transaction():
             await self._write_deadlines(game_id, deadlines)
-            await self._x("COMMIT")
-        except BaseException:
-            await self._x("ROLLBACK")
-            raise
 
     # ------------------------------------------------------- settings and DMs
 
