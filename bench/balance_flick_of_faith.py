@@ -1,64 +1,129 @@
 """Balance: seeded computer-player games of Flick of Faith, win rates per god and per seat.
 
 Run: python bench/balance_flick_of_faith.py [--games N] [--players 2 3 4] [--candidates K]
+                                           [--workers W] [--seed S]
+
 Each game deals god cards at random and the computer players pick a side at random, so every
-god appears about equally often. Shared wins count as a fraction. A fair god wins about
-1/players of the games it plays.
+god appears about equally often. A shared win counts as a fraction for each winner. A fair god
+wins about 1/players of the games it plays ("fair share"). The 95% interval is the Wilson score
+interval of the win rate; a god whose interval does not contain the fair share is out of
+balance with that much confidence. Games are split over ``--workers`` processes; the figures do
+not depend on the number of workers (game ``g`` with ``n`` players always uses the same seed).
+``--candidates`` sets how many flicks the computer player simulates before choosing (fewer is
+faster and a little weaker; every seat gets the same setting).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import multiprocessing
 import random
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Run as a script, Python puts bench/ first on the path, where a sibling module may shadow a
+# standard-library one; import from the repository root instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
 
 from rules.flick_of_faith import ENGINE as E  # noqa: E402
 from rules.flick_of_faith import bot  # noqa: E402
 
+Game = tuple[int, list[str], tuple[int, ...], list[float], int]
+"""(players, gods by seat, winning seats, final scores, seat that won the first-player flick)"""
 
-def play(players: int, seed: int) -> tuple[list[str], tuple[int, ...], list[float]]:
+
+def _init(candidates: int) -> None:
+    bot.CANDIDATES = candidates
+
+
+def play(players: int, seed: int) -> Game:
+    """One seeded game (see ``Game``)."""
     s = E.setup(players, seed)
     rng = random.Random(seed)
+    first = -1
     while E.result(s) is None:
+        if first < 0 and s.phase not in ("gods", "setup_flick"):
+            first = s.first_player
         p = rng.choice(E.prompts(s))
         s, _ = E.apply(s, p.seat, E.bot_action(E.view(s, p.seat), p, rng))
     r = E.result(s)
     assert r is not None
-    return [g or "?" for g in s.gods], r.winners, [float(r.scores[k]) for k in range(players)]
+    return (players, [g or "?" for g in s.gods], r.winners, [float(r.scores[k]) for k in range(players)],
+            max(first, 0))
+
+
+def _play(job: tuple[int, int]) -> Game:
+    return play(*job)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (fractional wins allowed)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def report(n: int, games: list[Game]) -> None:
+    played: dict[str, int] = defaultdict(int)
+    won: dict[str, float] = defaultdict(float)
+    vp: dict[str, float] = defaultdict(float)
+    order_won = [0.0] * n
+    for _, gods_, winners, scores, first in games:
+        for k, god in enumerate(gods_):
+            played[god] += 1
+            vp[god] += scores[k]
+            if k in winners:
+                won[god] += 1 / len(winners)
+                order_won[(k - first) % n] += 1 / len(winners)
+    fair = 100 / n
+    print(f"\n{n} players, {len(games)} games (fair share {fair:.1f}%)")
+    print(f"  {'god':10s} {'games':>5s} {'wins':>6s} {'win %':>6s} {'vs fair':>7s} {'95% interval':>14s} {'avg VP':>7s}")
+    for god in sorted(played, key=lambda x: -won[x] / played[x]):
+        rate = 100 * won[god] / played[god]
+        lo, hi = wilson(won[god], played[god])
+        flag = "" if lo * 100 <= fair <= hi * 100 else "  *"
+        print(f"  {god:10s} {played[god]:5d} {won[god]:6.1f} {rate:6.1f} {rate - fair:+7.1f} "
+              f"{100 * lo:6.1f}–{100 * hi:5.1f}% {vp[god] / played[god]:7.1f}{flag}")
+    print("  by place in the first Generation's turn order (1st = won the first-player flick;")
+    print("  the token then passes clockwise each Generation):")
+    for k, w in enumerate(order_won):
+        lo, hi = wilson(w, len(games))
+        print(f"    {k + 1}{'stndrd'[2 * k:2 * k + 2] if k < 3 else 'th'}: {100 * w / len(games):5.1f}%  "
+              f"({100 * lo:.1f}–{100 * hi:.1f}%)")
+    print("  (* = the fair share lies outside the 95% interval)")
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=60, help="games per player count")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
-    ap.add_argument("--candidates", type=int, default=bot.CANDIDATES)
+    ap.add_argument("--candidates", type=int, default=bot.CANDIDATES,
+                    help=f"flicks the computer player simulates per decision (default {bot.CANDIDATES})")
+    ap.add_argument("--workers", type=int, default=min(2, multiprocessing.cpu_count()))
+    ap.add_argument("--seed", type=int, default=0, help="offset added to every game's seed")
     args = ap.parse_args()
-    bot.CANDIDATES = args.candidates
     t0 = time.time()
+    jobs = [(n, 10_000 * n + args.seed + g) for n in args.players for g in range(args.games)]
+    if args.workers > 1:
+        with multiprocessing.Pool(args.workers, initializer=_init, initargs=(args.candidates,)) as pool:
+            results = pool.map(_play, jobs, chunksize=4)
+    else:
+        _init(args.candidates)
+        results = [_play(j) for j in jobs]
+    print(f"Flick of Faith balance: {args.games} games per player count, "
+          f"computer player with {args.candidates} candidates")
     for n in args.players:
-        played: dict[str, int] = defaultdict(int)
-        won: dict[str, float] = defaultdict(float)
-        vp: dict[str, float] = defaultdict(float)
-        seat_won = [0.0] * n
-        for g in range(args.games):
-            gods_, winners, scores = play(n, 10_000 * n + g)
-            for k, god in enumerate(gods_):
-                played[god] += 1
-                vp[god] += scores[k]
-                if k in winners:
-                    won[god] += 1 / len(winners)
-                    seat_won[k] += 1 / len(winners)
-        print(f"\n{n} players, {args.games} games (fair share {100 / n:.0f}%)")
-        print(f"  {'god':10s} {'games':>5s} {'win %':>6s} {'avg VP':>7s}")
-        for god in sorted(played, key=lambda x: -won[x] / played[x]):
-            print(f"  {god:10s} {played[god]:5d} {100 * won[god] / played[god]:6.1f} {vp[god] / played[god]:7.1f}")
-        print("  by seat: " + ", ".join(f"P{k + 1} {100 * w / args.games:.0f}%" for k, w in enumerate(seat_won)))
-    print(f"\n({time.time() - t0:.0f} s)")
+        report(n, [g for g in results if g[0] == n])
+    print(f"\n({time.time() - t0:.0f} s, {args.workers} worker(s))")
 
 
 if __name__ == "__main__":

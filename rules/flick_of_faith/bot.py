@@ -63,17 +63,28 @@ def _vote(view: JSON, seat: int, rng: random.Random) -> Action:
 
 
 def _build(view: JSON, seat: int, prompt: Prompt) -> Action:
+    """Build where the board afterwards scores best (Worship now, without the prophet that
+    becomes the temple); among equals, far from the navel, away from the bot's own temples."""
     if view["temples"][seat] == 0:
         return {"type": "build_done"}
+    law_keys = [x["key"] for x in view["laws"]]
     best: tuple[float, Action] | None = None
+    worship_cache: dict[tuple[int, int], float] = {}
     for c in prompt.choices:
         a = c.action
         if a["type"] != "build":
             continue
         spot = next((x, y) for n, x, y in board.temple_spots(a["island"]) if n == a["spot"])
+        key = (a["prophet"], a["island"])
+        if key not in worship_cache:
+            after = [d for d in view["discs"] if d["id"] != a["prophet"]]
+            after.append({"id": -1, "kind": "temple", "owner": seat, "x": spot[0], "y": spot[1]})
+            res = scoring.worship(after, view["players"], law_keys, view["gods"])
+            rival = max((res[k]["vp"] for k in range(view["players"]) if k != seat), default=0)
+            worship_cache[key] = float(res[seat]["vp"]) - 0.6 * float(rival)
         mine_there = sum(1 for d in view["discs"] if d["owner"] == seat and d["kind"] == "temple"
                          and geometry.island_at(d["x"], d["y"], KINDS["temple"].radius) == a["island"])
-        score = geometry.navel_distance(*spot) - 20.0 * mine_there
+        score = 10.0 * worship_cache[key] + 0.01 * geometry.navel_distance(*spot) - 0.5 * mine_there
         if best is None or score > best[0]:
             best = (score, dict(a))
     return best[1] if best else {"type": "build_done"}

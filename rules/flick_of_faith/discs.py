@@ -40,7 +40,7 @@ PROPHET_KINDS: tuple[str, ...] = ("prophet", "templar", "sphinx")
 """Kinds a player may flick from their supply, in the default order of choice."""
 FLICKABLE: tuple[str, ...] = PROPHET_KINDS + ("heart",)
 
-HEART_REACH = 7.0
+HEART_REACH = 4.0
 """Freja's Heart wins enemy prophets whose edge is within this distance of the Heart's centre."""
 
 

@@ -550,6 +550,13 @@ class FlickOfFaith(Engine):
                 s.lost_sheep[owner] = True
                 s.supply[owner][d["kind"]] = s.supply[owner].get(d["kind"], 0) + 1
                 return "hand"
+            if (s.gods[owner] == "anubis" and s.phase == "mission" and owner != s.active
+                    and not s.turn.get("anubis_saved")):
+                # Anubis on another player's turn: the first of his prophets knocked off the
+                # map goes back to his hand, to be flicked again on a later turn.
+                s.turn["anubis_saved"] = True
+                s.supply[owner][d["kind"]] = s.supply[owner].get(d["kind"], 0) + 1
+                return "anubis"
             s.reserve[owner] += 1
             return "reserve"
         if d["kind"] == "temple" and owner is not None:
@@ -569,7 +576,8 @@ class FlickOfFaith(Engine):
             to = self._to_reserve(s, d)
             s.turn.setdefault("fell_log", []).append([i, d["kind"], d["owner"], to])
             who = _p(d["owner"]) + "'s " if d["owner"] is not None else "the "
-            fallen.append(who + d["kind"].replace("_", " ") + (" (back to hand: Lost Sheep)" if to == "hand" else ""))
+            note = {"hand": " (back to hand: Lost Sheep)", "anubis": " (back to hand: Anubis)"}.get(to, "")
+            fallen.append(who + d["kind"].replace("_", " ") + note)
         fell = set(out.fell)
         for d in s.discs:
             if d["id"] in fell:

@@ -16,6 +16,8 @@ from . import geometry, laws
 from .discs import HEART_REACH, KINDS, PROPHET_KINDS
 
 DiscD = dict[str, Any]
+THEMIS_MIN_TIE = 2
+"""Themis's Scales pay only for a tie of at least this many pieces each."""
 
 
 def ape_islands(discs: Sequence[DiscD]) -> set[int]:
@@ -101,7 +103,7 @@ def worship(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
             out[leaders[0]]["domination"].append(i)
         else:
             for seat in leaders:
-                if gods[seat] == "themis":
+                if gods[seat] == "themis" and top >= THEMIS_MIN_TIE:
                     out[seat]["bonus"] = max(out[seat]["bonus"], 1)
     for seat in range(players):
         o = out[seat]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine import IllegalAction
-from rules.flick_of_faith import aim, geometry, gods, scoring
+from rules.engine import Event, IllegalAction
+from rules.flick_of_faith import aim, geometry, gods, physics, scoring
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
 
@@ -114,14 +114,24 @@ def test_zeus_builds_on_any_island() -> None:
     assert {c.action["island"] for c in E.prompts(s2)[0].choices if c.action["type"] == "build"} == {0}
 
 
-def test_themis_gains_one_vp_when_she_ties_for_domination() -> None:
+def test_themis_gains_one_vp_when_she_ties_for_domination_with_two_pieces() -> None:
+    s = mission(3, ("themis", "zeus", "ra"))
+    on_island(s, 0, 0, n=2)
+    on_island(s, 0, 1, n=2)
+    on_island(s, 1, 1)
+    res = scoring.worship(s.discs, 3, [], s.gods)
+    assert res[0]["domination"] == [] and res[0]["bonus"] == 1 and res[0]["vp"] == 2
+    assert res[1]["domination"] == [1] and res[1]["vp"] == 4
+
+
+def test_themis_scales_ignore_a_tie_of_single_pieces() -> None:
     s = mission(3, ("themis", "zeus", "ra"))
     on_island(s, 0, 0)
     on_island(s, 0, 1)
     on_island(s, 1, 1)
     on_island(s, 1, 2)
     res = scoring.worship(s.discs, 3, [], s.gods)
-    assert res[0]["domination"] == [] and res[0]["bonus"] == 1 and res[0]["vp"] == 2
+    assert res[0]["domination"] == [] and res[0]["bonus"] == 0 and res[0]["vp"] == 1
     assert res[1]["domination"] == [] and res[1]["vp"] == 2
 
 
@@ -136,6 +146,27 @@ def test_tyr_prophets_weigh_double_and_shove_further() -> None:
         return float(((x - 20) ** 2 + (y - 20) ** 2) ** 0.5)
 
     assert shove("tyr") > shove("zeus") + 3
+
+
+def test_anubis_gets_back_the_first_prophet_knocked_off_on_another_players_turn() -> None:
+    s = mission(2, ("zeus", "anubis"))
+    assert s.active == 0
+    a = put(s, "prophet", 1, 50.0, 97.5)
+    b = put(s, "prophet", 1, 53.5, 97.5)
+    s.supply[1] = {"prophet": 3}
+    ev: list[Event] = []
+    rest = {d["id"]: (d["x"], d["y"]) for d in s.discs if d["id"] not in (a, b)}
+    E._apply_outcome(s, physics.Outcome(rest, [a, b]), ev)
+    # the first one goes back to his hand, the second to the reserve
+    assert s.supply[1]["prophet"] == 4 and s.reserve[1] == 1
+    assert not any(d["id"] in (a, b) for d in s.discs)
+
+
+def test_anubis_own_fallen_prophet_still_goes_to_the_reserve_first() -> None:
+    s = mission(2, ("anubis", "zeus"))
+    a = put(s, "prophet", 0, 50.0, 97.5)
+    E._apply_outcome(s, physics.Outcome({}, [a]), [])
+    assert s.reserve[0] == 1
 
 
 def test_morrigan_drowns_struck_enemy_prophets_resting_in_the_sea() -> None:
