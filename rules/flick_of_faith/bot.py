@@ -24,6 +24,9 @@ JSON = dict[str, Any]
 CANDIDATES = 8
 """How many candidate flicks the computer player simulates (raise it for a stronger bot)."""
 
+ANUBIS_HIT = 12.0
+"""Extra slide distance Anubis puts into a shot at an enemy disc (others: 6)."""
+
 LAW_TASTE = {
     "tithe": -1.0, "king_ape": 0.0, "eyes_closed": -0.5, "weak_hand": -0.3, "grand_tour": 0.5,
     "pilgrimage": 0.5, "consecration": 0.5, "divine_right": 0.3, "sealed_gates": -0.3,
@@ -112,18 +115,23 @@ def evaluate(view: JSON, seat: int, discs: list[JSON]) -> float:
 
 
 def _targets(view: JSON, seat: int) -> list[tuple[float, float, float]]:
-    """(x, y, extra distance) aim points, most promising first."""
+    """(x, y, extra distance) aim points, most promising first. Anubis loses little when his disc
+    flies off after a hard hit (he may flick it again), so his shots at enemy discs are harder."""
     out: list[tuple[float, float, float]] = []
     presence = {geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius)
                 for d in view["discs"] if d["owner"] == seat}
     cities = sorted(board.ISLANDS, key=lambda i: (i.index in presence, i.index))
-    for isl in cities:
-        out.append((isl.x, isl.y, 0.0))
-    out.append((board.CENTRE[0], board.CENTRE[1], 0.0))
+    anubis = view["gods"][seat] == "anubis"
+    hits: list[tuple[float, float, float]] = []
     for d in view["discs"]:
         if d["owner"] not in (None, seat) and d["kind"] in PROPHET_KINDS + ("temple",):
             if geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius) is not None:
-                out.append((d["x"], d["y"], 6.0 if d["kind"] != "temple" else 0.0))
+                extra = 0.0 if d["kind"] == "temple" else (ANUBIS_HIT if anubis else 6.0)
+                hits.append((d["x"], d["y"], extra))
+    for isl in cities:
+        out.append((isl.x, isl.y, 0.0))
+    out.append((board.CENTRE[0], board.CENTRE[1], 0.0))
+    out.extend(hits)
     for isl in board.ISLANDS:
         out.append((isl.x + (board.CENTRE[0] - isl.x) * 0.3, isl.y + (board.CENTRE[1] - isl.y) * 0.3, 0.0))
     return out

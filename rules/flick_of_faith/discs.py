@@ -29,7 +29,7 @@ class Kind:
 KINDS: dict[str, Kind] = {
     "prophet": Kind("prophet", 1.6, 1.0, 0.95, True, ""),
     "templar": Kind("templar", 2.2, 1.8, 0.95, True, "T"),
-    "sphinx": Kind("sphinx", 3.2, 3.5, 0.9, True, "S"),
+    "sphinx": Kind("sphinx", 3.6, 4.5, 0.9, True, "S"),
     "temple": Kind("temple", 3.8, 6.0, 0.8, False, ""),
     "king_ape": Kind("king_ape", 3.6, 4.5, 0.9, False, "APE"),
     "heart": Kind("heart", 1.8, 0.6, 0.9, False, "♥"),
@@ -40,7 +40,7 @@ PROPHET_KINDS: tuple[str, ...] = ("prophet", "templar", "sphinx")
 """Kinds a player may flick from their supply, in the default order of choice."""
 FLICKABLE: tuple[str, ...] = PROPHET_KINDS + ("heart",)
 
-HEART_REACH = 4.0
+HEART_REACH = 2.0
 """Freja's Heart wins enemy prophets whose edge is within this distance of the Heart's centre."""
 
 

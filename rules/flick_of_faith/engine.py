@@ -353,7 +353,7 @@ class FlickOfFaith(Engine):
             chosen, how = upper, "more thumbs up"
         elif downs > ups:
             chosen, how = lower, "more thumbs down"
-        elif "themis" in s.gods:
+        elif "themis" in s.gods and s.players > 2:
             themis = s.gods.index("themis")
             chosen = upper if s.votes[str(themis)] == "up" else lower
             how = "a tie, settled by Themis's vote"

@@ -203,10 +203,23 @@ def test_other_gods_do_not_drown_struck_prophets() -> None:
 
 
 def test_themis_settles_council_ties() -> None:
+    other = {"up": "down", "down": "up"}
     for thumb, law in (("up", "still_waters"), ("down", "sticky_sands")):
-        s = mission(2, ("themis", "zeus"))
+        s = mission(4, ("themis", "zeus", "ra", "dagda"))
         s.phase, s.active, s.stage = "council", None, ""
         s.council = ["still_waters", "sticky_sands"]
-        s, _ = E.apply(s, 0, {"type": "vote", "thumb": thumb})
-        s, _ = E.apply(s, 1, {"type": "vote", "thumb": "up" if thumb == "down" else "down"})
+        for seat, t in enumerate((thumb, thumb, other[thumb], other[thumb])):
+            s, _ = E.apply(s, seat, {"type": "vote", "thumb": t})
         assert s.laws == [law]
+
+
+def test_themis_does_not_settle_a_two_player_tie() -> None:
+    chosen = set()
+    for seed in range(12):
+        s = mission(2, ("themis", "zeus"), seed=seed)
+        s.phase, s.active, s.stage = "council", None, ""
+        s.council = ["still_waters", "sticky_sands"]
+        s, _ = E.apply(s, 0, {"type": "vote", "thumb": "up"})
+        s, _ = E.apply(s, 1, {"type": "vote", "thumb": "down"})
+        chosen.add(s.laws[0])
+    assert chosen == {"still_waters", "sticky_sands"}
