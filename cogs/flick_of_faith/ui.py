@@ -18,6 +18,7 @@ JSON = dict[str, Any]
 
 class FlickUI(GameUI):
     key = "flick_of_faith"
+    cog_extension = "cogs.flick_of_faith.cog"
 
     def board_image(self, view: JSON, events: list[Event]) -> Image.Image:
         return board_image(view)

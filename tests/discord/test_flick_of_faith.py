@@ -1,0 +1,230 @@
+"""Flick of Faith on Discord: /play → gods → secret first-player flick → Councils → Missions with
+/flick (GIF + PNG on the board), temples, a stale /flick → the final score; /aim; refusals."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+from bot.app import HeraldBot
+from rules.flick_of_faith import laws
+from rules.flick_of_faith import map as board
+from rules.flick_of_faith.physics import power_for_distance
+from tests.discord.helpers import components, custom_ids, find_by_prefix, reply_text
+
+PRIVATE_TEXTS = ("You chose", "You voted", "Your flick", "Your secret")
+"""Texts only ever meant for one seat (the engine's private events, the cog's private replies)."""
+
+
+def everything_public(where: Any) -> str:
+    """All text a non-player could read in the game's thread: contents, embeds, custom_ids."""
+    parts = []
+    for m in where.history():
+        parts.append(m.content)
+        for e in m.embeds:
+            parts += [e.title or "", e.description or ""] + [f"{f.name} {f.value}" for f in e.fields]
+        parts += custom_ids(m)
+    return "\n".join(parts)
+
+
+def assert_no_private_text(where: Any, extra: tuple[str, ...] = ()) -> None:
+    text = everything_public(where)
+    for marker in PRIVATE_TEXTS + extra:
+        assert marker not in text, f"secret {marker!r} leaked into the thread"
+    for cid in re.findall(r"herald:\S+", text):
+        assert re.fullmatch(r"herald:[a-z]+(:[a-z]+)?(:[0-9a-f]+)+", cid), cid
+
+
+def city_aim(seat: int, players: int, island: int) -> tuple[float, float]:
+    """Angle and power that carry a new prophet from the seat's corner to an island's city."""
+    corner = board.corner_of(players, seat)
+    start = board.launch_spot(corner)
+    isl = board.ISLANDS[island]
+    dist = ((isl.x - start[0]) ** 2 + (isl.y - start[1]) ** 2) ** 0.5
+    return round(board.angle_towards(start, (isl.x, isl.y)), 2), round(power_for_distance(dist), 2)
+
+
+async def open_game(env: simcord.Env):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    carol = guild.add_member(env.create_user("carol"))
+    r = await alice.slash(channel, "play", game="flick_of_faith")
+    assert r.acknowledged and not r.ephemeral
+    await bob.click(channel.last_message, label="Join")
+    await alice.click(channel.last_message, label="Start")
+    assert channel.threads
+    return guild, channel, channel.threads[0], alice, bob, carol
+
+
+def files_of(result: Any) -> list[str]:
+    """Filenames the invoking user received (the filled response and any followups)."""
+    msgs = ([result.response] if result.response is not None else []) + list(result.followups)
+    return [a.filename for m in msgs for a in m.attachments]
+
+
+def board_message(thread: Any) -> discord.Message:
+    return find_by_prefix(thread.history(), "herald:act:")
+
+
+async def decide_first(player: Any, thread: Any) -> str:
+    """Decide → the first enumerated choice (through a group select and a paged select if needed)."""
+    panel = await player.click(board_message(thread), label="Decide")
+    assert panel.ephemeral, reply_text(panel)
+    msg = panel.response.message
+    comps = components(msg)
+    if any(c["custom_id"].startswith("herald:btn:") for c in comps):
+        label = comps[0]["label"]
+        done = await player.click(msg, custom_id=comps[0]["custom_id"])
+        assert done.acknowledged
+        return str(label)
+    grp = next((c for c in comps if c["custom_id"].startswith("herald:grp:")), None)
+    if grp is not None:
+        r = await player.select(msg, ["0"], custom_id=grp["custom_id"])
+        msg = r.response.message
+        comps = components(msg)
+    pick = next(c for c in comps if c["custom_id"].startswith("herald:pick:"))
+    option = next(o for o in pick["options"] if not o.value.startswith("page:"))
+    await player.select(msg, [option.value], custom_id=pick["custom_id"])
+    return str(option.label)
+
+
+async def test_two_player_game_from_play_to_final_score(simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    env, bot = simcord_env, simcord_bot
+    started = time.monotonic()
+    guild, channel, thread, alice, bob, carol = await open_game(env)
+    game = (await bot.storage.list_games(guild_id=guild.id))[0]
+    players = {0: alice, 1: bob}
+
+    # -- gods: secret, enumerated (the generic Decide panel)
+    chosen = await decide_first(alice, thread)
+    assert_no_private_text(thread, (chosen,))  # bob has not chosen: alice's god is still secret
+    await decide_first(bob, thread)
+    assert "The gods are revealed" in everything_public(thread)
+
+    # -- first-player flick: secret and simultaneous; Decide explains, the modal flicks
+    form = await alice.click(board_message(thread), label="Decide")
+    assert form.ephemeral
+    text = form.response.content
+    assert "straight at the navel" in text and "clockwise" in text and "top-left" in text
+    assert "−180 to 180" in text and "1 to 10" in text and "/flick" in text
+    shown = await alice.click(form.response.message, label="Flick…")
+    assert shown.modal is not None
+    sent = await alice.submit_modal(shown, {"angle": "3.25", "power": "6.15"})
+    assert sent.ephemeral and "locked in" in reply_text(sent) and "3.25" in reply_text(sent)
+    assert "3.25" not in everything_public(thread)  # nothing about the aim until all have flicked
+    assert_no_private_text(thread)
+    again = await alice.slash(thread, "flick", angle=1.0, power=5.0)
+    assert again.ephemeral and "not your turn" in reply_text(again) and "bob" in reply_text(again)
+    bad = await bob.slash(thread, "flick", angle=200.0, power=6.0)
+    assert bad.ephemeral and "out of range" in reply_text(bad) and "-180 to 180" in reply_text(bad)
+    bad = await bob.slash(thread, "flick", angle=10.0, power=0.5)
+    assert "out of range" in reply_text(bad) and "1 to 10" in reply_text(bad)
+    r = await bob.slash(thread, "flick", angle=-2.5, power=6.3)
+    assert r.ephemeral and "locked in" in reply_text(r)
+    public = everything_public(thread)
+    assert "first-player flicks are revealed" in public and "3.25" in public
+
+    # -- /aim: a private image; refusals for strangers
+    aim = await alice.slash(thread, "aim", angle=0.0, power=6.0)
+    assert aim.ephemeral and files_of(aim) == ["aim.png"] and "only you see this" in reply_text(aim)
+    bad = await alice.slash(thread, "aim", angle=0.0, power=11.0)
+    assert bad.ephemeral and "1 to 10" in reply_text(bad)
+    r = await carol.slash(thread, "flick", angle=0.0, power=5.0)
+    assert r.ephemeral and "not playing in this game" in reply_text(r)
+    r = await carol.slash(channel, "flick", angle=0.0, power=5.0)
+    assert r.ephemeral and ("no running game" in reply_text(r) or "not playing" in reply_text(r))
+
+    # -- the rest of the game: each player answers whatever they are asked
+    stats = {"flicks": 0, "votes": 0, "builds": 0, "gifs": 0, "stale": 0, "decide_forms": 0}
+    replaced = False
+    for _ in range(400):
+        game = await bot.storage.get_game(game.id)
+        if game.status != "active":
+            break
+        prompts = bot.sessions.prompts(game)
+        human = [p for p in prompts if not game.seats[p.seat].is_bot]
+        assert human, "the computer player should have answered its own prompts"
+        p = human[0]
+        player = players[p.seat]
+        if p.free_form == "flick":
+            if p.kind == "flick" and stats["stale"] == 0:
+                other = players[1 - p.seat]
+                stale = await other.slash(thread, "flick", angle=0.0, power=5.0)
+                assert stale.ephemeral and "not your turn" in reply_text(stale)
+                stats["stale"] += 1
+            if p.kind == "flick" and stats["decide_forms"] == 0:
+                form = await player.click(board_message(thread), label="Decide")
+                assert "Flick…" in [c["label"] for c in components(form.response.message)]
+                stats["decide_forms"] += 1
+            angle, power = city_aim(p.seat, 2, (stats["flicks"] // 2) % 4 if p.seat == 0 else 2)
+            r = await player.slash(thread, "flick", angle=angle, power=power)
+            assert r.ephemeral, reply_text(r)
+            assert "✅" in reply_text(r) or "locked in" in reply_text(r), reply_text(r)
+            stats["flicks"] += 1
+            if p.kind == "flick":
+                game = await bot.storage.get_game(game.id)
+                b = next(m for m in thread.history() if m.id == game.board_message_id)
+                names = [a.filename for a in b.attachments]
+                assert "board.png" in names and "flick.gif" in names, names
+                gif = next(a for a in b.attachments if a.filename == "flick.gif")
+                assert 0 < gif.size < 2_000_000
+                stats["gifs"] += 1
+        else:
+            label = await decide_first(player, thread)
+            stats["votes"] += p.kind == "vote"
+            stats["builds"] += p.kind == "build" and label.startswith("Island")
+        assert_no_private_text(thread)
+        if not replaced and time.monotonic() - started > 30:
+            # hand bob's seat to the computer player to finish the game quickly
+            print("replacing bob", stats, round(time.monotonic() - started, 1))
+            r = await alice.slash(thread, "game replace", player=bob)
+            assert "handed over" in reply_text(r), reply_text(r)
+            replaced = True
+    game = await bot.storage.get_game(game.id)
+    assert game.status == "finished"
+    assert stats["votes"] >= 2 and stats["builds"] >= 1 and stats["gifs"] >= 4, stats
+    final = [e for m in thread.history() for e in m.embeds if "Final result" in (e.title or "")]
+    assert final and "Winner" in (final[0].description or "")
+    assert_no_private_text(thread)
+    # game over: flicks are refused clearly
+    r = await alice.slash(thread, "flick", angle=0.0, power=5.0)
+    assert r.ephemeral and "is over" in reply_text(r)
+    print("human play:", json.dumps(stats), f"{time.monotonic() - started:.1f}s", "replaced" if replaced else "")
+
+
+async def test_flick_refusals_and_eyes_closed(simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = simcord_env
+    guild, channel, thread, alice, bob, carol = await open_game(env)
+    r = await alice.slash(thread, "flick", angle=0.0, power=5.0)
+    assert r.ephemeral and "no flick to make now" in reply_text(r) and "Decide" in reply_text(r)
+    await decide_first(alice, thread)
+    r = await alice.slash(thread, "flick", angle=0.0, power=5.0)
+    assert r.ephemeral and "not your turn" in reply_text(r) and "bob" in reply_text(r)
+    await decide_first(bob, thread)
+    # a modal with nonsense is refused with the range, and nothing is applied
+    form = await alice.click(board_message(thread), label="Decide")
+    shown = await alice.click(form.response.message, label="Flick…")
+    r = await alice.submit_modal(shown, {"angle": "north", "power": "5"})
+    assert r.ephemeral and "not a number" in reply_text(r) and "-180 to 180" in reply_text(r)
+    shown = await alice.click(form.response.message, label="Flick…")
+    r = await alice.submit_modal(shown, {"angle": "0", "power": "12"})
+    assert "out of range" in reply_text(r) and "1 to 10" in reply_text(r)
+    # the aim modal previews privately
+    shown = await alice.click(form.response.message, label="Preview aim…")
+    r = await alice.submit_modal(shown, {"angle": "-10", "power": "5.5", "piece": ""})
+    assert r.ephemeral and files_of(r) == ["aim.png"]
+    # Eyes Closed in force: /aim is refused politely
+    monkeypatch.setattr(laws, "preview_allowed", lambda keys: False)
+    r = await alice.slash(thread, "aim", angle=0.0, power=5.0)
+    assert r.ephemeral and "Eyes Closed" in reply_text(r) and files_of(r) == []
+    form = await alice.click(board_message(thread), label="Decide")
+    assert "Eyes Closed" in form.response.content
+    assert [c["label"] for c in components(form.response.message)] == ["Flick…"]
