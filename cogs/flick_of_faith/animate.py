@@ -41,7 +41,8 @@ def flick_gif(data: dict[str, Any], players: int, *, side: int = 480) -> bytes:
     owners = {int(x["id"]): x for x in data["bodies"]}
     flicked = {int(i) for i in data.get("flicked", [])}
     images: list[Image.Image] = []
-    trail: list[tuple[float, float]] = []
+    trails: dict[int, list[tuple[float, float]]] = {i: [] for i in flicked}
+    """One trail per flicked disc (a contest flick moves every player's disc at once)."""
     palette: Image.Image | None = None
     for frame in frames:
         img = base.copy()
@@ -51,9 +52,10 @@ def flick_gif(data: dict[str, Any], players: int, *, side: int = 480) -> bytes:
             src = owners[i]
             discs.append({"id": i, "kind": src["kind"], "owner": src.get("owner"), "x": x, "y": y})
             if i in flicked:
-                trail.append(b.p(x, y))
-        if len(trail) > 1:
-            d.line(trail, fill=(255, 255, 255), width=2)
+                trails[i].append(b.p(x, y))
+        for trail in trails.values():
+            if len(trail) > 1:
+                d.line(trail, fill=(255, 255, 255), width=2)
         draw_discs(d, b, discs, labels=False)
         if palette is None:
             palette = img.quantize(colors=96, method=Image.Quantize.MEDIANCUT)
