@@ -287,8 +287,9 @@ class Sessions:
             await self.storage.start_game(game_id, seats=game.seats, state=engine.to_json(state),
                                           deadlines=deadlines, now=self.now())
             log.info("game started", extra={"game_id": game_id, "guild_id": game.guild_id})
+            # every prompt open after the start is new (also when computer players answer first)
             update = Update(await self.get(game_id), kind="start", new_prompts=list(prompts),
-                            changed_private={s.seat for s in game.seats})
+                            changed_private={s.seat for s in game.seats}, open_at_start=set())
             if getattr(self.delivery, "per_action", False):
                 await self.delivery.deliver(update)
                 update = Update(update.game)
