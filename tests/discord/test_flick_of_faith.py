@@ -120,6 +120,8 @@ async def test_two_player_game_from_play_to_final_score(simcord_env: simcord.Env
     sent = await alice.submit_modal(shown, {"angle": "3.25", "power": "6.15"})
     assert sent.ephemeral and "locked in" in reply_text(sent) and "3.25" in reply_text(sent)
     assert "3.25" not in everything_public(thread)  # nothing about the aim until all have flicked
+    assert not any("3.25" in m.content for m in bob.user.dm_channel.history())
+    assert any("3.25" in m.content for m in alice.user.dm_channel.history())  # her own DM has it
     assert_no_private_text(thread)
     again = await alice.slash(thread, "flick", angle=1.0, power=5.0)
     assert again.ephemeral and "not your turn" in reply_text(again) and "bob" in reply_text(again)
@@ -164,6 +166,12 @@ async def test_two_player_game_from_play_to_final_score(simcord_env: simcord.Env
                 form = await player.click(board_message(thread), label="Decide")
                 assert "Flick…" in [c["label"] for c in components(form.response.message)]
                 stats["decide_forms"] += 1
+            if p.kind == "flick" and not stats.get("no_piece"):
+                god = bot.sessions.view(game, p.seat)["gods"][p.seat]
+                piece = "sphinx" if god != "ra" else "heart"
+                r = await player.slash(thread, "flick", angle=0.0, power=5.0, piece=piece)
+                assert r.ephemeral and f"Piece '{piece}' is not available" in reply_text(r), reply_text(r)
+                stats["no_piece"] = 1
             angle, power = city_aim(p.seat, 2, (stats["flicks"] // 2) % 4 if p.seat == 0 else 2)
             r = await player.slash(thread, "flick", angle=angle, power=power)
             assert r.ephemeral, reply_text(r)
