@@ -14,8 +14,8 @@ its own view), every other seat is a computer player answered by the session its
 * per game registered: median time of ``GameUI.board_image`` on a mid-game public view, and of the
   PNG encoding of that image.
 
-    python bench/platform.py                      # 20 concurrent High Card Duel games
-    python bench/platform.py --games 50 --game cult_wars --players 4
+    python bench/sessions_load.py                      # 20 concurrent High Card Duel games
+    python bench/sessions_load.py --games 50 --game cult_wars --players 4
 """
 
 from __future__ import annotations
@@ -23,9 +23,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# This file is called platform.py: never let it shadow the standard library module of that name.
-_HERE = str(Path(__file__).resolve().parent)
-sys.path[:] = [p for p in sys.path if p and Path(p).resolve() != Path(_HERE)]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import argparse  # noqa: E402
@@ -186,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ms = 1000.0
     steps, acts = result["steps"], result["acts"]
-    print(f"command: python bench/platform.py {shlex.join(sys.argv[1:] if argv is None else argv)}")
+    print(f"command: python bench/sessions_load.py {shlex.join(sys.argv[1:] if argv is None else argv)}")
     print(f"Python {sys.version.split()[0]}, SQLite file in a temp folder, NullDelivery")
     print()
     print(f"{engine.name} ({args.game}), {players} players, {args.games} concurrent games")
