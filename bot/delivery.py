@@ -141,9 +141,12 @@ class DiscordDelivery:
                           if p.seat < len(game.seats) and not game.seats[p.seat].is_bot]
         board = await self.update_board(game, update.events)
         if channel is not None:
-            text_lines = [f"• {t}" for t in public[-15:]]
-            if len(public) > 15:
-                text_lines.insert(0, f"… {len(public) - 15} earlier lines in `/game log`")
+            # a long update (a reveal) is told whole, in up to three messages
+            text_lines = [f"• {t}" for t in public]
+            while len(text_lines) > 15 and sum(len(t) + 1 for t in text_lines) > 5000:
+                text_lines.pop(0)
+            if len(text_lines) < len(public):
+                text_lines.insert(0, f"… {len(public) - len(text_lines)} earlier lines in `/game log`")
             ping_ids: list[int] = []
             if game.status == "active" and new_for_humans:
                 deadlines = {(d.seat, d.kind): d for d in await self.sessions.storage.deadlines(game.id)}
@@ -160,11 +163,18 @@ class DiscordDelivery:
                     text_lines.append("➡️ " + "; ".join(dict.fromkeys(asks)))
             if board is not None and text_lines:
                 text_lines.append(f"[board]({board.jump_url})")
-            if text_lines:
-                try:
-                    await channel.send(clip("\n".join(text_lines)), allowed_mentions=pings(ping_ids))
-                except discord.Forbidden:
-                    log.warning("cannot post the log line", extra={"game_id": game.id})
+            chunks: list[str] = []
+            for line in text_lines:
+                if chunks and len(chunks[-1]) + len(line) < 1900:
+                    chunks[-1] += "\n" + line
+                else:
+                    chunks.append(line)
+            try:
+                for i, chunk in enumerate(chunks):
+                    last = i == len(chunks) - 1
+                    await channel.send(clip(chunk), allowed_mentions=pings(ping_ids) if last else NO_PINGS)
+            except discord.Forbidden:
+                log.warning("cannot post the log line", extra={"game_id": game.id})
         await self.push_private(update)
         if update.result is not None and channel is not None:
             await self.announce_result(game, channel)
