@@ -52,7 +52,8 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         m = self.template.match(self.custom_id)
         assert m is not None
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
         await _cog(interaction).on_select(interaction, int(m["game"]), int(m["turn"]), m["kind"], values)
 
 

@@ -62,7 +62,10 @@ class Draft:
             return None
         d = cls()
         try:
-            fields = dict(part.split("=", 1) for part in text[len(CODE_PREFIX):].split(";"))
+            fields: dict[str, str] = {}
+            for part in text[len(CODE_PREFIX):].split(";"):
+                key, _, val = part.partition("=")
+                fields[key] = val
             d.target = int(fields["T"]) if fields.get("T") else None
             for s in SLOTS:
                 d.slots[s] = [t for t in fields.get(s[0].upper(), "").split(".") if t in TOKENS]
@@ -100,7 +103,7 @@ class Draft:
                 if tok is not None:
                     free.remove(tok)
                     d.slots[s].append(tok)
-        for pl in orders.get("plays", orders.get("actions", [])):
+        for pl in orders.get("plays") or orders.get("actions") or []:
             d.plays[pl["card"]] = pl["target"]
         d.face_up = list(orders.get("face_up", []))
         lo = orders.get("loss_order", "proportional")
@@ -155,7 +158,7 @@ def loss_text(loss: str | list[int], who: dict[int, str]) -> str:
     return "first " + ", then ".join(who.get(k, pn(k)) for k in loss)
 
 
-def summary_embed(d: Draft, view: JSON, who: dict[int, str], *, notes: list[str] = (),
+def summary_embed(d: Draft, view: JSON, who: dict[int, str], *, notes: list[str] | None = None,
                   title: str | None = None) -> discord.Embed:
     priv = view["private"]
     me = priv["seat"]
