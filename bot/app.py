@@ -101,12 +101,18 @@ class HeraldBot(commands.Bot):
                                          "changed; please try again.")
 
     async def close(self) -> None:
-        await self.sessions.drain()
-        await self.scheduler.stop()
-        await super().close()
+        try:
+            await self.sessions.drain()
+            await self.scheduler.stop()
+            await super().close()
+        finally:
+            await self.close_storage()
+
+    async def close_storage(self) -> None:
+        """Close the database (its worker thread would otherwise keep the process alive)."""
         if self._storage_open:
-            await self.storage.close()
             self._storage_open = False
+            await self.storage.close()
 
 
 def run() -> int:

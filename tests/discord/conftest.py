@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from bot.app import HeraldBot
 from bot.config import Config
@@ -20,6 +22,24 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "herald.db"
 
 
-@pytest.fixture
-def simcord_bot(db_path: Path) -> HeraldBot:
-    return HeraldBot(make_config(db_path))
+@pytest_asyncio.fixture
+async def simcord_bot(db_path: Path) -> AsyncIterator[HeraldBot]:
+    bot = HeraldBot(make_config(db_path))
+    yield bot
+    await bot.close_storage()  # also when a test fails before the simulated shutdown
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _close_every_bot(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """Bots built inside a test (e.g. for a restart) get their database closed at teardown too."""
+    made: list[HeraldBot] = []
+    original = HeraldBot.__init__
+
+    def tracking_init(self: HeraldBot, *args: object, **kwargs: object) -> None:
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+        made.append(self)
+
+    monkeypatch.setattr(HeraldBot, "__init__", tracking_init)
+    yield
+    for bot in made:
+        await bot.close_storage()
