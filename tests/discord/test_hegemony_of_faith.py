@@ -148,7 +148,10 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
     seen: Counter[str] = Counter()
     lineups = 0
     both_secret_checked = 0
-    bad_lineup_checked = restarted = False
+    restarted = False
+    ways: Counter[str] = Counter()
+    r = await alice.slash(thread, "lineup", order="5 4 3")
+    assert r.ephemeral and "No Faith War or Faith Debate is waiting for your line-up" in reply_text(r)
     for _ in range(200):
         game = await bot.sessions.get(gid)
         if game.status != "active":
@@ -179,8 +182,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
             continue
 
         if prompt.kind == "lineup":
-            lo_hi = prompt.text
-            if action in [c.action for c in prompt.choices]:
+            if lineups % 2 == 0:  # the ready-made half of human_policy
                 # -- a ready-made order from the form Decide opens
                 panel = await actor.click(board(thread), label="Decide")
                 assert panel.ephemeral and "your secret line-up" in panel.response.content
@@ -188,35 +190,41 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
                 idx = next(i for i, c in enumerate(prompt.choices) if c.action == action)
                 done = await choose_in_panel(actor, panel.response.message, prompt, idx)
                 assert "✅" in reply_text(done) or "✅" in done.response.content
-            else:
+                ways["ready-made"] += 1
+            elif not restarted:
                 # -- the whole line-up typed at once in the modal of the form sent by DM
                 form = find_by_prefix(actor.user.dm_channel.history(), "herald:hof:own:")
                 assert "your secret line-up" in form.content and "Your believers:" in form.content
                 shown = await actor.user.click(form, label="Type my own order…")
                 assert shown.modal is not None
-                if not bad_lineup_checked:
-                    bad_lineup_checked = True
-                    r = await actor.user.submit_modal(shown, {"order": "5 banana"})
-                    assert r.ephemeral and "`banana` in your line-up is not a believer" in reply_text(r)
-                    short = " ".join(str(x) for x in action["order"][:-1]) or "9"
-                    shown = await actor.user.click(form, label="Type my own order…")
-                    r = await actor.user.submit_modal(shown, {"order": short})
-                    assert r.ephemeral and "of your believers; it needs" in reply_text(r), reply_text(r)
-                    assert (await bot.sessions.get(gid)).version == game.version  # nothing applied
-                    shown = await actor.user.click(form, label="Type my own order…")
-                if not restarted:
-                    # the modal typed while Herald restarts still lands
-                    restarted = True
-                    bot = HeraldBot(make_config(db_path))
-                    await env.restart_bot(bot)
+                r = await actor.user.submit_modal(shown, {"order": "5 banana"})
+                assert r.ephemeral and "`banana` in your line-up is not a believer" in reply_text(r)
+                short = " ".join(str(x) for x in action["order"][:-1]) or "9"
+                shown = await actor.user.click(form, label="Type my own order…")
+                r = await actor.user.submit_modal(shown, {"order": short})
+                assert r.ephemeral and "of your believers; it needs" in reply_text(r), reply_text(r)
+                assert (await bot.sessions.get(gid)).version == game.version  # nothing applied
+                # the order typed while Herald restarts still lands
+                shown = await actor.user.click(form, label="Type my own order…")
+                bot = HeraldBot(make_config(db_path))
+                await env.restart_bot(bot)
+                restarted = True
                 typed = " ".join(str(x) for x in action["order"])
                 assert parse_order(typed) == action["order"]
                 r = await actor.user.submit_modal(shown, {"order": typed})
-                assert r.ephemeral and "Line-up locked in" in reply_text(r), (reply_text(r), lo_hi)
+                assert r.ephemeral and "Line-up locked in" in reply_text(r), reply_text(r)
+                ways["modal"] += 1
+            else:
+                # -- or with /lineup in the thread
+                typed = ",".join(str(x) for x in action["order"])
+                r = await actor.slash(thread, "lineup", order=typed)
+                assert r.ephemeral and "Line-up locked in" in reply_text(r), reply_text(r)
+                ways["slash"] += 1
         elif prompt.secret and prompt.kind == "pick" and seen["pick"] % 2 == 1:
             # -- a secret pick answered from the DM's Decide button
             dm = find_by_prefix(actor.user.dm_channel.history(), "herald:act:")
             await decide(actor.user, dm, prompt, action)
+            ways["dm pick"] += 1
         else:
             await decide(actor, board(thread), prompt, action)
 
@@ -237,7 +245,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
 
     # -- the course of the game: every kind of moment the issue names happened on Discord
     assert seen["defend"] >= 2 and seen["surrender"] >= 1 and lineups >= 2 and both_secret_checked >= 1, seen
-    assert restarted and bad_lineup_checked
+    assert ways["modal"] == 1 and ways["ready-made"] >= 1 and ways["slash"] >= 1 and ways["dm pick"] >= 1, ways
     log = "\n".join(m.content for m in thread.history())
     assert "surrender" in log.lower() and "Follower" in public_text(channel)
     # -- the final scoring: the result embed and a finished board without buttons
