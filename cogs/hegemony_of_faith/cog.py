@@ -108,6 +108,13 @@ def _beats(bels: list[JSON], t: int) -> list[int]:
     return next(list(b["beats"]) for b in bels if b["id"] == t)
 
 
+def _example(prompt: Prompt) -> str:
+    """An order the player could type: their first ready-made one, written with spaces."""
+    if prompt.choices:
+        return " ".join(str(x) for x in prompt.choices[0].action["order"])
+    return "5 3 4 1"
+
+
 def _modal_value(data: Any) -> str:
     """The typed order from a modal submission (classic rows or label-wrapped inputs)."""
     stack = list((data or {}).get("components", []))
@@ -200,8 +207,9 @@ class HegemonyCog(commands.Cog):
         if "Zombie Army" in prompt.text and view.get("graveyard"):
             grave = ", ".join(f"z{t}" for t in sorted(view["graveyard"]))
             lines.append(f"Graveyard believers you may raise: {grave}.")
-        lines.append("Pick a ready-made order below, or **Type my own order…** (or `/lineup order:5 3 4 1`) "
-                     "to send the whole line-up at once.")
+        example = _example(prompt)
+        lines.append(f"Pick a ready-made order below, or **Type my own order…** (or `/lineup order:{example}`) "
+                     "to send the whole line-up at once, first to fight first.")
         if due is not None:
             lines.append(f"Due <t:{int(due.due_at)}:R>; then {prompt.timeout_note}.")
         panel = choice_view(game.id, game.version, prompt)
@@ -233,8 +241,7 @@ class HegemonyCog(commands.Cog):
         seat, prompt = await self.lineup_prompt(interaction, game)
         if choices_digest(prompt) != digest:
             raise StaleAction("stale", game_id)
-        example = " ".join(str(x) for x in prompt.choices[0].action["order"]) if prompt.choices else "5 3 4 1"
-        await interaction.response.send_modal(LineupModal(game.id, digest, size_text(prompt), example,
+        await interaction.response.send_modal(LineupModal(game.id, digest, size_text(prompt), _example(prompt),
                                                           "Zombie Army" in prompt.text))
 
     async def submit(self, interaction: discord.Interaction, game: GameRow, text: str,
