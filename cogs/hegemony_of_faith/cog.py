@@ -154,7 +154,7 @@ class LineupModal(discord.ui.Modal):
     """One text input. Submissions are handled by :meth:`HegemonyCog.on_interaction` (restart-safe)."""
 
     def __init__(self, game_id: int, digest: str, size: str, example: str, zombies: bool) -> None:
-        super().__init__(title="Your secret line-up", timeout=None,
+        super().__init__(title="Your secret line-up", timeout=900,
                          custom_id=f"herald:hof:lineup:{game_id}:{digest}")
         hint = f"{size} believers, first to fight first" + ("; z<ID> from the graveyard" if zombies else "")
         self.order: discord.ui.TextInput[Any] = discord.ui.TextInput(
