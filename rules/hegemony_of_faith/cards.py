@@ -48,6 +48,16 @@ def bname(t: int) -> str:
     return BELIEVER_NAMES[t]
 
 
+def believers_text(n: int) -> str:
+    """'1 believer', '3 believers'."""
+    return f"{n} believer" if n == 1 else f"{n} believers"
+
+
+def with_article(word: str) -> str:
+    """'a Fool', 'an Elder'."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def blabel(t: int) -> str:
     return f"{BELIEVER_NAMES[t]} ({t})"
 

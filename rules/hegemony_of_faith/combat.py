@@ -28,7 +28,17 @@ from typing import Any
 
 from rules.engine import Choice, IllegalAction, Prompt
 
-from .cards import ACTION_CARDS, DEFENCE_FOR, blabel, bname, btype, compare, is_bonus
+from .cards import (
+    ACTION_CARDS,
+    DEFENCE_FOR,
+    believers_text,
+    blabel,
+    bname,
+    btype,
+    compare,
+    is_bonus,
+    with_article,
+)
 from .sects import (
     can_use,
     kill,
@@ -90,7 +100,7 @@ def attack_prompts(s: State, f: Frame) -> list[Prompt]:
                               secret=True, timeout_note="no defence card is played"))
         elif stage == "designate":
             sect = seat
-            ch = tuple(Choice(f"{P(m)} confronts ({len(s.believers[m])} believers)",
+            ch = tuple(Choice(f"{P(m)} confronts ({believers_text(len(s.believers[m]))})",
                               {"type": "designate", "member": m})
                        for m in members(s, sect) if s.believers[m])
             out.append(Prompt(seat, "designate", f"{what}: choose which member of your sect confronts.",
@@ -154,7 +164,7 @@ def ready_lineups(s: State, f: Frame, seat: int) -> list[tuple[str, list[int]]]:
     for t in sorted(set(held)):
         rest = held.copy()
         rest.remove(t)
-        options.append((f"Lead with a {bname(t)}", [t, *rest][:hi]))
+        options.append((f"Lead with {with_article(bname(t))}", [t, *rest][:hi]))
     seen: set[tuple[int, ...]] = set()
     out = []
     for label, order in options:

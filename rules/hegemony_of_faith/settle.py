@@ -12,6 +12,7 @@ took the last turn (that player first) wins.
 
 from __future__ import annotations
 
+from .cards import believers_text
 from .combat import new_showdown
 from .sects import leaders, members, skill_name
 from .state import LEADER, WANDERER, Ctx, Frame, P, State
@@ -51,7 +52,7 @@ def settle_step(ctx: Ctx, f: Frame) -> bool:
         groups = _groups(s)
         totals = [(sum(len(s.believers[m]) for m in g), len(g)) for g in groups]
         for g, (n, _) in zip(groups, totals, strict=True):
-            ctx.say(f"Sect of {', '.join(P(m) for m in g)}: {n} believers.")
+            ctx.say(f"Sect of {', '.join(P(m) for m in g)}: {believers_text(n)}.")
         best_total = max(totals)
         tied = [g for g, t in zip(groups, totals, strict=True) if t == best_total]
         pool = [m for g in tied for m in g]

@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.engine import Choice, Prompt
 
-from .cards import blabel, btype
+from .cards import believers_text, blabel, btype
 from .sects import (
     break_impermanence,
     can_use,
@@ -53,7 +53,7 @@ def surrender_prompts(s: State, f: Frame) -> list[Prompt]:
                                Choice("Decline", {"type": "accept", "use": False})),
                               timeout_note="you decline"))
     elif f["stage"] == "choose":
-        ch = tuple(Choice(f"Join {P(k)}'s sect ({sect_count(s, k)} believers)",
+        ch = tuple(Choice(f"Join {P(k)}'s sect ({believers_text(sect_count(s, k))})",
                           {"type": "join", "leader": k})
                    for k in sorted(f["willing"], key=lambda k: (-sect_count(s, k), k)))
         out.append(Prompt(seat, "surrender", "Choose the sect you surrender to as a Follower.", ch,

@@ -20,6 +20,7 @@ from .cards import (
     MENTAL,
     PHYSICAL,
     STRATEGY,
+    believers_text,
     blabel,
     btype,
 )
@@ -152,7 +153,7 @@ def card_options(s: State, seat: int, name: str) -> list[tuple[str, dict[str, An
     elif name == "Kowtow to Me":
         for lead in _other_sects(s, seat):
             if sect_count(s, lead) <= my_count // 2:
-                tgt(f"Absorb {P(lead)}'s sect ({sect_count(s, lead)} believers)", lead)
+                tgt(f"Absorb {P(lead)}'s sect ({believers_text(sect_count(s, lead))})", lead)
     elif name in ("Spread Rumors", "Faith Debate", "Witch Hunt", "Faith War"):
         mode = ACTION_KIND[name]
         if name in ("Faith Debate", "Faith War") and my_count == 0:
@@ -164,7 +165,7 @@ def card_options(s: State, seat: int, name: str) -> list[tuple[str, dict[str, An
                 for t in range(1, 6):
                     tgt(f"{P(lead)}'s sect: {BELIEVER_NAMES[t]}s", lead, believer=t)
             else:
-                tgt(f"{P(lead)}'s sect ({sect_count(s, lead)} believers)", lead)
+                tgt(f"{P(lead)}'s sect ({believers_text(sect_count(s, lead))})", lead)
     elif name in ("Conspiracy", "Martyrdom"):
         mode = ACTION_KIND[name]
         if my_count and any(not sect_immune(s, lead, mode) and sect_count(s, lead)
@@ -218,7 +219,7 @@ def skill_options(s: State, seat: int) -> list[tuple[str, str, dict[str, Any]]]:
 def turn_prompt(s: State) -> Prompt:
     seat = s.current
     if s.role[seat] == WANDERER:
-        ch = [Choice(f"Steal from {P(k)} ({len(s.believers[k])} believers)",
+        ch = [Choice(f"Steal from {P(k)} ({believers_text(len(s.believers[k]))})",
                      {"type": "steal", "target": k})
               for k in _others(s, seat) if s.believers[k]]
         if not ch:
@@ -316,7 +317,8 @@ def _play(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
         absorbed = members(s, target)
         for m in absorbed:
             make_follower(ctx, m, side)
-        ctx.say(f"{', '.join(P(m) for m in absorbed)} bow to {P(side)} and join the sect as Followers.")
+        ctx.say(f"{', '.join(P(m) for m in absorbed)} {'bows' if len(absorbed) == 1 else 'bow'} to {P(side)} and "
+                f"{'joins' if len(absorbed) == 1 else 'join'} the sect as {'a Follower' if len(absorbed) == 1 else 'Followers'}.")
     elif name in ("Spread Rumors", "Faith Debate", "Witch Hunt", "Faith War"):
         assert isinstance(target, int)
         extra: dict[str, Any] = {}
