@@ -137,8 +137,11 @@ class DiscordDelivery:
         game = update.game
         channel = await self.channel(game)
         public = [humanise(e.text, game) for e in update.events if e.to is None]
+        # the player who just acted is looking at the result already: no ping for them
+        acted = {seat for seat, _, origin in update.actions if origin == "player"}
         new_for_humans = [p for p in update.new_prompts
-                          if p.seat < len(game.seats) and not game.seats[p.seat].is_bot]
+                          if p.seat < len(game.seats) and not game.seats[p.seat].is_bot
+                          and p.seat not in acted]
         board = await self.update_board(game, update.events)
         if channel is not None:
             # a long update (a reveal) is told whole, in up to three messages

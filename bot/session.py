@@ -52,7 +52,7 @@ class Update:
     actions: list[tuple[int, dict[str, Any], str]] = field(default_factory=list)
     """(seat, action, origin) of each step applied, in order."""
     open_at_start: set[tuple[int, str]] | None = None
-    """(seat, kind) of the prompts open before this update's first step."""
+    """(seat, kind) of the prompts open before this update's first step and not answered since."""
 
 
 class Delivery(Protocol):
@@ -356,7 +356,10 @@ class Sessions:
         update.actions.append((seat, action, origin))
         update.changed_private |= changed
         if update.open_at_start is None:
-            update.open_at_start = prompts_before
+            update.open_at_start = set(prompts_before)
+        # the answered prompt is closed: if the seat is asked the same kind again (next turn,
+        # next round), that is a new decision (announced, DMed, with a fresh deadline)
+        update.open_at_start.discard((seat, answered or ""))
         update.new_prompts = [p for p in prompts_after if (p.seat, p.kind) not in update.open_at_start]
         update.result = result
         update.steps += 1

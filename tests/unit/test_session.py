@@ -430,3 +430,13 @@ async def test_game_over_is_reported_by_the_engine(env: Env, duel_engine: Any) -
     assert duel_engine.result(state) is not None
     with pytest.raises(GameOver):
         duel_engine.apply(state, 0, {"type": "gold"})
+
+
+async def test_the_last_to_answer_gets_the_next_round_as_a_new_decision(env: Env) -> None:
+    """Both bid the same card: nobody wins, the next round opens at once. The seat that answered
+    last is asked again, and that is a new prompt (announced and DMed), not the old one."""
+    gid = await _started(env, options={"fast": False})
+    await env.sessions.act(gid, 0, {"type": "bid", "card": 3})
+    update = await env.sessions.act(gid, 1, {"type": "bid", "card": 3})
+    assert "No unique bid" in " ".join(e.text for e in update.events)
+    assert {(p.seat, p.kind) for p in update.new_prompts} == {(0, "bid"), (1, "bid")}
