@@ -288,6 +288,12 @@ class Engine(ABC):
         """Inverse of ``to_json``."""
 
     # -- helpers shared by all engines
+    def check_schema(self, data: Mapping[str, Any]) -> None:
+        """Refuse a stored state written by another layout version (call first in ``from_json``)."""
+        if data.get("schema_version") != self.schema_version:
+            raise RulesError(f"unsupported {self.name} state schema {data.get('schema_version')!r}; "
+                             f"this Herald reads version {self.schema_version}.")
+
     def clone(self, state: Any) -> Any:
         """A deep, independent copy (what ``apply`` starts from)."""
         return copy.deepcopy(state)

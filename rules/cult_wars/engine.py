@@ -219,4 +219,5 @@ class CultWarsEngine(Engine):
         return state.to_json(self.schema_version)
 
     def from_json(self, data: Mapping[str, Any]) -> CultWarsState:
+        self.check_schema(data)
         return CultWarsState.from_json(data)

@@ -26,7 +26,6 @@ from rules.engine import (
     Prompt,
     Result,
     Rng,
-    RulesError,
     check_choice,
 )
 
@@ -787,6 +786,5 @@ class FlickOfFaith(Engine):
         return state_to_json(s, self.schema_version)
 
     def from_json(self, data: Mapping[str, Any]) -> FlickState:
-        if data.get("schema_version") != self.schema_version:
-            raise RulesError(f"unsupported state schema {data.get('schema_version')!r}; expected {self.schema_version}.")
+        self.check_schema(data)
         return state_from_json(dict(data))

@@ -196,8 +196,7 @@ class HegemonyEngine(Engine):
         return state_to_json(state, self.schema_version)
 
     def from_json(self, data: Mapping[str, Any]) -> State:
-        if data.get("schema_version") != self.schema_version:
-            raise InvalidOptions(f"unknown state schema {data.get('schema_version')!r}")
+        self.check_schema(data)
         return state_from_json(dict(data))
 
 

@@ -172,6 +172,7 @@ class DuelEngine(Engine):
         }
 
     def from_json(self, d: Mapping[str, Any]) -> DuelState:
+        self.check_schema(d)
         return DuelState(
             d["players"], Rng.from_json(d["rng"]), [list(h) for h in d["hands"]], list(d["points"]),
             {int(k): v for k, v in d["bids"].items()}, d["round"], d["phase"], d["round_winner"],
