@@ -166,3 +166,24 @@ async def test_draft_survives_a_restart_and_orders_command(simcord_env: simcord.
     log = "\n".join(m.content for m in thread.history())
     assert log.count("has sent its orders") == 2  # the computer and alice; bob's draft is only a draft
     assert re.search(r"P1 alice\*\* has sent its orders", log)
+
+
+async def test_a_whole_game_of_eight_turns_by_dm_forms(simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    """Two humans and a computer player: every turn both confirm the form they got by DM (it opens
+    on a sensible default), until the eighth reveal and the final result in the thread."""
+    guild, channel, alice, bob, carol = await open_table(simcord_env)
+    thread = channel.threads[0]
+    for turn in range(1, 9):
+        for player in (alice, bob):
+            form = find_by_prefix(player.user.dm_channel.history(), f"herald:cw:1:{turn}:")
+            sent = await player.user.click(form, label="✅ Confirm orders")
+            assert "Orders sent" in reply_text(sent), (turn, reply_text(sent))
+        log = "\n".join(m.content for m in thread.history())
+        assert f"has sent its orders for turn {turn}" in log
+    game = await simcord_bot.sessions.get(1)
+    assert game.status == "finished" and game.result is not None
+    final = [e for m in thread.history() for e in m.embeds if (e.title or "").startswith("🏁 Final result")]
+    assert len(final) == 1 and "Winner:" in (final[0].description or "")
+    board = next(m for m in thread.history() if m.id == game.board_message_id)
+    assert board.attachments and not custom_ids(board)  # the final board keeps its image, no buttons
+    assert await simcord_bot.sessions.verify_replay(1)
