@@ -241,9 +241,14 @@ class Controller:
             raise StaleAction("stale", game_id)
         return game, seat, prompt
 
-    async def group_chosen(self, interaction: discord.Interaction, game_id: int, digest: str, group: int) -> None:
+    async def group_chosen(self, interaction: discord.Interaction, game_id: int, digest: str, value: str) -> None:
+        if value.startswith("c:"):  # a choice standing alone in the first menu
+            await self.choice_made(interaction, game_id, digest, value[2:])
+            return
+
         async def run() -> None:
             game, seat, prompt = await self._current_prompt(interaction, game_id, digest)
+            group = int(value.removeprefix("g:")) if value.removeprefix("g:").isdigit() else 0
             await interaction.response.edit_message(view=choice_view(game.id, game.version, prompt, group=group))
         await self.guard(interaction, run())
 

@@ -122,11 +122,12 @@ PAGE = 23  # options per page, leaving room for "previous" / "more"
 
 class GroupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"herald:grp:(?P<game>\d+):(?P<version>\d+):(?P<digest>[0-9a-f]+)"):
+    """First level of a two-level menu: a group (``g:<n>``) or a choice standing alone (``c:<i>``)."""
+
     def __init__(self, game_id: int, version: int, digest: str,
-                 groups: Sequence[str] = ()) -> None:
-        options = [discord.SelectOption(label=g[:100], value=str(i)) for i, g in enumerate(groups[:25])]
+                 options: Sequence[discord.SelectOption] = ()) -> None:
         super().__init__(discord.ui.Select(
-            placeholder="Choose…", options=options or [discord.SelectOption(label="-", value="0")],
+            placeholder="Choose…", options=list(options)[:25] or [discord.SelectOption(label="-", value="g:0")],
             custom_id=f"herald:grp:{game_id}:{version}:{digest}"))
         self.game_id, self.version, self.digest = game_id, version, digest
 
@@ -136,8 +137,8 @@ class GroupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["game"]), int(match["version"]), match["digest"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        value = _first_value(interaction)
-        await _controller(interaction).group_chosen(interaction, self.game_id, self.digest, int(value))
+        await _controller(interaction).group_chosen(interaction, self.game_id, self.digest,
+                                                    _first_value(interaction))
 
 
 class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -181,19 +182,31 @@ def _option(c: Choice, value: str) -> discord.SelectOption:
                                 description=(c.description or None) and c.description[:100])
 
 
+def group_key(c: Choice) -> str:
+    """Choices without a group stand alone in the first menu, under their own label."""
+    return c.group or c.label
+
+
 def choice_view(game_id: int, version: int, prompt: Prompt, *, group: int | None = None,
                 page: int = 0) -> discord.ui.View:
-    """Buttons for a few choices; a select (paged) for more; group → choice for many groups."""
+    """Buttons for a few choices; a select (paged) for more; group → choice when grouped."""
     digest = choices_digest(prompt)
     view = discord.ui.View(timeout=None)
     indexed = list(enumerate(prompt.choices))
-    groups = list(dict.fromkeys(c.group for c in prompt.choices if c.group))
-    if group is None and len(indexed) > 25 and len(groups) > 1:
-        view.add_item(GroupSelect(game_id, version, digest, groups))
+    keys = list(dict.fromkeys(group_key(c) for c in prompt.choices))
+    grouped = any(c.group for c in prompt.choices)
+    if group is None and grouped and len(indexed) > 5 and 1 < len(keys) <= 25:
+        options = []
+        for gi, key in enumerate(keys):
+            members = [(i, c) for i, c in indexed if group_key(c) == key]
+            if len(members) == 1:
+                options.append(_option(members[0][1], f"c:{members[0][0]}"))
+            else:
+                options.append(discord.SelectOption(label=f"{key[:90]} ({len(members)})", value=f"g:{gi}"))
+        view.add_item(GroupSelect(game_id, version, digest, options))
         return view
-    if group is not None and 0 <= group < len(groups):
-        name = groups[group]
-        indexed = [(i, c) for i, c in indexed if c.group == name]
+    if group is not None and 0 <= group < len(keys):
+        indexed = [(i, c) for i, c in indexed if group_key(c) == keys[group]]
     if len(indexed) <= 5 and group is None:
         for i, c in indexed:
             view.add_item(ChoiceButton(game_id, version, digest, i, c.label))
@@ -201,10 +214,11 @@ def choice_view(game_id: int, version: int, prompt: Prompt, *, group: int | None
     start = page * PAGE
     chunk = indexed[start:start + PAGE]
     options = [_option(c, str(i)) for i, c in chunk]
+    g = group if group is not None else -1
     if page > 0:
-        options.insert(0, discord.SelectOption(label="◀ Previous options", value=f"page:{group if group is not None else -1}:{page - 1}"))
+        options.insert(0, discord.SelectOption(label="◀ Previous options", value=f"page:{g}:{page - 1}"))
     if start + PAGE < len(indexed):
-        options.append(discord.SelectOption(label="More options ▶", value=f"page:{group if group is not None else -1}:{page + 1}"))
+        options.append(discord.SelectOption(label="More options ▶", value=f"page:{g}:{page + 1}"))
     view.add_item(ChoiceSelect(game_id, version, digest, page, options))
     return view
 

@@ -87,7 +87,10 @@ async def decide_first(player: Any, thread: Any) -> str:
         return str(label)
     grp = next((c for c in comps if c["custom_id"].startswith("herald:grp:")), None)
     if grp is not None:
-        r = await player.select(msg, ["0"], custom_id=grp["custom_id"])
+        first = grp["options"][0]
+        r = await player.select(msg, [first.value], custom_id=grp["custom_id"])
+        if first.value.startswith("c:"):  # a choice standing alone: taken at once
+            return str(first.label)
         msg = r.response.message
         comps = components(msg)
     pick = next(c for c in comps if c["custom_id"].startswith("herald:pick:"))

@@ -21,6 +21,7 @@ import discord
 import simcord
 
 from bot.app import HeraldBot
+from bot.views import group_key
 from cogs.hegemony_of_faith.cog import parse_order
 from rules.engine import Prompt
 from rules.hegemony_of_faith.engine import ENGINE
@@ -75,7 +76,7 @@ def human_policy(game: Any, prompt: Prompt, lineups: int) -> dict[str, Any]:
 
 async def choose_in_panel(actor: Any, message: discord.Message, prompt: Prompt, idx: int) -> Any:
     """Click through a choice panel (groups → paged select, or buttons) to ``prompt.choices[idx]``."""
-    groups = list(dict.fromkeys(c.group for c in prompt.choices if c.group))
+    keys = list(dict.fromkeys(group_key(c) for c in prompt.choices))
     for _ in range(8):
         comps = components(message)
         button = next((c for c in comps if (c["custom_id"] or "").startswith("herald:btn:")
@@ -85,7 +86,13 @@ async def choose_in_panel(actor: Any, message: discord.Message, prompt: Prompt, 
         select = next(c for c in comps if (c["custom_id"] or "").startswith(("herald:grp:", "herald:pick:")))
         values = [o.value for o in select["options"]]
         if select["custom_id"].startswith("herald:grp:"):
-            value = str(groups.index(prompt.choices[idx].group))
+            alone, group = f"c:{idx}", f"g:{keys.index(group_key(prompt.choices[idx]))}"
+            value = alone if alone in values else group
+            r = await actor.select(message, [value], custom_id=select["custom_id"])
+            if value == alone:
+                return r
+            message = r.response.message
+            continue
         elif str(idx) in values:
             value = str(idx)
         else:
