@@ -8,6 +8,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -151,6 +152,13 @@ def run() -> int:
         print("Discord refused the token (DISCORD_TOKEN). Check it in the developer portal.",
               file=sys.stderr)
         return 2
+    except discord.PrivilegedIntentsRequired:
+        print("Discord refused an intent; Herald only needs the Guilds intent.", file=sys.stderr)
+        return 2
+    except (aiohttp.ClientError, OSError, discord.HTTPException, discord.GatewayNotFound) as exc:
+        print(f"Herald could not reach Discord: {exc}. Check the network and try again.",
+              file=sys.stderr)
+        return 1
     log.info("Herald stopped cleanly")
     return 0
 

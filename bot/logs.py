@@ -49,6 +49,9 @@ def setup_logging(level: str | None = None) -> None:
     handler.addFilter(context)
     root = logging.getLogger()
     root.handlers[:] = [handler]
+    # Herald never joins voice channels: discord.py's notes about missing voice libraries are noise
+    logging.getLogger("discord.client").addFilter(
+        lambda record: "voice will NOT be supported" not in record.getMessage())
     root.setLevel(level)
     logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO)
                                           if isinstance(logging.getLevelName(level), int) else logging.INFO)

@@ -43,6 +43,18 @@ def test_an_env_file_without_a_token_still_exits_2(tmp_path: Path) -> None:
     assert done.returncode == 2 and "DISCORD_TOKEN" in done.stderr
 
 
+def test_a_token_discord_refuses_or_no_network_ends_cleanly(tmp_path: Path) -> None:
+    """The real entry point starts, tries to log in and fails: a sentence, no traceback, no token.
+
+    Offline (as in CI) the connection fails (exit 1); with a network Discord refuses the token
+    (exit 2). Either way the bot never hangs and never prints the token."""
+    done = _run([], tmp_path, DISCORD_TOKEN=TOKEN)
+    assert done.returncode in (1, 2), done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert TOKEN not in done.stderr + done.stdout
+    assert "could not reach Discord" in done.stderr or "refused the token" in done.stderr
+
+
 def test_games_lists_the_built_in_games(tmp_path: Path) -> None:
     done = _run(["games"], tmp_path)
     assert done.returncode == 0, done.stderr
