@@ -34,6 +34,27 @@ def flick_frames(data: dict[str, Any]) -> list[list[tuple[int, float, float]]]:
 
 def flick_gif(data: dict[str, Any], players: int, *, side: int = 480) -> bytes:
     """An animated GIF of the flick described by ``data`` (a flick event's ``data``)."""
+    return flicks_gif([data], players, side=side)
+
+
+def flicks_gif(datas: list[dict[str, Any]], players: int, *, side: int = 480) -> bytes:
+    """One GIF playing several flicks in order (yours, then the computer player's reply), each
+    ending on a short pause, with one shared palette."""
+    palette: Image.Image | None = None
+    images: list[Image.Image] = []
+    durations: list[int] = []
+    for data in datas:
+        frames, palette = _flick_images(data, players, side, palette)
+        images += frames
+        durations += [FRAME_MS] * (len(frames) - 1) + [1500 if data is datas[-1] else 700]
+    buf = io.BytesIO()
+    images[0].save(buf, format="GIF", save_all=True, append_images=images[1:], duration=durations,
+                   loop=0, optimize=False)
+    return buf.getvalue()
+
+
+def _flick_images(data: dict[str, Any], players: int, side: int,
+                  palette: Image.Image | None) -> tuple[list[Image.Image], Image.Image | None]:
     frames = flick_frames(data)
     base = cached_layer(("fof-map", side, players), lambda: draw_map(side, players))
     b = Board(0, 0, side)
@@ -43,7 +64,6 @@ def flick_gif(data: dict[str, Any], players: int, *, side: int = 480) -> bytes:
     images: list[Image.Image] = []
     trails: dict[int, list[tuple[float, float]]] = {i: [] for i in flicked}
     """One trail per flicked disc (a contest flick moves every player's disc at once)."""
-    palette: Image.Image | None = None
     for frame in frames:
         img = base.copy()
         d = ImageDraw.Draw(img)
@@ -60,8 +80,4 @@ def flick_gif(data: dict[str, Any], players: int, *, side: int = 480) -> bytes:
         if palette is None:
             palette = img.quantize(colors=96, method=Image.Quantize.MEDIANCUT)
         images.append(img.quantize(palette=palette, dither=Image.Dither.NONE))
-    buf = io.BytesIO()
-    durations = [FRAME_MS] * (len(images) - 1) + [1500]
-    images[0].save(buf, format="GIF", save_all=True, append_images=images[1:], duration=durations,
-                   loop=0, optimize=False)
-    return buf.getvalue()
+    return images, palette

@@ -10,7 +10,7 @@ from bot.gameui import GameUI
 from rules.engine import Event
 from rules.flick_of_faith import gods
 
-from .animate import flick_gif
+from .animate import flicks_gif
 from .render import PHASES, aim_image, board_image
 
 JSON = dict[str, Any]
@@ -61,7 +61,9 @@ class FlickUI(GameUI):
         flicks = [e for e in events if e.to is None and e.kind == "flick" and e.data.get("bodies")]
         if not flicks:
             return []
-        return [("flick.gif", flick_gif(flicks[-1].data, view["players"]))]
+        # every flick of this update, in order (e.g. yours, then the computer player's reply);
+        # at most the last four so the file stays small
+        return [("flick.gif", flicks_gif([e.data for e in flicks[-4:]], view["players"]))]
 
     def aim_image(self, view: JSON, seat: int, angle: float, power: float, *, piece: str | None = None,
                   hand: str | None = None) -> Image.Image:

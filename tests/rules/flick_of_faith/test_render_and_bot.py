@@ -38,6 +38,19 @@ def test_a_flick_update_comes_with_a_small_gif() -> None:
     assert UI.attachments(E.view(s, None), []) == []
 
 
+def test_a_reply_flick_in_the_same_update_plays_after_yours_in_one_gif() -> None:
+    s = mission(2)
+    put(s, "prophet", 1, NORTH.x, NORTH.y)
+    s, mine = E.apply(s, 0, {"type": "flick", "angle": -29.3, "power": 6})
+    alone = Image.open(io.BytesIO(UI.attachments(E.view(s, None), mine)[0][1])).n_frames
+    p = E.prompts(s)[0]
+    s, reply = E.apply(s, p.seat, {"type": "flick", "angle": 10, "power": 5})
+    files = UI.attachments(E.view(s, None), [*mine, *reply])
+    assert [f for f, _ in files] == ["flick.gif"]
+    both = Image.open(io.BytesIO(files[0][1]))
+    assert both.n_frames > alone and len(files[0][1]) < 2_000_000
+
+
 def test_the_aim_preview_image_respects_eyes_closed() -> None:
     s = mission(2)
     assert UI.aim_image(E.view(s, 0), 0, 0, 5).width > 600
