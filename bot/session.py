@@ -106,6 +106,7 @@ class Sessions:
         self.delivery: Delivery = delivery or NullDelivery()
         self.now = now
         self._locks: dict[int, asyncio.Lock] = {}
+        self._parsed: dict[tuple[int, int], Any] = {}
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -123,9 +124,20 @@ class Sessions:
         return registry.get(game.game_key)
 
     def state_of(self, game: GameRow) -> Any:
+        """The engine state of a stored game, parsed once per (game, version).
+
+        Engines never mutate a state they are given (``apply`` works on a clone), so the parsed
+        object can be shared by the session, delivery and views of the same version."""
         if game.state is None:
             raise TableError("this game has not started yet.")
-        return self.engine(game).from_json(game.state)
+        key = (game.id, game.version)
+        state = self._parsed.get(key)
+        if state is None:
+            state = self.engine(game).from_json(game.state)
+            if len(self._parsed) >= 128:
+                self._parsed.pop(next(iter(self._parsed)))
+            self._parsed[key] = state
+        return state
 
     async def get(self, game_id: int) -> GameRow:
         game = await self.storage.get_game(game_id)
