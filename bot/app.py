@@ -18,7 +18,7 @@ from rules.engine import RulesError
 
 from . import __version__
 from .config import Config
-from .controller import Controller, reply
+from .controller import Controller, reply, sentence
 from .delivery import DiscordDelivery
 from .gameui import get_ui
 from .scheduler import Scheduler
@@ -89,8 +89,7 @@ class HeraldBot(commands.Bot):
         if isinstance(original, StaleAction):
             await self.controller.stale(interaction)
         elif isinstance(original, (TableError, RulesError)):
-            msg = str(original)
-            await reply(interaction, msg[:1].upper() + msg[1:])
+            await reply(interaction, sentence(original))
         elif isinstance(error, app_commands.MissingPermissions):
             await reply(interaction, "You need the **Manage Server** permission for that.")
         elif isinstance(error, app_commands.CheckFailure):

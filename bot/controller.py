@@ -31,6 +31,12 @@ log = logging.getLogger("herald.controller")
 FormOpener = Callable[[discord.Interaction, GameRow, int, Prompt], Awaitable[None]]
 
 
+def sentence(exc: Exception) -> str:
+    """An error message as a sentence for the user ('only the host…' → 'Only the host…')."""
+    msg = str(exc)
+    return msg[:1].upper() + msg[1:]
+
+
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
     """Answer ephemerally whether or not the interaction was already acknowledged."""
     kwargs.setdefault("allowed_mentions", NO_PINGS)
@@ -55,8 +61,7 @@ def refusals(func: _Cmd) -> _Cmd:
         except StaleAction:
             await reply(interaction, "This board is out of date — the game has moved on.")
         except (TableError, RulesError) as exc:
-            msg = str(exc)
-            await reply(interaction, msg[:1].upper() + msg[1:])
+            await reply(interaction, sentence(exc))
 
     # discord.py builds the command's options from the signature: give it the original one, with
     # annotations already resolved in the command's own module.
@@ -92,8 +97,7 @@ class Controller:
             game = await self.sessions.storage.get_game(exc.game_id) if exc.game_id else None
             await self.stale(interaction, game)
         except (TableError, RulesError) as exc:
-            msg = str(exc)
-            await reply(interaction, msg[:1].upper() + msg[1:])
+            await reply(interaction, sentence(exc))
         except Exception:
             log.exception("interaction failed")
             await reply(interaction, "Sorry — something went wrong on my side. Nothing was changed; "
