@@ -34,3 +34,18 @@ def reply_text(result: Any) -> str:
         parts.append(result.response.content)
     parts += [f.content for f in result.followups if f.content]
     return "\n".join(parts)
+
+
+def public_text(channel: Any) -> str:
+    """Everything anybody in the server can read in a channel and its threads: message contents,
+    embeds (title, description, footer, fields), custom_ids and attachment names."""
+    out: list[str] = []
+    for where in [channel, *getattr(channel, "threads", [])]:
+        for m in where.history():
+            out.append(m.content)
+            for e in m.embeds:
+                out += [e.title or "", e.description or "", (e.footer.text or "") if e.footer else ""]
+                out += [f"{f.name} {f.value}" for f in e.fields]
+            out += custom_ids(m)
+            out += [a.filename for a in m.attachments]
+    return "\n".join(out)

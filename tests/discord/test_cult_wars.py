@@ -12,26 +12,13 @@ import simcord
 
 from bot.app import HeraldBot
 from tests.discord.conftest import make_config
-from tests.discord.helpers import custom_ids, find_by_prefix, reply_text
+from tests.discord.helpers import custom_ids, find_by_prefix, public_text, reply_text
 
 SLOT_WORDS = ("Attack", "Defend", "Sacrifice", "Breed")
 
 
 def cid(message: discord.Message, suffix: str) -> str:
     return next(c for c in custom_ids(message) if c.endswith(suffix))
-
-
-def public_text(channel: Any) -> str:
-    """Everything anybody in the server can read: channel and thread messages, embeds, custom_ids."""
-    out: list[str] = []
-    for where in [channel, *channel.threads]:
-        for m in where.history():
-            out.append(m.content)
-            for e in m.embeds:
-                out += [e.title or "", e.description or "", (e.footer.text or "") if e.footer else ""]
-                out += [f"{f.name} {f.value}" for f in e.fields]
-            out += custom_ids(m)
-    return "\n".join(out)
 
 
 async def open_table(env: simcord.Env) -> tuple[Any, Any, Any, Any, Any]:

@@ -16,21 +16,13 @@ from bot.app import HeraldBot
 from rules.flick_of_faith import laws
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.physics import power_for_distance
-from tests.discord.helpers import components, custom_ids, find_by_prefix, reply_text
+from tests.discord.helpers import components, find_by_prefix, public_text, reply_text
 
 PRIVATE_TEXTS = ("You chose", "You voted", "Your flick", "Your secret")
 """Texts only ever meant for one seat (the engine's private events, the cog's private replies)."""
 
 
-def everything_public(where: Any) -> str:
-    """All text a non-player could read in the game's thread: contents, embeds, custom_ids."""
-    parts = []
-    for m in where.history():
-        parts.append(m.content)
-        for e in m.embeds:
-            parts += [e.title or "", e.description or ""] + [f"{f.name} {f.value}" for f in e.fields]
-        parts += custom_ids(m)
-    return "\n".join(parts)
+everything_public = public_text
 
 
 def assert_no_private_text(where: Any, extra: tuple[str, ...] = ()) -> None:

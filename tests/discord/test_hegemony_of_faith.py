@@ -26,24 +26,10 @@ from cogs.hegemony_of_faith.cog import parse_order
 from rules.engine import Prompt
 from rules.hegemony_of_faith.engine import ENGINE
 from tests.discord.conftest import make_config
-from tests.discord.helpers import components, custom_ids, find_by_prefix, reply_text
+from tests.discord.helpers import components, custom_ids, find_by_prefix, public_text, reply_text
 
 SEED = 56
 BELIEVER_WORDS = ("Fool", "Prayer", "Missionary", "Elder", "Fanatic")
-
-
-def public_text(channel: Any) -> str:
-    """Everything anybody in the server can read: channel and thread messages, embeds, custom_ids."""
-    out: list[str] = []
-    for where in [channel, *channel.threads]:
-        for m in where.history():
-            out.append(m.content)
-            for e in m.embeds:
-                out += [e.title or "", e.description or "", (e.footer.text or "") if e.footer else ""]
-                out += [f"{f.name} {f.value}" for f in e.fields]
-            out += custom_ids(m)
-            out += [a.filename for a in m.attachments]
-    return "\n".join(out)
 
 
 def assert_no_secrets(channel: Any, game: Any) -> None:
