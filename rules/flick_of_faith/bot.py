@@ -82,7 +82,7 @@ def _build(view: JSON, seat: int, prompt: Prompt) -> Action:
         if key not in worship_cache:
             after = [d for d in view["discs"] if d["id"] != a["prophet"]]
             after.append({"id": -1, "kind": "temple", "owner": seat, "x": spot[0], "y": spot[1]})
-            res = scoring.worship(after, view["players"], law_keys, view["gods"])
+            res = scoring.worship(after, view["players"], law_keys, view["gods"], view["vp"])
             rival = max((res[k]["vp"] for k in range(view["players"]) if k != seat), default=0)
             worship_cache[key] = float(res[seat]["vp"]) - 0.6 * float(rival)
         mine_there = sum(1 for d in view["discs"] if d["owner"] == seat and d["kind"] == "temple"
@@ -98,7 +98,7 @@ def evaluate(view: JSON, seat: int, discs: list[JSON]) -> float:
     and city chances."""
     law_keys = [x["key"] for x in view["laws"]]
     players = view["players"]
-    res = scoring.worship(discs, players, law_keys, view["gods"])
+    res = scoring.worship(discs, players, law_keys, view["gods"], view["vp"])
     mine = res[seat]["vp"]
     rival = max((res[k]["vp"] for k in range(players) if k != seat), default=0)
     u = float(mine) - 0.6 * float(rival)

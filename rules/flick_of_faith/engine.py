@@ -550,9 +550,10 @@ class FlickOfFaith(Engine):
                 s.supply[owner][d["kind"]] = s.supply[owner].get(d["kind"], 0) + 1
                 return "hand"
             if (s.gods[owner] == "anubis" and s.phase == "mission" and owner != s.active
-                    and not s.turn.get("anubis_saved")):
+                    and (s.players == 2 or not s.turn.get("anubis_saved"))):
                 # Anubis on another player's turn: the first of his prophets knocked off the
-                # map goes back to his hand, to be flicked again on a later turn.
+                # map (with two players, every one) goes back to his hand, to be flicked again
+                # on a later turn.
                 s.turn["anubis_saved"] = True
                 s.supply[owner][d["kind"]] = s.supply[owner].get(d["kind"], 0) + 1
                 return "anubis"
@@ -694,7 +695,7 @@ class FlickOfFaith(Engine):
                 s.discs.remove(d)
                 s.reserve[d["owner"]] += 1
             ev.append(Event(f"The Tornado strikes island {board.ISLANDS[i].name}: {len(hit)} prophet(s) blown away."))
-        res = scoring.worship(s.discs, s.players, s.laws, s.gods)
+        res = scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)
         lines = []
         for k in range(s.players):
             r = res[k]

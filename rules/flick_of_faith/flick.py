@@ -30,6 +30,10 @@ WOBBLE_ANGLE = (0.5, 0.28)
 WOBBLE_POWER = (0.012, 0.005)
 """Relative standard deviation of the power error: base + per point of power."""
 HAND_ID = -1
+TYR_MASS = 2.0
+TYR_MASS_TWO_PLAYERS = 1.7
+"""Tyr's Iron Will: his prophet-kind discs weigh this many times as much as usual (less in a
+two-player game, where the heavier discs made him too strong)."""
 
 
 def wobble_sd(power: float, law_keys: Sequence[str]) -> tuple[float, float]:
@@ -40,9 +44,10 @@ def wobble_sd(power: float, law_keys: Sequence[str]) -> tuple[float, float]:
 
 
 def mass_scale(kind: str, owner: int | None, gods: Sequence[str | None]) -> float:
-    """Tyr's prophets weigh double."""
+    """Tyr's prophets (templars and Sphinx too) are heavier: ``TYR_MASS`` times the usual,
+    ``TYR_MASS_TWO_PLAYERS`` with two players (``gods`` has one entry per seat)."""
     if owner is not None and kind in PROPHET_KINDS and gods[owner] == "tyr":
-        return 2.0
+        return TYR_MASS_TWO_PLAYERS if len(gods) == 2 else TYR_MASS
     return 1.0
 
 

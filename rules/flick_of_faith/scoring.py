@@ -80,9 +80,19 @@ def navel_value(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
     return len(presence(discs, players, law_keys, gods, seat)) + 1 + laws.navel_bonus(law_keys)
 
 
+def scales_apply(seat: int, players: int, vp: Sequence[int] | None) -> bool:
+    """Whether Themis's Scales can pay at this Worship: with two players only while she trails
+    on VP (``vp`` = the scores before this Worship; unknown counts as trailing). Ties between two
+    players are common, so without this the Scales paid at about half of all Worships."""
+    if players != 2 or vp is None:
+        return True
+    return vp[seat] < max(vp[k] for k in range(players) if k != seat)
+
+
 def worship(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
-            gods: Sequence[str | None]) -> list[dict[str, Any]]:
-    """Worship scoring for every seat: islands with Presence, islands dominated, VP gained."""
+            gods: Sequence[str | None], vp: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """Worship scoring for every seat: islands with Presence, islands dominated, VP gained.
+    ``vp`` (the scores before this Worship) matters only for Themis in a two-player game."""
     counts = island_counts(discs, players, law_keys, gods, heart=True)
     dead = ape_islands(discs) if "king_ape" in law_keys else set()
     dom_vp = laws.domination_value(law_keys)
@@ -103,7 +113,8 @@ def worship(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
             out[leaders[0]]["domination"].append(i)
         else:
             for seat in leaders:
-                if gods[seat] == "themis" and top >= THEMIS_MIN_TIE:
+                if (gods[seat] == "themis" and top >= THEMIS_MIN_TIE
+                        and scales_apply(seat, players, vp)):
                     out[seat]["bonus"] = max(out[seat]["bonus"], 1)
     for seat in range(players):
         o = out[seat]

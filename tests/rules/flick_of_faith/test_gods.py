@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.engine import Event, IllegalAction
-from rules.flick_of_faith import aim, geometry, gods, physics, scoring
+from rules.flick_of_faith import aim, flick, geometry, gods, physics, scoring
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
 
@@ -135,7 +135,21 @@ def test_themis_scales_ignore_a_tie_of_single_pieces() -> None:
     assert res[1]["domination"] == [] and res[1]["vp"] == 2
 
 
-def test_tyr_prophets_weigh_double_and_shove_further() -> None:
+def test_themis_scales_pay_in_a_two_player_game_only_while_she_trails() -> None:
+    s = mission(2, ("zeus", "themis"))
+    on_island(s, 0, 0, n=2)
+    on_island(s, 0, 1, n=2)
+    assert scoring.worship(s.discs, 2, [], s.gods, [3, 2])[1]["bonus"] == 1
+    assert scoring.worship(s.discs, 2, [], s.gods, [3, 3])[1]["bonus"] == 0
+    assert scoring.worship(s.discs, 2, [], s.gods, [2, 3])[1]["bonus"] == 0
+    # with three players her lead does not matter
+    s3 = mission(3, ("themis", "zeus", "ra"))
+    on_island(s3, 0, 0, n=2)
+    on_island(s3, 0, 1, n=2)
+    assert scoring.worship(s3.discs, 3, [], s3.gods, [9, 0, 0])[0]["bonus"] == 1
+
+
+def test_tyr_prophets_are_heavier_and_shove_further() -> None:
     def shove(god: str) -> float:
         s = mission(2, (god, "zeus"))
         target = put(s, "prophet", 1, 20.0, 20.0)
@@ -148,7 +162,7 @@ def test_tyr_prophets_weigh_double_and_shove_further() -> None:
     assert shove("tyr") > shove("zeus") + 3
 
 
-def test_anubis_gets_back_the_first_prophet_knocked_off_on_another_players_turn() -> None:
+def test_anubis_with_two_players_gets_back_every_prophet_knocked_off_on_another_players_turn() -> None:
     s = mission(2, ("zeus", "anubis"))
     assert s.active == 0
     a = put(s, "prophet", 1, 50.0, 97.5)
@@ -157,9 +171,26 @@ def test_anubis_gets_back_the_first_prophet_knocked_off_on_another_players_turn(
     ev: list[Event] = []
     rest = {d["id"]: (d["x"], d["y"]) for d in s.discs if d["id"] not in (a, b)}
     E._apply_outcome(s, physics.Outcome(rest, [a, b]), ev)
-    # the first one goes back to his hand, the second to the reserve
-    assert s.supply[1]["prophet"] == 4 and s.reserve[1] == 1
+    # both go back to his hand, none to the reserve
+    assert s.supply[1]["prophet"] == 5 and s.reserve[1] == 0
     assert not any(d["id"] in (a, b) for d in s.discs)
+
+
+def test_anubis_with_three_players_gets_back_only_the_first_prophet_knocked_off() -> None:
+    s = mission(3, ("zeus", "anubis", "ra"))
+    assert s.active == 0
+    a = put(s, "prophet", 1, 50.0, 97.5)
+    b = put(s, "prophet", 1, 53.5, 97.5)
+    s.supply[1] = {"prophet": 3}
+    rest = {d["id"]: (d["x"], d["y"]) for d in s.discs if d["id"] not in (a, b)}
+    E._apply_outcome(s, physics.Outcome(rest, [a, b]), [])
+    assert s.supply[1]["prophet"] == 4 and s.reserve[1] == 1
+
+
+def test_tyr_is_lighter_with_two_players_than_with_three() -> None:
+    assert flick.mass_scale("prophet", 0, ("tyr", "zeus")) == flick.TYR_MASS_TWO_PLAYERS < 2.0
+    assert flick.mass_scale("prophet", 0, ("tyr", "zeus", "ra")) == flick.TYR_MASS == 2.0
+    assert flick.mass_scale("temple", 0, ("tyr", "zeus")) == 1.0
 
 
 def test_anubis_own_fallen_prophet_still_goes_to_the_reserve_first() -> None:
