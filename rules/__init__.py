@@ -13,10 +13,13 @@ from .engine import (
     Result,
     Rng,
     RulesError,
+    StateSchemaError,
     check_choice,
+    seat_name,
 )
 
 __all__ = [
     "Action", "Choice", "Engine", "Event", "GameOver", "IllegalAction", "InvalidOptions",
-    "NotYourTurn", "Prompt", "Result", "Rng", "RulesError", "check_choice",
+    "NotYourTurn", "Prompt", "Result", "Rng", "RulesError", "StateSchemaError", "check_choice",
+    "seat_name",
 ]

@@ -9,14 +9,20 @@ exactly. The platform (``bot/``) drives every game through the same small interf
   simultaneous secret orders, both sides of a confrontation, out-of-turn reactions);
 * ``apply(state, seat, action)`` validates and applies one action and returns the new state and
   the events it produced; an illegal action raises a :class:`RulesError` subclass whose message
-  repeats the bad input and says what is allowed;
+  repeats the bad input and says what is allowed. ``apply`` is the same for every game: it makes
+  the common checks (game over, action shape, seat number, the seat's open prompt, and for an
+  enumerated prompt that the action is one of its choices) and then calls the game's own
+  ``play(state, seat, action, prompt)``, which validates free-form answers and does the rest;
 * ``view(state, seat)`` is the only way information leaves the engine (``seat=None`` is the public
   view); ``result(state)`` is ``None`` until the game is over;
 * ``timeout_action`` answers a prompt whose deadline passed, ``bot_action`` is the computer player
   and sees only its own view.
 
 Actions are JSON objects (``dict``) with at least a ``"type"`` key. Replaying the accepted actions
-from ``setup`` with the same seed reproduces the stored state exactly.
+from ``setup`` with the same seed reproduces the stored state exactly. Event and prompt texts name
+seats with :func:`seat_name` (``"P1"`` for seat 0 …); the platform replaces those with player
+names. :class:`Engine` is generic in the game's state type, so ``Engine[MyState]`` lets the type
+checker follow each game's state through the whole contract.
 """
 
 from __future__ import annotations
@@ -27,10 +33,28 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 Action = dict[str, Any]
 JSON = dict[str, Any]
+
+S = TypeVar("S")
+"""The state type of one game (each engine subclasses ``Engine[ItsState]``)."""
+
+
+def seat_name(seat: int) -> str:
+    """How engine texts name a seat: ``"P1"`` for seat 0, ``"P2"`` for seat 1, …
+
+    The platform replaces these with player names when it shows events and prompts."""
+    return f"P{seat + 1}"
+
+
+def _shown(x: Any) -> str:
+    """The bad input, repeated in an error message (as JSON when it can be)."""
+    try:
+        return json.dumps(x, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        return repr(x)
 
 # --------------------------------------------------------------------------------------- errors
 
@@ -69,6 +93,18 @@ class InvalidOptions(RulesError):
     code = "invalid_options"
 
 
+class StateSchemaError(Exception):
+    """A stored state was written with another JSON layout version than this Herald reads.
+
+    Not a :class:`RulesError`: nobody made an illegal move; the stored game cannot be loaded."""
+
+    code: ClassVar[str] = "state_schema"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 # --------------------------------------------------------------------------------- value types
 
 
@@ -88,7 +124,12 @@ class Choice:
 
 @dataclass(frozen=True)
 class Prompt:
-    """A decision the engine waits for."""
+    """A decision the engine waits for.
+
+    ``params`` carries the numbers and options a UI needs to build an input for the prompt
+    (ranges, sizes, allowed values), so nothing has to be read back from ``text``. Each game
+    documents the keys it fills, per prompt kind, in its engine module docstring.
+    """
 
     seat: int
     """Who must decide."""
@@ -104,6 +145,9 @@ class Prompt:
     """Name of a free-form input the game's UI provides (e.g. ``"flick"``) instead of choices."""
     timeout_note: str = "the computer player decides"
     """What happens at the deadline, in words (shown to players)."""
+    params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    """Structured parameters of the decision (plain JSON values), e.g. ``{"min": 1, "max": 3}``
+    for a free-form input. Empty when the prompt needs none. Compared, never hashed."""
 
 
 @dataclass(frozen=True)
@@ -196,12 +240,13 @@ class Rng:
 # ------------------------------------------------------------------------------------- engine
 
 
-class Engine(ABC):
-    """Base class of every game engine. Subclass, set the class attributes, implement the methods.
+class Engine(ABC, Generic[S]):
+    """Base class of every game engine. Subclass ``Engine[YourState]``, set the class attributes,
+    implement the abstract methods.
 
     States are whatever the engine likes (dataclasses are recommended) as long as
     ``from_json(to_json(s))`` is equal to ``s`` and ``to_json`` returns plain JSON data.
-    ``apply`` must not mutate the state it is given: it returns a new one.
+    ``play`` (and so ``apply``) must not mutate the state it is given: it returns a new one.
     """
 
     key: ClassVar[str]
@@ -233,20 +278,59 @@ class Engine(ABC):
         return dict(options)
 
     @abstractmethod
-    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> Any:
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> S:
         """Initial state for seats ``0..players-1``. Calls ``validate_options``."""
 
     # -- play
     @abstractmethod
-    def prompts(self, state: Any) -> list[Prompt]:
+    def prompts(self, state: S) -> list[Prompt]:
         """Open decisions, in a stable order. Empty if and only if the game is over."""
 
-    @abstractmethod
-    def apply(self, state: Any, seat: int, action: Action) -> tuple[Any, list[Event]]:
-        """Validate and apply; return (new state, events). Raise a RulesError on bad input."""
+    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """Validate and apply one action; return (new state, events). Raise a RulesError on bad input.
+
+        The checks every game shares, in this order: the game is not over (GameOver); the action
+        is an object with a string ``"type"`` and the seat a whole number (IllegalAction); the
+        seat has an open prompt (``prompt_for``; NotYourTurn naming who is awaited, unless
+        ``revisable`` offers the seat's answered prompt again); for an enumerated prompt
+        (``free_form is None``) the action is one of its choices (IllegalAction). Then the game's
+        ``play`` does the rest; free-form answers (a flick, secret orders, a line-up) are
+        validated there.
+        """
+        if self.result(state) is not None:
+            raise GameOver("the game is over; no more moves are accepted.")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction(f"{_shown(action)} is not an action: send an object with a string "
+                                f"\"type\" key.")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise IllegalAction(f"seat {seat!r} is not a seat number: seats are whole numbers from 0.")
+        try:
+            prompt = self.prompt_for(state, seat)
+        except NotYourTurn:
+            again = self.revisable(state, seat)
+            if again is None:
+                raise
+            prompt = again
+        if prompt.free_form is None:
+            check_choice(prompt, action)
+        return self.play(state, seat, action, prompt)
 
     @abstractmethod
-    def view(self, state: Any, seat: int | None) -> JSON:
+    def play(self, state: S, seat: int, action: Action, prompt: Prompt) -> tuple[S, list[Event]]:
+        """The game's own part of ``apply``: ``action`` answers ``prompt`` (the seat's open prompt,
+        already checked to be one of its choices when it has no ``free_form``). Validate what is
+        left (free-form answers, game-specific rules), then return (new state, events) without
+        mutating ``state``. Raise a RulesError on bad input."""
+
+    def revisable(self, state: S, seat: int) -> Prompt | None:
+        """The prompt ``seat`` has already answered but may still answer again (revise), while it
+        has no open prompt; None when there is none. ``apply`` hands a revision to ``play`` with
+        this prompt. Default: answers are final. Cult Wars overrides it: orders can be replaced
+        until the last cult submits."""
+        return None
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> JSON:
         """JSON view for one seat or the public (``seat=None``).
 
         The one redaction path of the game. Convention checked by the conformance suite: a seat's
@@ -255,7 +339,7 @@ class Engine(ABC):
         {**view(s, None), "private": {...}}``. The public view holds no ``"private"`` key.
         """
 
-    def secret_markers(self, state: Any, seat: int) -> list[str]:
+    def secret_markers(self, state: S, seat: int) -> list[str]:
         """Strings that identify what ``seat`` holds in secret (e.g. unique card ids).
 
         The conformance suite checks that none appears in any other seat's view or in a public
@@ -265,11 +349,11 @@ class Engine(ABC):
         return []
 
     @abstractmethod
-    def result(self, state: Any) -> Result | None:
+    def result(self, state: S) -> Result | None:
         """The result once the game is over, else None."""
 
     # -- deadlines and computer players
-    def timeout_action(self, state: Any, prompt: Prompt) -> Action:
+    def timeout_action(self, state: S, prompt: Prompt) -> Action:
         """Action taken for ``prompt.seat`` when its deadline passes. Default: the computer player."""
         rng = random.Random(f"timeout/{self.state_digest(state)}/{prompt.seat}/{prompt.kind}")
         return self.bot_action(self.view(state, prompt.seat), prompt, rng)
@@ -280,32 +364,34 @@ class Engine(ABC):
 
     # -- serialisation
     @abstractmethod
-    def to_json(self, state: Any) -> JSON:
+    def to_json(self, state: S) -> JSON:
         """Plain JSON data for the state, including ``schema_version`` and the RNG."""
 
     @abstractmethod
-    def from_json(self, data: Mapping[str, Any]) -> Any:
-        """Inverse of ``to_json``."""
+    def from_json(self, data: Mapping[str, Any]) -> S:
+        """Inverse of ``to_json``. Calls ``check_schema`` first."""
 
     # -- helpers shared by all engines
     def check_schema(self, data: Mapping[str, Any]) -> None:
-        """Refuse a stored state written by another layout version (call first in ``from_json``)."""
+        """Refuse a stored state written by another layout version (call first in ``from_json``):
+        raise :class:`StateSchemaError`."""
         if data.get("schema_version") != self.schema_version:
-            raise RulesError(f"unsupported {self.name} state schema {data.get('schema_version')!r}; "
-                             f"this Herald reads version {self.schema_version}.")
+            raise StateSchemaError(f"unsupported {self.name} state schema "
+                                   f"{data.get('schema_version')!r}; this Herald reads version "
+                                   f"{self.schema_version}.")
 
-    def clone(self, state: Any) -> Any:
-        """A deep, independent copy (what ``apply`` starts from)."""
+    def clone(self, state: S) -> S:
+        """A deep, independent copy (what ``play`` starts from)."""
         return copy.deepcopy(state)
 
-    def state_digest(self, state: Any) -> str:
+    def state_digest(self, state: S) -> str:
         """A stable short digest of the state, for seeding and equality checks."""
         import hashlib
 
         raw = json.dumps(self.to_json(state), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
-    def prompt_for(self, state: Any, seat: int) -> Prompt:
+    def prompt_for(self, state: S, seat: int) -> Prompt:
         """The seat's open prompt, or NotYourTurn (or GameOver) naming who is awaited."""
         if self.result(state) is not None:
             raise GameOver("the game is over; no more moves are accepted.")
@@ -317,7 +403,7 @@ class Engine(ABC):
         raise NotYourTurn(f"seat {seat} has nothing to decide right now; waiting for {waiting}.")
 
     def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
-               log: Sequence[tuple[int, Action]]) -> Any:
+               log: Sequence[tuple[int, Action]]) -> S:
         """Rebuild a state from its setup and its accepted actions."""
         state = self.setup(players, seed, options)
         for seat, action in log:
@@ -334,4 +420,4 @@ def check_choice(prompt: Prompt, action: Action) -> None:
             return
     shown = ", ".join(c.label for c in prompt.choices[:12])
     more = "…" if len(prompt.choices) > 12 else ""
-    raise IllegalAction(f"{json.dumps(action, sort_keys=True)} is not allowed now; choose one of: {shown}{more}")
+    raise IllegalAction(f"{_shown(action)} is not allowed now; choose one of: {shown}{more}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from .engine import Engine, InvalidOptions
 
@@ -14,12 +15,12 @@ BUILTIN: dict[str, str] = {
     "cult_wars": "rules.cult_wars:ENGINE",
 }
 
-_engines: dict[str, Engine] = {}
+_engines: dict[str, Engine[Any]] = {}
 load_errors: dict[str, str] = {}
 """Built-in games that failed to load, with the reason (a test asserts this stays empty)."""
 
 
-def register(engine: Engine) -> Engine:
+def register(engine: Engine[Any]) -> Engine[Any]:
     """Register an engine instance under its key (tests register their own small games)."""
     _engines[engine.key] = engine
     return engine
@@ -44,12 +45,12 @@ def _load_builtin() -> None:
         _engines[key] = engine
 
 
-def all_engines() -> dict[str, Engine]:
+def all_engines() -> dict[str, Engine[Any]]:
     _load_builtin()
     return dict(sorted(_engines.items()))
 
 
-def get(key: str) -> Engine:
+def get(key: str) -> Engine[Any]:
     engines = all_engines()
     if key not in engines:
         known = ", ".join(engines) or "none"

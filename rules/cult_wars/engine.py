@@ -4,6 +4,19 @@ Rulebook sections: "Setup" (12 followers, six strategy cards, two action cards e
 (orders collected in secret from every cult at once, revealed and resolved together; see
 :mod:`rules.cult_wars.resolve`) and "Victory Condition" (after turn 8: most VP, then most
 followers, then most action cards in hand, else a shared win).
+
+Prompt ``params`` (see :class:`rules.engine.Prompt`) of the one prompt kind, ``"orders"``
+(free-form ``"orders"``; its choices are ready-made orders):
+
+* ``turn`` and ``turns``: this turn's number and the last turn's;
+* ``followers``: the cult's followers; ``max_assign``: how many of them the strategy cards can
+  hold this turn (at most the followers, at most the sum of the strategy cards);
+* ``strategy_cards``: the strategy-card values, each laid on at most one slot;
+* ``slots``: the slot names, in order (``attack``, ``defend``, ``sacrifice``, ``breed``);
+* ``targets``: the seats the cult may target (every other seat);
+* ``action_cards``: how many action cards the cult holds (their ids are in the seat's view);
+* ``replace``: True on the prompt ``revisable`` gives a cult that has already sent its orders
+  this turn (a replacement must carry ``"replace": true``); False on an open prompt.
 """
 
 from __future__ import annotations
@@ -18,15 +31,15 @@ from ..engine import (
     Choice,
     Engine,
     Event,
-    GameOver,
     IllegalAction,
     NotYourTurn,
     Prompt,
     Result,
     Rng,
+    seat_name,
 )
 from .bot import choose_orders
-from .content import DECK_IDS, MAX_DEPLOY, STRATEGY_VALUES, kind_of
+from .content import DECK_IDS, MAX_DEPLOY, SLOTS, STRATEGY_VALUES, kind_of
 from .orders import (
     check_face_up_kept,
     declaration,
@@ -36,7 +49,7 @@ from .orders import (
 )
 from .plan import preset_orders
 from .resolve import resolve_turn
-from .state import START_FOLLOWERS, START_HAND, TURNS, Cult, CultWarsState, p
+from .state import START_FOLLOWERS, START_HAND, TURNS, Cult, CultWarsState
 
 SUMMARY = """\
 Three or four cult leaders compete for the favour of their gods over eight turns. Every turn \
@@ -53,7 +66,7 @@ After turn 8 the most VP wins; ties go to more followers, then more action cards
 """
 
 
-class CultWarsEngine(Engine):
+class CultWarsEngine(Engine[CultWarsState]):
     key = "cult_wars"
     name = "Cult Wars"
     min_players = 3
@@ -79,42 +92,51 @@ class CultWarsEngine(Engine):
         s = state
         if s.phase != "orders":
             return []
-        out: list[Prompt] = []
+        return [self._orders_prompt(s, seat) for seat in range(s.players) if seat not in s.orders]
+
+    def _orders_prompt(self, s: CultWarsState, seat: int) -> Prompt:
         followers = [c.followers for c in s.cults]
         vp = [c.vp for c in s.cults]
-        for seat in range(s.players):
-            if seat in s.orders:
-                continue
-            choices = tuple(
-                Choice(label, action, description=desc)
-                for label, desc, action in preset_orders(seat, s.players, followers, vp))
-            cult = s.cults[seat]
-            text = (f"Turn {s.turn} of {TURNS}: write your secret orders. Your cult has "
-                    f"{cult.followers} followers (at most {min(cult.followers, MAX_DEPLOY)} can be "
-                    f"assigned) and {len(cult.hand)} action card(s). Choose a target cult, lay "
-                    f"strategy cards {', '.join(map(str, STRATEGY_VALUES))} on Attack, Defend, "
-                    f"Sacrifice and Breed, add action cards, and say what is face up.")
-            out.append(Prompt(seat, "orders", text, choices, secret=True, free_form="orders",
-                              timeout_note="the computer player writes your orders"))
-        return out
+        choices = tuple(
+            Choice(label, action, description=desc)
+            for label, desc, action in preset_orders(seat, s.players, followers, vp))
+        cult = s.cults[seat]
+        max_assign = min(cult.followers, MAX_DEPLOY)
+        text = (f"Turn {s.turn} of {TURNS}: write your secret orders. Your cult has "
+                f"{cult.followers} followers (at most {max_assign} can be "
+                f"assigned) and {len(cult.hand)} action card(s). Choose a target cult, lay "
+                f"strategy cards {', '.join(map(str, STRATEGY_VALUES))} on Attack, Defend, "
+                f"Sacrifice and Breed, add action cards, and say what is face up.")
+        params = {
+            "turn": s.turn, "turns": TURNS, "followers": cult.followers, "max_assign": max_assign,
+            "strategy_cards": list(STRATEGY_VALUES), "slots": list(SLOTS),
+            "targets": [k for k in range(s.players) if k != seat],
+            "action_cards": len(cult.hand), "replace": seat in s.orders,
+        }
+        return Prompt(seat, "orders", text, choices, secret=True, free_form="orders",
+                      timeout_note="the computer player writes your orders", params=params)
 
-    # ------------------------------------------------------------------ apply
-    def apply(self, state: CultWarsState, seat: int, action: Action) -> tuple[CultWarsState, list[Event]]:
+    def revisable(self, state: CultWarsState, seat: int) -> Prompt | None:
+        """A cult that has sent its orders may replace them until the last cult submits: its
+        orders prompt, again (``play`` then insists on ``"replace": true``)."""
+        if state.phase == "orders" and seat in state.orders:
+            return self._orders_prompt(state, seat)
+        return None
+
+    # ------------------------------------------------------------------ play
+    def play(self, state: CultWarsState, seat: int, action: Action,
+             prompt: Prompt) -> tuple[CultWarsState, list[Event]]:
         s0 = state
-        if s0.phase != "orders":
-            raise GameOver("the game is over; no more orders are accepted.")
-        if not isinstance(seat, int) or not 0 <= seat < s0.players:
-            raise NotYourTurn(f"seat {seat!r} is not at this table (seats 0–{s0.players - 1}).")
-        if not isinstance(action, dict) or action.get("type") != "orders":
+        if action["type"] != "orders":
             shown = json.dumps(action, sort_keys=True, default=repr)
             raise IllegalAction(
                 f"{shown} is not allowed; the only action is {{\"type\": \"orders\", \"target\": seat, "
                 f"\"slots\": {{...}}, \"actions\": [...], \"face_up\": [...], \"loss_order\": ...}}.")
         old = s0.orders.get(seat)
         if old is not None and action.get("replace") is not True:
-            waiting = ", ".join(p(k) for k in range(s0.players) if k not in s0.orders)
+            waiting = ", ".join(seat_name(k) for k in range(s0.players) if k not in s0.orders)
             raise NotYourTurn(
-                f"{p(seat)} has already sent orders for turn {s0.turn}; to change them send the "
+                f"{seat_name(seat)} has already sent orders for turn {s0.turn}; to change them send the "
                 f"orders again with \"replace\": true (allowed until the last cult submits; "
                 f"waiting for {waiting}).")
         cult = s0.cults[seat]
@@ -127,13 +149,13 @@ class CultWarsEngine(Engine):
         events: list[Event] = [
             Event(f"Your orders for turn {s.turn}: {describe(orders, cult.followers)}",
                   to=(seat,), kind="orders"),
-            Event(f"{p(seat)} has {'changed its' if old else 'sent its'} orders for turn {s.turn}.",
+            Event(f"{seat_name(seat)} has {'changed its' if old else 'sent its'} orders for turn {s.turn}.",
                   kind="submitted"),
         ]
         new_decl = declaration(orders)
         old_decl = declaration(old) if old else {}
         if new_decl != old_decl and new_decl:
-            events.append(Event(f"{p(seat)} lays face up: {declaration_text(new_decl)}.",
+            events.append(Event(f"{seat_name(seat)} lays face up: {declaration_text(new_decl)}.",
                                 kind="face_up", data={"seat": seat, "face_up": new_decl}))
         if len(s.orders) == s.players:
             events.extend(resolve_turn(s))

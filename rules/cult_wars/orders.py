@@ -11,9 +11,9 @@ import json
 from collections import Counter
 from typing import Any
 
-from ..engine import IllegalAction
+from ..engine import IllegalAction, seat_name
 from .content import CARD_KIND, SLOT_NAMES, SLOTS, STRATEGY_VALUES, card_name, kind_of
-from .state import Orders, Play, p
+from .state import Orders, Play
 
 ORDER_KEYS = frozenset({"type", "target", "slots", "actions", "face_up", "loss_order", "replace"})
 
@@ -41,7 +41,7 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
         raise IllegalAction(
             f"unknown key(s) {', '.join(unknown)} in orders; allowed: {', '.join(sorted(ORDER_KEYS))}.")
     others = [k for k in range(players) if k != seat]
-    others_txt = ", ".join(f"{k} ({p(k)})" for k in others)
+    others_txt = ", ".join(f"{k} ({seat_name(k)})" for k in others)
 
     target = raw.get("target")
     if not _is_int(target) or target not in others:
@@ -157,7 +157,7 @@ def check_face_up_kept(old: Orders, new: Orders) -> None:
                 f"{_item_label(item)} was laid face up and is binding; keep it face up in the new orders.")
         if item == "target" and old.target != new.target:
             raise IllegalAction(
-                f"your target {p(old.target)} was laid face up and is binding; it cannot become {p(new.target)}.")
+                f"your target {seat_name(old.target)} was laid face up and is binding; it cannot become {seat_name(new.target)}.")
         if item in SLOTS and old.slots[item] != new.slots[item]:
             raise IllegalAction(
                 f"your {SLOT_NAMES[item]} slot ({_cards(old.slots[item])}) was laid face up and is binding; "
@@ -168,7 +168,7 @@ def check_face_up_kept(old: Orders, new: Orders) -> None:
             if after is None or after.target != before.target:
                 raise IllegalAction(
                     f"{card_name(item)} ({item}) was laid face up aimed at "
-                    f"{'your own cult' if before.target is None else p(before.target)} and is binding.")
+                    f"{'your own cult' if before.target is None else seat_name(before.target)} and is binding.")
 
 
 def _item_label(item: str) -> str:
@@ -193,18 +193,18 @@ def slot_text(slot: str, vals: list[int]) -> str:
 
 def play_text(pl: Play) -> str:
     name = card_name(pl.card)
-    return name if pl.target is None else f"{name} → {p(pl.target)}"
+    return name if pl.target is None else f"{name} → {seat_name(pl.target)}"
 
 
 def loss_order_text(lo: str | list[int]) -> str:
     if isinstance(lo, str):
         return "attackers' losses shared in proportion"
-    return "attackers' losses go first to " + ", ".join(p(k) for k in lo)
+    return "attackers' losses go first to " + ", ".join(seat_name(k) for k in lo)
 
 
 def describe(o: Orders, followers: int) -> str:
     """The whole orders in words, for the seat's own eyes."""
-    parts = [f"target {p(o.target)}"] + [slot_text(s, o.slots[s]) for s in SLOTS]
+    parts = [f"target {seat_name(o.target)}"] + [slot_text(s, o.slots[s]) for s in SLOTS]
     parts.append(f"idle {max(0, followers - o.total())}")
     cards = ", ".join(play_text(pl) for pl in o.plays) or "no action cards"
     fu = ", ".join(_item_label(x) for x in o.face_up) or "nothing"
@@ -228,9 +228,9 @@ def declaration(o: Orders) -> dict[str, Any]:
 def declaration_text(decl: dict[str, Any]) -> str:
     bits: list[str] = []
     if "target" in decl:
-        bits.append(f"target {p(decl['target'])}")
+        bits.append(f"target {seat_name(decl['target'])}")
     for s, vals in decl.get("slots", {}).items():
         bits.append(slot_text(s, vals))
     for pl in decl.get("plays", []):
-        bits.append(pl["name"] if pl["target"] is None else f"{pl['name']} → {p(pl['target'])}")
+        bits.append(pl["name"] if pl["target"] is None else f"{pl['name']} → {seat_name(pl['target'])}")
     return "; ".join(bits)

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ..engine import seat_name
 from .content import SLOT_NAMES, SLOTS, STRATEGY_VALUES
-from .state import p
 
 
 @lru_cache(maxsize=256)
@@ -68,14 +68,14 @@ def preset_orders(seat: int, players: int, followers: list[int], vp: list[int]) 
 
     q = me / 4
     o = orders({"attack": q, "defend": q, "sacrifice": q, "breed": q}, leader)
-    out.append((f"Balanced, target {p(leader)}", label(o["slots"]), o))
+    out.append((f"Balanced, target {seat_name(leader)}", label(o["slots"]), o))
     for k in others:
         o = orders({"attack": me * 0.75, "defend": me * 0.25}, k)
-        out.append((f"All-out attack on {p(k)}", label(o["slots"]), o))
+        out.append((f"All-out attack on {seat_name(k)}", label(o["slots"]), o))
     o = orders({"defend": me}, leader)
-    out.append((f"Turtle (all defend), target {p(leader)}", label(o["slots"]), o))
+    out.append((f"Turtle (all defend), target {seat_name(leader)}", label(o["slots"]), o))
     o = orders({"sacrifice": me * 0.7, "defend": me * 0.3}, leader)
-    out.append((f"Sacrifice big, target {p(leader)}", label(o["slots"]), o))
+    out.append((f"Sacrifice big, target {seat_name(leader)}", label(o["slots"]), o))
     o = orders({"breed": me * 0.7, "defend": me * 0.3}, leader)
-    out.append((f"Breed big, target {p(leader)}", label(o["slots"]), o))
+    out.append((f"Breed big, target {seat_name(leader)}", label(o["slots"]), o))
     return out

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Event
+from ..engine import Event, seat_name
 from .combat import CARD_LOSS_ORDER, home_losses, share_attacker_losses, split_sacrifice_vp
 from .content import SLOTS, ActionKind, card_name, kind_of
 from .orders import play_text, slot_text
-from .state import TURNS, CultWarsState, Orders, Play, p
+from .state import TURNS, CultWarsState, Orders, Play
 
 BOARD_KEYS: tuple[str, ...] = (*SLOTS, "idle")
 
@@ -59,7 +59,7 @@ def draw(s: CultWarsState, seat: int, n: int, events: list[Event], why: str) -> 
                 f"The action deck ran out: the {len(s.deck)} discarded cards are shuffled into a new deck.",
                 kind="reshuffle"))
         if not s.deck:
-            events.append(Event(f"No action card is left to draw for {p(seat)}.", kind="draw"))
+            events.append(Event(f"No action card is left to draw for {seat_name(seat)}.", kind="draw"))
             break
         cid = s.deck.pop(0)
         s.cults[seat].hand.append(cid)
@@ -68,7 +68,7 @@ def draw(s: CultWarsState, seat: int, n: int, events: list[Event], why: str) -> 
         names = ", ".join(f"{card_name(c)} ({c})" for c in got)
         events.append(Event(f"You draw {names} ({why}).", to=(seat,), kind="draw"))
         plural = "s" if len(got) > 1 else ""
-        events.append(Event(f"{p(seat)} draws {len(got)} action card{plural} ({why}).", kind="draw"))
+        events.append(Event(f"{seat_name(seat)} draws {len(got)} action card{plural} ({why}).", kind="draw"))
     return len(got)
 
 
@@ -109,7 +109,7 @@ def resolve_turn(s: CultWarsState) -> list[Event]:
         slots = ", ".join(slot_text(slot, o.slots[slot]) for slot in SLOTS)
         cards = ", ".join(play_text(pl) for pl in o.plays) or "no action cards"
         events.append(Event(
-            f"{p(k)} ({cult.followers} followers) targets {p(o.target)}: {slots}, idle {b['idle']}; "
+            f"{seat_name(k)} ({cult.followers} followers) targets {seat_name(o.target)}: {slots}, idle {b['idle']}; "
             f"plays {cards}.", kind="reveal"))
     assigned_sacrifice = {k: t.board[k]["sacrifice"] for k in range(n)}
 
@@ -127,7 +127,7 @@ def resolve_turn(s: CultWarsState) -> list[Event]:
     s.last_turn = record
     s.history.append({"turn": s.turn, "followers": [c.followers for c in s.cults],
                       "vp": [c.vp for c in s.cults]})
-    standing = "; ".join(f"{p(k)} {c.followers} followers, {c.vp} VP" for k, c in enumerate(s.cults))
+    standing = "; ".join(f"{seat_name(k)} {c.followers} followers, {c.vp} VP" for k, c in enumerate(s.cults))
     events.append(Event(f"End of turn {s.turn}: {standing}.", kind="turn_end"))
     s.orders = {}
     if s.turn >= TURNS:
@@ -158,7 +158,7 @@ def _resolve_action_cards(s: CultWarsState, t: Turn, events: list[Event]) -> Non
 
 def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
                 events: list[Event]) -> str:
-    who = p(k)
+    who = seat_name(k)
     tgt = pl.target
     e = kind.effect
     amt = kind.amount
@@ -171,8 +171,8 @@ def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
             t.cancelled.add(q.card)
         if hit:
             names = ", ".join(card_name(q.card) for _kk, q in hit)
-            return f"{who}'s {kind.name} cancels {p(tgt)}'s {names}."
-        return f"{who}'s {kind.name} finds no card of {p(tgt)} to cancel."
+            return f"{who}'s {kind.name} cancels {seat_name(tgt)}'s {names}."
+        return f"{who}'s {kind.name} finds no card of {seat_name(tgt)} to cancel."
     if e == "attack_bonus":
         m.attack_bonus += amt
         return f"{who}'s {kind.name}: its attack fights {amt} stronger."
@@ -182,7 +182,7 @@ def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
     if e == "weaken_attack":
         assert tgt is not None
         t.mods[tgt].weaken += amt
-        return f"{who}'s {kind.name}: {p(tgt)}'s attack fights {amt} weaker."
+        return f"{who}'s {kind.name}: {seat_name(tgt)}'s attack fights {amt} weaker."
     if e == "shelter_sacrifices":
         m.shelter = True
         return f"{who}'s {kind.name}: its sacrificial followers cannot be killed this turn."
@@ -195,12 +195,12 @@ def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
     if e == "sacrifice_malus":
         assert tgt is not None
         t.mods[tgt].sacrifice_malus += amt
-        return f"{who}'s {kind.name}: {p(tgt)}'s sacrifice will earn {amt} fewer VP."
+        return f"{who}'s {kind.name}: {seat_name(tgt)}'s sacrifice will earn {amt} fewer VP."
     if e == "steal_card":
         assert tgt is not None
         victim = s.cults[tgt]
         if not victim.hand:
-            return f"{who}'s {kind.name} finds {p(tgt)}'s hand empty."
+            return f"{who}'s {kind.name} finds {seat_name(tgt)}'s hand empty."
         taken: list[str] = []
         for _ in range(amt):
             if not victim.hand:
@@ -210,9 +210,9 @@ def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
             s.cults[k].hand.append(cid)
             taken.append(cid)
         names = ", ".join(card_name(c) for c in taken)
-        events.append(Event(f"Your {kind.name} took {names} from {p(tgt)}.", to=(k,), kind="actions"))
+        events.append(Event(f"Your {kind.name} took {names} from {seat_name(tgt)}.", to=(k,), kind="actions"))
         events.append(Event(f"{who}'s {kind.name} took your {names}.", to=(tgt,), kind="actions"))
-        return f"{who}'s {kind.name} takes an action card from {p(tgt)}'s hand."
+        return f"{who}'s {kind.name} takes an action card from {seat_name(tgt)}'s hand."
     if e == "draw_cards":
         got = draw(s, k, amt, events, kind.name)
         return f"{who}'s {kind.name}: {got} card{'s' if got != 1 else ''} drawn."
@@ -225,9 +225,9 @@ def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
                            order=CARD_LOSS_ORDER)
         lost = _lose(t.board[tgt], loss)
         if e == "kill_followers":
-            return f"{who}'s {kind.name} kills {lost} of {p(tgt)}'s followers ({_losses_text(loss)})."
+            return f"{who}'s {kind.name} kills {lost} of {seat_name(tgt)}'s followers ({_losses_text(loss)})."
         t.board[k]["idle"] += lost
-        return (f"{who}'s {kind.name} wins over {lost} of {p(tgt)}'s followers "
+        return (f"{who}'s {kind.name} wins over {lost} of {seat_name(tgt)}'s followers "
                 f"({_losses_text(loss)}); they join {who} as idle followers.")
     raise AssertionError(f"unknown effect {e}")
 
@@ -247,10 +247,10 @@ def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event]) -> None:
         total = sum(strength.values())
         defence = t.board[d]["defend"] + t.mods[d].defend_bonus
         parts = " + ".join(
-            f"{p(k)} {strength[k]}" + (f" ({attackers[k]} followers)" if strength[k] != attackers[k] else "")
+            f"{seat_name(k)} {strength[k]}" + (f" ({attackers[k]} followers)" if strength[k] != attackers[k] else "")
             for k in sorted(attackers))
         dtxt = f"{defence}" + (f" ({t.board[d]['defend']} followers)" if defence != t.board[d]["defend"] else "")
-        head = f"Combat at {p(d)}: attack {parts} = {total} against defence {dtxt}."
+        head = f"Combat at {seat_name(d)}: attack {parts} = {total} against defence {dtxt}."
         rec: dict[str, Any] = {
             "defender": d, "attackers": [[k, attackers[k], strength[k]] for k in sorted(attackers)],
             "attack": total, "defence": defence, "outcome": "", "attacker_losses": [],
@@ -260,7 +260,7 @@ def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event]) -> None:
             share = share_attacker_losses(defence - total, attackers, t.orders[d].loss_order)
             for k, n in share.items():
                 t.board[k]["attack"] -= n
-            lost = ", ".join(f"{p(k)} loses {n}" for k, n in share.items() if n) or "nobody dies"
+            lost = ", ".join(f"{seat_name(k)} loses {n}" for k, n in share.items() if n) or "nobody dies"
             text = f"{head} The defence holds by {defence - total}: {lost}."
             rec["outcome"] = "defence"
             rec["attacker_losses"] = [[k, n] for k, n in sorted(share.items())]
@@ -274,11 +274,11 @@ def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event]) -> None:
             vp = split_sacrifice_vp(killed, attackers)
             for k, n in vp.items():
                 s.cults[k].vp += n
-            text = (f"{head} The attack breaks through by {total - defence}: {p(d)} loses "
+            text = (f"{head} The attack breaks through by {total - defence}: {seat_name(d)} loses "
                     f"{_losses_text(loss)}.")
             if killed:
                 if vp and any(vp.values()):
-                    got = ", ".join(f"{p(k)} +{n} VP" for k, n in sorted(vp.items()))
+                    got = ", ".join(f"{seat_name(k)} +{n} VP" for k, n in sorted(vp.items()))
                     text += f" Killed sacrificial followers: {got}."
                 else:
                     text += " The tied attackers split the killed sacrifices' VP and each gets 0."
@@ -305,7 +305,7 @@ def _resolve_sacrifices(s: CultWarsState, t: Turn, events: list[Event],
         n = kept[k]
         m = t.mods[k]
         if n == 0:
-            lines.append(f"{p(k)} lost all {assigned[k]} sacrificial followers: no VP, no card")
+            lines.append(f"{seat_name(k)} lost all {assigned[k]} sacrificial followers: no VP, no card")
             continue
         gain = max(0, n + m.sacrifice_bonus - m.sacrifice_malus)
         s.cults[k].vp += gain
@@ -314,7 +314,7 @@ def _resolve_sacrifices(s: CultWarsState, t: Turn, events: list[Event],
         if m.sacrifice_bonus or m.sacrifice_malus:
             extra = f" ({n} followers{f' +{m.sacrifice_bonus}' if m.sacrifice_bonus else ''}" \
                     f"{f' −{m.sacrifice_malus}' if m.sacrifice_malus else ''})"
-        lines.append(f"{p(k)} sacrifices {n}: +{gain} VP{extra}")
+        lines.append(f"{seat_name(k)} sacrifices {n}: +{gain} VP{extra}")
     if lines:
         text = "Sacrifices: " + "; ".join(lines) + "."
     else:
@@ -327,12 +327,12 @@ def _resolve_sacrifices(s: CultWarsState, t: Turn, events: list[Event],
     top = max(kept.values())
     leaders = [k for k in range(s.players) if kept[k] == top]
     if top > 0 and len(leaders) == 1:
-        events.append(Event(f"{p(leaders[0])} made the largest sacrifice ({top}) and draws an extra card.",
+        events.append(Event(f"{seat_name(leaders[0])} made the largest sacrifice ({top}) and draws an extra card.",
                             kind="sacrifice"))
         drawn[leaders[0]] += draw(s, leaders[0], 1, events, "largest sacrifice")
     elif top > 0:
         events.append(Event(
-            f"{', '.join(p(k) for k in leaders)} tie for the largest sacrifice ({top}): no extra card.",
+            f"{', '.join(seat_name(k) for k in leaders)} tie for the largest sacrifice ({top}): no extra card.",
             kind="sacrifice"))
     return drawn
 
@@ -348,7 +348,7 @@ def _resolve_breeding(s: CultWarsState, t: Turn, events: list[Event]) -> dict[in
         born[k] = n + bonus
         t.board[k]["idle"] += born[k]
         extra = f" ({n} + {bonus} Fertility Rite)" if bonus else ""
-        lines.append(f"{p(k)} +{born[k]} followers{extra}")
+        lines.append(f"{seat_name(k)} +{born[k]} followers{extra}")
     text = ("Breeding: " + "; ".join(lines) + ".") if lines else "Breeding: nobody bred."
     events.append(Event(text, kind="breed"))
     t.lines.append(text)

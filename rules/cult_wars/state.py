@@ -138,7 +138,3 @@ class CultWarsState:
             history=list(d["history"]),
         )
 
-
-def p(seat: int) -> str:
-    """How texts name a seat: ``P1`` for seat 0."""
-    return f"P{seat + 1}"

@@ -7,6 +7,22 @@ prophet in your corner and flick it; flick again while it has not left the corne
 the navel scores; fallen discs go to the reserve; stray temples go home) and Worship (Presence
 and Domination; prophets come back; the first player token passes; expired laws leave). After
 the last Generation the most VP wins, then the most temples, then a tie-break flick.
+
+Prompt ``params`` (see :class:`rules.engine.Prompt`), per prompt kind:
+
+* ``"contest_flick"`` and ``"flick"`` (free-form ``"flick"``): ``angle_min`` and ``angle_max``
+  (degrees, -180 and 180) and ``power_min`` and ``power_max`` (1 and 10), the allowed ranges of
+  the action's ``angle`` and ``power``.
+* ``"flick"`` (a Mission flick) also has: ``pieces``, the values the optional ``piece`` may take
+  (empty when the flick re-flicks a disc already placed, so ``piece`` is ignored), and
+  ``piece_default``, the piece flicked when none is named (None when ``pieces`` is empty);
+  ``hand_targets``, the values of Dagda's optional ``hand`` (empty for any other god, who may
+  not send one); ``in_corner``, True when the disc is still in the corner from a previous flick,
+  ``attempt``, which flick of that disc this is, and ``max_attempts``, after which a disc still
+  in the corner goes to the reserve.
+
+The other prompts (``god``, ``vote``, ``anubis``, ``build``, ``reuse``) are enumerated: their
+choices say everything and ``params`` is empty.
 """
 
 from __future__ import annotations
@@ -21,12 +37,11 @@ from rules.engine import (
     Choice,
     Engine,
     Event,
-    GameOver,
     IllegalAction,
     Prompt,
     Result,
     Rng,
-    check_choice,
+    seat_name,
 )
 
 from . import flick, geometry, gods, laws, physics, scoring
@@ -54,10 +69,14 @@ wobble a little, more at high power. Four Generations (three with three players)
 
 PROMPT_ANGLE = ("angle 0 = from your disc straight at the navel, + = clockwise on the board image "
                 "(-180..180); power 1..10")
+ANGLE_MIN, ANGLE_MAX = -180.0, 180.0
+"""The allowed range of a flick's angle, in degrees."""
 
 
-def _p(seat: int) -> str:
-    return f"P{seat + 1}"
+def _flick_ranges() -> dict[str, Any]:
+    """The ``params`` every flick prompt carries: the ranges of ``angle`` and ``power``."""
+    return {"angle_min": ANGLE_MIN, "angle_max": ANGLE_MAX,
+            "power_min": flick.MIN_POWER, "power_max": flick.MAX_POWER}
 
 
 def _num(action: Action, key: str, lo: float, hi: float, what: str) -> float:
@@ -75,7 +94,7 @@ def _num(action: Action, key: str, lo: float, hi: float, what: str) -> float:
     return v
 
 
-class FlickOfFaith(Engine):
+class FlickOfFaith(Engine[FlickState]):
     key = "flick_of_faith"
     name = "Flick of Faith"
     min_players = 2
@@ -118,7 +137,8 @@ class FlickOfFaith(Engine):
                            f"{what.capitalize()} flick: all flicks are revealed together and the "
                            f"prophet closest to the navel wins. {PROMPT_ANGLE}.",
                            secret=True, free_form="flick",
-                           timeout_note="a computer flick at the navel is made for you")
+                           timeout_note="a computer flick at the navel is made for you",
+                           params=_flick_ranges())
                     for seat in s.flickers if str(seat) not in s.flick_orders]
         if s.phase == "council":
             up, low = (laws.BY_KEY[k] for k in s.council)
@@ -153,8 +173,16 @@ class FlickOfFaith(Engine):
             if s.gods[seat] == "dagda":
                 bits.append("Dagda: optional \"hand\": I, II, III, IV or navel stands the Hand of God beyond it.")
             bits.append(PROMPT_ANGLE + ".")
+            pieces = self._piece_options(s, seat) if not s.in_corner and not s.turn.get("extra") else []
+            params = {
+                **_flick_ranges(), "pieces": pieces,
+                "piece_default": flick.default_piece(s.supply[seat]) if pieces else None,
+                "hand_targets": list(board.HAND_TARGETS) if s.gods[seat] == "dagda" else [],
+                "in_corner": bool(s.in_corner), "attempt": s.attempts + 1,
+                "max_attempts": flick.MAX_ATTEMPTS,
+            }
             return Prompt(seat, "flick", " ".join(bits), free_form="flick",
-                          timeout_note="the computer player flicks for you")
+                          timeout_note="the computer player flicks for you", params=params)
         if s.stage == "anubis":
             kind = s.turn.get("fallen_kind", "prophet")
             return Prompt(seat, "anubis", f"Anubis: your {kind} left the map. Return it to your corner and flick it again?",
@@ -170,6 +198,15 @@ class FlickOfFaith(Engine):
                       tuple(Choice(f"Temple on {self._where(d)}", {"type": "reuse", "temple": d["id"]})
                             for d in s.discs if d["kind"] == "temple" and d["owner"] == seat),
                       timeout_note="the computer player chooses")
+
+    @staticmethod
+    def _piece_options(s: FlickState, seat: int) -> list[str]:
+        """What a fresh Mission flick's ``piece`` may name: a prophet kind in supply, or Freja's
+        Heart while it is ready."""
+        out = [k for k in PROPHET_KINDS if s.supply[seat].get(k, 0) > 0]
+        if s.gods[seat] == "freja" and s.heart_ready:
+            out.append("heart")
+        return out
 
     @staticmethod
     def _where(d: DiscD) -> str:
@@ -204,20 +241,14 @@ class FlickOfFaith(Engine):
         return [d for d in s.discs if d["owner"] == seat and d["kind"] in PROPHET_KINDS
                 and geometry.city_at(d["x"], d["y"], KINDS[d["kind"]].radius) is not None]
 
-    # ------------------------------------------------------------------------------ apply
-    def apply(self, state: FlickState, seat: int, action: Action) -> tuple[FlickState, list[Event]]:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction(f"an action must be an object with a string 'type', not {action!r}.")
-        if self.result(state) is not None:
-            raise GameOver("the game is over; no more moves are accepted.")
-        if not isinstance(seat, int) or not 0 <= seat < state.players:
-            raise IllegalAction(f"seat {seat!r} is not at this table (seats 0..{state.players - 1}).")
-        prompt = self.prompt_for(state, seat)
-        s: FlickState = self.clone(state)
+    # ------------------------------------------------------------------------------- play
+    def play(self, state: FlickState, seat: int, action: Action,
+             prompt: Prompt) -> tuple[FlickState, list[Event]]:
+        # "god", "vote", "anubis", "build" and "reuse" are enumerated: ``apply`` has checked the
+        # choice; the two flick kinds are free-form and checked here
+        s = self.clone(state)
         ev: list[Event] = []
         kind = prompt.kind
-        if kind in ("god", "vote", "anubis", "build", "reuse"):
-            check_choice(prompt, action)
         if kind == "god":
             self._pick_god(s, seat, action["god"], ev)
         elif kind == "contest_flick":
@@ -230,7 +261,7 @@ class FlickOfFaith(Engine):
             self._anubis(s, seat, bool(action["reflick"]), ev)
         elif kind == "build":
             if action["type"] == "build_done":
-                ev.append(Event(f"{_p(seat)} stops building."))
+                ev.append(Event(f"{seat_name(seat)} stops building."))
                 self._finish_turn(s, ev)
             else:
                 self._build(s, seat, action, ev)
@@ -244,7 +275,7 @@ class FlickOfFaith(Engine):
     def _pick_god(self, s: FlickState, seat: int, key: str, ev: list[Event]) -> None:
         s.picks[str(seat)] = key
         ev.append(Event(f"You chose {gods.name(key)}.", to=(seat,)))
-        ev.append(Event(f"{_p(seat)} has chosen a god."))
+        ev.append(Event(f"{seat_name(seat)} has chosen a god."))
         if len(s.picks) < s.players:
             return
         per = 6 if s.players == 3 else 5
@@ -255,7 +286,7 @@ class FlickOfFaith(Engine):
             s.supply[k] = dict(s.pool[k])
         s.picks = {}
         ev.append(Event("The gods are revealed: " + ", ".join(
-            f"{_p(k)} is {gods.name(s.gods[k])}" for k in range(s.players)) + ".", kind="reveal"))
+            f"{seat_name(k)} is {gods.name(s.gods[k])}" for k in range(s.players)) + ".", kind="reveal"))
         s.phase = "setup_flick"
         s.flickers = list(range(s.players))
         s.flick_orders = {}
@@ -265,11 +296,11 @@ class FlickOfFaith(Engine):
         if action["type"] != "flick":
             raise IllegalAction(f"{action!r} is not allowed now; submit a flick: "
                                 '{"type": "flick", "angle": -180..180, "power": 1..10}.')
-        angle = _num(action, "angle", -180.0, 180.0, "angle in degrees")
+        angle = _num(action, "angle", ANGLE_MIN, ANGLE_MAX, "angle in degrees")
         power = _num(action, "power", flick.MIN_POWER, flick.MAX_POWER, "power")
         s.flick_orders[str(seat)] = {"angle": angle, "power": power}
         ev.append(Event(f"Your flick (angle {angle:g}, power {power:g}) is locked in.", to=(seat,)))
-        ev.append(Event(f"{_p(seat)} has flicked in secret."))
+        ev.append(Event(f"{seat_name(seat)} has flicked in secret."))
         if all(str(k) in s.flick_orders for k in s.flickers):
             self._resolve_contest(s, ev)
 
@@ -289,7 +320,7 @@ class FlickOfFaith(Engine):
             dp = s.rng.gauss(0.0, p_sd)
             power = max(0.5, o["power"] * (1.0 + dp))
             launches[d["id"]] = physics.launch_velocity(board.heading((x, y), o["angle"] + da), power)
-            shown.append(f"{_p(seat)} angle {o['angle']:g} power {o['power']:g}")
+            shown.append(f"{seat_name(seat)} angle {o['angle']:g} power {o['power']:g}")
         bodies = flick.bodies_of(discs, s.gods)
         out = physics.simulate(bodies, launches)
         dist: dict[int, float] = {}
@@ -303,7 +334,7 @@ class FlickOfFaith(Engine):
                 "decel": physics.DECEL, "flicked": [d["id"] for d in discs]}
         what = "first-player" if s.phase == "setup_flick" else "tie-break"
         ev.append(Event(f"The {what} flicks are revealed: " + "; ".join(shown) + ". Distances to the navel: " +
-                        ", ".join(f"{_p(k)} {'off the map' if math.isinf(v) else f'{v:.1f}'}" for k, v in sorted(dist.items())) + ".",
+                        ", ".join(f"{seat_name(k)} {'off the map' if math.isinf(v) else f'{v:.1f}'}" for k, v in sorted(dist.items())) + ".",
                         kind="flick", data=data))
         s.last_contest = {"kind": s.phase, "distances": {str(k): (None if math.isinf(v) else round(v, 4))
                                                           for k, v in dist.items()},
@@ -312,19 +343,19 @@ class FlickOfFaith(Engine):
         s.flick_orders = {}
         if len(tied) > 1:
             s.flickers = tied
-            ev.append(Event("A tie: " + ", ".join(_p(k) for k in tied) + " flick again."))
+            ev.append(Event("A tie: " + ", ".join(seat_name(k) for k in tied) + " flick again."))
             return
         winner = tied[0]
         s.flickers = []
         if s.phase == "setup_flick":
             s.first_player = winner
-            ev.append(Event(f"{_p(winner)} is closest to the navel and takes the first player token."))
+            ev.append(Event(f"{seat_name(winner)} is closest to the navel and takes the first player token."))
             self._start_generation(s, ev)
         else:
             s.winners = [winner]
-            s.end_reason = f"tie-break flick won by {_p(winner)}"
+            s.end_reason = f"tie-break flick won by {seat_name(winner)}"
             s.phase = "over"
-            ev.append(Event(f"{_p(winner)} wins the tie-break flick and the game!", kind="end"))
+            ev.append(Event(f"{seat_name(winner)} wins the tie-break flick and the game!", kind="end"))
 
     # ---------------------------------------------------------------------------- council
     def _start_generation(self, s: FlickState, ev: list[Event]) -> None:
@@ -342,7 +373,7 @@ class FlickOfFaith(Engine):
     def _vote(self, s: FlickState, seat: int, thumb: str, ev: list[Event]) -> None:
         s.votes[str(seat)] = thumb
         ev.append(Event(f"You voted thumbs {thumb}.", to=(seat,)))
-        ev.append(Event(f"{_p(seat)} has voted."))
+        ev.append(Event(f"{seat_name(seat)} has voted."))
         if len(s.votes) < s.players:
             return
         ups = sum(1 for v in s.votes.values() if v == "up")
@@ -362,7 +393,7 @@ class FlickOfFaith(Engine):
             chosen, how = pair[0], "a tie, decided at random"
         s.last_council = {"upper": upper, "lower": lower, "chosen": chosen,
                           "votes": {k: v for k, v in sorted(s.votes.items())}}
-        ev.append(Event("Votes: " + ", ".join(f"{_p(int(k))} {'👍' if v == 'up' else '👎'}" for k, v in sorted(s.votes.items()))
+        ev.append(Event("Votes: " + ", ".join(f"{seat_name(int(k))} {'👍' if v == 'up' else '👎'}" for k, v in sorted(s.votes.items()))
                         + f" — {how}: {laws.name(chosen)} enters the game.", kind="reveal"))
         s.votes = {}
         s.council = []
@@ -382,7 +413,7 @@ class FlickOfFaith(Engine):
             for k in payers:
                 s.vp[k] = max(0, s.vp[k] - 2)
             if payers:
-                ev.append(Event("Tithe: " + ", ".join(_p(k) for k in payers) + " pay 2 VP."))
+                ev.append(Event("Tithe: " + ", ".join(seat_name(k) for k in payers) + " pay 2 VP."))
         elif key == "iconoclasm":
             gone = [d for d in s.discs if d["kind"] == "temple"
                     and geometry.city_at(d["x"], d["y"], KINDS["temple"].radius) is not None]
@@ -390,7 +421,7 @@ class FlickOfFaith(Engine):
                 s.temples[d["owner"]] += 1
                 s.discs.remove(d)
             if gone:
-                ev.append(Event("Iconoclasm: temples on cities fall — " + ", ".join(f"{_p(d['owner'])}'s" for d in gone) + "."))
+                ev.append(Event("Iconoclasm: temples on cities fall — " + ", ".join(f"{seat_name(d['owner'])}'s" for d in gone) + "."))
 
     # ---------------------------------------------------------------------------- mission
     def _start_mission(self, s: FlickState, ev: list[Event]) -> None:
@@ -406,7 +437,7 @@ class FlickOfFaith(Engine):
             start = next(k for k in base if s.vp[k] == low)
         s.order = [(start + step * i) % s.players for i in range(s.players)]
         s.turn_index = -1
-        ev.append(Event("Mission: turn order " + " → ".join(_p(k) for k in s.order) + "."))
+        ev.append(Event("Mission: turn order " + " → ".join(seat_name(k) for k in s.order) + "."))
         self._next_turn(s, ev)
 
     def _has_flick(self, s: FlickState, seat: int) -> bool:
@@ -438,7 +469,7 @@ class FlickOfFaith(Engine):
         if action["type"] != "flick":
             raise IllegalAction(f"{action!r} is not allowed now; flick: "
                                 '{"type": "flick", "angle": -180..180, "power": 1..10}.')
-        angle = _num(action, "angle", -180.0, 180.0, "angle in degrees")
+        angle = _num(action, "angle", ANGLE_MIN, ANGLE_MAX, "angle in degrees")
         power = _num(action, "power", flick.MIN_POWER, flick.MAX_POWER, "power")
         piece = action.get("piece")
         hand = action.get("hand")
@@ -449,9 +480,7 @@ class FlickOfFaith(Engine):
         if not s.in_corner:
             extra = s.turn.get("extra")
             if piece is not None and extra is None:
-                allowed_pieces = [k for k in PROPHET_KINDS if s.supply[seat].get(k, 0) > 0]
-                if s.gods[seat] == "freja" and s.heart_ready:
-                    allowed_pieces.append("heart")
+                allowed_pieces = self._piece_options(s, seat)
                 if piece not in allowed_pieces:
                     raise IllegalAction(f"piece {piece!r} is not available; choose one of: {', '.join(allowed_pieces)}.")
             pieces = flick.pieces_for_flick(s.supply[seat], piece, "twin_flight" in s.laws, extra)
@@ -494,7 +523,7 @@ class FlickOfFaith(Engine):
             what = "again"
         where = self._landing_text(s, plan.flicked)
         hand_txt = f" with the Hand of God beyond {hand}" if hand else ""
-        ev.append(Event(f"{_p(seat)} flicks {what}{hand_txt} (angle {angle:g}, power {power:g}; resolved "
+        ev.append(Event(f"{seat_name(seat)} flicks {what}{hand_txt} (angle {angle:g}, power {power:g}; resolved "
                         f"{angle + da:.1f}°, {real_power:.2f}): {where}.", kind="flick", data=data))
         if fallen:
             ev.append(Event("Off the map: " + ", ".join(fallen) + "."))
@@ -513,7 +542,7 @@ class FlickOfFaith(Engine):
                 d = on[i]
                 s.discs.remove(d)
                 self._to_reserve(s, d)
-            ev.append(Event(f"{_p(seat)}'s disc never left the corner and goes to the reserve."))
+            ev.append(Event(f"{seat_name(seat)}'s disc never left the corner and goes to the reserve."))
         s.in_corner = []
         s.attempts = 0
         # Anubis: the first of his prophets to leave the map this turn may be flicked again
@@ -575,7 +604,7 @@ class FlickOfFaith(Engine):
                 continue
             to = self._to_reserve(s, d)
             s.turn.setdefault("fell_log", []).append([i, d["kind"], d["owner"], to])
-            who = _p(d["owner"]) + "'s " if d["owner"] is not None else "the "
+            who = seat_name(d["owner"]) + "'s " if d["owner"] is not None else "the "
             note = {"hand": " (back to hand: Lost Sheep)", "anubis": " (back to hand: Anubis)"}.get(to, "")
             fallen.append(who + d["kind"].replace("_", " ") + note)
         fell = set(out.fell)
@@ -594,9 +623,9 @@ class FlickOfFaith(Engine):
             s.reserve[seat] -= 1
             s.turn["extra"] = kind
             s.stage = "flick"
-            ev.append(Event(f"Anubis returns {_p(seat)}'s {kind} to the corner for another flick."))
+            ev.append(Event(f"Anubis returns {seat_name(seat)}'s {kind} to the corner for another flick."))
         else:
-            ev.append(Event(f"{_p(seat)} leaves the fallen {kind} in the reserve."))
+            ev.append(Event(f"{seat_name(seat)} leaves the fallen {kind} in the reserve."))
             self._after_flicks(s, ev)
 
     def _after_flicks(self, s: FlickState, ev: list[Event]) -> None:
@@ -638,10 +667,10 @@ class FlickOfFaith(Engine):
             if fallen:
                 ev.append(Event("Pushed off the map by the new temple: " + ", ".join(fallen) + "."))
         verb = "moves a temple to" if moved is not None else "builds a temple on"
-        ev.append(Event(f"{_p(seat)} {verb} island {board.ISLANDS[island].name} ({spot})."))
+        ev.append(Event(f"{seat_name(seat)} {verb} island {board.ISLANDS[island].name} ({spot})."))
         if "consecration" in s.laws:
             s.vp[seat] += 1
-            ev.append(Event(f"Consecration: {_p(seat)} gains 1 VP."))
+            ev.append(Event(f"Consecration: {seat_name(seat)} gains 1 VP."))
         s.stage = "build" if self._city_prophets(s, seat) else ""
         if not s.stage:
             self._finish_turn(s, ev)
@@ -657,13 +686,13 @@ class FlickOfFaith(Engine):
             s.discs.remove(d)
             s.reserve[d["owner"]] += 1
             s.vp[d["owner"]] += values[d["id"]]
-            ev.append(Event(f"Navel: {_p(d['owner'])}'s {d['kind']} scores {values[d['id']]} VP.", kind="score"))
+            ev.append(Event(f"Navel: {seat_name(d['owner'])}'s {d['kind']} scores {values[d['id']]} VP.", kind="score"))
         # d) temples outside every island go home
         for d in [t for t in s.discs if t["kind"] == "temple"]:
             if geometry.island_at(d["x"], d["y"], KINDS["temple"].radius) is None:
                 s.discs.remove(d)
                 s.temples[d["owner"]] += 1
-                ev.append(Event(f"{_p(d['owner'])}'s temple was pushed into the sea and returns to supply."))
+                ev.append(Event(f"{seat_name(d['owner'])}'s temple was pushed into the sea and returns to supply."))
         # Morrigan drowns the enemy prophets she struck that now rest in the sea
         if s.gods[seat] == "morrigan":
             struck = set(s.turn.get("struck", []))
@@ -671,13 +700,13 @@ class FlickOfFaith(Engine):
                 if d["kind"] in PROPHET_KINDS and d["owner"] not in (None, seat) and self._in_sea(s, d):
                     s.discs.remove(d)
                     s.reserve[d["owner"]] += 1
-                    ev.append(Event(f"Morrigan's crows drown {_p(d['owner'])}'s {d['kind']} in the sea."))
+                    ev.append(Event(f"Morrigan's crows drown {seat_name(d['owner'])}'s {d['kind']} in the sea."))
         # the Kraken takes prophets resting in the sea
         if "kraken" in s.laws:
             for d in [x for x in s.discs if x["kind"] in PROPHET_KINDS and self._in_sea(s, x)]:
                 s.discs.remove(d)
                 s.reserve[d["owner"]] += 1
-                ev.append(Event(f"The Kraken drags {_p(d['owner'])}'s {d['kind']} under."))
+                ev.append(Event(f"The Kraken drags {seat_name(d['owner'])}'s {d['kind']} under."))
         self._next_turn(s, ev)
 
     @staticmethod
@@ -701,7 +730,7 @@ class FlickOfFaith(Engine):
             r = res[k]
             s.vp[k] += r["vp"]
             extra = f", +{r['bonus']} bonus" if r["bonus"] else ""
-            lines.append(f"{_p(k)} +{r['vp']} (presence {len(r['presence'])}, domination {len(r['domination'])}{extra})")
+            lines.append(f"{seat_name(k)} +{r['vp']} (presence {len(r['presence'])}, domination {len(r['domination'])}{extra})")
         s.last_worship = res
         ev.append(Event(f"Worship of Generation {s.generation}: " + "; ".join(lines) + ".", kind="score"))
         # prophets come home, temples stay, the token passes, expired laws leave
@@ -719,7 +748,7 @@ class FlickOfFaith(Engine):
         if s.generation >= s.generations:
             self._end(s, ev)
         else:
-            ev.append(Event(f"The first player token passes to {_p(s.first_player)}."))
+            ev.append(Event(f"The first player token passes to {seat_name(s.first_player)}."))
             self._start_generation(s, ev)
 
     def _end(self, s: FlickState, ev: list[Event]) -> None:
@@ -733,7 +762,7 @@ class FlickOfFaith(Engine):
                 s.phase = "tiebreak"
                 s.flickers = tied
                 s.flick_orders = {}
-                ev.append(Event("Tied on VP and temples: " + ", ".join(_p(k) for k in tied) +
+                ev.append(Event("Tied on VP and temples: " + ", ".join(seat_name(k) for k in tied) +
                                 " flick for the navel to decide the winner."))
                 return
             s.end_reason = f"most VP ({top}), tie broken by most temples on the map"
@@ -741,7 +770,7 @@ class FlickOfFaith(Engine):
             s.end_reason = f"most VP ({top}) after the last Generation"
         s.winners = tied
         s.phase = "over"
-        ev.append(Event(f"The game is over: {_p(tied[0])} wins with {top} VP.", kind="end"))
+        ev.append(Event(f"The game is over: {seat_name(tied[0])} wins with {top} VP.", kind="end"))
 
     # ------------------------------------------------------------------------------- view
     def view(self, s: FlickState, seat: int | None) -> dict[str, Any]:

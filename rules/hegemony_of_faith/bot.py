@@ -119,7 +119,7 @@ def _lineup(me: _Me, prompt: Prompt, rng: random.Random) -> Action:
     base = list(next(o for o in options if len(o) == longest))
     rng.shuffle(base)
     order: list[Any] = list(base)
-    if "Zombie Army" in prompt.text:
+    if prompt.params.get("zombies"):
         pending = me.v["pending"] or {}
         fighters = pending.get("fighters", {})
         targets = pending.get("targets", [])

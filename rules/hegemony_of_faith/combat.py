@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.engine import Choice, IllegalAction, Prompt
+from rules.engine import Choice, IllegalAction, Prompt, seat_name
 
 from .cards import (
     ACTION_CARDS,
@@ -49,7 +49,7 @@ from .sects import (
     take_type,
     types_held,
 )
-from .state import Ctx, Frame, P, State
+from .state import Ctx, Frame, State
 
 WAR_CARDS = ("Faith War", "Showdown War")
 ONE_AGAINST_MANY = ("Martyrdom", "Conspiracy", "Showdown Martyrdom")
@@ -89,7 +89,7 @@ def is_lineup(f: Frame) -> bool:
 def attack_prompts(s: State, f: Frame) -> list[Prompt]:
     stage = f["stage"]
     out: list[Prompt] = []
-    what = f"{P(f['by'])}'s {f['card']}"
+    what = f"{seat_name(f['by'])}'s {f['card']}"
     for seat in f["wait"]:
         if stage == "defence":
             shield = DEFENCE_FOR[f["mode"]]
@@ -100,7 +100,7 @@ def attack_prompts(s: State, f: Frame) -> list[Prompt]:
                               secret=True, timeout_note="no defence card is played"))
         elif stage == "designate":
             sect = seat
-            ch = tuple(Choice(f"{P(m)} confronts ({believers_text(len(s.believers[m]))})",
+            ch = tuple(Choice(f"{seat_name(m)} confronts ({believers_text(len(s.believers[m]))})",
                               {"type": "designate", "member": m})
                        for m in members(s, sect) if s.believers[m])
             out.append(Prompt(seat, "designate", f"{what}: choose which member of your sect confronts.",
@@ -178,13 +178,14 @@ def lineup_prompt(s: State, f: Frame, seat: int) -> Prompt:
     lo, hi, zombies = lineup_bounds(s, f, seat)
     size = f"{lo}" if lo == hi else f"{lo} to {hi}"
     extra = (" Zombie Army: you may add graveyard believers as \"z<ID>\" entries." if zombies else "")
-    text = (f"{P(f['by'])}'s {f['card']}: give your line-up in secret, in the order your believers will "
+    text = (f"{seat_name(f['by'])}'s {f['card']}: give your line-up in secret, in the order your believers will "
             f"confront ({size} of your believers, by ID 1–5).{extra}")
     ch = tuple(Choice(f"{label}: {'-'.join(str(t) for t in order)}",
                       {"type": "lineup", "order": order})
                for label, order in ready_lineups(s, f, seat))
     return Prompt(seat, "lineup", text, ch, secret=True, free_form="lineup",
-                  timeout_note="the first ready-made line-up is used")
+                  timeout_note="the first ready-made line-up is used",
+                  params={"min": lo, "max": hi, "zombies": zombies})
 
 
 def validate_lineup(s: State, f: Frame, seat: int, action: dict[str, Any]) -> None:
@@ -232,19 +233,19 @@ def attack_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None
             s.action_discard.append(card)
             f["targets"].remove(sect)
             f["defq"] = [q for q in f["defq"] if q[0] != sect]
-            ctx.say(f"{P(member)} plays {shield}: {P(sect)}'s sect is safe from {f['card']}.")
+            ctx.say(f"{seat_name(member)} plays {shield}: {seat_name(sect)}'s sect is safe from {f['card']}.")
         f["wait"] = []
     elif stage == "designate":
         f["fighters"][str(seat)] = action["member"]
         f["wait"].remove(seat)
         if action["member"] != seat:
-            ctx.say(f"{P(seat)} sends their Follower {P(action['member'])} to confront.")
+            ctx.say(f"{seat_name(seat)} sends their Follower {seat_name(action['member'])} to confront.")
     elif stage == "karma":
         f["karmaq"].pop(0)
         if action["use"]:
             mark_used(ctx, seat, "Karma Reversed")
             f["flips"] += 1
-            ctx.say(f"{P(seat)} uses Karma Reversed: every comparison of this {f['card']} is reversed.")
+            ctx.say(f"{seat_name(seat)} uses Karma Reversed: every comparison of this {f['card']} is reversed.")
         f["wait"] = []
     elif stage == "pick":
         if is_lineup(f):
@@ -253,7 +254,7 @@ def attack_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None
             f["picks"][str(seat)] = [action["believer"]]
         f["wait"].remove(seat)
         ctx.tell(seat, "Your choice is locked in.")
-        ctx.say(f"{P(seat)} has chosen in secret.")
+        ctx.say(f"{seat_name(seat)} has chosen in secret.")
 
 
 # ------------------------------------------------------------------------------------- steps
@@ -319,9 +320,9 @@ def _spread_rumors(ctx: Ctx, f: Frame) -> None:
             got = take_random(s, m, 1)
             if got:
                 s.believers[by].extend(got)
-                ctx.say(f"{P(by)} lures a believer away from {P(m)}.")
-                ctx.tell(by, f"You take a {blabel(btype(got[0]))} from {P(m)}.")
-                ctx.tell(m, f"{P(by)} takes your {blabel(btype(got[0]))}.")
+                ctx.say(f"{seat_name(by)} lures a believer away from {seat_name(m)}.")
+                ctx.tell(by, f"You take a {blabel(btype(got[0]))} from {seat_name(m)}.")
+                ctx.tell(m, f"{seat_name(by)} takes your {blabel(btype(got[0]))}.")
 
 
 def _witch_hunt(ctx: Ctx, f: Frame) -> None:
@@ -335,7 +336,7 @@ def _witch_hunt(ctx: Ctx, f: Frame) -> None:
                 s.believers[m].remove(c)
             kill(s, m, dead)
             total += len(dead)
-        ctx.say(f"Witch Hunt: {total} {bname(t)}(s) of {P(sect)}'s sect die.")
+        ctx.say(f"Witch Hunt: {total} {bname(t)}(s) of {seat_name(sect)}'s sect die.")
 
 
 def _resolve(ctx: Ctx, f: Frame) -> None:
@@ -361,7 +362,7 @@ def _war(ctx: Ctx, f: Frame) -> None:
     n = min(len(a_order), len(d_order))
     rev = f["flips"] % 2 == 1
     bonus_ok = f["card"] == "Faith War"
-    ctx.say(f"{f['card']}: {P(att)} and {P(dfd)} send {n} pair(s) of believers.")
+    ctx.say(f"{f['card']}: {seat_name(att)} and {seat_name(dfd)} send {n} pair(s) of believers.")
     for i in range(n):
         a_e, d_t = a_order[i], d_order[i]
         zombie = isinstance(a_e, str)
@@ -373,7 +374,7 @@ def _war(ctx: Ctx, f: Frame) -> None:
             a_card = take_type(s, att, a_t)
         d_card = take_type(s, dfd, d_t)
         r = compare(a_t, d_t, rev)
-        who = f"{P(att)}'s {'zombie ' if zombie else ''}{blabel(a_t)} vs {P(dfd)}'s {blabel(d_t)}"
+        who = f"{seat_name(att)}'s {'zombie ' if zombie else ''}{blabel(a_t)} vs {seat_name(dfd)}'s {blabel(d_t)}"
         if r == 0:
             _bury(s, att, a_card, zombie)
             kill(s, dfd, [d_card])
@@ -389,7 +390,7 @@ def _war(ctx: Ctx, f: Frame) -> None:
             s.removed.append(a_card)
         else:
             kill(s, lose_seat, [lose_card])
-        text = f"{who}: {P(win_seat)} wins"
+        text = f"{who}: {seat_name(win_seat)} wins"
         # an adjacent pair earns the bonus; with Karma Reversed it goes to the reversed winner
         bonus = is_bonus(a_t, d_t) or is_bonus(d_t, a_t)
         if bonus and bonus_ok:
@@ -415,19 +416,19 @@ def _debate(ctx: Ctx, f: Frame) -> None:
     d_order: list[int] = f["picks"][str(dfd)]
     n = min(len(a_order), len(d_order))
     rev = f["flips"] % 2 == 1
-    ctx.say(f"Faith Debate: {P(att)} and {P(dfd)} hold {n} debate(s).")
+    ctx.say(f"Faith Debate: {seat_name(att)} and {seat_name(dfd)} hold {n} debate(s).")
     for i in range(n):
         a_t, d_t = a_order[i], d_order[i]
         r = compare(a_t, d_t, rev)
-        who = f"{P(att)}'s {blabel(a_t)} vs {P(dfd)}'s {blabel(d_t)}"
+        who = f"{seat_name(att)}'s {blabel(a_t)} vs {seat_name(dfd)}'s {blabel(d_t)}"
         if r == 0:
             ctx.say(f"{who}: a draw, both go home.")
         elif r > 0:
             s.believers[att].append(take_type(s, dfd, d_t))
-            ctx.say(f"{who}: {P(att)} wins the believer over.")
+            ctx.say(f"{who}: {seat_name(att)} wins the believer over.")
         else:
             s.believers[dfd].append(take_type(s, att, a_t))
-            ctx.say(f"{who}: {P(dfd)} wins the believer over.")
+            ctx.say(f"{who}: {seat_name(dfd)} wins the believer over.")
 
 
 def _one_against_many(ctx: Ctx, f: Frame) -> None:
@@ -437,7 +438,7 @@ def _one_against_many(ctx: Ctx, f: Frame) -> None:
     rev = f["flips"] % 2 == 1
     physical = f["mode"] == "physical"
     x_card = take_type(s, att, x_t)
-    ctx.say(f"{f['card']}: {P(att)} sends a {blabel(x_t)}.")
+    ctx.say(f"{f['card']}: {seat_name(att)} sends a {blabel(x_t)}.")
     # clockwise from the attacker
     order = sorted(f["targets"], key=lambda t: (int(f["fighters"][str(t)]) - att) % s.players)
     x_taker: int | None = None
@@ -445,7 +446,7 @@ def _one_against_many(ctx: Ctx, f: Frame) -> None:
         seat = int(f["fighters"][str(sect)])
         y_t = int(f["picks"][str(seat)][0])
         r = compare(x_t, y_t, rev)
-        who = f"{P(seat)}'s {blabel(y_t)}"
+        who = f"{seat_name(seat)}'s {blabel(y_t)}"
         if physical:
             if r >= 0:
                 kill(s, seat, [take_type(s, seat, y_t)])
@@ -455,7 +456,7 @@ def _one_against_many(ctx: Ctx, f: Frame) -> None:
         else:
             if r > 0:
                 s.believers[att].append(take_type(s, seat, y_t))
-                ctx.say(f"{who} loses and is taken by {P(att)}.")
+                ctx.say(f"{who} loses and is taken by {seat_name(att)}.")
             elif r == 0:
                 ctx.say(f"{who} draws; both go home.")
             else:
@@ -464,9 +465,9 @@ def _one_against_many(ctx: Ctx, f: Frame) -> None:
                     x_taker = seat
     if physical:
         kill(s, att, [x_card])
-        ctx.say(f"{P(att)}'s martyr dies.")
+        ctx.say(f"{seat_name(att)}'s martyr dies.")
     elif x_taker is not None:
         s.believers[x_taker].append(x_card)
-        ctx.say(f"{P(x_taker)} takes {P(att)}'s {blabel(x_t)}.")
+        ctx.say(f"{seat_name(x_taker)} takes {seat_name(att)}'s {blabel(x_t)}.")
     else:
         s.believers[att].append(x_card)

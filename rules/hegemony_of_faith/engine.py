@@ -1,8 +1,17 @@
 """The Hegemony of Faith engine: setup (rulebook 4-1), the decision stack, views and JSON.
 
 Open decisions live on a stack of frames (see ``state``); ``prompts`` asks the seats the top frame
-waits for, or the current player's turn when the stack is empty. ``apply`` answers the top frame,
+waits for, or the current player's turn when the stack is empty. ``play`` answers the top frame,
 then ``_run`` advances every frame that needs nobody until a decision is needed again.
+
+Prompt ``params`` (see :class:`rules.engine.Prompt`), per prompt kind:
+
+* ``"lineup"`` (free-form ``"lineup"``: the order of believers sent to a Faith War or a Faith
+  Debate): ``min`` and ``max``, how many of the seat's own believers the line-up holds (equal
+  when the size is fixed); ``zombies``, True when the seat may also add graveyard believers as
+  ``"z<ID>"`` entries (Zombie Army).
+
+The other prompts are enumerated: their choices say everything and ``params`` is empty.
 """
 
 from __future__ import annotations
@@ -16,13 +25,12 @@ from rules.engine import (
     Choice,
     Engine,
     Event,
-    GameOver,
     IllegalAction,
     InvalidOptions,
     Prompt,
     Result,
     Rng,
-    check_choice,
+    seat_name,
 )
 
 from . import bot, combat, settle, surrender, turn
@@ -48,7 +56,7 @@ from .cards import (
     skill_uid,
 )
 from .sects import followers, hand_limit, leaders, members, sect_count, skill_name, unification
-from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, P, State, state_from_json, state_to_json
+from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, State, state_from_json, state_to_json
 
 SUMMARY = """\
 Four to eight prophets compete for a limited flock. Each player leads a sect with one secret skill, \
@@ -68,7 +76,7 @@ Leader wins at once.
 """
 
 
-class HegemonyEngine(Engine):
+class HegemonyEngine(Engine[State]):
     key = "hegemony_of_faith"
     name = "Hegemony of Faith"
     min_players = 4
@@ -113,7 +121,7 @@ class HegemonyEngine(Engine):
             s.believers[k] = [s.believer_deck.pop() for _ in range(3)]
             opts_frame[str(k)] = [s.skill_deck.pop(), s.skill_deck.pop()]
         s.stack.append({"k": "skills", "wait": list(range(n)), "opts": opts_frame})
-        s.log.append(f"A game for {n} players begins; {P(first)} will start. Everyone chooses a skill.")
+        s.log.append(f"A game for {n} players begins; {seat_name(first)} will start. Everyone chooses a skill.")
         return s
 
     def _first_option(self, players: int, value: Any) -> int | None:
@@ -125,7 +133,8 @@ class HegemonyEngine(Engine):
         elif isinstance(value, int) and not isinstance(value, bool):
             seat = value
         if seat is None or not 0 <= seat < players:
-            raise InvalidOptions(f"first_player must be a seat 0–{players - 1} or P1–P{players}, "
+            raise InvalidOptions(f"first_player must be a seat 0–{players - 1} or "
+                                 f"{seat_name(0)}–{seat_name(players - 1)}, "
                                  f"not {value!r}.")
         return seat
 
@@ -139,18 +148,11 @@ class HegemonyEngine(Engine):
         f = s.stack[-1]
         return _PROMPTS[f["k"]](s, f)
 
-    # ------------------------------------------------------------------------------- apply
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if state.phase == "over":
-            raise GameOver("the game is over; no more moves are accepted.")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction(f"{action!r} is not an action: send an object with a \"type\" key.")
-        prompt = self.prompt_for(state, seat)
+    # -------------------------------------------------------------------------------- play
+    def play(self, state: State, seat: int, action: Action, prompt: Prompt) -> tuple[State, list[Event]]:
         if prompt.free_form == "lineup":
             combat.validate_lineup(state, state.stack[-1], seat, action)
-        else:
-            check_choice(prompt, action)
-        s: State = self.clone(state)
+        s = self.clone(state)
         ctx = Ctx(s)
         if not s.stack:
             turn.turn_answer(ctx, seat, action)
@@ -220,7 +222,7 @@ def _skills_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> Non
     s.skill[seat] = keep
     f["wait"].remove(seat)
     ctx.tell(seat, f"You keep the skill {SKILL_NAMES[keep]}.")
-    ctx.say(f"{P(seat)} has chosen a skill.")
+    ctx.say(f"{seat_name(seat)} has chosen a skill.")
 
 
 def _skills_step(ctx: Ctx, f: Frame) -> None:
@@ -295,9 +297,9 @@ def _step(ctx: Ctx, f: Frame) -> bool:
         win = unification(s)
         if win is not None:
             s.winner = win
-            s.reason = f"{P(win)} unified every player under one faith"
+            s.reason = f"{seat_name(win)} unified every player under one faith"
             s.phase = "over"
-            ctx.say(f"Unification! Every other player follows {P(win)}: {P(win)} wins.", kind="end")
+            ctx.say(f"Unification! Every other player follows {seat_name(win)}: {seat_name(win)} wins.", kind="end")
             return True
         turn.begin_turn(ctx, (f["seat"] + 1) % s.players)
         return True
@@ -364,7 +366,7 @@ def public_view(s: State) -> dict[str, Any]:
         name = skill_name(s, k)
         sealed = (s.role[k] == WANDERER or (s.role[k] == FOLLOWER and name != "Purple Hermit"))
         seats.append({
-            "seat": k, "name": P(k), "role": s.role[k], "leader": s.leader[k],
+            "seat": k, "name": seat_name(k), "role": s.role[k], "leader": s.leader[k],
             "followers": followers(s, k), "believers": len(s.believers[k]),
             "hand": len(s.hands[k]), "hand_limit": hand_limit(s, k),
             "skill": name if s.revealed[k] else None,

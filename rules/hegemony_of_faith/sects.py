@@ -6,8 +6,10 @@ skill right now (sealed skills, use limits, Gate of Truth copies), drawing from 
 
 from __future__ import annotations
 
+from rules.engine import seat_name
+
 from .cards import ACTION_CARDS, SKILL_LIMIT, SKILL_NAMES, btype
-from .state import FOLLOWER, LEADER, WANDERER, Ctx, P, State
+from .state import FOLLOWER, LEADER, WANDERER, Ctx, State
 
 HAND_LIMIT = 6
 NOT_COPYABLE = ("Impermanence of Life", "Purple Hermit", "Gate of Truth", "Ascend with Me")
@@ -100,7 +102,7 @@ def mark_used(ctx: Ctx, seat: int, name: str) -> None:
         s.round_uses[seat] += 1
         if not s.revealed[seat]:
             s.revealed[seat] = True
-            ctx.say(f"{P(seat)} reveals the skill {name}.")
+            ctx.say(f"{seat_name(seat)} reveals the skill {name}.")
         return
     if s.gate[seat] == name and SKILL_LIMIT[name] == "unlimited":
         return
@@ -110,7 +112,7 @@ def mark_used(ctx: Ctx, seat: int, name: str) -> None:
     s.gate_history[seat].append(name)
     if not s.revealed[seat]:
         s.revealed[seat] = True
-    ctx.say(f"{P(seat)} opens the Gate of Truth and copies {name} until their next turn.")
+    ctx.say(f"{seat_name(seat)} opens the Gate of Truth and copies {name} until their next turn.")
 
 
 def hand_limit(s: State, seat: int) -> int:
@@ -148,7 +150,7 @@ def draw_with_ascend(ctx: Ctx, seat: int, n: int) -> None:
         if lead is not None and can_use(s, lead, "Ascend with Me"):
             mark_used(ctx, lead, "Ascend with Me")
             extra = draw_actions(ctx, lead, got)
-            ctx.say(f"{P(lead)} ascends with their Follower and draws {extra} action card(s).")
+            ctx.say(f"{seat_name(lead)} ascends with their Follower and draws {extra} action card(s).")
 
 
 def take_random(s: State, frm: int, n: int) -> list[int]:
@@ -199,14 +201,14 @@ def break_impermanence(ctx: Ctx, seat: int) -> None:
     old = s.skill[seat]
     assert old is not None
     s.skill_discard.append(old)
-    ctx.say(f"{P(seat)} reveals and discards Impermanence of Life: its condition is broken.")
+    ctx.say(f"{seat_name(seat)} reveals and discards Impermanence of Life: its condition is broken.")
     s.uses[seat] = 0
     s.round_uses[seat] = 0
     s.revealed[seat] = False
     if s.skill_deck:
         s.skill[seat] = s.skill_deck.pop()
         ctx.tell(seat, f"Your new skill is {SKILL_NAMES[s.skill[seat] or 0]}.")
-        ctx.say(f"{P(seat)} draws a new secret skill.")
+        ctx.say(f"{seat_name(seat)} draws a new secret skill.")
     else:
         s.skill[seat] = None
 
@@ -245,7 +247,7 @@ def make_wanderer(ctx: Ctx, seat: int) -> None:
     s.imm_physical[seat] = False
     s.gate[seat] = None
     break_impermanence(ctx, seat)
-    ctx.say(f"{P(seat)} becomes a Wanderer: their action cards are discarded and their skill sealed.")
+    ctx.say(f"{seat_name(seat)} becomes a Wanderer: their action cards are discarded and their skill sealed.")
 
 
 def unification(s: State) -> int | None:

@@ -12,10 +12,12 @@ took the last turn (that player first) wins.
 
 from __future__ import annotations
 
+from rules.engine import seat_name
+
 from .cards import believers_text
 from .combat import new_showdown
 from .sects import leaders, members, skill_name
-from .state import LEADER, WANDERER, Ctx, Frame, P, State
+from .state import LEADER, WANDERER, Ctx, Frame, State
 
 
 def _groups(s: State) -> list[list[int]]:
@@ -29,7 +31,7 @@ def _finish(ctx: Ctx, winner: int, reason: str) -> None:
     s.winner = winner
     s.reason = reason
     s.phase = "over"
-    ctx.say(f"{P(winner)} wins: {reason}.", kind="end")
+    ctx.say(f"{seat_name(winner)} wins: {reason}.", kind="end")
 
 
 def _clockwise(s: State, last: int, seats: list[int]) -> list[int]:
@@ -45,14 +47,14 @@ def settle_step(ctx: Ctx, f: Frame) -> bool:
             if (skill_name(s, k) == "Impermanence of Life" and s.role[k] == LEADER
                     and not s.revealed[k] and len(s.believers[k]) > 5):
                 s.revealed[k] = True
-                ctx.say(f"{P(k)} reveals Impermanence of Life with {len(s.believers[k])} believers.")
+                ctx.say(f"{seat_name(k)} reveals Impermanence of Life with {len(s.believers[k])} believers.")
                 _finish(ctx, k, "Impermanence of Life: hidden and unbowed to the end with more "
                         "than five believers")
                 return False
         groups = _groups(s)
         totals = [(sum(len(s.believers[m]) for m in g), len(g)) for g in groups]
         for g, (n, _) in zip(groups, totals, strict=True):
-            ctx.say(f"Sect of {', '.join(P(m) for m in g)}: {believers_text(n)}.")
+            ctx.say(f"Sect of {', '.join(seat_name(m) for m in g)}: {believers_text(n)}.")
         best_total = max(totals)
         tied = [g for g, t in zip(groups, totals, strict=True) if t == best_total]
         pool = [m for g in tied for m in g]
@@ -91,13 +93,13 @@ def _start_showdown(ctx: Ctx, f: Frame, cands: list[int], last: int) -> bool:
     s = ctx.s
     order = _clockwise(s, last, cands)
     if len(order) == 2:
-        ctx.say(f"Tie between {P(order[0])} and {P(order[1])}: a Faith War without bonus decides.")
+        ctx.say(f"Tie between {seat_name(order[0])} and {seat_name(order[1])}: a Faith War without bonus decides.")
         f["stage"] = "after"
         f["rounds"] += 1
         if all(s.believers[c] for c in order):
             s.stack.append(new_showdown("Showdown War", order[0], [order[1]]))
         return True
-    ctx.say(f"Tie between {', '.join(P(c) for c in order)}: a cycle of Martyrdom decides.")
+    ctx.say(f"Tie between {', '.join(seat_name(c) for c in order)}: a cycle of Martyrdom decides.")
     f["cands"] = order
     f["stage"] = "martyr"
     f["next"] = 0
@@ -110,5 +112,5 @@ def _next_martyr(ctx: Ctx, f: Frame, cands: list[int]) -> None:
     f["next"] += 1
     f["rounds"] += 1
     others = [c for c in cands if c != by and s.believers[c]]
-    ctx.say(f"Showdown: {P(by)} performs Martyrdom against {', '.join(P(c) for c in others)}.")
+    ctx.say(f"Showdown: {seat_name(by)} performs Martyrdom against {', '.join(seat_name(c) for c in others)}.")
     s.stack.append(new_showdown("Showdown Martyrdom", by, others))

@@ -111,6 +111,3 @@ class Ctx:
     def tell(self, seat: int, text: str) -> None:
         self.events.append(Event(text, to=(seat,)))
 
-
-def P(seat: int) -> str:
-    return f"P{seat + 1}"

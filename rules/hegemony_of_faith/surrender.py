@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import Choice, Prompt
+from rules.engine import Choice, Prompt, seat_name
 
 from .cards import believers_text, blabel, btype
 from .sects import (
@@ -30,7 +30,7 @@ from .sects import (
     types_held,
     unification,
 )
-from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, P, State
+from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, State
 
 
 def new_surrender(s: State, seat: int, exclude: list[int]) -> Frame:
@@ -47,13 +47,13 @@ def surrender_prompts(s: State, f: Frame) -> list[Prompt]:
     out = []
     if f["stage"] == "ask":
         for k in f["wait"]:
-            out.append(Prompt(k, "accept", f"{P(seat)} has no believers left and must surrender. Would you "
+            out.append(Prompt(k, "accept", f"{seat_name(seat)} has no believers left and must surrender. Would you "
                               "take them in as a Follower (you must then give them one believer)?",
-                              (Choice(f"Accept {P(seat)}", {"type": "accept", "use": True}),
+                              (Choice(f"Accept {seat_name(seat)}", {"type": "accept", "use": True}),
                                Choice("Decline", {"type": "accept", "use": False})),
                               timeout_note="you decline"))
     elif f["stage"] == "choose":
-        ch = tuple(Choice(f"Join {P(k)}'s sect ({believers_text(sect_count(s, k))})",
+        ch = tuple(Choice(f"Join {seat_name(k)}'s sect ({believers_text(sect_count(s, k))})",
                           {"type": "join", "leader": k})
                    for k in sorted(f["willing"], key=lambda k: (-sect_count(s, k), k)))
         out.append(Prompt(seat, "surrender", "Choose the sect you surrender to as a Follower.", ch,
@@ -62,7 +62,7 @@ def surrender_prompts(s: State, f: Frame) -> list[Prompt]:
         lead = f["joined"]
         ch = tuple(Choice(f"Give a {blabel(t)}", {"type": "gift", "believer": t})
                    for t in types_held(s, lead))
-        out.append(Prompt(lead, "gift", f"{P(seat)} joins your sect: give them one believer.", ch,
+        out.append(Prompt(lead, "gift", f"{seat_name(seat)} joins your sect: give them one believer.", ch,
                           secret=True, timeout_note="the first believer listed is given"))
     return out
 
@@ -73,20 +73,20 @@ def surrender_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> N
         f["wait"].remove(seat)
         if action["use"]:
             f["willing"].append(seat)
-        ctx.say(f"{P(seat)} {'would accept' if action['use'] else 'declines'} {P(f['seat'])}.")
+        ctx.say(f"{seat_name(seat)} {'would accept' if action['use'] else 'declines'} {seat_name(f['seat'])}.")
     elif f["stage"] == "choose":
         lead = action["leader"]
         f["joined"] = lead
         f["wait"] = []
         make_follower(ctx, f["seat"], lead)
-        ctx.say(f"{P(f['seat'])} surrenders to {P(lead)}, hands over the Leader token and becomes a Follower.")
+        ctx.say(f"{seat_name(f['seat'])} surrenders to {seat_name(lead)}, hands over the Leader token and becomes a Follower.")
         f["stage"] = "gift"
     elif f["stage"] == "gift":
         card = take_type(s, seat, action["believer"])
         s.believers[f["seat"]].append(card)
         f["wait"] = []
         f["stage"] = "done"
-        ctx.say(f"{P(seat)} gives {P(f['seat'])} a believer to seal the alliance.")
+        ctx.say(f"{seat_name(seat)} gives {seat_name(f['seat'])} a believer to seal the alliance.")
         ctx.tell(f["seat"], f"Your Leader gives you a {blabel(btype(card))}.")
 
 
@@ -120,10 +120,10 @@ def surrender_step(ctx: Ctx, f: Frame) -> bool:
 
 def keep_prompts(s: State, f: Frame) -> list[Prompt]:
     lead, fl = f["leader"], f["seat"]
-    ch = [Choice(f"Keep {P(fl)}: give a {blabel(t)}", {"type": "keep", "believer": t})
+    ch = [Choice(f"Keep {seat_name(fl)}: give a {blabel(t)}", {"type": "keep", "believer": t})
           for t in types_held(s, lead)]
-    ch.append(Choice(f"Release {P(fl)}", {"type": "keep", "believer": 0}))
-    return [Prompt(lead, "keep", f"Your Follower {P(fl)} ended their turn with no believers. Keep them "
+    ch.append(Choice(f"Release {seat_name(fl)}", {"type": "keep", "believer": 0}))
+    return [Prompt(lead, "keep", f"Your Follower {seat_name(fl)} ended their turn with no believers. Keep them "
                    "(give one believer) or release them to find another sect?", tuple(ch),
                    secret=True, timeout_note="you keep them and give the first believer listed")]
 
@@ -134,10 +134,10 @@ def keep_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
     fl = f["seat"]
     if action["believer"]:
         s.believers[fl].append(take_type(s, seat, action["believer"]))
-        ctx.say(f"{P(seat)} keeps their Follower {P(fl)} and gives them a believer.")
+        ctx.say(f"{seat_name(seat)} keeps their Follower {seat_name(fl)} and gives them a believer.")
         f["done"] = True
     else:
-        ctx.say(f"{P(seat)} releases their Follower {P(fl)}.")
+        ctx.say(f"{seat_name(seat)} releases their Follower {seat_name(fl)}.")
         make_independent(ctx, fl)
         s.stack.append(new_surrender(s, fl, [seat]))
         f["done"] = True
@@ -175,7 +175,7 @@ def endturn_step(ctx: Ctx, f: Frame) -> bool:
                     make_independent(ctx, seat)
                     s.stack.append(new_surrender(s, seat, [lead]))
             elif s.role[seat] == LEADER and not followers(s, seat):
-                ctx.say(f"{P(seat)} ends the turn without believers and must surrender.")
+                ctx.say(f"{seat_name(seat)} ends the turn without believers and must surrender.")
                 s.stack.append(new_surrender(s, seat, []))
         return True
     return False
@@ -199,11 +199,11 @@ def housekeeping(ctx: Ctx) -> None:
                 if k != new:
                     s.leader[k] = new
             break_impermanence(ctx, new)
-            ctx.say(f"{P(lead)} has no believers left: {P(new)} takes over the sect and the Leader token.")
+            ctx.say(f"{seat_name(lead)} has no believers left: {seat_name(new)} takes over the sect and the Leader token.")
         else:
             for k in fls:
                 make_independent(ctx, k)
-            ctx.say(f"{P(lead)} has no believers left and the Followers are tied: the sect dissolves.")
+            ctx.say(f"{seat_name(lead)} has no believers left and the Followers are tied: the sect dissolves.")
         s.stack.append(new_surrender(s, lead, []))
         return
     for k in range(s.players):
@@ -216,6 +216,6 @@ def housekeeping(ctx: Ctx) -> None:
     win = unification(s)
     if win is not None:
         s.winner = win
-        s.reason = f"{P(win)} unified every player under one faith"
+        s.reason = f"{seat_name(win)} unified every player under one faith"
         s.phase = "over"
-        ctx.say(f"Unification! Every other player follows {P(win)}: {P(win)} wins.", kind="end")
+        ctx.say(f"Unification! Every other player follows {seat_name(win)}: {seat_name(win)} wins.", kind="end")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine import Choice, Prompt
+from rules.engine import Choice, Prompt, seat_name
 
 from .cards import (
     ACTION_CARDS,
@@ -47,7 +47,7 @@ from .sects import (
     take_type,
     types_held,
 )
-from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, P, State
+from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, State
 
 TURN_SKILLS = ("Everyone is Equal", "Purple Hermit", "Headstronger", "KABOOM!", "Praise of Life",
                "Eternal Truth", "World Peace", "Soul-Cutting Sword", "Chaos Coming")
@@ -68,7 +68,7 @@ def begin_turn(ctx: Ctx, seat: int) -> None:
     s.imm_mental[seat] = False
     s.imm_physical[seat] = False
     s.gate[seat] = None
-    ctx.say(f"— {P(seat)}'s turn (round {s.round_no}) —", kind="turn")
+    ctx.say(f"— {seat_name(seat)}'s turn (round {s.round_no}) —", kind="turn")
     if s.hermit[seat]:
         s.hermit[seat] = False
         lead = s.leader[seat]
@@ -76,11 +76,11 @@ def begin_turn(ctx: Ctx, seat: int) -> None:
             got = take_random(s, lead, len(s.believers[lead]) // 2)
             s.believers[seat].extend(got)
             make_independent(ctx, seat)
-            ctx.say(f"Purple Hermit: {P(seat)} takes {len(got)} more believer(s) from {P(lead)} "
+            ctx.say(f"Purple Hermit: {seat_name(seat)} takes {len(got)} more believer(s) from {seat_name(lead)} "
                     "and leaves the sect as an independent Leader.")
     if s.skip[seat]:
         s.skip[seat] = False
-        ctx.say(f"{P(seat)}'s soul is cut: they lose this turn.")
+        ctx.say(f"{seat_name(seat)}'s soul is cut: they lose this turn.")
         s.stack.append({"k": "endturn", "stage": "check", "seat": seat, "wait": []})
         return
     if s.role[seat] == WANDERER:
@@ -132,7 +132,7 @@ def card_options(s: State, seat: int, name: str) -> list[tuple[str, dict[str, An
             out.append(("Recruit two believers", base))
     elif name == "Info-Spy":
         for k in _others(s, seat):
-            tgt(f"Spy on {P(k)}", k)
+            tgt(f"Spy on {seat_name(k)}", k)
     elif name == "It's a Miracle":
         if s.graveyard:
             out.append(("Revive the top three of the graveyard", base))
@@ -143,17 +143,17 @@ def card_options(s: State, seat: int, name: str) -> list[tuple[str, dict[str, An
         if len(s.hands[seat]) >= 2:
             for k in _others(s, seat):
                 if s.hands[k]:
-                    tgt(f"Exchange a card with {P(k)}", k)
+                    tgt(f"Exchange a card with {seat_name(k)}", k)
     elif name == "Breaking Faith":
         if s.role[seat] == LEADER:
             for fl in followers(s, seat):
-                tgt(f"Cast out {P(fl)}", fl)
+                tgt(f"Cast out {seat_name(fl)}", fl)
         elif s.role[seat] == FOLLOWER and s.leader[seat] is not None:
-            tgt(f"Break away from {P(mine)}", mine)
+            tgt(f"Break away from {seat_name(mine)}", mine)
     elif name == "Kowtow to Me":
         for lead in _other_sects(s, seat):
             if sect_count(s, lead) <= my_count // 2:
-                tgt(f"Absorb {P(lead)}'s sect ({believers_text(sect_count(s, lead))})", lead)
+                tgt(f"Absorb {seat_name(lead)}'s sect ({believers_text(sect_count(s, lead))})", lead)
     elif name in ("Spread Rumors", "Faith Debate", "Witch Hunt", "Faith War"):
         mode = ACTION_KIND[name]
         if name in ("Faith Debate", "Faith War") and my_count == 0:
@@ -163,9 +163,9 @@ def card_options(s: State, seat: int, name: str) -> list[tuple[str, dict[str, An
                 continue
             if name == "Witch Hunt":
                 for t in range(1, 6):
-                    tgt(f"{P(lead)}'s sect: {BELIEVER_NAMES[t]}s", lead, believer=t)
+                    tgt(f"{seat_name(lead)}'s sect: {BELIEVER_NAMES[t]}s", lead, believer=t)
             else:
-                tgt(f"{P(lead)}'s sect ({believers_text(sect_count(s, lead))})", lead)
+                tgt(f"{seat_name(lead)}'s sect ({believers_text(sect_count(s, lead))})", lead)
     elif name in ("Conspiracy", "Martyrdom"):
         mode = ACTION_KIND[name]
         if my_count and any(not sect_immune(s, lead, mode) and sect_count(s, lead)
@@ -195,7 +195,7 @@ def skill_options(s: State, seat: int) -> list[tuple[str, str, dict[str, Any]]]:
                 for k in _others(s, seat):
                     if s.believers[k]:
                         for t in own:
-                            out.append((name, f"Destroy 3 of {P(k)}'s (sacrifice a {BELIEVER_NAMES[t]})",
+                            out.append((name, f"Destroy 3 of {seat_name(k)}'s (sacrifice a {BELIEVER_NAMES[t]})",
                                         {**base, "target": k, "sacrifice": t}))
         elif name in ("Praise of Life", "Eternal Truth", "World Peace"):
             if name == "Eternal Truth" and s.imm_mental[seat]:
@@ -210,7 +210,7 @@ def skill_options(s: State, seat: int) -> list[tuple[str, str, dict[str, Any]]]:
         elif name == "Soul-Cutting Sword":
             for k in _others(s, seat):
                 if not s.skip[k]:
-                    out.append((name, f"{P(k)} loses their next turn", {**base, "target": k}))
+                    out.append((name, f"{seat_name(k)} loses their next turn", {**base, "target": k}))
         elif name == "Chaos Coming":
             out.append((name, "Redistribute every action card", base))
     return out
@@ -219,7 +219,7 @@ def skill_options(s: State, seat: int) -> list[tuple[str, str, dict[str, Any]]]:
 def turn_prompt(s: State) -> Prompt:
     seat = s.current
     if s.role[seat] == WANDERER:
-        ch = [Choice(f"Steal from {P(k)} ({believers_text(len(s.believers[k]))})",
+        ch = [Choice(f"Steal from {seat_name(k)} ({believers_text(len(s.believers[k]))})",
                      {"type": "steal", "target": k})
               for k in _others(s, seat) if s.believers[k]]
         if not ch:
@@ -249,21 +249,21 @@ def turn_answer(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
     s = ctx.s
     t = action["type"]
     if t == "end":
-        ctx.say(f"{P(seat)} ends their turn.")
+        ctx.say(f"{seat_name(seat)} ends their turn.")
         s.stack.append({"k": "endturn", "stage": "trim", "seat": seat, "wait": []})
     elif t == "steal":
         k = action["target"]
         got = take_random(s, k, 1)
         s.believers[seat].extend(got)
         s.steals[seat] += 1
-        ctx.say(f"Wanderer {P(seat)} steals a believer from {P(k)} ({s.steals[seat]}/3).")
+        ctx.say(f"Wanderer {seat_name(seat)} steals a believer from {seat_name(k)} ({s.steals[seat]}/3).")
         ctx.tell(seat, f"You steal a {blabel(btype(got[0]))}.")
-        ctx.tell(k, f"Wanderer {P(seat)} steals your {blabel(btype(got[0]))}.")
+        ctx.tell(k, f"Wanderer {seat_name(seat)} steals your {blabel(btype(got[0]))}.")
         if s.steals[seat] >= 3:
             make_independent(ctx, seat)
             s.steals[seat] = 0
             draw_actions(ctx, seat, 6 - len(s.hands[seat]))
-            ctx.say(f"{P(seat)} re-establishes a sect: Leader again, six action cards, skill unsealed.")
+            ctx.say(f"{seat_name(seat)} re-establishes a sect: Leader again, six action cards, skill unsealed.")
         s.stack.append({"k": "endturn", "stage": "check", "seat": seat, "wait": []})
     elif t == "pass":
         s.stack.append({"k": "endturn", "stage": "check", "seat": seat, "wait": []})
@@ -283,8 +283,8 @@ def _play(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
     kind = ACTION_KIND[name]
     _use_kind(s, kind)
     s.action_discard.append(take_action_card(s, seat, name))
-    on = f" on {P(target)}" if isinstance(target, int) else ""
-    ctx.say(f"{P(seat)} plays {name}{on}.")
+    on = f" on {seat_name(target)}" if isinstance(target, int) else ""
+    ctx.say(f"{seat_name(seat)} plays {name}{on}.")
     side = sect_of(s, seat)
     assert side is not None
     if name == "Have a Charity":
@@ -294,12 +294,12 @@ def _play(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
         acts = sorted(ACTION_CARDS[c] for c in s.hands[target])
         bels = sorted(btype(c) for c in s.believers[target])
         s.intel[seat] = {"of": target, "turn": s.turn_no, "actions": acts, "believers": bels}
-        ctx.tell(seat, f"{P(target)} holds actions: {', '.join(acts) or 'none'}; believers: "
+        ctx.tell(seat, f"{seat_name(target)} holds actions: {', '.join(acts) or 'none'}; believers: "
                  f"{', '.join(blabel(b) for b in bels) or 'none'}.")
     elif name == "It's a Miracle":
         got = [s.graveyard.pop() for _ in range(min(3, len(s.graveyard)))]
         s.believers[seat].extend(got)
-        ctx.say(f"{P(seat)} revives {len(got)} believer(s): "
+        ctx.say(f"{seat_name(seat)} revives {len(got)} believer(s): "
                 f"{', '.join(blabel(btype(c)) for c in got)}.")
     elif name == "Divine Inspiration":
         s.stack.append({"k": "discard", "wait": [seat], "seat": seat, "purpose": "inspire", "n": 0})
@@ -317,7 +317,7 @@ def _play(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
         absorbed = members(s, target)
         for m in absorbed:
             make_follower(ctx, m, side)
-        ctx.say(f"{', '.join(P(m) for m in absorbed)} {'bows' if len(absorbed) == 1 else 'bow'} to {P(side)} and "
+        ctx.say(f"{', '.join(seat_name(m) for m in absorbed)} {'bows' if len(absorbed) == 1 else 'bow'} to {seat_name(side)} and "
                 f"{'joins' if len(absorbed) == 1 else 'join'} the sect as {'a Follower' if len(absorbed) == 1 else 'Followers'}.")
     elif name in ("Spread Rumors", "Faith Debate", "Witch Hunt", "Faith War"):
         assert isinstance(target, int)
@@ -335,7 +335,7 @@ def _play(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
 def _sacrifice(ctx: Ctx, seat: int, t: int) -> None:
     s = ctx.s
     kill(s, seat, [take_type(s, seat, t)])
-    ctx.say(f"{P(seat)} sacrifices a {blabel(t)}.")
+    ctx.say(f"{seat_name(seat)} sacrifices a {blabel(t)}.")
 
 
 def _deal_round(s: State, seat: int, cards: list[int], into: list[list[int]]) -> None:
@@ -356,48 +356,48 @@ def _skill(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
         pool = [c for k in range(s.players) if s.role[k] != WANDERER for c in s.believers[k]]
         s.rng.shuffle(pool)
         _deal_round(s, seat, pool, s.believers)
-        ctx.say(f"Everyone is Equal: {P(seat)} gathers all {len(pool)} believers and deals them out.")
+        ctx.say(f"Everyone is Equal: {seat_name(seat)} gathers all {len(pool)} believers and deals them out.")
     elif name == "Chaos Coming":
         pool = [c for k in range(s.players) if s.role[k] != WANDERER for c in s.hands[k]]
         s.rng.shuffle(pool)
         _deal_round(s, seat, pool, s.hands)
-        ctx.say(f"Chaos Coming: {P(seat)} gathers all {len(pool)} action cards and deals them out.")
+        ctx.say(f"Chaos Coming: {seat_name(seat)} gathers all {len(pool)} action cards and deals them out.")
     elif name == "Purple Hermit":
         lead = s.leader[seat]
         assert lead is not None
         got = take_random(s, lead, len(s.believers[lead]) // 2)
         s.believers[seat].extend(got)
         s.hermit[seat] = True
-        ctx.say(f"Purple Hermit: {P(seat)} takes {len(got)} believer(s) from their Leader {P(lead)}.")
+        ctx.say(f"Purple Hermit: {seat_name(seat)} takes {len(got)} believer(s) from their Leader {seat_name(lead)}.")
     elif name == "Headstronger":
         for fl in followers(s, seat):
             got = take_random(s, fl, len(s.believers[fl]) // 2)
             s.believers[seat].extend(got)
             make_independent(ctx, fl)
-            ctx.say(f"Headstronger: {P(seat)} takes {len(got)} believer(s) from {P(fl)} and casts them out.")
+            ctx.say(f"Headstronger: {seat_name(seat)} takes {len(got)} believer(s) from {seat_name(fl)} and casts them out.")
     elif name == "KABOOM!":
         assert isinstance(target, int)
         _sacrifice(ctx, seat, action["sacrifice"])
         dead = take_random(s, target, 3)
         kill(s, target, dead)
         s.no_attack = True
-        ctx.say(f"KABOOM! {len(dead)} of {P(target)}'s believers are destroyed.")
+        ctx.say(f"KABOOM! {len(dead)} of {seat_name(target)}'s believers are destroyed.")
     elif name == "Praise of Life":
         _sacrifice(ctx, seat, action["sacrifice"])
         s.extra += 1
-        ctx.say(f"Praise of Life: {P(seat)} gains one extra action this turn.")
+        ctx.say(f"Praise of Life: {seat_name(seat)} gains one extra action this turn.")
     elif name == "Eternal Truth":
         _sacrifice(ctx, seat, action["sacrifice"])
         s.imm_mental[seat] = True
-        ctx.say(f"Eternal Truth: {P(seat)}'s sect ignores mental attacks until their next turn.")
+        ctx.say(f"Eternal Truth: {seat_name(seat)}'s sect ignores mental attacks until their next turn.")
     elif name == "World Peace":
         _sacrifice(ctx, seat, action["sacrifice"])
         s.imm_physical[seat] = True
-        ctx.say(f"World Peace: {P(seat)}'s sect ignores physical attacks until their next turn.")
+        ctx.say(f"World Peace: {seat_name(seat)}'s sect ignores physical attacks until their next turn.")
     elif name == "Soul-Cutting Sword":
         assert isinstance(target, int)
         s.skip[target] = True
-        ctx.say(f"Soul-Cutting Sword: {P(target)} will lose their next turn.")
+        ctx.say(f"Soul-Cutting Sword: {seat_name(target)} will lose their next turn.")
 
 
 # ------------------------------------------------------------------------- recruiting (Prophet)
@@ -418,7 +418,7 @@ def prophet_prompts(s: State, f: Frame) -> list[Prompt]:
         which = "first" if skill_name(s, k) == "The Prophet" else "second"
         ch = [Choice("No prediction", {"type": "predict", "believer": 0})]
         ch += [Choice(f"Predict {blabel(t)}", {"type": "predict", "believer": t}) for t in range(1, 6)]
-        out.append(Prompt(k, "prophet", f"{P(f['drawer'])} recruits {f['n']} believer(s) ({f['why']}). "
+        out.append(Prompt(k, "prophet", f"{seat_name(f['drawer'])} recruits {f['n']} believer(s) ({f['why']}). "
                           f"The Prophet: name the type of the {which} one to take it if you are right.",
                           tuple(ch), secret=True, timeout_note="no prediction is made"))
     return out
@@ -429,7 +429,7 @@ def prophet_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> Non
     if action["believer"]:
         mark_used(ctx, seat, "The Prophet")
         f["preds"][str(seat)] = action["believer"]
-        ctx.say(f"{P(seat)} prophesies: a {blabel(action['believer'])}.")
+        ctx.say(f"{seat_name(seat)} prophesies: a {blabel(action['believer'])}.")
 
 
 def prophet_step(ctx: Ctx, f: Frame) -> None:
@@ -441,13 +441,13 @@ def prophet_step(ctx: Ctx, f: Frame) -> None:
         idx = 0 if skill_name(s, k) == "The Prophet" else 1
         if idx < len(drawn) and drawn[idx] >= 0 and btype(drawn[idx]) == t:
             s.believers[k].append(drawn[idx])
-            ctx.say(f"The prophecy comes true: {P(k)} takes the {blabel(t)} {P(d)} recruited.")
+            ctx.say(f"The prophecy comes true: {seat_name(k)} takes the {blabel(t)} {seat_name(d)} recruited.")
             drawn[idx] = -1
         else:
-            ctx.say(f"{P(k)}'s prophecy fails.")
+            ctx.say(f"{seat_name(k)}'s prophecy fails.")
     kept = [c for c in drawn if c >= 0]
     s.believers[d].extend(kept)
-    ctx.say(f"{P(d)} recruits {len(kept)} believer(s).")
+    ctx.say(f"{seat_name(d)} recruits {len(kept)} believer(s).")
     if kept:
         ctx.tell(d, f"You recruit: {', '.join(blabel(btype(c)) for c in kept)}.")
 
@@ -495,9 +495,9 @@ def discard_step(ctx: Ctx, f: Frame) -> None:
     s = ctx.s
     seat = f["seat"]
     if f["k"] == "trim":
-        ctx.say(f"{P(seat)} discards down to the hand limit.")
+        ctx.say(f"{seat_name(seat)} discards down to the hand limit.")
         return
-    ctx.say(f"{P(seat)} discards {f['n']} action card(s).")
+    ctx.say(f"{seat_name(seat)} discards {f['n']} action card(s).")
     if f["purpose"] == "inspire" and f["n"]:
         push_recruit(s, seat, f["n"], "Divine Inspiration")
 
@@ -509,7 +509,7 @@ def alliance_prompts(s: State, f: Frame) -> list[Prompt]:
     for k in f["wait"]:
         other = f["t"] if k == f["a"] else f["a"]
         ch = tuple(Choice(f"Give {n}", {"type": "give", "card": n}) for n in action_names(s, k))
-        out.append(Prompt(k, "alliance", f"Secret Alliance with {P(other)}: choose the action card you give.",
+        out.append(Prompt(k, "alliance", f"Secret Alliance with {seat_name(other)}: choose the action card you give.",
                           ch, secret=True, timeout_note="the first card listed is given"))
     return out
 
@@ -526,7 +526,7 @@ def alliance_step(ctx: Ctx, f: Frame) -> None:
     ct = take_action_card(s, t, f["give"][str(t)])
     s.hands[a].append(ct)
     s.hands[t].append(ca)
-    ctx.say(f"{P(a)} and {P(t)} exchange one action card in secret.")
+    ctx.say(f"{seat_name(a)} and {seat_name(t)} exchange one action card in secret.")
     ctx.tell(a, f"You give {ACTION_CARDS[ca]} and receive {ACTION_CARDS[ct]}.")
     ctx.tell(t, f"You give {ACTION_CARDS[ct]} and receive {ACTION_CARDS[ca]}.")
 
@@ -535,7 +535,7 @@ def alliance_step(ctx: Ctx, f: Frame) -> None:
 
 def bf_prompts(s: State, f: Frame) -> list[Prompt]:
     what = "cast you out" if f["mode"] == "expel" else "break away"
-    return [Prompt(f["t"], "counter", f"{P(f['by'])} plays Breaking Faith to {what}. Answer with your own "
+    return [Prompt(f["t"], "counter", f"{seat_name(f['by'])} plays Breaking Faith to {what}. Answer with your own "
                    "Breaking Faith so they take only one believer?",
                    (Choice("Counter with Breaking Faith", {"type": "counter", "use": True}),
                     Choice("Do not counter", {"type": "counter", "use": False})),
@@ -548,7 +548,7 @@ def bf_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
     if action["use"]:
         s.action_discard.append(take_action_card(s, seat, "Breaking Faith"))
         f["countered"] = True
-        ctx.say(f"{P(seat)} answers with their own Breaking Faith.")
+        ctx.say(f"{seat_name(seat)} answers with their own Breaking Faith.")
 
 
 def bf_step(ctx: Ctx, f: Frame) -> None:
@@ -561,13 +561,13 @@ def bf_step(ctx: Ctx, f: Frame) -> None:
     hermit = f["mode"] == "expel" and s.hermit[t]
     make_independent(ctx, follower)
     if hermit:
-        ctx.say(f"Purple Hermit: {P(t)} leaves untouched and becomes an independent Leader.")
+        ctx.say(f"Purple Hermit: {seat_name(t)} leaves untouched and becomes an independent Leader.")
         return
     n = 1 if f["countered"] else len(s.believers[victim]) // 2
     got = take_random(s, victim, n)
     s.believers[by].extend(got)
-    ctx.say(f"{P(follower)} is now an independent Leader; {P(by)} snatches {len(got)} believer(s) "
-            f"from {P(victim)}.")
+    ctx.say(f"{seat_name(follower)} is now an independent Leader; {seat_name(by)} snatches {len(got)} believer(s) "
+            f"from {seat_name(victim)}.")
 
 
 # ---------------------------------------------------------------------------- Holy Rebirth
@@ -588,4 +588,4 @@ def rebirth_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> Non
         mark_used(ctx, seat, "Holy Rebirth")
         got = [s.graveyard.pop() for _ in range(min(3, len(s.graveyard)))]
         s.believers[seat].extend(got)
-        ctx.say(f"Holy Rebirth: {P(seat)} revives {', '.join(blabel(btype(c)) for c in got)}.")
+        ctx.say(f"Holy Rebirth: {seat_name(seat)} revives {', '.join(blabel(btype(c)) for c in got)}.")

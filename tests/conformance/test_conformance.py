@@ -16,7 +16,15 @@ from typing import Any
 import pytest
 
 from rules import registry
-from rules.engine import Engine, Event, RulesError
+from rules.engine import (
+    Engine,
+    Event,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    RulesError,
+    StateSchemaError,
+)
 
 GAMES = sorted(registry.all_engines())
 # More games in CI-sized batches; HERALD_CONFORMANCE_GAMES raises it for soak runs.
@@ -75,6 +83,7 @@ def play(engine: Engine, players: int, seed: int, checks: bool = True) -> tuple[
         assert prompts, "no open prompt but the game is not over"
         for p in prompts:
             assert p.choices or p.free_form, f"prompt {p.kind} for seat {p.seat} offers nothing"
+            assert json.loads(json.dumps(dict(p.params))) == dict(p.params), "params must be plain JSON"
         prompt = rng.choice(prompts)
         action = engine.bot_action(engine.view(state, prompt.seat), prompt, rng)
         json.dumps(action)
@@ -150,3 +159,30 @@ def test_illegal_actions_raise_rules_errors(game: str) -> None:
         assert _canonical(engine.to_json(state)) == before, "a rejected action changed the state"
         p = rng.choice(engine.prompts(state))
         state, _ = engine.apply(state, p.seat, engine.bot_action(engine.view(state, p.seat), p, rng))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_apply_makes_the_common_checks_in_order(game: str) -> None:
+    engine = registry.get(game)
+    rng = random.Random(5)
+    state = engine.setup(engine.min_players, 5)
+    p = engine.prompts(state)[0]
+    good = engine.bot_action(engine.view(state, p.seat), p, rng)
+    with pytest.raises(IllegalAction, match="is not an action") as err:
+        engine.apply(state, p.seat, {"kind": "nope"})
+    assert "nope" in str(err.value)
+    with pytest.raises(IllegalAction, match="not a seat number"):
+        engine.apply(state, bool(p.seat), good)
+    with pytest.raises(NotYourTurn, match="waiting for seat"):
+        engine.apply(state, engine.max_players + 3, good)
+    end, _ = play(engine, engine.min_players, 5, checks=False)
+    with pytest.raises(GameOver):
+        engine.apply(end, 0, {"kind": "nope"})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_state_of_another_schema_version_is_refused(game: str) -> None:
+    engine = registry.get(game)
+    data = engine.to_json(engine.setup(engine.min_players, 1))
+    with pytest.raises(StateSchemaError, match=engine.name):
+        engine.from_json({**data, "schema_version": engine.schema_version + 1})

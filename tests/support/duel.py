@@ -26,7 +26,7 @@ from rules.engine import (
     Prompt,
     Result,
     Rng,
-    check_choice,
+    seat_name,
 )
 
 ROUNDS = 3
@@ -46,7 +46,7 @@ class DuelState:
     fast: bool = False
 
 
-class DuelEngine(Engine):
+class DuelEngine(Engine[DuelState]):
     key = "duel"
     name = "High Card Duel"
     min_players = 2
@@ -84,19 +84,19 @@ class DuelEngine(Engine):
                            timeout_note="gold is taken")]
         return []
 
-    def apply(self, state: DuelState, seat: int, action: Action) -> tuple[DuelState, list[Event]]:
-        prompt = self.prompt_for(state, seat)
-        check_choice(prompt, action)
+    def play(self, state: DuelState, seat: int, action: Action,
+             prompt: Prompt) -> tuple[DuelState, list[Event]]:
+        # every prompt is enumerated: ``apply`` has already checked the choice
         s = self.clone(state)
         events: list[Event] = []
         if prompt.kind == "bid":
             s.bids[seat] = action["card"]
             s.hands[seat].remove(action["card"])
             events.append(Event(f"You bid {action['card']}.", to=(seat,)))
-            events.append(Event(f"P{seat + 1} has bid."))
+            events.append(Event(f"{seat_name(seat)} has bid."))
             if len(s.bids) == s.players:
                 s.last_reveal = dict(s.bids)
-                shown = ", ".join(f"P{k + 1}: {v}" for k, v in sorted(s.bids.items()))
+                shown = ", ".join(f"{seat_name(k)}: {v}" for k, v in sorted(s.bids.items()))
                 events.append(Event(f"Bids revealed: {shown}.", kind="reveal"))
                 counts: dict[int, int] = {}
                 for v in s.bids.values():
@@ -107,7 +107,7 @@ class DuelEngine(Engine):
                     best = max(unique)
                     s.round_winner = next(k for k, v in s.last_reveal.items() if v == best)
                     s.phase = "claim"
-                    events.append(Event(f"P{s.round_winner + 1} wins round {s.round}."))
+                    events.append(Event(f"{seat_name(s.round_winner)} wins round {s.round}."))
                 else:
                     events.append(Event(f"No unique bid: nobody wins round {s.round}."))
                     self._next_round(s, events)
@@ -116,15 +116,15 @@ class DuelEngine(Engine):
             assert w is not None
             if action["type"] == "gold":
                 s.points[w] += 2
-                events.append(Event(f"P{w + 1} takes gold (+2)."))
+                events.append(Event(f"{seat_name(w)} takes gold (+2)."))
             else:
                 s.points[w] += 1
                 leader = max(range(s.players), key=lambda k: (s.points[k], -k))
                 if leader != w and s.points[leader] > 0:
                     s.points[leader] -= 1
-                    events.append(Event(f"P{w + 1} raids P{leader + 1} (+1, -1)."))
+                    events.append(Event(f"{seat_name(w)} raids {seat_name(leader)} (+1, -1)."))
                 else:
-                    events.append(Event(f"P{w + 1} raids but finds nobody richer (+1)."))
+                    events.append(Event(f"{seat_name(w)} raids but finds nobody richer (+1)."))
             s.round_winner = None
             self._next_round(s, events)
         return s, events
