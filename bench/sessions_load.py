@@ -87,17 +87,16 @@ async def play_one(sessions: Sessions, game_key: str, players: int, seed: int,
     rng = random.Random(f"bench/{seed}")
     engine = registry.get(game_key)
     while True:
-        game = await sessions.get(table.id)
-        if game.status != "active":
+        snap = await sessions.snapshot(table.id)
+        if snap.game.status != "active":
             break
-        mine = [p for p in sessions.prompts(game) if p.seat == 0]
-        if not mine:
-            raise RuntimeError(f"game #{game.id}: nobody to answer {sessions.prompts(game)}")
-        view = sessions.view(game, 0)
-        action = engine.bot_action(view, mine[0], rng)
+        mine = snap.prompt_of(0)
+        if mine is None:
+            raise RuntimeError(f"game #{snap.game.id}: nobody to answer {snap.prompts}")
+        action = engine.bot_action(snap.view(0), mine.prompt, rng)
         t0 = time.perf_counter()
         try:
-            await sessions.act(table.id, 0, action, user_id=user, expected_version=game.version)
+            await sessions.act(table.id, 0, action, user_id=user, answers=mine.ticket)
         except StaleAction:
             continue
         act_times.append(time.perf_counter() - t0)

@@ -1,4 +1,10 @@
-"""The bot process: ``HeraldBot`` (start-up in ``setup_hook``), ``run()`` and the replay check."""
+"""The bot process: ``HeraldBot`` (start-up in ``setup_hook``), ``run()`` and the replay check.
+
+This is the only module that assembles the platform — storage, sessions, delivery, forms,
+controller, scheduler — into a :class:`~bot.platform.Platform`; nothing else in ``bot/`` imports
+it. Components reach the controller through ``HeraldBot.handlers`` (the :class:`bot.views.Handlers`
+protocol); game cogs receive the platform.
+"""
 
 from __future__ import annotations
 
@@ -14,16 +20,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from rules import registry
-from rules.engine import RulesError
 
 from . import __version__
 from .config import Config
-from .controller import Controller, reply, sentence
+from .controller import Controller
 from .delivery import DiscordDelivery
+from .forms import Forms
 from .gameui import get_ui
+from .platform import Platform
+from .refusals import APOLOGY, reply, sentence_for
 from .scheduler import Scheduler
-from .session import Sessions, StaleAction, TableError
-from .storage import SqliteStorage, Storage
+from .session import Sessions
+from .storage import Storage, open_storage
 from .views import ALL_ITEMS
 
 log = logging.getLogger("herald")
@@ -43,14 +51,37 @@ class HeraldBot(commands.Bot):
     def __init__(self, config: Config | None = None, storage: Storage | None = None) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          allowed_mentions=discord.AllowedMentions.none(), help_command=None)
-        self.config = config or Config.from_env()
-        self.storage: Storage = storage or SqliteStorage(self.config.db_path)
-        self.delivery = DiscordDelivery(self)
-        self.sessions = Sessions(self.storage, self.config, self.delivery)
-        self.scheduler = Scheduler(self.sessions, self.delivery.remind)
-        self.controller = Controller(self)
+        config = config or Config.from_env()
+        storage = storage or open_storage(config.db_path)
+        forms = Forms()
+        sessions = Sessions(storage, config)
+        delivery = DiscordDelivery(self, storage, forms, cpu=sessions.cpu, now=sessions.now)
+        sessions.delivery = delivery
+        controller = Controller(sessions, delivery, forms)
+        self.platform = Platform(config=config, storage=storage, sessions=sessions, delivery=delivery,
+                                 forms=forms, controller=controller,
+                                 scheduler=Scheduler(sessions, delivery.remind))
+        self.handlers = controller
+        self.add_listener(forms.on_interaction, "on_interaction")
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._storage_open = False
+
+    # the parts, for tests and the command line
+    @property
+    def config(self) -> Config:
+        return self.platform.config
+
+    @property
+    def storage(self) -> Storage:
+        return self.platform.storage
+
+    @property
+    def sessions(self) -> Sessions:
+        return self.platform.sessions
+
+    @property
+    def scheduler(self) -> Scheduler:
+        return self.platform.scheduler
 
     async def setup_hook(self) -> None:
         if not self._storage_open:
@@ -85,20 +116,13 @@ class HeraldBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, StaleAction):
-            await self.controller.stale(interaction)
-        elif isinstance(original, (TableError, RulesError)):
-            await reply(interaction, sentence(original))
-        elif isinstance(error, app_commands.MissingPermissions):
-            await reply(interaction, "You need the **Manage Server** permission for that.")
-        elif isinstance(error, app_commands.CheckFailure):
-            await reply(interaction, str(error) or "You can't use that command here.")
-        else:
-            log.error("command failed", exc_info=original)
-            with contextlib.suppress(discord.HTTPException):
-                await reply(interaction, "Sorry — something went wrong on my side. Nothing was "
-                                         "changed; please try again.")
+        """Failures outside a command's own refusal path (checks, conversions): the same table."""
+        text = sentence_for(error)
+        if text is None:
+            log.error("command failed", exc_info=getattr(error, "original", error))
+            text = APOLOGY
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, text)
 
     async def close(self) -> None:
         try:
@@ -166,7 +190,7 @@ def replay_check(game_id: int) -> int:
     config = Config.from_env()
 
     async def main() -> bool:
-        storage = SqliteStorage(config.db_path)
+        storage = open_storage(config.db_path)
         await storage.open()
         try:
             return await Sessions(storage, config).verify_replay(game_id)

@@ -1,114 +1,86 @@
-"""Turns clicks into session calls: lobby buttons, Decide panels, choice menus, "My hand".
+"""Turns clicks and commands into session calls: lobby buttons, Decide panels, choice menus, "My hand",
+and the lookups every game cog shares (which game, which seat, which open decision).
 
-Every handler acknowledges the interaction quickly (deferring before engine work or rendering),
-answers refusals ephemerally with a specific message, and never shows a traceback.
+Every handler runs inside :func:`bot.refusals.answering` (one sentence per failure type),
+acknowledges the interaction quickly (deferring before engine work or rendering) and passes the
+decision it answers (a :class:`~bot.session.Ticket`) to the session, which checks it under the
+game's lock.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
 import logging
-import typing
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from rules import registry
-from rules.engine import Prompt, RulesError
 
-from .session import StaleAction, TableError, format_duration
+from .delivery import DiscordDelivery
+from .errors import TableError
+from .forms import Forms
+from .refusals import answering, is_manager, reply
+from .session import Decision, Sessions, Ticket, Update, format_duration
 from .storage import GameRow
 from .text import NO_PINGS, clip, seat_label
-from .views import choice_view, choices_digest, lobby_view
-
-if TYPE_CHECKING:
-    from .app import HeraldBot
+from .views import choice_view, lobby_view
 
 log = logging.getLogger("herald.controller")
 
-FormOpener = Callable[[discord.Interaction, GameRow, int, Prompt], Awaitable[None]]
 
-
-def sentence(exc: Exception) -> str:
-    """An error message as a sentence for the user ('only the host…' → 'Only the host…')."""
-    msg = str(exc)
-    return msg[:1].upper() + msg[1:]
-
-
-async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
-    """Answer ephemerally whether or not the interaction was already acknowledged."""
-    kwargs.setdefault("allowed_mentions", NO_PINGS)
-    if interaction.response.is_done():
-        await interaction.followup.send(clip(content), ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(clip(content), ephemeral=True, **kwargs)
-
-
-_Cmd = typing.TypeVar("_Cmd", bound=Callable[..., Awaitable[None]])
-
-
-def refusals(func: _Cmd) -> _Cmd:
-    """Wrap a slash command: refusals (TableError, RulesError, stale) become ephemeral replies.
-
-    Unexpected errors still propagate to the tree's error handler (logged, short apology)."""
-
-    @functools.wraps(func)
-    async def wrapper(self: Any, interaction: discord.Interaction, *args: Any, **kwargs: Any) -> None:
-        try:
-            await func(self, interaction, *args, **kwargs)
-        except StaleAction:
-            await reply(interaction, "This board is out of date — the game has moved on.")
-        except (TableError, RulesError) as exc:
-            await reply(interaction, sentence(exc))
-
-    # discord.py builds the command's options from the signature: give it the original one, with
-    # annotations already resolved in the command's own module.
-    hints = typing.get_type_hints(func, include_extras=True)
-    sig = inspect.signature(func)
-    wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined,unused-ignore]
-        parameters=[p.replace(annotation=hints.get(p.name, p.annotation)) for p in sig.parameters.values()],
-        return_annotation=hints.get("return", sig.return_annotation))
-    wrapper.__annotations__ = hints
-    del wrapper.__wrapped__
-    return typing.cast(_Cmd, wrapper)
-
-
-def is_manager(interaction: discord.Interaction) -> bool:
-    perms = getattr(interaction, "permissions", None)
-    return bool(perms and perms.manage_guild)
+def due_text(d: Decision) -> str:
+    """'Due in 3 hours; then the computer player decides.' (empty without a deadline)."""
+    if d.deadline is None:
+        return ""
+    return f"Due <t:{int(d.deadline.due_at)}:R>; then {d.prompt.timeout_note}."
 
 
 class Controller:
-    def __init__(self, bot: HeraldBot) -> None:
-        self.bot = bot
-        self.forms: dict[tuple[str, str], FormOpener] = {}
-        """(game key, free-form name) → opener of the game's own form (registered by game cogs)."""
+    """Implements :class:`bot.views.Handlers`; game cogs use :meth:`resolve`, :meth:`decision`
+    and :meth:`act`."""
 
-    @property
-    def sessions(self) -> Any:
-        return self.bot.sessions
+    def __init__(self, sessions: Sessions, delivery: DiscordDelivery, forms: Forms) -> None:
+        self.sessions = sessions
+        self.delivery = delivery
+        self.forms = forms
 
-    async def guard(self, interaction: discord.Interaction, coro: Awaitable[None]) -> None:
-        try:
-            await coro
-        except StaleAction as exc:
-            game = await self.sessions.storage.get_game(exc.game_id) if exc.game_id else None
-            await self.stale(interaction, game)
-        except (TableError, RulesError) as exc:
-            await reply(interaction, sentence(exc))
-        except Exception:
-            log.exception("interaction failed")
-            await reply(interaction, "Sorry — something went wrong on my side. Nothing was changed; "
-                                     "please try again.")
+    # ----------------------------------------------------------------- lookups
 
-    async def stale(self, interaction: discord.Interaction, game: GameRow | None = None) -> None:
-        link = ""
-        if game is not None and game.board_message_id and game.home_channel_id:
-            gid = game.guild_id or "@me"
-            link = f" Here is the current one: https://discord.com/channels/{gid}/{game.home_channel_id}/{game.board_message_id}"
-        await reply(interaction, "This board is out of date — the game has moved on." + link)
+    async def resolve(self, interaction: discord.Interaction, game_id: int | None,
+                      statuses: tuple[str, ...] = ("active",)) -> GameRow:
+        """The game named, or the one played in this thread/channel, or the user's only one.
+
+        A game of another server is "not found" (never shown)."""
+        storage = self.sessions.storage
+        if game_id is not None:
+            game = await storage.get_game(game_id)
+            if game is None or (interaction.guild_id is not None and game.guild_id != interaction.guild_id):
+                raise TableError(f"there is no game #{game_id} in this server.")
+            return game
+        candidates = await storage.list_games(guild_id=interaction.guild_id, statuses=statuses) \
+            if interaction.guild_id else await storage.games_of_user(interaction.user.id, statuses)
+        here = [g for g in candidates if interaction.channel_id in (g.thread_id, g.channel_id)]
+        if len(here) == 1:
+            return here[0]
+        mine = [g for g in (here or candidates) if g.seat_of(interaction.user.id) is not None]
+        if len(mine) == 1:
+            return mine[0]
+        if not mine and not here:
+            raise TableError("no running game here. Give the `game` option, or see `/games`.")
+        ids = ", ".join(f"#{g.id}" for g in (mine or here))
+        raise TableError(f"several games match ({ids}); give the `game` option.")
+
+    async def decision(self, interaction: discord.Interaction, game: GameRow | int,
+                       ticket: Ticket | None = None, *, game_key: str | None = None,
+                       revise: bool = False) -> Decision:
+        """The clicking member's open decision (checked against ``ticket`` when the component or
+        form carries one; with ``revise``, an answer it may still change), or a refusal that says
+        why not."""
+        if game_key is not None:
+            row = game if isinstance(game, GameRow) else await self.sessions.get(game)
+            if row.game_key != game_key:
+                raise TableError(f"game #{row.id} is not a {registry.get(game_key).name} game.")
+        return await self.sessions.decision(game, interaction.user.id, ticket, revise=revise)
 
     # ----------------------------------------------------------------- lobby
 
@@ -130,27 +102,25 @@ class Controller:
         return embed
 
     async def lobby_click(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
-        await self.guard(interaction, self._lobby_click(interaction, game_id, op))
-
-    async def _lobby_click(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
-        user = interaction.user
-        s = self.sessions
-        admin = is_manager(interaction)
-        if op == "join":
-            game = await s.join(game_id, user.id, user.display_name)
-        elif op == "leave":
-            game = await s.leave(game_id, user.id)
-        elif op == "bot":
-            game = await s.add_bot(game_id, user.id, is_admin=admin)
-        elif op == "cancel":
-            game = await s.cancel(game_id, user.id, is_admin=admin)
-            await interaction.response.edit_message(embed=self.lobby_embed(game),
-                                                    view=lobby_view(game_id, closed=True))
-            return
-        else:
-            await self.start_table(interaction, game_id, admin)
-            return
-        await interaction.response.edit_message(embed=self.lobby_embed(game), view=lobby_view(game_id))
+        async with answering(interaction):
+            user = interaction.user
+            s = self.sessions
+            admin = is_manager(interaction)
+            if op == "join":
+                game = await s.join(game_id, user.id, user.display_name)
+            elif op == "leave":
+                game = await s.leave(game_id, user.id)
+            elif op == "bot":
+                game = await s.add_bot(game_id, user.id, is_admin=admin)
+            elif op == "cancel":
+                game = await s.cancel(game_id, user.id, is_admin=admin)
+                await interaction.response.edit_message(embed=self.lobby_embed(game),
+                                                        view=lobby_view(game_id, closed=True))
+                return
+            else:
+                await self.start_table(interaction, game_id, admin)
+                return
+            await interaction.response.edit_message(embed=self.lobby_embed(game), view=lobby_view(game_id))
 
     async def start_table(self, interaction: discord.Interaction, game_id: int, admin: bool) -> None:
         s = self.sessions
@@ -166,9 +136,8 @@ class Controller:
         await interaction.response.defer()
         thread_id = await self.open_thread(interaction, game, engine.name)
         await s.storage.update_game(game_id, thread_id=thread_id)
-        await s.start(game_id, interaction.user.id, is_admin=admin)
-        game = await s.get(game_id)
-        await interaction.edit_original_response(embed=self.lobby_embed(game),
+        update = await s.start(game_id, interaction.user.id, is_admin=admin)
+        await interaction.edit_original_response(embed=self.lobby_embed(update.game),
                                                  view=lobby_view(game_id, closed=True))
 
     async def open_thread(self, interaction: discord.Interaction, game: GameRow, name: str) -> int | None:
@@ -197,82 +166,52 @@ class Controller:
 
     # ----------------------------------------------------------------- play
 
-    async def seat_for(self, interaction: discord.Interaction, game: GameRow) -> int:
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("you are not playing in this game — only seated players can act.")
-        return seat
+    async def decide_click(self, interaction: discord.Interaction, game_id: int) -> None:
+        async with answering(interaction):
+            await self.open_panel(interaction, await self.decision(interaction, game_id))
 
-    async def decide_click(self, interaction: discord.Interaction, game_id: int, version: int) -> None:
-        await self.guard(interaction, self._decide(interaction, game_id))
-
-    async def _decide(self, interaction: discord.Interaction, game_id: int) -> None:
-        game = await self.sessions.get(game_id)
-        if game.status != "active":
-            raise TableError("this game is over." if game.status == "finished" else "this game is not running.")
-        seat = await self.seat_for(interaction, game)
-        await self.open_panel(interaction, game, seat)
-
-    async def open_panel(self, interaction: discord.Interaction, game: GameRow, seat: int) -> None:
-        prompts = [p for p in self.sessions.prompts(game) if p.seat == seat]
-        if not prompts:
-            waiting = sorted({p.seat for p in self.sessions.prompts(game)})
-            who = ", ".join(seat_label(game, w) for w in waiting) or "nobody"
-            raise TableError(f"nothing for you to decide right now — waiting for {who}.")
-        prompt = prompts[0]
-        opener = self.forms.get((game.game_key, prompt.free_form or ""))
-        if prompt.free_form and opener is not None:
-            await opener(interaction, game, seat, prompt)
+    async def open_panel(self, interaction: discord.Interaction, d: Decision) -> None:
+        """Decide → the game's own form for a free-form prompt, else the choice menu."""
+        prompt = d.prompt
+        builder = self.forms.panel_for(d.game.game_key, prompt.free_form)
+        if builder is not None:
+            await reply(interaction, **await builder(d))
             return
         if not prompt.choices:
-            from .gameui import get_ui
+            raise TableError(prompt.text)
+        due = due_text(d)
+        await reply(interaction, f"**{prompt.text}**" + (f"\n{due}" if due else ""),
+                    view=choice_view(d.game.id, d.open))
 
-            hint = getattr(get_ui(game.game_key), "free_form_help", lambda k: "")(prompt.free_form)
-            raise TableError(f"{prompt.text} {hint}".strip())
-        deadline = next((d for d in await self.sessions.storage.deadlines(game.id)
-                         if d.seat == seat and d.kind == prompt.kind), None)
-        due = f"\nDue <t:{int(deadline.due_at)}:R>; then {prompt.timeout_note}." if deadline else ""
-        await reply(interaction, f"**{prompt.text}**{due}", view=choice_view(game.id, game.version, prompt))
-
-    async def _current_prompt(self, interaction: discord.Interaction, game_id: int,
-                              digest: str) -> tuple[GameRow, int, Prompt]:
-        game = await self.sessions.get(game_id)
-        if game.status != "active":
-            raise TableError("this game is over." if game.status == "finished" else "this game is not running.")
-        seat = await self.seat_for(interaction, game)
-        prompt = next((p for p in self.sessions.prompts(game) if p.seat == seat), None)
-        if prompt is None or choices_digest(prompt) != digest:
-            raise StaleAction("stale", game_id)
-        return game, seat, prompt
-
-    async def group_chosen(self, interaction: discord.Interaction, game_id: int, digest: str, value: str) -> None:
+    async def group_chosen(self, interaction: discord.Interaction, game_id: int, ticket: str,
+                           value: str) -> None:
         if value.startswith("c:"):  # a choice standing alone in the first menu
-            await self.choice_made(interaction, game_id, digest, value[2:])
+            await self.choice_made(interaction, game_id, ticket, value[2:])
             return
+        async with answering(interaction):
+            d = await self.decision(interaction, game_id, Ticket.parse(ticket))
+            raw = value.removeprefix("g:")
+            group = int(raw) if raw.isdigit() else 0
+            await interaction.response.edit_message(view=choice_view(d.game.id, d.open, group=group))
 
-        async def run() -> None:
-            game, seat, prompt = await self._current_prompt(interaction, game_id, digest)
-            group = int(value.removeprefix("g:")) if value.removeprefix("g:").isdigit() else 0
-            await interaction.response.edit_message(view=choice_view(game.id, game.version, prompt, group=group))
-        await self.guard(interaction, run())
-
-    async def choice_made(self, interaction: discord.Interaction, game_id: int, digest: str, value: str) -> None:
-        async def run() -> None:
-            game, seat, prompt = await self._current_prompt(interaction, game_id, digest)
+    async def choice_made(self, interaction: discord.Interaction, game_id: int, ticket: str,
+                          value: str) -> None:
+        async with answering(interaction):
+            answers = Ticket.parse(ticket)
+            d = await self.decision(interaction, game_id, answers)
             if value.startswith("page:"):
                 _, g, page = value.split(":")
                 await interaction.response.edit_message(view=choice_view(
-                    game.id, game.version, prompt, group=None if g == "-1" else int(g), page=int(page)))
+                    d.game.id, d.open, group=None if g == "-1" else int(g), page=int(page)))
                 return
-            idx = int(value)
-            if not 0 <= idx < len(prompt.choices):
-                raise StaleAction("stale", game_id)
-            choice = prompt.choices[idx]
+            idx = int(value) if value.isdigit() else -1
+            if not 0 <= idx < len(d.prompt.choices):
+                raise TableError("that option is not on this menu; press **Decide** for the current one.")
+            choice = d.prompt.choices[idx]
             await interaction.response.defer()
-            await self.sessions.act(game.id, seat, dict(choice.action), user_id=interaction.user.id,
-                                    expected_version=game.version)
+            await self.sessions.act(game_id, d.seat, dict(choice.action), user_id=interaction.user.id,
+                                    answers=answers)
             await self.done(interaction, f"✅ {choice.label}")
-        await self.guard(interaction, run())
 
     async def done(self, interaction: discord.Interaction, text: str) -> None:
         try:
@@ -280,24 +219,28 @@ class Controller:
         except discord.HTTPException:
             await interaction.followup.send(text, ephemeral=True)
 
-    async def act(self, interaction: discord.Interaction, game: GameRow, seat: int,
-                  action: dict[str, Any], confirm: str) -> Any:
-        """For game cogs: apply a free-form action for the clicking player (after deferring)."""
+    async def act(self, interaction: discord.Interaction, d: Decision, action: dict[str, Any],
+                  answers: Ticket | None = None) -> Update:
+        """For game cogs: apply a free-form action answering ``d`` (or the given ticket) for the
+        clicking player, deferring first. The ticket is checked under the game's lock."""
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        update = await self.sessions.act(game.id, seat, action, user_id=interaction.user.id)
-        await interaction.followup.send(confirm, ephemeral=True)
-        return update
+        return await self.sessions.act(d.game.id, d.seat, action, user_id=interaction.user.id,
+                                       answers=answers or Ticket(d.open.opened))
 
     async def hand_click(self, interaction: discord.Interaction, game_id: int) -> None:
-        await self.guard(interaction, self.show_hand(interaction, game_id))
+        async with answering(interaction):
+            await self.show_hand(interaction, game_id)
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
-        game = await self.sessions.get(game_id)
+        snap = await self.sessions.snapshot(game_id)
+        game = snap.game
         if game.state is None:
             raise TableError("this game has not started yet.")
-        seat = await self.seat_for(interaction, game)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("you are not playing in this game — only seated players can act.")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text, files = await self.bot.delivery.hand_payload(game, seat)
+        text, files = await self.delivery.hand_payload(snap, seat)
         await interaction.followup.send(clip(f"You are {seat_label(game, seat)}.\n{text}"), files=files,
                                         ephemeral=True, allowed_mentions=NO_PINGS)

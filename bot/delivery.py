@@ -11,44 +11,59 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
-from rules.engine import Prompt
-
+from .forms import Forms
 from .gameui import get_ui
 from .render import to_png
-from .session import Update, format_duration
-from .storage import DeadlineRow, GameRow
+from .session import Decision, OpenPrompt, Snapshot, Update, format_duration
+from .storage import DeadlineRow, GameRow, Storage
 from .text import NO_PINGS, clip, humanise, pings, seat_label
 from .views import board_view
 
-if TYPE_CHECKING:
-    from .app import HeraldBot
-
 log = logging.getLogger("herald.delivery")
+
+Cpu = Callable[..., Awaitable[Any]]
+
+
+def ask_line(game: GameRow, asks: list[OpenPrompt]) -> tuple[str, list[int]]:
+    """'➡️ @Ann vote — due in 2 hours; @Bob …' and whom it may ping."""
+    ids: list[int] = []
+    parts: list[str] = []
+    for o in asks:
+        uid = game.seats[o.seat].user_id
+        if uid is None:
+            continue
+        ids.append(uid)
+        due = f" — due <t:{int(o.deadline.due_at)}:R>" if o.deadline else ""
+        parts.append(f"<@{uid}> {o.prompt.kind.replace('_', ' ')}{due}")
+    return ("➡️ " + "; ".join(dict.fromkeys(parts)) if parts else ""), ids
 
 
 class DiscordDelivery:
-    def __init__(self, bot: HeraldBot) -> None:
-        self.bot = bot
-        self.dm_forms: dict[tuple[str, str], Any] = {}
-        """(game key, free-form name) → ``async (game, seat, prompt) -> send kwargs``: a game's form,
-        DMed after the hand to a player with that secret prompt open (registered by game cogs)."""
+    """Sends what an :class:`Update` carries; reads nothing back but its own DM bookkeeping."""
 
-    @property
-    def sessions(self) -> Any:
-        return self.bot.sessions
+    per_action = False
+
+    def __init__(self, client: discord.Client, storage: Storage, forms: Forms, *, cpu: Cpu,
+                 now: Callable[[], float]) -> None:
+        self.client = client
+        self.storage = storage
+        self.forms = forms
+        self.cpu = cpu
+        self.now = now
 
     async def channel(self, game: GameRow) -> discord.abc.Messageable | None:
         cid = game.home_channel_id
         if cid is None:
             return None
-        ch = self.bot.get_channel(cid)
+        ch = self.client.get_channel(cid)
         if ch is None:
             try:
-                ch = await self.bot.fetch_channel(cid)
+                ch = await self.client.fetch_channel(cid)
             except discord.HTTPException:
                 log.warning("channel %s is gone", cid, extra={"game_id": game.id})
                 return None
@@ -62,44 +77,43 @@ class DiscordDelivery:
 
     # --------------------------------------------------------------- board
 
-    async def board_payload(self, game: GameRow, events: list[Any], *, with_image: bool
+    async def board_payload(self, snap: Snapshot, events: list[Any], *, with_image: bool
                             ) -> tuple[discord.Embed, list[discord.File], discord.ui.View | None]:
+        game = snap.game
         ui = get_ui(game.game_key)
-        engine = self.sessions.engine(game)
-        public = self.sessions.view(game, None)
+        public = snap.view(None)
         public_events = [e for e in events if e.to is None]
-        embed = discord.Embed(title=f"{engine.name} — game #{game.id}", colour=0xF2BA48)
+        embed = discord.Embed(title=f"{snap.engine.name} — game #{game.id}", colour=0xF2BA48)
         status = ui.status_text(public)
         lines = [status] if status else []
-        prompts = self.sessions.prompts(game)
         if game.status == "finished" and game.result:
             r = game.result
             winners = ", ".join(seat_label(game, w) for w in r.get("winners", [])) or "nobody"
             lines.append(f"🏁 **Game over** — winner: {winners}. {r.get('reason', '')}")
-        elif prompts:
-            waiting = sorted({p.seat for p in prompts})
-            lines.append("Waiting for: " + ", ".join(seat_label(game, s) for s in waiting))
+        elif snap.open:
+            lines.append("Waiting for: " + snap.waiting_text())
         embed.description = clip("\n".join(lines), 4000)
         embed.add_field(name="Players", value=clip("\n".join(
             seat_label(game, s.seat) + (" 🤖" if s.is_bot else "") for s in game.seats), 1000))
         files: list[discord.File] = []
         if with_image:
-            image = await self.sessions.cpu(ui.board_image, public, public_events)
-            png = await self.sessions.cpu(to_png, image)
+            image = await self.cpu(ui.board_image, public, public_events)
+            png = await self.cpu(to_png, image)
             files.append(discord.File(io.BytesIO(png), filename="board.png"))
             embed.set_image(url="attachment://board.png")
-            for name, data in await self.sessions.cpu(ui.attachments, public, public_events):
+            for name, data in await self.cpu(ui.attachments, public, public_events):
                 files.append(discord.File(io.BytesIO(data), filename=name))
         view = board_view(game.id, game.version, active=game.status == "active",
-                          has_prompts=any(not game.seats[p.seat].is_bot for p in prompts))
+                          has_prompts=any(not game.seats[o.seat].is_bot for o in snap.open))
         return embed, files, view
 
-    async def update_board(self, game: GameRow, events: list[Any]) -> discord.Message | None:
+    async def update_board(self, snap: Snapshot, events: list[Any]) -> discord.Message | None:
+        game = snap.game
         channel = await self.channel(game)
         if channel is None:
             return None
         attach = self._can_attach(channel)
-        embed, files, view = await self.board_payload(game, events, with_image=attach)
+        embed, files, view = await self.board_payload(snap, events, with_image=attach)
         if not attach:
             embed.set_footer(text="I need the Attach Files permission here to show the board image.")
         kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
@@ -117,7 +131,7 @@ class DiscordDelivery:
             if kwargs.get("view") is None:
                 kwargs.pop("view")
             sent = await channel.send(files=files, **kwargs)
-            await self.sessions.storage.update_game(game.id, board_message_id=sent.id)
+            await self.storage.update_game(game.id, board_message_id=sent.id)
             game.board_message_id = sent.id
             return sent
         except discord.Forbidden:
@@ -139,10 +153,10 @@ class DiscordDelivery:
         public = [humanise(e.text, game) for e in update.events if e.to is None]
         # the player who just acted is looking at the result already: no ping for them
         acted = {seat for seat, _, origin in update.actions if origin == "player"}
-        new_for_humans = [p for p in update.new_prompts
-                          if p.seat < len(game.seats) and not game.seats[p.seat].is_bot
-                          and p.seat not in acted]
-        board = await self.update_board(game, update.events)
+        new_for_humans = [o for o in update.new_prompts
+                          if o.seat < len(game.seats) and not game.seats[o.seat].is_bot
+                          and o.seat not in acted]
+        board = await self.update_board(update.snap, update.events)
         if channel is not None:
             # a long update (a reveal) is told whole, in up to three messages
             text_lines = [f"• {t}" for t in public]
@@ -152,18 +166,9 @@ class DiscordDelivery:
                 text_lines.insert(0, f"… {len(public) - len(text_lines)} earlier lines in `/game log`")
             ping_ids: list[int] = []
             if game.status == "active" and new_for_humans:
-                deadlines = {(d.seat, d.kind): d for d in await self.sessions.storage.deadlines(game.id)}
-                asks = []
-                for p in new_for_humans:
-                    uid = game.seats[p.seat].user_id
-                    if uid is None:
-                        continue
-                    ping_ids.append(uid)
-                    d = deadlines.get((p.seat, p.kind))
-                    due = f" — due <t:{int(d.due_at)}:R>" if d else ""
-                    asks.append(f"<@{uid}> {p.kind.replace('_', ' ')}{due}")
-                if asks:
-                    text_lines.append("➡️ " + "; ".join(dict.fromkeys(asks)))
+                line, ping_ids = ask_line(game, new_for_humans)
+                if line:
+                    text_lines.append(line)
             if board is not None and text_lines:
                 text_lines.append(f"[board]({board.jump_url})")
             chunks: list[str] = []
@@ -197,82 +202,86 @@ class DiscordDelivery:
     # ------------------------------------------------------------- private
 
     async def push_private(self, update: Update) -> None:
-        game = update.game
+        snap = update.snap
+        game = snap.game
         if game.state is None:
             return
-        prompts = {p.seat: p for p in self.sessions.prompts(game)}
-        new_seats = {p.seat for p in update.new_prompts}
+        new_seats = {o.seat for o in update.new_prompts}
         targets: set[int] = set(update.changed_private)
         for e in update.events:
             if e.to is not None:
                 targets |= set(e.to)
-        targets |= {s for s in new_seats if s in prompts and prompts[s].secret}
+        targets |= {o.seat for o in update.new_prompts if o.prompt.secret}
         for seat in sorted(targets):
             if seat >= len(game.seats) or game.seats[seat].is_bot or game.seats[seat].user_id is None:
                 continue
             private_events = [humanise(e.text, game) for e in update.events
                               if e.to is not None and seat in e.to]
-            sent = await self.dm_seat(game, seat, private_events, prompts.get(seat) if seat in new_seats else None)
-            open_ = prompts.get(seat)
-            form = self.dm_forms.get((game.game_key, open_.free_form or "")) if open_ and open_.secret else None
-            if sent and form is not None:
-                await self.dm_form(game, seat, open_, form)  # type: ignore[arg-type]
+            mine = snap.prompt_of(seat)
+            sent = await self.dm_seat(snap, seat, private_events, mine if seat in new_seats else None)
+            builder = self.forms.panel_for(game.game_key, mine.prompt.free_form) \
+                if mine is not None and mine.prompt.secret else None
+            if sent and builder is not None and mine is not None:
+                await self.dm_form(Decision(snap, seat, mine), builder)
 
-    async def hand_payload(self, game: GameRow, seat: int) -> tuple[str, list[discord.File]]:
-        ui = get_ui(game.game_key)
-        view = self.sessions.view(game, seat)
+    async def hand_payload(self, snap: Snapshot, seat: int) -> tuple[str, list[discord.File]]:
+        ui = get_ui(snap.game.game_key)
+        view = snap.view(seat)
         text = ui.hand_text(view)
         files: list[discord.File] = []
-        image = await self.sessions.cpu(ui.hand_image, view)
+        image = await self.cpu(ui.hand_image, view)
         if image is not None:
-            files.append(discord.File(io.BytesIO(await self.sessions.cpu(to_png, image)), filename="hand.png"))
+            files.append(discord.File(io.BytesIO(await self.cpu(to_png, image)), filename="hand.png"))
         return text, files
 
-    async def dm_seat(self, game: GameRow, seat: int, private_events: list[str],
-                      prompt: Prompt | None) -> bool:
+    async def _user(self, user_id: int) -> discord.User:
+        return self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+
+    async def dm_seat(self, snap: Snapshot, seat: int, private_events: list[str],
+                      asked: OpenPrompt | None) -> bool:
+        game = snap.game
         uid = game.seats[seat].user_id
         assert uid is not None
-        storage = self.sessions.storage
-        known = await storage.dm_reachable(uid)
+        known = await self.storage.dm_reachable(uid)
         if known is False:
             return False
-        engine = self.sessions.engine(game)
-        text, files = await self.hand_payload(game, seat)
-        parts = [f"**{engine.name} — game #{game.id}** (you are {seat_label(game, seat)})"]
+        text, files = await self.hand_payload(snap, seat)
+        parts = [f"**{snap.engine.name} — game #{game.id}** (you are {seat_label(game, seat)})"]
         parts += [f"• {t}" for t in private_events]
         parts.append(text)
         view = None
-        if prompt is not None and game.status == "active":
-            parts.append(f"➡️ **Your decision:** {prompt.text}")
+        if asked is not None and game.status == "active":
+            parts.append(f"➡️ **Your decision:** {asked.prompt.text}")
             view = board_view(game.id, game.version, active=True, has_prompts=True)
         try:
-            user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)
+            user = await self._user(uid)
             kwargs: dict[str, Any] = {"files": files, "allowed_mentions": NO_PINGS}
             if view is not None:
                 kwargs["view"] = view
             await user.send(clip("\n".join(parts)), **kwargs)
             if known is None:
-                await storage.set_dm_reachable(uid, True, self.sessions.now())
+                await self.storage.set_dm_reachable(uid, True, self.now())
             return True
         except (discord.Forbidden, discord.HTTPException) as exc:
             if isinstance(exc, discord.Forbidden) or getattr(exc, "code", 0) == 50007:
-                await storage.set_dm_reachable(uid, False, self.sessions.now())
+                await self.storage.set_dm_reachable(uid, False, self.now())
                 await self.dm_failed_notice(game, uid)
             else:
                 log.warning("DM failed: %s", exc, extra={"game_id": game.id})
             return False
 
-    async def dm_form(self, game: GameRow, seat: int, prompt: Prompt, form: Any) -> None:
-        uid = game.seats[seat].user_id
+    async def dm_form(self, d: Decision, builder: Any) -> None:
+        uid = d.game.seats[d.seat].user_id
+        assert uid is not None
         try:
-            kwargs = await form(game, seat, prompt)
-            user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)  # type: ignore[arg-type]
+            kwargs = await builder(d)
+            user = await self._user(uid)
             await user.send(allowed_mentions=NO_PINGS, **kwargs)
         except discord.HTTPException as exc:
-            log.warning("DM form failed: %s", exc, extra={"game_id": game.id})
+            log.warning("DM form failed: %s", exc, extra={"game_id": d.game.id})
 
     async def dm_failed_notice(self, game: GameRow, user_id: int) -> None:
-        if not await self.sessions.storage.note_dm_notice(game.id, user_id):
+        if not await self.storage.note_dm_notice(game.id, user_id):
             return
         channel = await self.channel(game)
         if channel is None:
@@ -291,7 +300,7 @@ class DiscordDelivery:
         seat = game.seats[deadline.seat]
         if seat.is_bot or seat.user_id is None:
             return
-        left = max(0, deadline.due_at - self.sessions.now())
+        left = max(0, deadline.due_at - self.now())
         text = (f"⏳ <@{seat.user_id}> reminder: your **{deadline.kind.replace('_', ' ')}** in game "
                 f"#{game.id} is due <t:{int(deadline.due_at)}:R> (about {format_duration(round(left / 60) * 60 or 60)} left).")
         channel = await self.channel(game)
@@ -300,10 +309,10 @@ class DiscordDelivery:
                 await channel.send(text, allowed_mentions=pings([seat.user_id]))
             except discord.Forbidden:
                 pass
-        if await self.sessions.storage.dm_reachable(seat.user_id) is not False:
+        if await self.storage.dm_reachable(seat.user_id) is not False:
             try:
-                user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+                user = await self._user(seat.user_id)
                 await user.send(text, allowed_mentions=NO_PINGS)
             except discord.HTTPException:
-                await self.sessions.storage.set_dm_reachable(seat.user_id, False, self.sessions.now())
+                await self.storage.set_dm_reachable(seat.user_id, False, self.now())
                 await self.dm_failed_notice(game, seat.user_id)

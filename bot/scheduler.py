@@ -82,7 +82,7 @@ class Scheduler:
             handled += 1
             try:
                 if d.due_at <= now:
-                    await self.sessions.timeout(d.game_id, d.seat, d.kind)
+                    await self.sessions.timeout(d)
                 else:
                     await self.sessions.storage.mark_reminded(d.game_id, d.seat, d.kind)
                     game = await self.sessions.storage.get_game(d.game_id)

@@ -1,13 +1,23 @@
-"""Sessions: the single path every action takes — lock → load → apply → persist → deliver.
+"""Sessions: the single path every action takes — lock → load → check → apply → persist → deliver.
 
-Knows storage and the engine contract; knows nothing of any game's rules and nothing of Discord
-(delivery is an interface: Discord in production, files for ``simulate``, a recorder in tests).
+Knows storage and the engine contract; knows nothing of any game's rules and nothing of Discord's
+API (delivery is an interface: Discord in production, files for ``simulate``, a recorder in tests).
 CPU work (engine moves, rendering) runs in worker threads, off the event loop.
+
+**Exactly once.** Each seat has at most one open prompt; its *instance* is the game version at
+which it opened (``GameRow.opened``), and it changes whenever the seat answers — asked the same
+kind of question again next turn is a new decision. A player's action carries a :class:`Ticket`
+(the instance, and for menus a digest of the choices it was drawn from), and is checked *under the
+game's lock* against that seat's open prompt — never against the whole game's version, so another
+seat's move never invalidates my decision, and a double tap never lands on a later decision.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import hashlib
+import json
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -15,51 +25,166 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rules import registry
-from rules.engine import Engine, Event, InvalidOptions, Prompt, Result, RulesError
+from rules.engine import Engine, Event, InvalidOptions, Prompt, Result, seat_name
 
 from . import clock as _clock
 from .config import MAX_DEADLINE, MIN_DEADLINE, Config
-from .storage import DeadlineRow, GameRow, SeatRow, Storage
+from .errors import Contention, NothingToDecide, StaleAction, TableError
+from .storage import DeadlineRow, GameRow, SeatRow, Storage, VersionConflict
+from .text import board_url, seat_label
 
 log = logging.getLogger("herald.session")
 
+COMMIT_ATTEMPTS = 3
+"""Tries of one action when another process commits to the same game at the same moment."""
 
-class TableError(Exception):
-    """A refusal about tables and seats (not a game rule): shown to the user as is."""
+
+def choices_digest(prompt: Prompt) -> str:
+    """A short digest of a prompt's kind and choices: a menu drawn from other options is stale."""
+    raw = json.dumps([prompt.kind, [c.action for c in prompt.choices]], sort_keys=True)
+    return hashlib.sha256(raw.encode()).hexdigest()[:10]
 
 
-class StaleAction(TableError):
-    """The action was decided on an old version of the game."""
+@dataclass(frozen=True)
+class Ticket:
+    """What an action answers: the seat's prompt instance and, for menus, its choices' digest."""
 
-    def __init__(self, message: str = "this board is out of date.", game_id: int | None = None) -> None:
-        super().__init__(message)
-        self.game_id = game_id
+    opened: int
+    digest: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.opened}" if self.digest is None else f"{self.opened}-{self.digest}"
+
+    @classmethod
+    def parse(cls, text: str) -> Ticket:
+        opened, _, digest = text.partition("-")
+        return cls(int(opened), digest or None)
+
+
+@dataclass(frozen=True)
+class OpenPrompt:
+    """An open prompt with its instance and its deadline (None for computer players)."""
+
+    prompt: Prompt
+    opened: int
+    deadline: DeadlineRow | None = None
+
+    @property
+    def seat(self) -> int:
+        return self.prompt.seat
+
+    @property
+    def ticket(self) -> Ticket:
+        return Ticket(self.opened, choices_digest(self.prompt))
+
+
+@dataclass
+class Snapshot:
+    """One version of a game, as everything after the session sees it: no re-reads needed."""
+
+    game: GameRow
+    engine: Engine[Any]
+    state: Any | None
+    open: list[OpenPrompt] = field(default_factory=list)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        if self.state is None:
+            raise TableError("this game has not started yet.")
+        return self.engine.view(self.state, seat)
+
+    def prompt_of(self, seat: int) -> OpenPrompt | None:
+        return next((o for o in self.open if o.seat == seat), None)
+
+    def revision_of(self, seat: int) -> OpenPrompt | None:
+        """The answered prompt the seat may still revise (it has no open one), with the instance it
+        answered — e.g. Cult Wars orders until the last cult submits."""
+        if self.state is None or self.game.status != "active" or self.prompt_of(seat) is not None:
+            return None
+        opened = self.game.answered.get(seat)
+        prompt = self.engine.revisable(self.state, seat) if opened is not None else None
+        return OpenPrompt(prompt, opened) if prompt is not None and opened is not None else None
+
+    @property
+    def prompts(self) -> list[Prompt]:
+        return [o.prompt for o in self.open]
+
+    def waiting(self) -> list[int]:
+        return sorted({o.seat for o in self.open})
+
+    def waiting_text(self) -> str:
+        return ", ".join(seat_label(self.game, s) for s in self.waiting()) or "nobody"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The answer to "what must this member decide in this game now?" (``Sessions.decision``)."""
+
+    snap: Snapshot
+    seat: int
+    open: OpenPrompt
+    revising: bool = False
+    """True: the seat answered this prompt already and may still revise its answer."""
+
+    @property
+    def game(self) -> GameRow:
+        return self.snap.game
+
+    @property
+    def prompt(self) -> Prompt:
+        return self.open.prompt
+
+    @property
+    def deadline(self) -> DeadlineRow | None:
+        return self.open.deadline
+
+    @property
+    def ticket(self) -> Ticket:
+        return self.open.ticket
+
+    def view(self) -> dict[str, Any]:
+        return self.snap.view(self.seat)
 
 
 @dataclass
 class Update:
-    """What one call to the session changed, for delivery."""
+    """What one call to the session changed, for delivery (which never re-reads anything)."""
 
-    game: GameRow
+    snap: Snapshot
     events: list[Event] = field(default_factory=list)
     changed_private: set[int] = field(default_factory=set)
     """Seats whose private view changed (their hand, their pending choice)."""
-    new_prompts: list[Prompt] = field(default_factory=list)
-    """Prompts that opened with this update (a reminder/ping goes to their seats)."""
+    since: int = 0
+    """The game version before this update's first step: prompts opened after it are new."""
     result: Result | None = None
     kind: str = "action"  # action | start | end | timeout | admin
     steps: int = 0
     actions: list[tuple[int, dict[str, Any], str]] = field(default_factory=list)
     """(seat, action, origin) of each step applied, in order."""
-    open_at_start: set[tuple[int, str]] | None = None
-    """(seat, kind) of the prompts open before this update's first step and not answered since."""
+
+    @property
+    def game(self) -> GameRow:
+        return self.snap.game
+
+    @property
+    def new_prompts(self) -> list[OpenPrompt]:
+        """Prompts that opened with this update (their seats are pinged / DMed)."""
+        return [o for o in self.snap.open if o.opened > self.since]
+
+    def fresh(self) -> Update:
+        """An empty update continuing from this one (per-action delivery)."""
+        return Update(self.snap, since=self.snap.game.version)
 
 
 class Delivery(Protocol):
+    per_action: bool
+    """True: deliver after every step (simulate); False: once per call."""
+
     async def deliver(self, update: Update) -> None: ...
 
 
 class NullDelivery:
+    per_action = False
+
     async def deliver(self, update: Update) -> None:
         return None
 
@@ -120,14 +245,15 @@ class Sessions:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     @staticmethod
-    def engine(game: GameRow) -> Engine:
+    def engine(game: GameRow) -> Engine[Any]:
         return registry.get(game.game_key)
 
     def state_of(self, game: GameRow) -> Any:
         """The engine state of a stored game, parsed once per (game, version).
 
         Engines never mutate a state they are given (``apply`` works on a clone), so the parsed
-        object can be shared by the session, delivery and views of the same version."""
+        object can be shared by the session, delivery and views of the same version. A state
+        another Herald wrote raises ``StateSchemaError``."""
         if game.state is None:
             raise TableError("this game has not started yet.")
         key = (game.id, game.version)
@@ -144,6 +270,54 @@ class Sessions:
         if game is None:
             raise TableError(f"there is no game #{game_id}.")
         return game
+
+    def _snap(self, game: GameRow, deadlines: Sequence[DeadlineRow]) -> Snapshot:
+        engine = self.engine(game)
+        if game.state is None:
+            return Snapshot(game, engine, None)
+        state = self.state_of(game)
+        if game.status != "active":
+            return Snapshot(game, engine, state)
+        due = {d.seat: d for d in deadlines}
+        open_: list[OpenPrompt] = []
+        for p in engine.prompts(state):
+            if any(o.seat == p.seat for o in open_):
+                continue  # one open decision per seat: the first in the engine's order
+            open_.append(OpenPrompt(p, game.opened.get(p.seat, 0), due.get(p.seat)))
+        return Snapshot(game, engine, state, open_)
+
+    async def snapshot(self, game: GameRow | int) -> Snapshot:
+        """The game (re-read when given an id) with its open prompts and their deadlines."""
+        row = await self.get(game) if isinstance(game, int) else game
+        deadlines = await self.storage.deadlines(row.id) if row.status == "active" else []
+        return self._snap(row, deadlines)
+
+    async def decision(self, game: GameRow | int, user_id: int, ticket: Ticket | None = None, *,
+                       revise: bool = False) -> Decision:
+        """The one lookup: the member's seat and open decision in a running game, or a refusal
+        that says why not (not running, not seated, nothing to decide — and who is awaited).
+
+        With ``ticket`` (from a menu or form), a decision already answered or changed since is
+        ``StaleAction``. This early check spares a round trip; ``act`` repeats it under the lock.
+        With ``revise``, an answer the seat may still revise counts as its decision."""
+        snap = await self.snapshot(game)
+        row = snap.game
+        if row.status != "active":
+            raise TableError(f"game #{row.id} is over." if row.status == "finished"
+                             else "this game has not started yet." if row.status == "lobby"
+                             else "this game is not running.")
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise TableError("you are not playing in this game — only seated players can act.")
+        if ticket is not None:
+            self.check_ticket(snap, seat, ticket)
+        mine = snap.prompt_of(seat)
+        if mine is not None:
+            return Decision(snap, seat, mine)
+        revision = snap.revision_of(seat) if revise or ticket is not None else None
+        if revision is None:
+            raise NothingToDecide(snap.waiting_text())
+        return Decision(snap, seat, revision, revising=True)
 
     async def cpu(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self._run_cpu(fn, *args)
@@ -183,25 +357,41 @@ class Sessions:
             lead = gs.reminder_lead if gs.reminder_lead is not None else lead
         return deadline or self.config.default_deadline, lead
 
-    async def _deadlines_for(self, game: GameRow, prompts: Sequence[Prompt],
+    async def _deadlines_for(self, game: GameRow, prompts: Sequence[Prompt], opened: dict[int, int],
                              previous: Sequence[DeadlineRow]) -> list[DeadlineRow]:
-        """Keep the deadline of a prompt that stays open; give new prompts a fresh one."""
+        """Keep the deadline of a prompt instance that stays open; give new instances a fresh one."""
         deadline, lead = await self.deadline_settings(game)
         now = self.now()
         bots = {s.seat for s in game.seats if s.is_bot}
-        old = {(d.seat, d.kind): d for d in previous}
+        old = {(d.seat, d.opened): d for d in previous}
         out: list[DeadlineRow] = []
-        seen: set[tuple[int, str]] = set()
+        seen: set[int] = set()
         for p in prompts:
-            key = (p.seat, p.kind)
-            if p.seat in bots or key in seen:
+            if p.seat in bots or p.seat in seen:
                 continue
-            seen.add(key)
-            if key in old:
-                out.append(old[key])
+            seen.add(p.seat)
+            kept = old.get((p.seat, opened[p.seat]))
+            if kept is not None and kept.kind == p.kind:
+                out.append(kept)
                 continue
             remind = now + deadline - lead if lead < deadline else now + deadline / 2
-            out.append(DeadlineRow(game.id, p.seat, p.kind, now + deadline, remind, False))
+            out.append(DeadlineRow(game.id, p.seat, p.kind, now + deadline, remind, False, opened[p.seat]))
+        return out
+
+    @staticmethod
+    def _opened_after(before: dict[int, int], was_open: Sequence[Prompt], now_open: Sequence[Prompt],
+                      actor: int | None, version: int) -> dict[int, int]:
+        """Prompt instances after a step to ``version``: a seat keeps its instance while its prompt
+        (same kind) stays open and it did not act; everything else is a new decision."""
+        kinds: dict[int, str] = {}
+        for p in was_open:
+            kinds.setdefault(p.seat, p.kind)
+        out: dict[int, int] = {}
+        for p in now_open:
+            if p.seat in out:
+                continue
+            same = p.seat != actor and kinds.get(p.seat) == p.kind and p.seat in before
+            out[p.seat] = before[p.seat] if same else version
         return out
 
     # ------------------------------------------------------------------ tables
@@ -295,16 +485,21 @@ class Sessions:
                                  f"{n} seated. Invite more or add computer players.")
             state = await self.cpu(engine.setup, n, game.seed, game.options)
             prompts = engine.prompts(state)
-            deadlines = await self._deadlines_for(game, prompts, [])
-            await self.storage.start_game(game_id, seats=game.seats, state=engine.to_json(state),
+            opened = self._opened_after({}, [], prompts, None, 1)
+            deadlines = await self._deadlines_for(game, prompts, opened, [])
+            data = engine.to_json(state)
+            await self.storage.start_game(game_id, seats=game.seats, state=data, opened=opened,
                                           deadlines=deadlines, now=self.now())
             log.info("game started", extra={"game_id": game_id, "guild_id": game.guild_id})
+            started = dataclasses.replace(game, status="active", state=data, version=1, opened=opened,
+                                          updated_at=self.now())
+            self._parsed[(game_id, 1)] = state
             # every prompt open after the start is new (also when computer players answer first)
-            update = Update(await self.get(game_id), kind="start", new_prompts=list(prompts),
-                            changed_private={s.seat for s in game.seats}, open_at_start=set())
-            if getattr(self.delivery, "per_action", False):
+            update = Update(self._snap(started, deadlines), kind="start", since=0,
+                            changed_private={s.seat for s in game.seats})
+            if self.delivery.per_action:
                 await self.delivery.deliver(update)
-                update = Update(update.game)
+                update = update.fresh()
             update = await self._run_bots(update)
         self.on_deadlines_changed()
         await self.delivery.deliver(update)
@@ -313,30 +508,62 @@ class Sessions:
     # ------------------------------------------------------------------ play
 
     async def act(self, game_id: int, seat: int, action: dict[str, Any], *, origin: str = "player",
-                  user_id: int | None = None, expected_version: int | None = None,
+                  user_id: int | None = None, answers: Ticket | None = None,
                   deliver: bool = True) -> Update:
-        """Apply one action for ``seat``; then let computer players answer their prompts."""
+        """Apply one action for ``seat``; then let computer players answer their prompts.
+
+        ``answers`` names the decision the player answered (from the menu, form or command they
+        used); it is checked here, under the game's lock, against the seat's open prompt, so a
+        double tap or an old menu never applies twice or to a later decision (``StaleAction``).
+        A race lost to another process is retried from a fresh read."""
         async with self.track(), self.lock(game_id):
-            game = await self.get(game_id)
-            if game.status != "active":
-                raise TableError("this game is not running any more." if game.status != "lobby"
-                                 else "this game has not started yet.")
-            if expected_version is not None and expected_version != game.version:
-                raise StaleAction("this board is out of date.", game_id)
-            update = Update(game)
-            update = await self._apply(update, seat, action, origin, user_id)
-            update = await self._run_bots(update)
+            for attempt in range(1, COMMIT_ATTEMPTS + 1):
+                snap = await self.snapshot(game_id)
+                game = snap.game
+                if game.status != "active":
+                    raise TableError("this game is not running any more." if game.status != "lobby"
+                                     else "this game has not started yet.")
+                if answers is not None:
+                    self.check_ticket(snap, seat, answers)
+                update = Update(snap, since=game.version)
+                try:
+                    update = await self._apply(update, seat, action, origin, user_id)
+                except VersionConflict:
+                    if attempt == COMMIT_ATTEMPTS:
+                        raise Contention("the game was changing at the same moment from elsewhere, "
+                                         "so your move was not stored; please try again.") from None
+                    log.info("version race lost; retrying", extra={"game_id": game_id})
+                    continue
+                update = await self._run_bots(update)
+                break
         self.on_deadlines_changed()
         if deliver:
             await self.delivery.deliver(update)
         return update
 
+    @staticmethod
+    def check_ticket(snap: Snapshot, seat: int, ticket: Ticket) -> None:
+        """Refuse an action whose decision is not the seat's open prompt (or the answer it may
+        still revise) any more."""
+        mine = snap.prompt_of(seat) or snap.revision_of(seat)
+        url = board_url(snap.game)
+        if mine is None or mine.opened != ticket.opened:
+            raise StaleAction("you already answered that decision, so this was not applied again"
+                              + (f" — waiting for {snap.waiting_text()}." if not snap.prompt_of(seat) else "."),
+                              game_id=snap.game.id, board_url=url)
+        if ticket.digest is not None and ticket.digest != choices_digest(mine.prompt):
+            raise StaleAction("your options changed since this menu was drawn; nothing was applied. "
+                              "Press **Decide** for the current ones.",
+                              game_id=snap.game.id, board_url=url, answered=False)
+
     async def _apply(self, update: Update, seat: int, action: dict[str, Any], origin: str,
                      user_id: int | None, notes: Sequence[Event] = ()) -> Update:
         """Apply and persist one action. ``notes`` are platform events stored and shown with it."""
-        game = update.game
-        engine = self.engine(game)
-        before = self.state_of(game)
+        snap = update.snap
+        game = snap.game
+        engine = snap.engine
+        before = snap.state
+        version = game.version + 1
 
         def step() -> tuple[Any, list[Event], dict[str, Any], list[Prompt], list[Prompt], set[int], Result | None]:
             # all engine work, off the event loop
@@ -350,29 +577,30 @@ class Sessions:
         # RulesError propagates to the caller, before anything is written
         after, events, data, was_open, prompts_after, changed, result = await self.cpu(step)
         events = [*notes, *events]
-        prompts_before = {(p.seat, p.kind) for p in was_open}
         status = "finished" if result is not None else "active"
-        # the answered prompt's deadline ends here: if the seat gets a prompt of the same kind
-        # again (next round, next step) it is a new decision with a fresh deadline
-        answered = next((p.kind for p in was_open if p.seat == seat), None)
-        previous = [d for d in await self.storage.deadlines(game.id) if (d.seat, d.kind) != (seat, answered)]
-        deadlines = [] if result is not None else await self._deadlines_for(game, prompts_after, previous)
+        opened = {} if result is not None else self._opened_after(game.opened, was_open, prompts_after,
+                                                                   seat, version)
+        answered = dict(game.answered)
+        if any(p.seat == seat for p in was_open):
+            answered[seat] = game.opened.get(seat, 0)  # (a revision keeps the instance it revises)
+        previous = [o.deadline for o in snap.open if o.deadline is not None]
+        deadlines = [] if result is not None else await self._deadlines_for(game, prompts_after, opened, previous)
+        now = self.now()
         await self.storage.commit_action(
             game.id, expected_version=game.version, seat=seat, action=action, origin=origin,
             user_id=user_id, state=data, events=[e.to_json() for e in events], status=status,
-            result=result.to_json() if result else None, deadlines=deadlines, now=self.now())
+            result=result.to_json() if result else None, opened=opened, answered=answered,
+            deadlines=deadlines, now=now)
         log.info("action applied seat=%s origin=%s", seat, origin,
                  extra={"game_id": game.id, "guild_id": game.guild_id})
-        update.game = await self.get(game.id)
+        row = dataclasses.replace(game, state=data, version=version, status=status, opened=opened,
+                                  answered=answered, result=result.to_json() if result else None,
+                                  updated_at=now)
+        self._parsed[(game.id, version)] = after
+        update.snap = self._snap(row, deadlines)
         update.events.extend(events)
         update.actions.append((seat, action, origin))
         update.changed_private |= changed
-        if update.open_at_start is None:
-            update.open_at_start = set(prompts_before)
-        # the answered prompt is closed: if the seat is asked the same kind again (next turn,
-        # next round), that is a new decision (announced, DMed, with a fresh deadline)
-        update.open_at_start.discard((seat, answered or ""))
-        update.new_prompts = [p for p in prompts_after if (p.seat, p.kind) not in update.open_at_start]
         update.result = result
         update.steps += 1
         if result is not None:
@@ -380,46 +608,54 @@ class Sessions:
         return update
 
     async def _run_bots(self, update: Update, limit: int = 100000) -> Update:
-        """Computer players answer their open prompts until a human must decide or the game ends."""
+        """Computer players answer their open prompts until a human must decide or the game ends.
+
+        Each answer is its own commit. Should another process win a race meanwhile, the computer
+        players stop here: the game has moved on elsewhere and is resumed from there."""
         for _ in range(limit):
-            game = update.game
+            snap = update.snap
+            game = snap.game
             if game.status != "active":
                 return update
             bots = {s.seat for s in game.seats if s.is_bot}
-            if not bots:
+            mine = next((o for o in snap.open if o.seat in bots), None)
+            if mine is None:
                 return update
-            engine = self.engine(game)
-            state = self.state_of(game)
-            prompt = next((p for p in engine.prompts(state) if p.seat in bots), None)
-            if prompt is None:
-                return update
+            prompt = mine.prompt
             rng = random.Random(f"{game.seed}/bot/{game.version}/{prompt.seat}")
-            view = engine.view(state, prompt.seat)
-            action = await self.cpu(engine.bot_action, view, prompt, rng)
-            update = await self._apply(update, prompt.seat, action, "bot", None)
-            if getattr(self.delivery, "per_action", False):
+            view = snap.view(prompt.seat)
+            action = await self.cpu(snap.engine.bot_action, view, prompt, rng)
+            try:
+                update = await self._apply(update, prompt.seat, action, "bot", None)
+            except VersionConflict:
+                log.info("computer players stop: the game moved on elsewhere", extra={"game_id": game.id})
+                return update
+            if self.delivery.per_action:
                 await self.delivery.deliver(update)
-                update = Update(update.game)
+                update = update.fresh()
         raise RuntimeError(f"computer players did not finish within {limit} moves")
 
-    async def timeout(self, game_id: int, seat: int, kind: str) -> Update | None:
-        """A deadline passed: the prompt's timeout action is taken (the log says so)."""
+    async def timeout(self, deadline: DeadlineRow) -> Update | None:
+        """A deadline passed: its prompt's timeout action is taken (the log says so) — only if that
+        very prompt instance is still open; an answered one just drops its deadline."""
+        game_id, seat = deadline.game_id, deadline.seat
         async with self.track(), self.lock(game_id):
-            game = await self.get(game_id)
+            snap = await self.snapshot(game_id)
+            game = snap.game
             if game.status != "active":
                 await self.storage.clear_deadlines(game_id)
                 return None
-            engine = self.engine(game)
-            state = self.state_of(game)
-            prompt = next((p for p in engine.prompts(state) if p.seat == seat and p.kind == kind), None)
-            if prompt is None:  # answered meanwhile: drop the stale deadline
-                previous = await self.storage.deadlines(game_id)
-                keep = [d for d in previous if (d.seat, d.kind) != (seat, kind)]
+            mine = snap.prompt_of(seat)
+            if mine is None or mine.prompt.kind != deadline.kind or (
+                    deadline.opened and mine.opened != deadline.opened):
+                keep = [o.deadline for o in snap.open if o.deadline is not None and o.deadline != deadline]
                 await self.storage.replace_deadlines(game_id, keep)
                 return None
-            action = await self.cpu(engine.timeout_action, state, prompt)
-            update = Update(game, kind="timeout")
-            note = Event(f"⏰ P{seat + 1} ran out of time ({kind.replace('_', ' ')}): {prompt.timeout_note}.")
+            prompt = mine.prompt
+            action = await self.cpu(snap.engine.timeout_action, snap.state, prompt)
+            update = Update(snap, kind="timeout", since=game.version)
+            note = Event(f"⏰ {seat_name(seat)} ran out of time "
+                         f"({prompt.kind.replace('_', ' ')}): {prompt.timeout_note}.")
             update = await self._apply(update, seat, action, "timeout", None, notes=[note])
             update = await self._run_bots(update)
         self.on_deadlines_changed()
@@ -442,9 +678,9 @@ class Sessions:
             seats = list(game.seats)
             seats[seat] = SeatRow(seat, user_id, user_id is None, name)
             await self.storage.set_seats(game_id, seats)
-            game = await self.get(game_id)
-            update = Update(game, kind="admin", events=[Event(reason)])
-            humans = [s for s in game.seats if not s.is_bot]
+            snap = await self.snapshot(game_id)
+            update = Update(snap, kind="admin", events=[Event(reason)], since=snap.game.version)
+            humans = [s for s in snap.game.seats if not s.is_bot]
             if not humans:
                 update = await self._finish(update, "every human player has left the table")
             else:
@@ -456,10 +692,10 @@ class Sessions:
 
     async def end(self, game_id: int, reason: str) -> Update:
         async with self.track(), self.lock(game_id):
-            game = await self.get(game_id)
-            if game.status not in ("active", "lobby"):
+            snap = await self.snapshot(game_id)
+            if snap.game.status not in ("active", "lobby"):
                 raise TableError("this game is already over.")
-            update = await self._finish(Update(game, kind="end"), reason)
+            update = await self._finish(Update(snap, kind="end", since=snap.game.version), reason)
         self.on_deadlines_changed()
         await self.delivery.deliver(update)
         return update
@@ -470,23 +706,13 @@ class Sessions:
         await self.storage.update_game(game.id, status="finished", result=result.to_json(),
                                        updated_at=self.now())
         await self.storage.clear_deadlines(game.id)
-        update.game = await self.get(game.id)
+        update.snap = await self.snapshot(game.id)
         update.result = result
         update.kind = "end"
         update.events.append(Event(f"The game was ended: {reason}.", kind="end"))
         return update
 
     # --------------------------------------------------------------- queries
-
-    def prompts(self, game: GameRow) -> list[Prompt]:
-        if game.status != "active" or game.state is None:
-            return []
-        engine = self.engine(game)
-        return engine.prompts(self.state_of(game))
-
-    def view(self, game: GameRow, seat: int | None) -> dict[str, Any]:
-        engine = self.engine(game)
-        return engine.view(self.state_of(game), seat)
 
     async def verify_replay(self, game_id: int) -> bool:
         """Replaying the stored action log from the seed reproduces the stored state."""
@@ -496,7 +722,3 @@ class Sessions:
         state = await self.cpu(engine.replay, len(game.seats), game.seed, game.options,
                                [(s, a) for s, a, _ in actions])
         return bool(engine.to_json(state) == game.state)
-
-
-def describe_rules_error(exc: RulesError) -> str:
-    return exc.message

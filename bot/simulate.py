@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules import registry
-from rules.engine import Event
+from rules.engine import Event, seat_name
 
 from .config import Config
 from .gameui import get_ui
 from .render import to_png
 from .session import Sessions, Update
-from .storage import SqliteStorage
+from .storage import open_storage
 
 
 @dataclass
@@ -47,7 +47,7 @@ class FileDelivery:
         names = {s.seat: s.name for s in game.seats}
         for seat, action, origin in update.actions:
             self.step += 1
-            self.lines.append(f"[{self.step:04d}] P{seat + 1} {names[seat]} ({origin}): "
+            self.lines.append(f"[{self.step:04d}] {seat_name(seat)} {names[seat]} ({origin}): "
                               f"{json.dumps(action, sort_keys=True)}")
         for e in update.events:
             if e.to is None:
@@ -57,7 +57,7 @@ class FileDelivery:
         if game.state is None:
             return
         ui = get_ui(game.game_key)
-        public = self.sessions.view(game, None)
+        public = update.snap.view(None)
         public_events = [e for e in update.events if e.to is None]
         if self.images and (self.step % self.every == 0 or update.result is not None or update.kind == "start"):
             image = await self.sessions.cpu(ui.board_image, public, public_events)
@@ -70,8 +70,8 @@ class FileDelivery:
                 self.files.append(target)
         if update.result is not None:
             r = update.result
-            winners = ", ".join(f"P{w + 1} {names[w]}" for w in r.winners) or "nobody"
-            scores = ", ".join(f"P{int(k) + 1}: {v}" for k, v in sorted(r.scores.items()))
+            winners = ", ".join(f"{seat_name(w)} {names[w]}" for w in r.winners) or "nobody"
+            scores = ", ".join(f"{seat_name(int(k))}: {v}" for k, v in sorted(r.scores.items()))
             self.lines.append(f"RESULT: winner(s) {winners}; scores {scores}; {r.reason}")
 
 
@@ -87,7 +87,7 @@ async def simulate(game_key: str, players: int | None, seed: int, out: Path, *,
         p = Path(str(db_path) + suffix)
         if p.exists():
             p.unlink()
-    storage = SqliteStorage(str(db_path))
+    storage = open_storage(str(db_path))
     await storage.open()
     delivery = FileDelivery(out, images=images, every=max(1, every))
     clock = iter(range(10**9))
@@ -99,7 +99,7 @@ async def simulate(game_key: str, players: int | None, seed: int, out: Path, *,
                                           bots=n, seed=seed, host_plays=False)
         delivery.lines.append(f"{engine.name} — {n} computer players — seed {seed}")
         for s in table.seats:
-            delivery.lines.append(f"P{s.seat + 1}: {s.name}")
+            delivery.lines.append(f"{seat_name(s.seat)}: {s.name}")
         update = await sessions.start(table.id, None)
         game = await sessions.get(table.id)
         ok = await sessions.verify_replay(table.id)

@@ -1,10 +1,13 @@
-"""Small text helpers shared by delivery and cogs: names for P-numbers, safe mentions, embeds."""
+"""Small text helpers shared by sessions, delivery and cogs: names for P-numbers, safe mentions,
+links to boards."""
 
 from __future__ import annotations
 
 import re
 
 import discord
+
+from rules.engine import seat_name
 
 from .storage import GameRow
 
@@ -15,7 +18,15 @@ _PNUM = re.compile(r"\bP([1-8])\b")
 def seat_label(game: GameRow, seat: int) -> str:
     s = game.seats[seat] if 0 <= seat < len(game.seats) else None
     name = s.name if s else f"seat {seat + 1}"
-    return f"P{seat + 1} {discord.utils.escape_markdown(discord.utils.escape_mentions(name))}"
+    return f"{seat_name(seat)} {discord.utils.escape_markdown(discord.utils.escape_mentions(name))}"
+
+
+def board_url(game: GameRow) -> str | None:
+    """A link to the game's living board message, once it has one."""
+    if not game.board_message_id or not game.home_channel_id:
+        return None
+    return (f"https://discord.com/channels/{game.guild_id or '@me'}/{game.home_channel_id}/"
+            f"{game.board_message_id}")
 
 
 def humanise(text: str, game: GameRow) -> str:

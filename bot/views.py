@@ -1,39 +1,52 @@
-"""Persistent components. Every custom_id is ``herald:<what>:<game id>[:<version>…]`` — parsed on
-click by a ``DynamicItem`` template, so buttons keep working after a restart. No custom_id ever
-carries a secret: choice menus carry an index into the clicking player's own options plus a short
-digest of those options, so a menu built for an older position is recognised and refused.
+"""Persistent components. Every custom_id is ``herald:<what>:<game id>[:…]`` — parsed on click by a
+``DynamicItem`` template, so buttons keep working after a restart. No custom_id ever carries a
+secret: choice menus carry the decision they answer (a :class:`~bot.session.Ticket`: the seat's
+prompt instance and a digest of its options) and an index into the clicking player's own options,
+so a menu drawn for an answered or changed decision is recognised and refused under the game lock.
+
+Components reach their handlers through the small :class:`Handlers` protocol (the client exposes
+``handlers``); nothing here knows how the bot is assembled.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import discord
 
-from rules.engine import Choice, Prompt
+from rules.engine import Choice
 
-if TYPE_CHECKING:
-    from .app import HeraldBot
+from .session import OpenPrompt
 
-
-def choices_digest(prompt: Prompt) -> str:
-    raw = json.dumps([prompt.kind, [c.action for c in prompt.choices]], sort_keys=True)
-    return hashlib.sha256(raw.encode()).hexdigest()[:10]
+TICKET = r"(?P<ticket>\d+-[0-9a-f]+)"
 
 
-def _first_value(interaction: discord.Interaction) -> str:
+class Handlers(Protocol):
+    """What the platform's components call (implemented by :class:`bot.controller.Controller`)."""
+
+    async def lobby_click(self, interaction: discord.Interaction, game_id: int, op: str) -> None: ...
+    async def decide_click(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def hand_click(self, interaction: discord.Interaction, game_id: int) -> None: ...
+    async def group_chosen(self, interaction: discord.Interaction, game_id: int, ticket: str,
+                           value: str) -> None: ...
+    async def choice_made(self, interaction: discord.Interaction, game_id: int, ticket: str,
+                          value: str) -> None: ...
+
+
+class _HasHandlers(Protocol):
+    handlers: Handlers
+
+
+def handlers(interaction: discord.Interaction) -> Handlers:
+    return cast(_HasHandlers, interaction.client).handlers
+
+
+def first_value(interaction: discord.Interaction) -> str:
     data: Any = interaction.data or {}
     values = data.get("values") or ["0"]
     return str(values[0])
-
-
-def _controller(interaction: discord.Interaction) -> Any:
-    client: HeraldBot = interaction.client  # type: ignore[assignment]
-    return client.controller
 
 
 # ----------------------------------------------------------------------- lobby
@@ -61,7 +74,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).lobby_click(interaction, self.game_id, self.op)
+        await handlers(interaction).lobby_click(interaction, self.game_id, self.op)
 
 
 def lobby_view(game_id: int, *, closed: bool = False) -> discord.ui.View:
@@ -87,7 +100,7 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).decide_click(interaction, self.game_id, self.version)
+        await handlers(interaction).decide_click(interaction, self.game_id)
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"herald:hand:(?P<game>\d+)"):
@@ -102,7 +115,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hera
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).hand_click(interaction, self.game_id)
+        await handlers(interaction).hand_click(interaction, self.game_id)
 
 
 def board_view(game_id: int, version: int, *, active: bool, has_prompts: bool) -> discord.ui.View | None:
@@ -121,60 +134,59 @@ PAGE = 23  # options per page, leaving room for "previous" / "more"
 
 
 class GroupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                  template=r"herald:grp:(?P<game>\d+):(?P<version>\d+):(?P<digest>[0-9a-f]+)"):
+                  template=rf"herald:grp:(?P<game>\d+):{TICKET}"):
     """First level of a two-level menu: a group (``g:<n>``) or a choice standing alone (``c:<i>``)."""
 
-    def __init__(self, game_id: int, version: int, digest: str,
-                 options: Sequence[discord.SelectOption] = ()) -> None:
+    def __init__(self, game_id: int, ticket: str, options: Sequence[discord.SelectOption] = ()) -> None:
         super().__init__(discord.ui.Select(
             placeholder="Choose…", options=list(options)[:25] or [discord.SelectOption(label="-", value="g:0")],
-            custom_id=f"herald:grp:{game_id}:{version}:{digest}"))
-        self.game_id, self.version, self.digest = game_id, version, digest
+            custom_id=f"herald:grp:{game_id}:{ticket}"))
+        self.game_id, self.ticket = game_id, ticket
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> GroupSelect:
-        return cls(int(match["game"]), int(match["version"]), match["digest"])
+        return cls(int(match["game"]), match["ticket"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).group_chosen(interaction, self.game_id, self.digest,
-                                                    _first_value(interaction))
+        await handlers(interaction).group_chosen(interaction, self.game_id, self.ticket,
+                                                 first_value(interaction))
 
 
 class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"herald:pick:(?P<game>\d+):(?P<version>\d+):(?P<digest>[0-9a-f]+):(?P<page>\d+)"):
-    def __init__(self, game_id: int, version: int, digest: str, page: int = 0,
+                   template=rf"herald:pick:(?P<game>\d+):{TICKET}:(?P<page>\d+)"):
+    def __init__(self, game_id: int, ticket: str, page: int = 0,
                  options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose…") -> None:
         super().__init__(discord.ui.Select(
             placeholder=placeholder[:150],
             options=list(options) or [discord.SelectOption(label="-", value="0")],
-            custom_id=f"herald:pick:{game_id}:{version}:{digest}:{page}"))
-        self.game_id, self.version, self.digest, self.page = game_id, version, digest, page
+            custom_id=f"herald:pick:{game_id}:{ticket}:{page}"))
+        self.game_id, self.ticket, self.page = game_id, ticket, page
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> ChoiceSelect:
-        return cls(int(match["game"]), int(match["version"]), match["digest"], int(match["page"]))
+        return cls(int(match["game"]), match["ticket"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        value = _first_value(interaction)
-        await _controller(interaction).choice_made(interaction, self.game_id, self.digest, value)
+        await handlers(interaction).choice_made(interaction, self.game_id, self.ticket,
+                                                first_value(interaction))
 
 
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"herald:btn:(?P<game>\d+):(?P<version>\d+):(?P<digest>[0-9a-f]+):(?P<idx>\d+)"):
-    def __init__(self, game_id: int, version: int, digest: str, idx: int, label: str = "?") -> None:
+                   template=rf"herald:btn:(?P<game>\d+):{TICKET}:(?P<idx>\d+)"):
+    def __init__(self, game_id: int, ticket: str, idx: int, label: str = "?") -> None:
         super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
-                                           custom_id=f"herald:btn:{game_id}:{version}:{digest}:{idx}"))
-        self.game_id, self.version, self.digest, self.idx = game_id, version, digest, idx
+                                           custom_id=f"herald:btn:{game_id}:{ticket}:{idx}"))
+        self.game_id, self.ticket, self.idx = game_id, ticket, idx
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> ChoiceButton:
-        return cls(int(match["game"]), int(match["version"]), match["digest"], int(match["idx"]))
+        return cls(int(match["game"]), match["ticket"], int(match["idx"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _controller(interaction).choice_made(interaction, self.game_id, self.digest, str(self.idx))
+        await handlers(interaction).choice_made(interaction, self.game_id, self.ticket, str(self.idx))
 
 
 def _option(c: Choice, value: str) -> discord.SelectOption:
@@ -187,10 +199,12 @@ def group_key(c: Choice) -> str:
     return c.group or c.label
 
 
-def choice_view(game_id: int, version: int, prompt: Prompt, *, group: int | None = None,
+def choice_view(game_id: int, open_: OpenPrompt, *, group: int | None = None,
                 page: int = 0) -> discord.ui.View:
-    """Buttons for a few choices; a select (paged) for more; group → choice when grouped."""
-    digest = choices_digest(prompt)
+    """Buttons for a few choices; a select (paged) for more; group → choice when grouped. Every
+    component carries the decision it answers."""
+    prompt = open_.prompt
+    ticket = str(open_.ticket)
     view = discord.ui.View(timeout=None)
     indexed = list(enumerate(prompt.choices))
     keys = list(dict.fromkeys(group_key(c) for c in prompt.choices))
@@ -203,13 +217,13 @@ def choice_view(game_id: int, version: int, prompt: Prompt, *, group: int | None
                 options.append(_option(members[0][1], f"c:{members[0][0]}"))
             else:
                 options.append(discord.SelectOption(label=f"{key[:90]} ({len(members)})", value=f"g:{gi}"))
-        view.add_item(GroupSelect(game_id, version, digest, options))
+        view.add_item(GroupSelect(game_id, ticket, options))
         return view
     if group is not None and 0 <= group < len(keys):
         indexed = [(i, c) for i, c in indexed if group_key(c) == keys[group]]
     if len(indexed) <= 5 and group is None:
         for i, c in indexed:
-            view.add_item(ChoiceButton(game_id, version, digest, i, c.label))
+            view.add_item(ChoiceButton(game_id, ticket, i, c.label))
         return view
     start = page * PAGE
     chunk = indexed[start:start + PAGE]
@@ -219,7 +233,7 @@ def choice_view(game_id: int, version: int, prompt: Prompt, *, group: int | None
         options.insert(0, discord.SelectOption(label="◀ Previous options", value=f"page:{g}:{page - 1}"))
     if start + PAGE < len(indexed):
         options.append(discord.SelectOption(label="More options ▶", value=f"page:{g}:{page + 1}"))
-    view.add_item(ChoiceSelect(game_id, version, digest, page, options))
+    view.add_item(ChoiceSelect(game_id, ticket, page, options))
     return view
 
 

@@ -3,26 +3,23 @@ and the channels where tables may open. Validated, persisted, confirmed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.config import MAX_DEADLINE
-from bot.controller import refusals, reply
-from bot.session import TableError, format_duration, parse_deadline
-
-if TYPE_CHECKING:
-    from bot.app import HeraldBot
+from bot.errors import TableError
+from bot.platform import Platform, platform_of
+from bot.refusals import refusals, reply
+from bot.session import format_duration, parse_deadline
 
 
 class Admin(commands.Cog):
     herald = app_commands.Group(name="herald", description="Herald settings for this server",
                                 guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
 
-    def __init__(self, bot: HeraldBot) -> None:
-        self.bot = bot
+    def __init__(self, herald: Platform) -> None:
+        self.platform = herald
 
     @herald.command(name="settings")
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -39,7 +36,7 @@ class Admin(commands.Cog):
                        remove_channel: discord.TextChannel | None = None) -> None:
         """View or change Herald's settings for this server."""
         assert interaction.guild_id is not None
-        storage = self.bot.storage
+        storage = self.platform.storage
         s = await storage.guild_settings(interaction.guild_id)
         changed = []
         if deadline is not None:
@@ -73,7 +70,7 @@ class Admin(commands.Cog):
             changed.append("channels")
         if changed:
             await storage.save_guild_settings(s)
-        cfg = self.bot.config
+        cfg = self.platform.config
         eff_deadline = s.default_deadline or cfg.default_deadline
         eff_lead = s.reminder_lead if s.reminder_lead is not None else cfg.reminder_lead
         lines = [
@@ -87,5 +84,5 @@ class Admin(commands.Cog):
         await reply(interaction, "\n".join(lines))
 
 
-async def setup(bot: HeraldBot) -> None:
-    await bot.add_cog(Admin(bot))
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Admin(platform_of(bot)))

@@ -3,21 +3,21 @@ replace), ``/hand`` and ``/rules``. Thin: parse → session → respond."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.controller import is_manager, refusals, reply
-from bot.session import TableError, format_duration
-from bot.storage import GameRow, Storage
+from bot.errors import TableError
+from bot.platform import Platform, platform_of
+from bot.refusals import is_manager, refusals, reply
+from bot.session import format_duration
+from bot.storage import GameRow
 from bot.text import NO_PINGS, clip, humanise, seat_label
 from bot.views import lobby_view
 from rules import registry
-
-if TYPE_CHECKING:
-    from bot.app import HeraldBot
+from rules.engine import seat_name
 
 
 def parse_options(text: str | None) -> dict[str, Any]:
@@ -41,8 +41,7 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
 
 
 async def my_game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    bot: HeraldBot = interaction.client  # type: ignore[assignment]
-    games = await bot.storage.list_games(guild_id=interaction.guild_id, statuses=("active",))
+    games = await platform_of(interaction.client).storage.list_games(guild_id=interaction.guild_id, statuses=("active",))
     out = []
     for g in games:
         label = f"#{g.id} {registry.get(g.game_key).name} — " + ", ".join(s.name for s in g.seats)
@@ -52,34 +51,14 @@ async def my_game_autocomplete(interaction: discord.Interaction, current: str) -
 
 
 class Tables(commands.Cog):
-    def __init__(self, bot: HeraldBot) -> None:
-        self.bot = bot
-
-    @property
-    def sessions(self) -> Any:
-        return self.bot.sessions
+    def __init__(self, herald: Platform) -> None:
+        self.herald = herald
+        self.sessions = herald.sessions
+        self.controller = herald.controller
 
     async def resolve(self, interaction: discord.Interaction, game_id: int | None,
                       statuses: tuple[str, ...] = ("active",)) -> GameRow:
-        storage: Storage = self.sessions.storage
-        """The game named, or the one played in this thread/channel, or the user's only one."""
-        if game_id is not None:
-            game = await storage.get_game(game_id)
-            if game is None or (interaction.guild_id is not None and game.guild_id != interaction.guild_id):
-                raise TableError(f"there is no game #{game_id} in this server.")
-            return game
-        candidates = await storage.list_games(guild_id=interaction.guild_id, statuses=statuses) \
-            if interaction.guild_id else await storage.games_of_user(interaction.user.id, statuses)
-        here = [g for g in candidates if interaction.channel_id in (g.thread_id, g.channel_id)]
-        if len(here) == 1:
-            return here[0]
-        mine = [g for g in (here or candidates) if g.seat_of(interaction.user.id) is not None]
-        if len(mine) == 1:
-            return mine[0]
-        if not mine and not here:
-            raise TableError("no running game here. Give the `game` option, or see `/games`.")
-        ids = ", ".join(f"#{g.id}" for g in (mine or here))
-        raise TableError(f"several games match ({ids}); give the `game` option.")
+        return await self.controller.resolve(interaction, game_id, statuses)
 
     # ------------------------------------------------------------------ /play
 
@@ -107,7 +86,7 @@ class Tables(commands.Cog):
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, game_key=game, options=parse_options(options),
             deadline=deadline, bots=bots)
-        await interaction.response.send_message(embed=self.bot.controller.lobby_embed(table),
+        await interaction.response.send_message(embed=self.controller.lobby_embed(table),
                                                 view=lobby_view(table.id), allowed_mentions=NO_PINGS)
         msg = await interaction.original_response()
         await self.sessions.storage.update_game(table.id, lobby_message_id=msg.id)
@@ -146,7 +125,7 @@ class Tables(commands.Cog):
             embed.add_field(name="Options (`/play options:`)", inline=False, value=clip(
                 "\n".join(f"`{k}` — {v}" for k, v in engine.option_help.items()), 1000))
         if engine.rules_page:
-            embed.add_field(name="Full rules", value=f"{self.bot.config.docs_url}{engine.rules_page}", inline=False)
+            embed.add_field(name="Full rules", value=f"{self.herald.config.docs_url}{engine.rules_page}", inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ------------------------------------------------------------------- /hand
@@ -157,7 +136,7 @@ class Tables(commands.Cog):
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Show your hand privately."""
         g = await self.resolve(interaction, game)
-        await self.bot.controller.show_hand(interaction, g.id)
+        await self.controller.show_hand(interaction, g.id)
 
     # ------------------------------------------------------------------- /game
 
@@ -171,11 +150,10 @@ class Tables(commands.Cog):
         g = await self.resolve(interaction, game, ("active", "finished"))
         engine = registry.get(g.game_key)
         lines = [f"**{engine.name} #{g.id}** — {g.status}, move {g.version}"]
-        deadlines = {(d.seat, d.kind): d for d in await self.sessions.storage.deadlines(g.id)}
-        for p in self.sessions.prompts(g):
-            d = deadlines.get((p.seat, p.kind))
-            due = f", due <t:{int(d.due_at)}:R>" if d else ""
-            lines.append(f"• waiting for {seat_label(g, p.seat)}: {p.kind.replace('_', ' ')}{due}")
+        snap = await self.sessions.snapshot(g)
+        for o in snap.open:
+            due = f", due <t:{int(o.deadline.due_at)}:R>" if o.deadline else ""
+            lines.append(f"• waiting for {seat_label(g, o.seat)}: {o.prompt.kind.replace('_', ' ')}{due}")
         if g.board_message_id and g.home_channel_id:
             lines.append(f"Board: https://discord.com/channels/{g.guild_id}/{g.home_channel_id}/{g.board_message_id}")
         deadline, lead = await self.sessions.deadline_settings(g)
@@ -188,7 +166,7 @@ class Tables(commands.Cog):
     async def game_hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Show your hand privately."""
         g = await self.resolve(interaction, game)
-        await self.bot.controller.show_hand(interaction, g.id)
+        await self.controller.show_hand(interaction, g.id)
 
     @group.command(name="log")
     @app_commands.autocomplete(game=my_game_autocomplete)
@@ -213,7 +191,7 @@ class Tables(commands.Cog):
             raise TableError("you are not playing in this game.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.sessions.replace_seat(g.id, seat, user_id=None, name=f"{g.seats[seat].name} (resigned, computer)",
-                                         reason=f"P{seat + 1} resigned; a computer player takes the seat.")
+                                         reason=f"{seat_name(seat)} resigned; a computer player takes the seat.")
         await interaction.followup.send("You resigned. A computer player plays your seat from now on.", ephemeral=True)
 
     def _require_admin(self, interaction: discord.Interaction, g: GameRow) -> None:
@@ -247,7 +225,7 @@ class Tables(commands.Cog):
         seat = await self._seat_of_member(g, player)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.sessions.replace_seat(g.id, seat, user_id=None, name=f"Computer (was {g.seats[seat].name})",
-                                         reason=f"P{seat + 1} was removed by the host; a computer player takes the seat.")
+                                         reason=f"{seat_name(seat)} was removed by the host; a computer player takes the seat.")
         await interaction.followup.send(f"{player.display_name} was removed from game #{g.id}.", ephemeral=True)
 
     @group.command(name="replace")
@@ -265,9 +243,9 @@ class Tables(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         name = new_player.display_name if new_player else f"Computer (was {g.seats[seat].name})"
         await self.sessions.replace_seat(g.id, seat, user_id=new_player.id if new_player else None, name=name,
-                                         reason=f"P{seat + 1}'s seat was handed over.")
+                                         reason=f"{seat_name(seat)}'s seat was handed over.")
         await interaction.followup.send("Done: the seat was handed over.", ephemeral=True)
 
 
-async def setup(bot: HeraldBot) -> None:
-    await bot.add_cog(Tables(bot))
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Tables(platform_of(bot)))

@@ -1,10 +1,7 @@
-"""Persistence: the only module that speaks SQL.
+"""The SQLite backend of :class:`bot.storage.base.Storage`.
 
-SQLite through aiosqlite, WAL mode, numbered migrations tracked in ``PRAGMA user_version``.
-Every accepted action is one transaction: append to the action log, record its events, update the
-state and version (only if the version is still the one that was read: optimistic check) and
-replace the game's open deadlines. :class:`Storage` is the interface the rest of the bot uses; a
-PostgreSQL backend would implement the same methods.
+SQLite through aiosqlite, WAL mode, numbered migrations tracked in ``PRAGMA user_version``; one
+connection whose statement groups are serialised by an asyncio lock.
 """
 
 from __future__ import annotations
@@ -14,92 +11,23 @@ import contextlib
 import functools
 import json
 import logging
-from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
 
+from .base import (
+    DeadlineRow,
+    EventRow,
+    GameRow,
+    GuildSettings,
+    SeatRow,
+    Storage,
+    StorageError,
+    VersionConflict,
+)
+
 log = logging.getLogger("herald.storage")
-
-
-class StorageError(Exception):
-    pass
-
-
-class VersionConflict(StorageError):
-    """The game changed since it was read (another action won the race)."""
-
-
-@dataclass
-class SeatRow:
-    seat: int
-    user_id: int | None
-    is_bot: bool
-    name: str
-
-
-@dataclass
-class GameRow:
-    id: int
-    guild_id: int | None
-    channel_id: int | None
-    thread_id: int | None
-    game_key: str
-    status: str  # lobby | active | finished | cancelled
-    version: int
-    seed: int
-    options: dict[str, Any]
-    state: dict[str, Any] | None
-    host_id: int | None
-    deadline: int | None
-    board_message_id: int | None = None
-    lobby_message_id: int | None = None
-    result: dict[str, Any] | None = None
-    created_at: float = 0.0
-    updated_at: float = 0.0
-    seats: list[SeatRow] = field(default_factory=list)
-
-    @property
-    def home_channel_id(self) -> int | None:
-        return self.thread_id or self.channel_id
-
-    def seat_of(self, user_id: int) -> int | None:
-        for s in self.seats:
-            if s.user_id == user_id and not s.is_bot:
-                return s.seat
-        return None
-
-
-@dataclass
-class DeadlineRow:
-    game_id: int
-    seat: int
-    kind: str
-    due_at: float
-    remind_at: float | None
-    reminded: bool
-
-
-@dataclass
-class EventRow:
-    n: int
-    version: int
-    text: str
-    to: list[int] | None
-    kind: str
-    data: dict[str, Any]
-    created_at: float
-
-
-@dataclass
-class GuildSettings:
-    guild_id: int
-    default_deadline: int | None = None
-    reminder_lead: int | None = None
-    opener_role_id: int | None = None
-    channels: list[int] = field(default_factory=list)
 
 
 MIGRATIONS: list[str] = [
@@ -156,74 +84,13 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, user_id)
     );
     """,
+    # 2: prompt instances (an action names the decision it answers; a deadline belongs to one)
+    """
+    ALTER TABLE games ADD COLUMN opened TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE games ADD COLUMN answered TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE deadlines ADD COLUMN opened INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
-
-
-class Storage(ABC):
-    """What the bot needs from a database. One implementation per backend."""
-
-    @abstractmethod
-    async def open(self) -> None: ...
-    @abstractmethod
-    async def close(self) -> None: ...
-
-    # games
-    @abstractmethod
-    async def create_game(self, *, guild_id: int | None, channel_id: int | None, game_key: str,
-                          seed: int, options: dict[str, Any], host_id: int | None,
-                          deadline: int | None, now: float) -> int: ...
-    @abstractmethod
-    async def get_game(self, game_id: int) -> GameRow | None: ...
-    @abstractmethod
-    async def list_games(self, *, guild_id: int | None = None,
-                         statuses: Sequence[str] = ("lobby", "active")) -> list[GameRow]: ...
-    @abstractmethod
-    async def games_of_user(self, user_id: int, statuses: Sequence[str] = ("active",)) -> list[GameRow]: ...
-    @abstractmethod
-    async def update_game(self, game_id: int, **fields: Any) -> None: ...
-    @abstractmethod
-    async def set_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None: ...
-    @abstractmethod
-    async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],
-                         deadlines: Sequence[DeadlineRow], now: float) -> None: ...
-    @abstractmethod
-    async def commit_action(self, game_id: int, *, expected_version: int, seat: int,
-                            action: dict[str, Any], origin: str, user_id: int | None,
-                            state: dict[str, Any], events: Sequence[dict[str, Any]],
-                            status: str, result: dict[str, Any] | None,
-                            deadlines: Sequence[DeadlineRow], now: float) -> int: ...
-    @abstractmethod
-    async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]: ...
-    @abstractmethod
-    async def events(self, game_id: int, *, viewer_seat: int | None,
-                     limit: int = 20) -> list[EventRow]: ...
-
-    # deadlines
-    @abstractmethod
-    async def deadlines(self, game_id: int) -> list[DeadlineRow]: ...
-    @abstractmethod
-    async def next_deadline_time(self) -> float | None: ...
-    @abstractmethod
-    async def due_deadlines(self, now: float) -> list[DeadlineRow]: ...
-    @abstractmethod
-    async def mark_reminded(self, game_id: int, seat: int, kind: str) -> None: ...
-    @abstractmethod
-    async def clear_deadlines(self, game_id: int) -> None: ...
-    @abstractmethod
-    async def replace_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None: ...
-
-    # settings and DMs
-    @abstractmethod
-    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
-    @abstractmethod
-    async def save_guild_settings(self, s: GuildSettings) -> None: ...
-    @abstractmethod
-    async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None: ...
-    @abstractmethod
-    async def dm_reachable(self, user_id: int) -> bool | None: ...
-    @abstractmethod
-    async def note_dm_notice(self, game_id: int, user_id: int) -> bool:
-        """Record that the thread was told this user cannot be DMed; False if already recorded."""
 
 
 def _loads(text: str | None) -> Any:
@@ -234,9 +101,24 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
+def _opened(opened: Mapping[int, int]) -> str:
+    return _dumps({str(k): int(v) for k, v in opened.items()})
+
+
+def _seat_map(text: str | None) -> dict[int, int]:
+    return {int(k): int(v) for k, v in (_loads(text) or {}).items()}
+
+
 _GAME_COLUMNS = ("id, guild_id, channel_id, thread_id, game_key, status, version, seed, options, "
                  "state, host_id, deadline, board_message_id, lobby_message_id, result, "
-                 "created_at, updated_at")
+                 "created_at, updated_at, opened, answered")
+_DEADLINE_COLUMNS = "game_id, seat, kind, due_at, remind_at, reminded, opened"
+
+
+def _deadline(r: Sequence[Any]) -> DeadlineRow:
+    return DeadlineRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), int(r[6]))
+
+
 _UPDATABLE = {"channel_id", "thread_id", "status", "host_id", "deadline", "board_message_id",
               "lobby_message_id", "options", "result", "updated_at", "seed"}
 
@@ -328,6 +210,7 @@ class SqliteStorage(Storage):
             version=r[6], seed=r[7], options=_loads(r[8]) or {}, state=_loads(r[9]), host_id=r[10],
             deadline=r[11], board_message_id=r[12], lobby_message_id=r[13], result=_loads(r[14]),
             created_at=r[15], updated_at=r[16],
+            opened=_seat_map(r[17]), answered=_seat_map(r[18]),
         )
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
@@ -410,16 +293,19 @@ class SqliteStorage(Storage):
     async def _write_deadlines(self, game_id: int, deadlines: Iterable[DeadlineRow]) -> None:
         await self._x("DELETE FROM deadlines WHERE game_id=?", (game_id,))
         await self.db.executemany(
-            "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded) VALUES (?,?,?,?,?,?)",
-            [(game_id, d.seat, d.kind, d.due_at, d.remind_at, int(d.reminded)) for d in deadlines])
+            "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened) "
+            "VALUES (?,?,?,?,?,?,?)",
+            [(game_id, d.seat, d.kind, d.due_at, d.remind_at, int(d.reminded), d.opened)
+             for d in deadlines])
 
     @_serialised
     async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],
-                         deadlines: Sequence[DeadlineRow], now: float) -> None:
+                         opened: Mapping[int, int], deadlines: Sequence[DeadlineRow],
+                         now: float) -> None:
         async with self._transaction():
             cur = await self._x(
-                "UPDATE games SET status='active', state=?, version=1, updated_at=? "
-                "WHERE id=? AND status='lobby'", (_dumps(state), now, game_id))
+                "UPDATE games SET status='active', state=?, version=1, opened=?, updated_at=? "
+                "WHERE id=? AND status='lobby'", (_dumps(state), _opened(opened), now, game_id))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is not a lobby any more")
             await self._write_seats(game_id, seats)
@@ -430,14 +316,15 @@ class SqliteStorage(Storage):
                             action: dict[str, Any], origin: str, user_id: int | None,
                             state: dict[str, Any], events: Sequence[dict[str, Any]],
                             status: str, result: dict[str, Any] | None,
+                            opened: Mapping[int, int], answered: Mapping[int, int],
                             deadlines: Sequence[DeadlineRow], now: float) -> int:
         new_version = expected_version + 1
         async with self._transaction():
             cur = await self._x(
-                "UPDATE games SET state=?, version=?, status=?, result=?, updated_at=? "
-                "WHERE id=? AND version=? AND status='active'",
-                (_dumps(state), new_version, status, _dumps(result) if result else None, now,
-                 game_id, expected_version))
+                "UPDATE games SET state=?, version=?, status=?, result=?, opened=?, answered=?, "
+                "updated_at=? WHERE id=? AND version=? AND status='active'",
+                (_dumps(state), new_version, status, _dumps(result) if result else None,
+                 _opened(opened), _opened(answered), now, game_id, expected_version))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
             async with self.db.execute(
@@ -486,9 +373,9 @@ class SqliteStorage(Storage):
     @_serialised
     async def deadlines(self, game_id: int) -> list[DeadlineRow]:
         async with self.db.execute(
-            "SELECT game_id, seat, kind, due_at, remind_at, reminded FROM deadlines WHERE game_id=? "
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? "
             "ORDER BY seat, kind", (game_id,)) as cur:
-            return [DeadlineRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) async for r in cur]
+            return [_deadline(r) async for r in cur]
 
     @_serialised
     async def next_deadline_time(self) -> float | None:
@@ -501,10 +388,10 @@ class SqliteStorage(Storage):
     @_serialised
     async def due_deadlines(self, now: float) -> list[DeadlineRow]:
         async with self.db.execute(
-            "SELECT game_id, seat, kind, due_at, remind_at, reminded FROM deadlines "
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
             "WHERE due_at <= ? OR (reminded=0 AND remind_at IS NOT NULL AND remind_at <= ?) "
             "ORDER BY due_at, game_id, seat", (now, now)) as cur:
-            return [DeadlineRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) async for r in cur]
+            return [_deadline(r) async for r in cur]
 
     @_serialised
     async def mark_reminded(self, game_id: int, seat: int, kind: str) -> None:

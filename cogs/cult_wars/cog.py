@@ -6,28 +6,32 @@ message (see :mod:`cogs.cult_wars.form`), so a restart loses nothing; **Confirm*
 orders as one engine action (``"replace": true`` when orders are already in), and the engine
 judges them: its refusal is shown to the player as is. Until the last cult's orders are in, a
 leader can change them (the sent form offers **Change orders**).
+
+Every form answers one decision (its custom_ids carry the seat's prompt instance): a double tap on
+**Confirm**, or an older form of the same player, is refused under the game's lock — it never
+becomes orders for the next turn.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.controller import refusals
-from bot.session import TableError
+from bot.errors import StaleAction, TableError
+from bot.forms import Payload
+from bot.platform import Platform, platform_of
+from bot.refusals import answering, refusals
+from bot.session import Decision, Ticket
 from bot.storage import GameRow
 from rules.cult_wars.plan import preset_orders
-from rules.engine import Prompt
+from rules.engine import NotYourTurn, seat_name
 
 from . import form
 from .form import SLOTS, Draft
-
-if TYPE_CHECKING:
-    from bot.app import HeraldBot
 
 KEY = "cult_wars"
 JSON = dict[str, Any]
@@ -40,7 +44,7 @@ def _cog(interaction: discord.Interaction) -> CultWarsCog:
 
 
 class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=r"herald:cw:(?P<game>\d+):(?P<turn>\d+):(?P<kind>[a-z_]+)"):
+                 template=r"herald:cw:(?P<game>\d+):(?P<opened>\d+):(?P<kind>[a-z_]+)"):
     def __init__(self, item: discord.ui.Select[Any]) -> None:
         super().__init__(item, row=item.row)
 
@@ -54,11 +58,11 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         assert m is not None
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
-        await _cog(interaction).on_select(interaction, int(m["game"]), int(m["turn"]), m["kind"], values)
+        await _cog(interaction).on_select(interaction, int(m["game"]), int(m["opened"]), m["kind"], values)
 
 
 class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"herald:cwb:(?P<game>\d+):(?P<turn>\d+):(?P<kind>[a-z_]+)"):
+                 template=r"herald:cwb:(?P<game>\d+):(?P<opened>\d+):(?P<kind>[a-z_]+)"):
     def __init__(self, item: discord.ui.Button[Any]) -> None:
         super().__init__(item, row=item.row)
 
@@ -70,7 +74,7 @@ class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         m = self.template.match(self.custom_id)
         assert m is not None
-        await _cog(interaction).on_button(interaction, int(m["game"]), int(m["turn"]), m["kind"])
+        await _cog(interaction).on_button(interaction, int(m["game"]), int(m["opened"]), m["kind"])
 
 
 def as_view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
@@ -81,30 +85,22 @@ def as_view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
 
 
 class CultWarsCog(commands.Cog):
-    def __init__(self, bot: HeraldBot) -> None:
-        self.bot = bot
+    def __init__(self, herald: Platform) -> None:
+        self.herald = herald
+        self.sessions = herald.sessions
+        self.controller = herald.controller
 
     async def cog_load(self) -> None:
-        self.bot.controller.forms[(KEY, "orders")] = self.open_from_decide
-        dm_forms = getattr(self.bot.delivery, "dm_forms", None)
-        if dm_forms is not None:
-            dm_forms[(KEY, "orders")] = self.dm_form
-        self.bot.add_dynamic_items(FormSelect, FormButton)
+        self.herald.forms.add_panel(KEY, "orders", self.panel)
 
     async def cog_unload(self) -> None:
-        self.bot.controller.forms.pop((KEY, "orders"), None)
-        getattr(self.bot.delivery, "dm_forms", {}).pop((KEY, "orders"), None)
-        self.bot.remove_dynamic_items(FormSelect, FormButton)
-
-    @property
-    def sessions(self) -> Any:
-        return self.bot.sessions
+        self.herald.forms.remove(KEY)
 
     # ------------------------------------------------------------------ helpers
 
     @staticmethod
     def who(game: GameRow) -> dict[int, str]:
-        return {s.seat: f"P{s.seat + 1} {discord.utils.escape_mentions(s.name)}"[:60] for s in game.seats}
+        return {s.seat: f"{seat_name(s.seat)} {discord.utils.escape_mentions(s.name)}"[:60] for s in game.seats}
 
     @staticmethod
     def presets(view: JSON) -> list[tuple[str, str, JSON]]:
@@ -119,80 +115,73 @@ class CultWarsCog(commands.Cog):
             return Draft.from_orders(orders)
         return Draft.from_orders(self.presets(view)[0][2])
 
-    async def context(self, interaction: discord.Interaction, game_id: int,
-                      turn: int | None = None) -> tuple[GameRow, int, JSON]:
-        game = await self.sessions.get(game_id)
-        if game.game_key != KEY:
-            raise TableError(f"game #{game_id} is not a Cult Wars game.")
-        if game.status != "active":
-            raise TableError("this game is over." if game.status == "finished" else "this game is not running.")
-        seat = await self.bot.controller.seat_for(interaction, game)
-        view = self.sessions.view(game, seat)
+    async def context(self, interaction: discord.Interaction, game: GameRow | int,
+                      opened: int | None = None) -> tuple[Decision, JSON]:
+        """The clicking leader's orders decision (the one this form answers, if given): open, or
+        sent but still changeable until the last cult's orders are in."""
+        ticket = Ticket(opened) if opened is not None else None
+        try:
+            d = await self.controller.decision(interaction, game, ticket, game_key=KEY, revise=True)
+        except StaleAction as exc:
+            raise StaleAction("this order form is out of date: it was for orders you have sent or changed "
+                              "since, or for an earlier turn. Open a fresh one with **Decide** or `/orders`.",
+                              game_id=exc.game_id, board_url=exc.board_url) from None
+        view = d.view()
         if view["phase"] != "orders":
             raise TableError("the game is over; no more orders are accepted.")
-        if turn is not None and view["turn"] != turn:
-            raise TableError(f"this order form was for turn {turn}; the game is now at turn {view['turn']}. "
-                             f"Open a fresh form with **Decide** or `/orders`.")
-        return game, seat, view
+        return d, view
 
-    async def payload(self, game: GameRow, seat: int, view: JSON, draft: Draft, page: str,
-                      notes: list[str] | None = None) -> dict[str, Any]:
+    async def payload(self, d: Decision, view: JSON, draft: Draft, page: str,
+                      notes: list[str] | None = None) -> Payload:
+        game = d.game
         who = self.who(game)
         sent = view["private"]["orders"] is not None
-        due = next((d for d in await self.sessions.storage.deadlines(game.id)
-                    if d.seat == seat and d.kind == "orders"), None)
         lines = [f"**Cult Wars — game #{game.id}, turn {view['turn']} of {view['turns']}**: your secret "
                  f"orders (only you see this form)."]
-        if due is not None:
-            lines.append(f"Due <t:{int(due.due_at)}:R>; after that the computer player writes them.")
+        if d.deadline is not None:
+            lines.append(f"Due <t:{int(d.deadline.due_at)}:R>; after that the computer player writes them.")
         if sent:
             lines.append("Your orders are in; **Confirm** again to replace them (until the last cult's "
                          "orders are in).")
+        opened = d.open.opened
         if page == "quick":
-            items = form.quick_items(game.id, view["turn"], self.presets(view))
+            items = form.quick_items(game.id, opened, self.presets(view))
             lines.append("Pick ready-made orders to load into the form; you can still adjust them.")
         elif page == "slots":
-            items = form.slot_items(game.id, draft, view)
+            items = form.slot_items(game.id, opened, draft, view)
             lines.append("Lay strategy cards on each slot (a card picked for another slot moves).")
         else:
-            items = form.main_items(game.id, draft, view, who)
+            items = form.main_items(game.id, opened, draft, view, who)
         embed = form.summary_embed(draft, view, who, notes=notes or [])
         return {"content": "\n".join(lines), "embed": embed, "view": as_view(items)}
 
     # ------------------------------------------------------------- entry points
 
-    async def open_from_decide(self, interaction: discord.Interaction, game: GameRow, seat: int,
-                               prompt: Prompt) -> None:
-        """Decide (board or DM) → the form, ephemerally."""
-        view = self.sessions.view(game, seat)
-        payload = await self.payload(game, seat, view, self.initial(view), "main")
-        await interaction.response.send_message(ephemeral=True, **payload)
-
-    async def dm_form(self, game: GameRow, seat: int, prompt: Prompt) -> dict[str, Any]:
-        """The form pushed by DM at the start of each turn."""
-        view = self.sessions.view(game, seat)
-        return await self.payload(game, seat, view, self.initial(view), "main")
+    async def panel(self, d: Decision) -> Payload:
+        """The order form: from Decide (ephemeral) and by DM at the start of each turn."""
+        view = d.view()
+        return await self.payload(d, view, self.initial(view), "main")
 
     @app_commands.command(name="orders")
     @app_commands.describe(game="the game number (default: the game of this thread, or your only one)")
     @refusals
     async def orders(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Cult Wars: open your secret order form (to write or change this turn's orders)."""
-        tables = self.bot.get_cog("Tables")
-        g = await tables.resolve(interaction, game)  # type: ignore[union-attr]
-        g2, seat, view = await self.context(interaction, g.id)
-        payload = await self.payload(g2, seat, view, self.initial(view), "main")
+        g = await self.controller.resolve(interaction, game)
+        d, view = await self.context(interaction, g)
+        payload = await self.payload(d, view, self.initial(view), "main")
         await interaction.response.send_message(ephemeral=True, **payload)
 
     # ------------------------------------------------------------------- clicks
 
-    async def on_select(self, interaction: discord.Interaction, game_id: int, turn: int, kind: str,
+    async def on_select(self, interaction: discord.Interaction, game_id: int, opened: int, kind: str,
                         values: list[str]) -> None:
-        await self.bot.controller.guard(interaction, self._select(interaction, game_id, turn, kind, values))
+        async with answering(interaction):
+            await self._select(interaction, game_id, opened, kind, values)
 
-    async def _select(self, interaction: discord.Interaction, game_id: int, turn: int, kind: str,
+    async def _select(self, interaction: discord.Interaction, game_id: int, opened: int, kind: str,
                       values: list[str]) -> None:
-        game, seat, view = await self.context(interaction, game_id, turn)
+        d, view = await self.context(interaction, game_id, opened)
         draft = Draft.from_message(interaction.message) or self.initial(view)
         notes: list[str] = []
         page = "main"
@@ -228,16 +217,17 @@ class CultWarsCog(commands.Cog):
                 draft.target, draft.slots = loaded.target, loaded.slots
                 notes.append(f"Loaded “{presets[idx][0]}”: check the slots, then confirm.")
             page = "slots"
-        payload = await self.payload(game, seat, view, draft, page, notes)
+        payload = await self.payload(d, view, draft, page, notes)
         await interaction.response.edit_message(**payload)
 
-    async def on_button(self, interaction: discord.Interaction, game_id: int, turn: int, kind: str) -> None:
-        await self.bot.controller.guard(interaction, self._button(interaction, game_id, turn, kind))
+    async def on_button(self, interaction: discord.Interaction, game_id: int, opened: int, kind: str) -> None:
+        async with answering(interaction):
+            await self._button(interaction, game_id, opened, kind)
 
-    async def _button(self, interaction: discord.Interaction, game_id: int, turn: int, kind: str) -> None:
-        game, seat, view = await self.context(interaction, game_id, turn)
+    async def _button(self, interaction: discord.Interaction, game_id: int, opened: int, kind: str) -> None:
+        d, view = await self.context(interaction, game_id, opened)
         if kind == "ok":
-            await self.confirm(interaction, game, seat, view)
+            await self.confirm(interaction, d, view)
             return
         if kind == "edit":
             draft = self.initial(view)
@@ -245,17 +235,25 @@ class CultWarsCog(commands.Cog):
         else:
             draft = Draft.from_message(interaction.message) or self.initial(view)
             page = kind if kind in ("slots", "quick") else "main"
-        await interaction.response.edit_message(**await self.payload(game, seat, view, draft, page))
+        await interaction.response.edit_message(**await self.payload(d, view, draft, page))
 
-    async def confirm(self, interaction: discord.Interaction, game: GameRow, seat: int, view: JSON) -> None:
+    async def confirm(self, interaction: discord.Interaction, d: Decision, view: JSON) -> None:
+        """Send the drafted orders as the answer to this form's decision — once."""
+        game, seat = d.game, d.seat
         draft = Draft.from_message(interaction.message) or self.initial(view)
         replace = view["private"]["orders"] is not None
         await interaction.response.defer()
-        update = await self.sessions.act(game.id, seat, draft.action(replace=replace),
-                                         user_id=interaction.user.id)
+        try:
+            update = await self.controller.act(interaction, d, draft.action(replace=replace))
+        except NotYourTurn:
+            if replace:
+                raise
+            # the same form confirmed twice at once: the first tap sent these orders
+            raise TableError(f"your orders for turn {view['turn']} were already sent by your first tap; "
+                             "this one was not applied. To change them, use **Change orders**.") from None
         who = self.who(update.game)
         turn = view["turn"]
-        after = self.sessions.view(update.game, seat) if update.game.state is not None else view
+        after = update.snap.view(seat)
         revealed = after["turn"] != turn or after["phase"] != "orders"
         embed = form.summary_embed(draft, view, who, title=f"Your orders for turn {turn} (sent)")
         if revealed:
@@ -263,12 +261,18 @@ class CultWarsCog(commands.Cog):
                     f"Every cult's orders are in: the reveal is in the game's thread.")
             await interaction.edit_original_response(content=text, embed=embed, view=None)
             return
-        waiting = ", ".join(who.get(k, f"P{k + 1}") for k in after["waiting_for"]) or "nobody"
+        waiting = ", ".join(who.get(k, seat_name(k)) for k in after["waiting_for"]) or "nobody"
         text = (f"✅ **Orders {'changed' if replace else 'sent'}** for turn {turn} of game #{game.id}. "
                 f"You can change them until the last cult's orders are in (waiting for {waiting}).")
-        await interaction.edit_original_response(content=text, embed=embed,
-                                                 view=as_view(form.edit_items(game.id, turn)))
+        mine = update.snap.prompt_of(seat) or update.snap.revision_of(seat)
+        edit = as_view(form.edit_items(game.id, mine.opened)) if mine is not None else None
+        await interaction.edit_original_response(content=text, embed=embed, view=edit)
 
 
-async def setup(bot: HeraldBot) -> None:
-    await bot.add_cog(CultWarsCog(bot))
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(FormSelect, FormButton)
+    await bot.add_cog(CultWarsCog(platform_of(bot)))
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(FormSelect, FormButton)

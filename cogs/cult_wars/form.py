@@ -4,7 +4,9 @@ A draft is everything a cult's orders hold (target, strategy cards per slot, act
 their targets, face-up items, loss order). It lives in the form message itself — the embed's
 footer carries it as a short code — so a form survives a restart of the bot and nothing is kept
 in memory between clicks. The form is only ever shown to its player (by DM or ephemerally), so
-the draft never reaches a channel; custom_ids carry only the game id, the turn and a kind.
+the draft never reaches a channel; custom_ids carry only the game id, the decision the form answers
+(the seat's prompt instance: a form for orders already sent, or for an earlier turn, is refused)
+and a kind.
 
 Two pages share one message (Discord allows five component rows): "Target & cards" (target,
 action cards, face up, loss order) and "Followers" (one multi-select per slot), plus a page of
@@ -18,6 +20,8 @@ from itertools import permutations
 from typing import Any
 
 import discord
+
+from rules.engine import seat_name
 
 SLOTS = ("attack", "defend", "sacrifice", "breed")
 SLOT_NAMES = {"attack": "Attack", "defend": "Defend", "sacrifice": "Sacrifice", "breed": "Breed"}
@@ -34,7 +38,7 @@ def token_value(tok: str) -> int:
 
 
 def pn(seat: int) -> str:
-    return f"P{seat + 1}"
+    return seat_name(seat)
 
 
 @dataclass
@@ -191,30 +195,30 @@ def summary_embed(d: Draft, view: JSON, who: dict[int, str], *, notes: list[str]
 
 # ------------------------------------------------------------------ components
 
-def cid(game_id: int, turn: int, kind: str, *, button: bool = False) -> str:
-    return f"herald:{'cwb' if button else 'cw'}:{game_id}:{turn}:{kind}"
+def cid(game_id: int, opened: int, kind: str, *, button: bool = False) -> str:
+    return f"herald:{'cwb' if button else 'cw'}:{game_id}:{opened}:{kind}"
 
 
-def select(game_id: int, turn: int, kind: str, options: list[discord.SelectOption], *,
+def select(game_id: int, opened: int, kind: str, options: list[discord.SelectOption], *,
            placeholder: str, min_values: int = 1, max_values: int = 1, row: int) -> discord.ui.Select[Any]:
-    return discord.ui.Select(custom_id=cid(game_id, turn, kind), options=options[:25],
+    return discord.ui.Select(custom_id=cid(game_id, opened, kind), options=options[:25],
                              placeholder=placeholder[:150], min_values=min_values,
                              max_values=min(max_values, len(options[:25])), row=row)
 
 
-def button(game_id: int, turn: int, kind: str, label: str, style: discord.ButtonStyle,
+def button(game_id: int, opened: int, kind: str, label: str, style: discord.ButtonStyle,
            row: int) -> discord.ui.Button[Any]:
-    return discord.ui.Button(custom_id=cid(game_id, turn, kind, button=True), label=label,
+    return discord.ui.Button(custom_id=cid(game_id, opened, kind, button=True), label=label,
                              style=style, row=row)
 
 
-def main_items(game_id: int, d: Draft, view: JSON, who: dict[int, str]) -> list[discord.ui.Item[Any]]:
+def main_items(game_id: int, opened: int, d: Draft, view: JSON,
+               who: dict[int, str]) -> list[discord.ui.Item[Any]]:
     """Page "Target & cards": target, action cards, face up, loss order, buttons."""
-    turn = view["turn"]
     me = view["private"]["seat"]
     others = [c["seat"] for c in view["cults"] if c["seat"] != me]
     items: list[discord.ui.Item[Any]] = []
-    items.append(select(game_id, turn, "tgt", [
+    items.append(select(game_id, opened, "tgt", [
         discord.SelectOption(label=f"Target {who[k]}"[:100], value=str(k), default=d.target == k,
                              description=f"{view['cults'][k]['followers']} followers, {view['cults'][k]['vp']} VP")
         for k in others], placeholder="🎯 Choose the target cult", row=0))
@@ -233,14 +237,14 @@ def main_items(game_id: int, d: Draft, view: JSON, who: dict[int, str]) -> list[
                 opts.append(discord.SelectOption(
                     label=f"Play {h['name']} → {who[k]}"[:100], value=f"{h['id']}>{k}",
                     default=d.plays.get(h["id"], -1) == k, description=h["text"][:100]))
-        items.append(select(game_id, turn, "cards", opts[:25], min_values=0, max_values=len(hand),
+        items.append(select(game_id, opened, "cards", opts[:25], min_values=0, max_values=len(hand),
                             placeholder="🃏 Action cards to play (none)", row=1))
     fu_opts = [discord.SelectOption(label="Target", value="target", default="target" in d.face_up)]
     fu_opts += [discord.SelectOption(label=f"{SLOT_NAMES[s]} slot", value=s, default=s in d.face_up) for s in SLOTS]
     by_id = {h["id"]: h for h in hand}
     fu_opts += [discord.SelectOption(label=by_id[c]["name"][:100] if c in by_id else c, value=c,
                                      default=c in d.face_up) for c in d.plays]
-    items.append(select(game_id, turn, "fu", fu_opts, min_values=0, max_values=len(fu_opts),
+    items.append(select(game_id, opened, "fu", fu_opts, min_values=0, max_values=len(fu_opts),
                         placeholder="👁️ Lay face up (shown to all now): nothing", row=2))
     lo_opts = [discord.SelectOption(label="Attackers' losses in proportion (default)", value="p",
                                     default=isinstance(d.loss, str))]
@@ -248,15 +252,14 @@ def main_items(game_id: int, d: Draft, view: JSON, who: dict[int, str]) -> list[
         lo_opts.append(discord.SelectOption(
             label=("Losses first to " + ", then ".join(who[k] for k in perm))[:100],
             value=".".join(map(str, perm)), default=d.loss == list(perm)))
-    items.append(select(game_id, turn, "lo", lo_opts,
+    items.append(select(game_id, opened, "lo", lo_opts,
                         placeholder="🩸 If your defence wins: who loses first", row=3))
-    items += nav(game_id, turn, "main")
+    items += nav(game_id, opened, "main")
     return items
 
 
-def slot_items(game_id: int, d: Draft, view: JSON) -> list[discord.ui.Item[Any]]:
+def slot_items(game_id: int, opened: int, d: Draft, view: JSON) -> list[discord.ui.Item[Any]]:
     """Page "Followers": one multi-select of strategy cards per slot."""
-    turn = view["turn"]
     items: list[discord.ui.Item[Any]] = []
     for row, s in enumerate(SLOTS):
         opts = []
@@ -265,31 +268,31 @@ def slot_items(game_id: int, d: Draft, view: JSON) -> list[discord.ui.Item[Any]]
             desc = "free" if where is None else ("here" if where == s else f"now on {SLOT_NAMES[where]}: moves here")
             opts.append(discord.SelectOption(label=f"Card {token_value(t)}", value=t, default=where == s,
                                              description=desc))
-        items.append(select(game_id, turn, f"sl_{s}", opts, min_values=0, max_values=len(TOKENS),
+        items.append(select(game_id, opened, f"sl_{s}", opts, min_values=0, max_values=len(TOKENS),
                             placeholder=f"{SLOT_EMOJI[s]} {SLOT_NAMES[s]}: no cards", row=row))
-    items += nav(game_id, turn, "slots")
+    items += nav(game_id, opened, "slots")
     return items
 
 
-def quick_items(game_id: int, turn: int, presets: list[tuple[str, str, JSON]]) -> list[discord.ui.Item[Any]]:
+def quick_items(game_id: int, opened: int, presets: list[tuple[str, str, JSON]]) -> list[discord.ui.Item[Any]]:
     opts = [discord.SelectOption(label=label[:100], value=str(i), description=desc[:100] or None)
             for i, (label, desc, _a) in enumerate(presets[:25])]
-    items: list[discord.ui.Item[Any]] = [select(game_id, turn, "quick", opts,
+    items: list[discord.ui.Item[Any]] = [select(game_id, opened, "quick", opts,
                                                 placeholder="⚡ Ready-made orders (you confirm after)", row=0)]
-    items.append(button(game_id, turn, "main", "◀ Back to the form", discord.ButtonStyle.secondary, 1))
+    items.append(button(game_id, opened, "main", "◀ Back to the form", discord.ButtonStyle.secondary, 1))
     return items
 
 
-def nav(game_id: int, turn: int, page: str) -> list[discord.ui.Item[Any]]:
+def nav(game_id: int, opened: int, page: str) -> list[discord.ui.Item[Any]]:
     out: list[discord.ui.Item[Any]] = []
     if page == "main":
-        out.append(button(game_id, turn, "slots", "Followers on slots ▶", discord.ButtonStyle.primary, 4))
+        out.append(button(game_id, opened, "slots", "Followers on slots ▶", discord.ButtonStyle.primary, 4))
     else:
-        out.append(button(game_id, turn, "main", "◀ Target & cards", discord.ButtonStyle.primary, 4))
-    out.append(button(game_id, turn, "quick", "⚡ Ready-made", discord.ButtonStyle.secondary, 4))
-    out.append(button(game_id, turn, "ok", "✅ Confirm orders", discord.ButtonStyle.success, 4))
+        out.append(button(game_id, opened, "main", "◀ Target & cards", discord.ButtonStyle.primary, 4))
+    out.append(button(game_id, opened, "quick", "⚡ Ready-made", discord.ButtonStyle.secondary, 4))
+    out.append(button(game_id, opened, "ok", "✅ Confirm orders", discord.ButtonStyle.success, 4))
     return out
 
 
-def edit_items(game_id: int, turn: int) -> list[discord.ui.Item[Any]]:
-    return [button(game_id, turn, "edit", "✏️ Change orders", discord.ButtonStyle.secondary, 0)]
+def edit_items(game_id: int, opened: int) -> list[discord.ui.Item[Any]]:
+    return [button(game_id, opened, "edit", "✏️ Change orders", discord.ButtonStyle.secondary, 0)]

@@ -7,7 +7,7 @@ from typing import Any
 from PIL import Image
 
 from bot.gameui import GameUI
-from rules.engine import Event
+from rules.engine import Event, seat_name
 
 from . import render
 
@@ -15,7 +15,7 @@ JSON = dict[str, Any]
 
 
 def _pn(seat: int) -> str:
-    return f"P{seat + 1}"
+    return seat_name(seat)
 
 
 class CultWarsUI(GameUI):

@@ -15,24 +15,23 @@ from __future__ import annotations
 import io
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.controller import refusals, reply
+from bot.errors import NothingToDecide, TableError
+from bot.forms import NO_DECISION, Payload
+from bot.platform import Platform, platform_of
+from bot.refusals import answering, refusals
 from bot.render import to_png
-from bot.session import TableError
+from bot.session import Decision, Ticket
 from bot.storage import GameRow
-from bot.text import NO_PINGS, clip, humanise, seat_label
-from rules.engine import Prompt
+from bot.text import NO_PINGS, clip, humanise
 from rules.flick_of_faith import map as board
 
 from .ui import UI
-
-if TYPE_CHECKING:
-    from bot.app import HeraldBot
 
 KEY = "flick_of_faith"
 ANGLE_RANGE = (-180.0, 180.0)
@@ -62,32 +61,60 @@ def corner_name(view: dict[str, Any], seat: int) -> str:
     return board.CORNER_NAMES[int(view["corners"][seat])]
 
 
-class FlickCog(commands.Cog):
-    def __init__(self, bot: HeraldBot) -> None:
-        self.bot = bot
+def flick_inputs(*, mission: bool, dagda: bool) -> list[discord.ui.TextInput[Any]]:
+    """Angle and power, plus piece and Hand of God where they apply."""
+    inputs: list[discord.ui.TextInput[Any]] = [
+        discord.ui.TextInput(label="Angle (0 = at the navel, + = clockwise)", custom_id="angle",
+                             placeholder="-180 to 180, e.g. -28.5", max_length=12),
+        discord.ui.TextInput(label="Power (1 to 10)", custom_id="power", max_length=12,
+                             placeholder="e.g. 5.2 (5 ≈ a near city, 6 ≈ the navel)")]
+    if mission:
+        inputs.append(discord.ui.TextInput(label="Piece (optional)", required=False, max_length=10,
+                                           placeholder="prophet, templar, sphinx or heart", custom_id="piece"))
+    if mission and dagda:
+        inputs.append(discord.ui.TextInput(label="Hand of God (optional, Dagda)", required=False, max_length=6,
+                                           placeholder="I, II, III, IV or navel", custom_id="hand"))
+    return inputs
 
-    @property
-    def sessions(self) -> Any:
-        return self.bot.sessions
+
+def read_inputs(values: dict[str, str]) -> tuple[float, float, str | None, str | None]:
+    """A submitted flick or aim form → angle, power, piece, hand (refusing unreadable numbers)."""
+    angle = parse_number(values.get("angle", ""), "angle", *ANGLE_RANGE)
+    power = parse_number(values.get("power", ""), "power", *POWER_RANGE)
+    piece = values.get("piece", "").strip().lower() or None
+    hand = values.get("hand", "").strip() or None
+    if hand is not None:
+        hand = "navel" if hand.lower() == "navel" else hand.upper()
+    return angle, power, piece, hand
+
+
+class FlickCog(commands.Cog):
+    def __init__(self, herald: Platform) -> None:
+        self.herald = herald
+        self.sessions = herald.sessions
+        self.controller = herald.controller
 
     async def cog_load(self) -> None:
-        self.bot.controller.forms[(KEY, "flick")] = self.open_form
-        self.bot.add_dynamic_items(FlickFormButton)
+        forms = self.herald.forms
+        forms.add_panel(KEY, "flick", self.panel)
+        forms.add_modal("fof_flick", self.flick_submitted)
+        forms.add_modal("fof_aim", self.aim_submitted)
 
     async def cog_unload(self) -> None:
-        self.bot.controller.forms.pop((KEY, "flick"), None)
-        self.bot.remove_dynamic_items(FlickFormButton)
+        forms = self.herald.forms
+        forms.remove(KEY)
+        forms.remove_modal("fof_flick")
+        forms.remove_modal("fof_aim")
 
     # ------------------------------------------------------------- finding the player
 
     async def find_game(self, interaction: discord.Interaction, game_id: int | None) -> GameRow:
         """The Flick of Faith game of this thread (or the one named); clear refusals otherwise."""
-        tables: Any = self.bot.get_cog("Tables")
         try:
-            game: GameRow = await tables.resolve(interaction, game_id)
+            game = await self.controller.resolve(interaction, game_id)
         except TableError as first:
             try:
-                over: GameRow = await tables.resolve(interaction, game_id, ("finished", "cancelled"))
+                over = await self.controller.resolve(interaction, game_id, ("finished", "cancelled"))
             except TableError:
                 raise first from None
             if over.game_key == KEY:
@@ -98,40 +125,25 @@ class FlickCog(commands.Cog):
                              "only work there.")
         return game
 
-    @staticmethod
-    def seat_of(interaction: discord.Interaction, game: GameRow) -> int:
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("you are not playing in this game — only seated players can flick.")
-        return seat
-
-    def flick_prompt(self, game: GameRow, seat: int) -> Prompt:
-        """The seat's open flick prompt, or a refusal saying who is awaited and for what."""
-        if game.status == "finished":
-            raise TableError(f"game #{game.id} is over — no more flicks.")
-        if game.status != "active":
-            raise TableError("this game is not running.")
-        prompts: list[Prompt] = self.sessions.prompts(game)
-        mine = next((p for p in prompts if p.seat == seat), None)
-        if mine is None:
-            waiting = "; ".join(dict.fromkeys(f"{seat_label(game, p.seat)} ({p.kind.replace('_', ' ')})"
-                                              for p in prompts)) or "nobody"
-            raise TableError(f"it is not your turn to flick — waiting for {waiting}.")
-        if mine.free_form != "flick":
+    async def flick_decision(self, interaction: discord.Interaction, game: GameRow | int,
+                             ticket: Ticket | None = None) -> Decision:
+        """The player's open flick, or a refusal saying who is awaited and for what."""
+        try:
+            d = await self.controller.decision(interaction, game, ticket, game_key=KEY)
+        except NothingToDecide as exc:
+            raise TableError(f"it is not your turn to flick — waiting for {exc.waiting}.") from None
+        if d.prompt.free_form != "flick":
             raise TableError(f"there is no flick to make now: your decision is a "
-                             f"{mine.kind.replace('_', ' ')}. Use **Decide** on the board.")
-        return mine
+                             f"{d.prompt.kind.replace('_', ' ')}. Use **Decide** on the board.")
+        return d
 
     # ------------------------------------------------------------- the one flick path
 
-    async def flick_for(self, interaction: discord.Interaction, game_id: int, angle: float,
-                        power: float, piece: str | None = None, hand: str | None = None) -> None:
-        """/flick and the modal both end here: defer, check the prompt, act, answer privately."""
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await self.sessions.get(game_id)
-        seat = self.seat_of(interaction, game)
-        prompt = self.flick_prompt(game, seat)
+    async def flick_for(self, interaction: discord.Interaction, d: Decision, answers: Ticket,
+                        angle: float, power: float, piece: str | None = None,
+                        hand: str | None = None) -> None:
+        """/flick and the form both end here: act on the decision they answer, answer privately."""
+        prompt = d.prompt
         action: dict[str, Any] = {"type": "flick", "angle": angle, "power": power}
         secret = prompt.kind == "contest_flick"
         note = ""
@@ -142,7 +154,7 @@ class FlickCog(commands.Cog):
                 action["piece"] = piece
             if hand:
                 action["hand"] = hand
-        update = await self.sessions.act(game.id, seat, action, user_id=interaction.user.id)
+        update = await self.controller.act(interaction, d, action, answers)
         if secret:
             text = (f"🔒 Your secret flick is locked in: angle {angle:g}, power {power:g}. "
                     "Nobody sees it until everyone has flicked; then all flicks slide together.")
@@ -151,20 +163,24 @@ class FlickCog(commands.Cog):
         else:
             mine = next((e for e in update.events if e.kind == "flick" and e.to is None), None)
             text = "✅ " + (humanise(mine.text, update.game) if mine else f"Flicked: angle {angle:g}, power {power:g}.")
-            nxt = next((p for p in self.sessions.prompts(update.game) if p.seat == seat), None)
+            nxt = update.snap.prompt_of(d.seat)
             if nxt is not None:
-                text += f"\n➡️ Next for you: {nxt.kind.replace('_', ' ')} — "
-                text += ("flick again with `/flick`." if nxt.free_form == "flick" else "press **Decide** on the board.")
+                text += f"\n➡️ Next for you: {nxt.prompt.kind.replace('_', ' ')} — "
+                text += ("flick again with `/flick`." if nxt.prompt.free_form == "flick"
+                         else "press **Decide** on the board.")
         await interaction.followup.send(clip(text + note), ephemeral=True, allowed_mentions=NO_PINGS)
 
-    async def aim_for(self, interaction: discord.Interaction, game_id: int, angle: float, power: float,
+    async def aim_for(self, interaction: discord.Interaction, game: GameRow | int, angle: float, power: float,
                       piece: str | None = None, hand: str | None = None) -> None:
         """The private aim preview (an ephemeral image); refused under Eyes Closed."""
-        game = await self.sessions.get(game_id)
-        if game.status != "active":
-            raise TableError(f"game #{game.id} is over." if game.status == "finished" else "this game is not running.")
-        seat = self.seat_of(interaction, game)
-        view = self.sessions.view(game, seat)
+        snap = await self.sessions.snapshot(game)
+        row = snap.game
+        if row.status != "active":
+            raise TableError(f"game #{row.id} is over." if row.status == "finished" else "this game is not running.")
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("you are not playing in this game — only seated players can flick.")
+        view = snap.view(seat)
         if not view.get("aim_preview", True):
             raise TableError("Eyes Closed is in force: no aim preview this Generation. Trust your fingers!")
         for name, value, (lo, hi) in (("angle", angle, ANGLE_RANGE), ("power", power, POWER_RANGE)):
@@ -197,9 +213,11 @@ class FlickCog(commands.Cog):
     async def flick(self, interaction: discord.Interaction, angle: float, power: float,
                     piece: str | None = None, hand: str | None = None, game: int | None = None) -> None:
         """Flick your disc: angle 0 points at the navel, + is clockwise; power 1–10."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        # the decision this command answers is the one open when it arrives: a second /flick sent
+        # at the same moment answers the same decision and is refused under the game's lock
         g = await self.find_game(interaction, game)
-        await self.flick_for(interaction, g.id, angle, power, piece, hand)
+        d = await self.flick_decision(interaction, g)
+        await self.flick_for(interaction, d, Ticket(d.open.opened), angle, power, piece, hand)
 
     @app_commands.command(name="aim")
     @app_commands.describe(angle="degrees, -180 to 180: 0 = straight at the navel, + = clockwise on the board",
@@ -212,113 +230,91 @@ class FlickCog(commands.Cog):
                   piece: str | None = None, hand: str | None = None, game: int | None = None) -> None:
         """Privately preview where a flick would go (no wobble) before you commit."""
         g = await self.find_game(interaction, game)
-        await self.aim_for(interaction, g.id, angle, power, piece, hand)
+        await self.aim_for(interaction, g, angle, power, piece, hand)
 
     # ------------------------------------------------------------- Decide → the flick form
 
-    async def open_form(self, interaction: discord.Interaction, game: GameRow, seat: int,
-                        prompt: Prompt) -> None:
-        """What Decide shows for a flick prompt: how to flick, and buttons for a small form."""
-        view = self.sessions.view(game, seat)
+    async def panel(self, d: Decision) -> Payload:
+        """What Decide shows for a flick prompt: how to flick, and buttons for the form."""
+        view = d.view()
+        prompt = d.prompt
         secret = "🔒 This flick is secret: it is revealed when everyone has flicked.\n" \
             if prompt.kind == "contest_flick" else ""
         aim_ok = view.get("aim_preview", True)
-        text = (f"**{prompt.text}**\n{secret}You flick from the **{corner_name(view, seat)}** corner.\n"
+        text = (f"**{prompt.text}**\n{secret}You flick from the **{corner_name(view, d.seat)}** corner.\n"
                 f"{CONVENTION}\nType `/flick angle:<degrees> power:<1–10>` or use the form below."
                 + (" `/aim` (or **Preview aim…**) shows privately where a flick would go." if aim_ok
                    else " Eyes Closed is in force: no aim preview."))
-        await reply(interaction, text, view=form_view(game.id, game.version, aim=aim_ok))
+        return {"content": clip(text), "view": form_view(d.game.id, str(d.ticket), aim=aim_ok)}
 
-    async def show_modal(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
-        game = await self.sessions.get(game_id)
-        seat = self.seat_of(interaction, game)
+    async def show_modal(self, interaction: discord.Interaction, game_id: int, op: str, ticket: Ticket) -> None:
         if op == "flick":
-            prompt = self.flick_prompt(game, seat)
-            mission = prompt.kind == "flick"
+            d = await self.flick_decision(interaction, game_id, ticket)
+            mission, seat, snap = d.prompt.kind == "flick", d.seat, d.snap
+            answers = d.ticket
         else:
-            if game.status != "active":
-                raise TableError("this game is over." if game.status == "finished" else "this game is not running.")
-            mission = True
-        god = (self.sessions.view(game, seat)["gods"][seat] or "")
-        await interaction.response.send_modal(FlickModal(self, game.id, op, mission=mission,
-                                                         dagda=god == "dagda"))
+            snap = await self.sessions.snapshot(game_id)
+            if snap.game.status != "active":
+                raise TableError("this game is over." if snap.game.status == "finished" else "this game is not running.")
+            found = snap.game.seat_of(interaction.user.id)
+            if found is None:
+                raise TableError("you are not playing in this game — only seated players can flick.")
+            mission, seat, answers = True, found, NO_DECISION
+        god = snap.view(seat)["gods"][seat] or ""
+        title = "Flick" if op == "flick" else "Preview aim (private)"
+        await interaction.response.send_modal(self.herald.forms.modal(
+            f"fof_{op}", game_id, answers, title, flick_inputs(mission=mission, dagda=god == "dagda")))
+
+    async def flick_submitted(self, interaction: discord.Interaction, game_id: int, ticket: Ticket,
+                              values: dict[str, str]) -> None:
+        """The flick form, sent — also after a restart or a long think; applied once."""
+        angle, power, piece, hand = read_inputs(values)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        d = await self.flick_decision(interaction, game_id, ticket)
+        await self.flick_for(interaction, d, ticket, angle, power, piece, hand)
+
+    async def aim_submitted(self, interaction: discord.Interaction, game_id: int, ticket: Ticket,
+                            values: dict[str, str]) -> None:
+        angle, power, piece, hand = read_inputs(values)
+        await self.aim_for(interaction, game_id, angle, power, piece, hand)
 
 
-def form_view(game_id: int, version: int, *, aim: bool) -> discord.ui.View:
+def form_view(game_id: int, ticket: str, *, aim: bool) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(FlickFormButton(game_id, version, "flick"))
+    view.add_item(FlickFormButton(game_id, ticket, "flick"))
     if aim:
-        view.add_item(FlickFormButton(game_id, version, "aim"))
+        view.add_item(FlickFormButton(game_id, ticket, "aim"))
     return view
 
 
 class FlickFormButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"herald:fof:(?P<op>flick|aim):(?P<game>\d+):(?P<version>\d+)"):
-    """Opens the angle/power form; the custom_id carries only the game, its version and the op."""
+                      template=r"herald:fof:(?P<op>flick|aim):(?P<game>\d+):(?P<ticket>\d+-[0-9a-f]+)"):
+    """Opens the angle/power form; the custom_id carries the game, the decision and the op."""
 
-    def __init__(self, game_id: int, version: int, op: str) -> None:
+    def __init__(self, game_id: int, ticket: str, op: str) -> None:
         label, style = (("Flick…", discord.ButtonStyle.primary) if op == "flick"
                         else ("Preview aim…", discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style,
-                                           custom_id=f"herald:fof:{op}:{game_id}:{version}"))
-        self.game_id, self.version, self.op = game_id, version, op
+                                           custom_id=f"herald:fof:{op}:{game_id}:{ticket}"))
+        self.game_id, self.ticket, self.op = game_id, ticket, op
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
                              match: re.Match[str]) -> FlickFormButton:
-        return cls(int(match["game"]), int(match["version"]), match["op"])
+        return cls(int(match["game"]), match["ticket"], match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: Any = interaction.client
-        cog: FlickCog = bot.get_cog("FlickCog")
-        await bot.controller.guard(interaction, cog.show_modal(interaction, self.game_id, self.op))
+        cog = interaction.client.get_cog("FlickCog")  # type: ignore[attr-defined]
+        assert isinstance(cog, FlickCog)
+        async with answering(interaction):
+            await cog.show_modal(interaction, self.game_id, self.op, Ticket.parse(self.ticket))
 
 
-class FlickModal(discord.ui.Modal):
-    """Angle and power (plus piece / hand where they apply); submitted through ``flick_for``."""
-
-    def __init__(self, cog: FlickCog, game_id: int, op: str, *, mission: bool, dagda: bool) -> None:
-        super().__init__(title="Flick" if op == "flick" else "Preview aim (private)", timeout=900,
-                         custom_id=f"herald:fof:modal:{op}:{game_id}")
-        self.cog, self.game_id, self.op = cog, game_id, op
-        self.angle: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label="Angle (0 = at the navel, + = clockwise)", placeholder="-180 to 180, e.g. -28.5",
-            custom_id="angle", max_length=12)
-        self.power: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label="Power (1 to 10)", placeholder="e.g. 5.2 (5 ≈ a near city, 6 ≈ the navel)",
-            custom_id="power", max_length=12)
-        self.add_item(self.angle)
-        self.add_item(self.power)
-        self.piece: discord.ui.TextInput[Any] | None = None
-        self.hand: discord.ui.TextInput[Any] | None = None
-        if mission:
-            self.piece = discord.ui.TextInput(label="Piece (optional)", required=False, max_length=10,
-                                              placeholder="prophet, templar, sphinx or heart", custom_id="piece")
-            self.add_item(self.piece)
-        if mission and dagda:
-            self.hand = discord.ui.TextInput(label="Hand of God (optional, Dagda)", required=False,
-                                             max_length=6, placeholder="I, II, III, IV or navel", custom_id="hand")
-            self.add_item(self.hand)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        bot: Any = interaction.client
-
-        async def run() -> None:
-            angle = parse_number(self.angle.value, "angle", *ANGLE_RANGE)
-            power = parse_number(self.power.value, "power", *POWER_RANGE)
-            piece = (self.piece.value.strip().lower() or None) if self.piece is not None else None
-            hand = (self.hand.value.strip() or None) if self.hand is not None else None
-            if hand is not None and hand.lower() == "navel":
-                hand = "navel"
-            elif hand is not None:
-                hand = hand.upper()
-            if self.op == "flick":
-                await self.cog.flick_for(interaction, self.game_id, angle, power, piece, hand)
-            else:
-                await self.cog.aim_for(interaction, self.game_id, angle, power, piece, hand)
-
-        await bot.controller.guard(interaction, run())
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(FlickFormButton)
+    await bot.add_cog(FlickCog(platform_of(bot)))
 
 
-async def setup(bot: HeraldBot) -> None:
-    await bot.add_cog(FlickCog(bot))
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(FlickFormButton)

@@ -7,7 +7,7 @@ from typing import Any
 from PIL import Image
 
 from bot.gameui import GameUI
-from rules.engine import Event
+from rules.engine import Event, seat_name
 from rules.flick_of_faith import gods
 
 from .animate import flicks_gif
@@ -29,10 +29,10 @@ class FlickUI(GameUI):
         active = view.get("active")
         if view["phase"] == "mission" and active is not None:
             god = gods.name(view["gods"][active])
-            line += f" — P{active + 1} ({god}) " + {"flick": "to flick: /flick angle power",
+            line += f" — {seat_name(active)} ({god}) " + {"flick": "to flick: /flick angle power",
                                                        "build": "to build", "anubis": "decides",
                                                        "reuse": "to move a temple"}.get(view["stage"], "")
-        scores = " · ".join(f"P{k + 1} {v} VP" for k, v in enumerate(view["vp"]))
+        scores = " · ".join(f"{seat_name(k)} {v} VP" for k, v in enumerate(view["vp"]))
         return f"{line}\n{scores}"
 
     def hand_text(self, view: JSON) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 from PIL import Image
 
 from bot.gameui import GameUI
-from rules.engine import Event
+from rules.engine import Event, seat_name
 
 from . import render
 
@@ -45,16 +45,16 @@ class HegemonyUI(GameUI):
         intel = priv.get("intel")
         if intel:
             seen = ", ".join(NAMES[t] for t in intel["believers"]) or "no believers"
-            lines.append(f"**Info-Spy on P{intel['of'] + 1}:** {', '.join(intel['actions']) or 'no actions'}; {seen}")
+            lines.append(f"**Info-Spy on {seat_name(intel['of'])}:** {', '.join(intel['actions']) or 'no actions'}; {seen}")
         return "\n".join(lines)
 
     def status_text(self, view: dict[str, Any]) -> str:
         if view["result"]:
             r = view["result"]
-            return f"Game over — P{r['winner'] + 1} wins: {r['reason']}."
+            return f"Game over — {seat_name(r['winner'])} wins: {r['reason']}."
         if view["phase"] == "setup":
             return "Everyone is choosing a secret skill."
-        return (f"Round {view['round']} · P{view['current'] + 1}'s turn · believer deck "
+        return (f"Round {view['round']} · {seat_name(view['current'])}'s turn · believer deck "
                 f"{view['believer_deck']} · {render._pending_text(view)}")
 
 

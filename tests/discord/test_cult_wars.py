@@ -36,7 +36,7 @@ async def open_table(env: simcord.Env) -> tuple[Any, Any, Any, Any, Any]:
 
 async def hands(bot: HeraldBot, game_id: int = 1) -> dict[int, list[dict[str, Any]]]:
     game = await bot.sessions.get(game_id)
-    return {s.seat: bot.sessions.view(game, s.seat)["private"]["hand"] for s in game.seats}
+    return {s.seat: (await bot.sessions.snapshot(game)).view(s.seat)["private"]["hand"] for s in game.seats}
 
 
 async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: simcord.Env,
@@ -119,9 +119,10 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     assert "Turn 2 of 8" in embed.description
 
     # --- a new form arrives for turn 2; the old form is refused as out of date
-    assert find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:2:")
+    fresh = find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:")
+    assert "turn 2 of 8" in fresh.content
     r = await alice.user.click(changed.response.message, label="✏️ Change orders")
-    assert "was for turn 1" in reply_text(r)
+    assert "out of date" in reply_text(r) and "earlier turn" in reply_text(r)
 
 
 async def test_draft_survives_a_restart_and_orders_command(simcord_env: simcord.Env, db_path) -> None:
@@ -162,7 +163,7 @@ async def test_a_whole_game_of_eight_turns_by_dm_forms(simcord_env: simcord.Env,
     thread = channel.threads[0]
     for turn in range(1, 9):
         for player in (alice, bob):
-            form = find_by_prefix(player.user.dm_channel.history(), f"herald:cw:1:{turn}:")
+            form = find_by_prefix(player.user.dm_channel.history(), "herald:cw:1:")
             sent = await player.user.click(form, label="✅ Confirm orders")
             assert "Orders sent" in reply_text(sent), (turn, reply_text(sent))
         log = "\n".join(m.content for m in thread.history())

@@ -93,7 +93,7 @@ async def test_double_click_and_stale_menu_are_refused_politely(simcord_env: sim
     first = await alice.click(panel_a.response.message, label="Bid 2")
     assert first.acknowledged
     second = await alice.click(panel_b.response.message, label="Bid 5")
-    assert "out of date" in reply_text(second)
+    assert "already answered" in reply_text(second)
     assert "https://discord.com/channels/" in reply_text(second)  # a link to the current board
     hand = await alice.click(board_of(channel), label="My hand")
     assert "1, 3, 4, 5" in reply_text(hand)  # bid 2 was applied once; 5 was not applied

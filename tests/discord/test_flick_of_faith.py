@@ -146,7 +146,7 @@ async def test_two_player_game_from_play_to_final_score(simcord_env: simcord.Env
         game = await bot.storage.get_game(game.id)
         if game.status != "active":
             break
-        prompts = bot.sessions.prompts(game)
+        prompts = (await bot.sessions.snapshot(game)).prompts
         human = [p for p in prompts if not game.seats[p.seat].is_bot]
         assert human, "the computer player should have answered its own prompts"
         p = human[0]
@@ -162,7 +162,7 @@ async def test_two_player_game_from_play_to_final_score(simcord_env: simcord.Env
                 assert "Flick…" in [c["label"] for c in components(form.response.message)]
                 stats["decide_forms"] += 1
             if p.kind == "flick" and not stats.get("no_piece"):
-                god = bot.sessions.view(game, p.seat)["gods"][p.seat]
+                god = (await bot.sessions.snapshot(game)).view(p.seat)["gods"][p.seat]
                 piece = "sphinx" if god != "ra" else "heart"
                 r = await player.slash(thread, "flick", angle=0.0, power=5.0, piece=piece)
                 assert r.ephemeral and f"Piece '{piece}' is not available" in reply_text(r), reply_text(r)

@@ -150,7 +150,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
         if game.status != "active":
             break
         assert_no_secrets(channel, game)
-        open_ = [p for p in bot.sessions.prompts(game) if not game.seats[p.seat].is_bot]
+        open_ = [p for p in (await bot.sessions.snapshot(game)).prompts if not game.seats[p.seat].is_bot]
         assert open_, "the computer players answer their prompts at once: a human must be awaited"
         prompt = open_[0]
         actor = players[prompt.seat]
@@ -171,7 +171,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
             log = "\n".join(m.content for m in thread.history())
             assert "ran out of time (defend): no defence card is played" in log
             after = await bot.sessions.get(gid)
-            assert not any(p.seat == prompt.seat and p.kind == "defend" for p in bot.sessions.prompts(after))
+            assert not any(p.seat == prompt.seat and p.kind == "defend" for p in (await bot.sessions.snapshot(after)).prompts)
             continue
 
         if prompt.kind == "lineup":
@@ -225,7 +225,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
         assert after.version > game.version, (prompt.kind, action)
         if rival_pick is not None and after.status == "active":
             # -- a confrontation between the two humans: the first pick stays secret until both are in
-            still = [p for p in bot.sessions.prompts(after) if p.seat == rival_pick.seat]
+            still = [p for p in (await bot.sessions.snapshot(after)).prompts if p.seat == rival_pick.seat]
             assert still and still[0].kind == rival_pick.kind
             new = "\n".join((Counter(public_text(channel).splitlines()) - Counter(before.splitlines())).elements())
             assert "has chosen in secret" in new

@@ -78,3 +78,65 @@ def test_the_bot_reaches_games_only_through_the_registry(path: Path) -> None:
         if parts[0] == "rules" and len(parts) > 1 and parts[1] not in RULES_PLATFORM:
             bad.append(f"line {line}: {name}")
     assert not bad, f"{path.relative_to(REPO)} imports a game package directly: {bad}"
+
+
+def _bot_module(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def bot_import_graph() -> dict[str, set[str]]:
+    """bot module → the bot modules it imports (also under ``TYPE_CHECKING``: a cycle there is
+    still a tangle a reader has to follow)."""
+    modules = {_bot_module(p): p for p in BOT_FILES}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = _package_of(path) if not path.name == "__init__.py" else name.split(".")
+        targets = set()
+        for _, imported in imported_modules(path.read_text(encoding="utf-8"), package):
+            while imported and imported not in modules:
+                imported = imported.rpartition(".")[0]  # `from .storage import GameRow` → bot.storage
+            if imported and imported != name:
+                targets.add(imported)
+        graph[name] = targets
+    return graph
+
+
+def test_nothing_in_the_bot_imports_the_module_that_assembles_it() -> None:
+    graph = bot_import_graph()
+    importers = sorted(m for m, targets in graph.items() if "bot.app" in targets and m != "bot.__main__")
+    assert not importers, f"only the entry point may import bot.app; also: {importers}"
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (``[a, b, a]``), or None."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return None
+        for target in sorted(graph.get(module, ())):
+            found = visit(target, [*path, module])
+            if found:
+                return found
+        done.add(module)
+        return None
+
+    for module in sorted(graph):
+        found = visit(module, [])
+        if found:
+            return found
+    return None
+
+
+def test_the_cycle_finder_finds_cycles_and_only_cycles() -> None:
+    assert find_cycle({"bot.a": {"bot.b"}, "bot.b": {"bot.c"}, "bot.c": {"bot.a"}}) == [
+        "bot.a", "bot.b", "bot.c", "bot.a"]
+    assert find_cycle({"bot.a": {"bot.b", "bot.c"}, "bot.b": {"bot.c"}, "bot.c": set()}) is None
+
+
+def test_the_bot_has_no_import_cycle() -> None:
+    cycle = find_cycle(bot_import_graph())
+    assert cycle is None, "import cycle in bot/: " + " → ".join(cycle or [])

@@ -33,6 +33,7 @@ class Clock:
 @dataclass
 class Recorder:
     updates: list[Update] = field(default_factory=list)
+    per_action: bool = False
     timed_out: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def deliver(self, update: Update) -> None:
@@ -175,11 +176,13 @@ async def test_deadlines_overdue_at_start_are_handled_at_once(boot: tuple[Factor
 
 async def test_a_broken_game_does_not_make_the_scheduler_spin(boot: tuple[Factory, Clock]) -> None:
     factory, clock = boot
+    first = await factory()
+    broken = await _game(first)
+    healthy = await _game(first)
+    # a state the engine cannot load (an engine bug, a bad migration, a hand-edited database),
+    # found by the next process to start
+    await first.storage.db.execute("UPDATE games SET state='{}' WHERE id=?", (broken,))
     bot = await factory()
-    broken = await _game(bot)
-    healthy = await _game(bot)
-    # a state the engine cannot load (an engine bug, a bad migration, a hand-edited database)
-    await bot.storage.db.execute("UPDATE games SET state='{}' WHERE id=?", (broken,))
 
     clock.t = START + DEADLINE
     assert await bot.scheduler.run_due() == 4

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from bot.config import Config
-from bot.session import Sessions, StaleAction, TableError, Update, parse_deadline
-from bot.storage import DeadlineRow, GuildSettings, SqliteStorage
+from bot.errors import Contention, StaleAction, TableError
+from bot.session import Sessions, Ticket, Update, parse_deadline
+from bot.storage import DeadlineRow, GuildSettings, SqliteStorage, VersionConflict
 from rules.engine import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RulesError
 
 HOST, GUEST, THIRD = 1001, 1002, 1003
@@ -33,6 +34,7 @@ class Clock:
 @dataclass
 class Recorder:
     updates: list[Update] = field(default_factory=list)
+    per_action: bool = False
 
     async def deliver(self, update: Update) -> None:
         self.updates.append(update)
@@ -72,9 +74,20 @@ async def _started(env: Env, **kw: Any) -> int:
     return gid
 
 
+async def _ticket(env: Env, gid: int, seat: int) -> Ticket:
+    """What a menu drawn now for ``seat`` would carry."""
+    mine = (await env.sessions.snapshot(gid)).prompt_of(seat)
+    assert mine is not None
+    return mine.ticket
+
+
+async def _deadline(env: Env, gid: int, seat: int) -> DeadlineRow:
+    return next(d for d in await env.storage.deadlines(gid) if d.seat == seat)
+
+
 async def _bid(env: Env, gid: int, seat: int) -> dict[str, Any]:
     game = await env.sessions.get(gid)
-    hand = env.sessions.view(game, seat)["private"]["hand"]
+    hand = (await env.sessions.snapshot(game)).view(seat)["private"]["hand"]
     return {"type": "bid", "card": hand[0]}
 
 
@@ -188,13 +201,13 @@ async def test_the_guild_default_deadline_applies_when_the_table_sets_none(env: 
 async def test_an_action_is_applied_persisted_and_delivered(env: Env) -> None:
     gid = await _started(env)
     action = await _bid(env, gid, 0)
-    update = await env.sessions.act(gid, 0, action, user_id=HOST, expected_version=1)
+    update = await env.sessions.act(gid, 0, action, user_id=HOST, answers=await _ticket(env, gid, 0))
     assert update.actions == [(0, action, "player")]
     assert update.game.version == 2
     assert [e.text for e in update.events] == [f"You bid {action['card']}.", "P1 has bid."]
     assert env.delivery.updates[-1] is update
     game = await env.sessions.get(gid)
-    assert env.sessions.view(game, None)["bid_submitted"] == [0]
+    assert (await env.sessions.snapshot(game)).view(None)["bid_submitted"] == [0]
     assert await env.storage.actions(gid) == [(0, action, "player")]
     assert [(d.seat, d.kind) for d in await env.storage.deadlines(gid)] == [(1, "bid")]
     assert [e.text for e in await env.storage.events(gid, viewer_seat=1)] == ["P1 has bid."]
@@ -209,7 +222,7 @@ async def test_an_open_prompt_keeps_its_deadline_and_a_new_round_gets_fresh_ones
     env.clock.t = start + 3000
     await env.sessions.act(gid, 1, {"type": "bid", "card": 3})  # a tie: round 2, both bid again
     game = await env.sessions.get(gid)
-    assert env.sessions.view(game, None)["round"] == 2
+    assert (await env.sessions.snapshot(game)).view(None)["round"] == 2
     assert [(d.seat, d.kind, d.due_at) for d in await env.storage.deadlines(gid)] == [
         (0, "bid", start + 3000 + 3600), (1, "bid", start + 3000 + 3600)]
 
@@ -239,12 +252,33 @@ async def test_acting_twice_on_one_prompt_is_out_of_turn(env: Env) -> None:
     assert (await env.sessions.get(gid)).state == before.state
 
 
-async def test_a_stale_board_is_refused(env: Env) -> None:
+async def test_another_seats_move_never_makes_my_open_decision_stale(env: Env) -> None:
     gid = await _started(env)
-    await env.sessions.act(gid, 0, await _bid(env, gid, 0), expected_version=1)
-    with pytest.raises(StaleAction, match="out of date"):
-        await env.sessions.act(gid, 1, await _bid(env, gid, 1), expected_version=1)
-    assert len(await env.storage.actions(gid)) == 1
+    t0, t1 = await _ticket(env, gid, 0), await _ticket(env, gid, 1)  # both menus drawn at version 1
+    await env.sessions.act(gid, 0, await _bid(env, gid, 0), answers=t0)
+    await env.sessions.act(gid, 1, await _bid(env, gid, 1), answers=t1)
+    assert [s for s, _, _ in await env.storage.actions(gid)] == [0, 1]
+
+
+async def test_a_menu_for_an_answered_decision_is_refused_and_applies_nothing(env: Env) -> None:
+    gid = await _started(env, options={"fast": False})
+    t0 = await _ticket(env, gid, 0)
+    await env.sessions.act(gid, 0, {"type": "bid", "card": 3}, answers=t0)
+    await env.sessions.act(gid, 1, {"type": "bid", "card": 3})  # a tie: round 2 asks seat 0 again
+    assert (await env.sessions.snapshot(gid)).prompt_of(0) is not None
+    with pytest.raises(StaleAction, match="already answered") as refused:
+        await env.sessions.act(gid, 0, {"type": "bid", "card": 5}, answers=t0)
+    assert refused.value.answered
+    assert len(await env.storage.actions(gid)) == 2  # never applied to the round-2 decision
+
+
+async def test_a_menu_drawn_from_other_options_is_refused(env: Env) -> None:
+    gid = await _started(env)
+    t0 = await _ticket(env, gid, 0)
+    with pytest.raises(StaleAction, match="options changed") as refused:
+        await env.sessions.act(gid, 0, await _bid(env, gid, 0), answers=Ticket(t0.opened, "0000000000"))
+    assert not refused.value.answered
+    assert await env.storage.actions(gid) == []
 
 
 async def test_acting_in_a_lobby_or_finished_game_is_refused(env: Env) -> None:
@@ -257,24 +291,24 @@ async def test_acting_in_a_lobby_or_finished_game_is_refused(env: Env) -> None:
         await env.sessions.act(gid, 0, {"type": "bid", "card": 1})
 
 
-async def test_two_clicks_on_the_same_board_version_apply_exactly_one(env: Env) -> None:
+async def test_two_seats_deciding_at_the_same_moment_both_count(env: Env) -> None:
     gid = await _started(env)
     a0, a1 = await _bid(env, gid, 0), await _bid(env, gid, 1)
+    t0, t1 = await _ticket(env, gid, 0), await _ticket(env, gid, 1)
     outcomes = await asyncio.gather(
-        env.sessions.act(gid, 0, a0, expected_version=1),
-        env.sessions.act(gid, 1, a1, expected_version=1),
+        env.sessions.act(gid, 0, a0, answers=t0),
+        env.sessions.act(gid, 1, a1, answers=t1),
         return_exceptions=True)
-    applied = [o for o in outcomes if isinstance(o, Update)]
-    refused = [o for o in outcomes if isinstance(o, StaleAction)]
-    assert len(applied) == 1 and len(refused) == 1
-    assert await env.storage.actions(gid) == applied[0].actions
-    assert (await env.sessions.get(gid)).version == 2
+    assert all(isinstance(o, Update) for o in outcomes)
+    assert sorted(s for s, _, _ in await env.storage.actions(gid)) == [0, 1]
+    assert (await env.sessions.get(gid)).version == 3
 
 
 async def test_the_same_click_twice_at_once_is_applied_once(env: Env) -> None:
     gid = await _started(env)
     a0 = await _bid(env, gid, 0)
-    outcomes = await asyncio.gather(*(env.sessions.act(gid, 0, a0, expected_version=1)
+    t0 = await _ticket(env, gid, 0)
+    outcomes = await asyncio.gather(*(env.sessions.act(gid, 0, a0, answers=t0)
                                       for _ in range(3)), return_exceptions=True)
     assert sum(isinstance(o, Update) for o in outcomes) == 1
     assert all(isinstance(o, (Update, StaleAction)) for o in outcomes)
@@ -290,19 +324,19 @@ async def test_simultaneous_secret_prompts_of_different_seats_both_apply(env: En
     assert sorted((s, a["card"]) for s, a, _ in logged) == sorted((s, b["card"]) for s, b in enumerate(bids))
     game = await env.sessions.get(gid)
     assert game.version == 4
-    assert env.sessions.view(game, None)["last_reveal"] == {str(s): b["card"] for s, b in enumerate(bids)}
+    assert (await env.sessions.snapshot(game)).view(None)["last_reveal"] == {str(s): b["card"] for s, b in enumerate(bids)}
     assert await env.sessions.verify_replay(gid)
 
 
 async def test_computer_players_answer_their_prompts(env: Env) -> None:
     gid = await _started(env, guests=0, bots=1)
     game = await env.sessions.get(gid)
-    assert env.sessions.view(game, None)["bid_submitted"] == [1]
+    assert (await env.sessions.snapshot(game)).view(None)["bid_submitted"] == [1]
     assert [(s, o) for s, _, o in await env.storage.actions(gid)] == [(1, "bot")]
-    assert [p.seat for p in env.sessions.prompts(game)] == [0]
+    assert [p.seat for p in (await env.sessions.snapshot(game)).prompts] == [0]
     # the human decides every time; the computer answers everything else, to the end
     while game.status == "active":
-        prompt = env.sessions.prompts(game)[0]
+        prompt = (await env.sessions.snapshot(game)).prompts[0]
         assert prompt.seat == 0
         game = (await env.sessions.act(gid, 0, dict(prompt.choices[0].action))).game
     assert game.result is not None
@@ -322,9 +356,9 @@ async def test_replaying_the_log_reproduces_the_stored_state(env: Env) -> None:
     gid = await _started(env, guests=2, seed=77)
     game = await env.sessions.get(gid)
     while game.status == "active":
-        prompt = env.sessions.prompts(game)[0]
+        prompt = (await env.sessions.snapshot(game)).prompts[0]
         game = (await env.sessions.act(gid, prompt.seat, dict(prompt.choices[-1].action),
-                                       expected_version=game.version)).game
+                                       answers=await _ticket(env, gid, prompt.seat))).game
         assert await env.sessions.verify_replay(gid)
     with pytest.raises(TableError):
         await env.sessions.act(gid, 0, {"type": "gold"})
@@ -344,8 +378,8 @@ async def test_replay_notices_a_tampered_state(env: Env) -> None:
 
 async def test_a_timeout_applies_the_engine_timeout_action_and_says_so(env: Env) -> None:
     gid = await _started(env)
-    hand = env.sessions.view(await env.sessions.get(gid), 1)["private"]["hand"]
-    update = await env.sessions.timeout(gid, 1, "bid")
+    hand = (await env.sessions.snapshot(await env.sessions.get(gid))).view(1)["private"]["hand"]
+    update = await env.sessions.timeout(await _deadline(env, gid, 1))
     assert update is not None and update.kind == "timeout"
     assert update.actions == [(1, {"type": "bid", "card": min(hand)}, "timeout")]
     assert "ran out of time" in update.events[0].text and "lowest card" in update.events[0].text
@@ -358,18 +392,19 @@ async def test_a_timeout_for_an_answered_prompt_only_drops_its_deadline(env: Env
     gid = await _started(env)
     await env.sessions.act(gid, 0, await _bid(env, gid, 0))
     # a deadline left over from before the answer (e.g. read by the scheduler just before)
-    stale = DeadlineRow(gid, 0, "bid", env.clock.t, None, False)
+    stale = DeadlineRow(gid, 0, "bid", env.clock.t, None, False, 1)
     await env.storage.replace_deadlines(gid, [stale, *await env.storage.deadlines(gid)])
     before = await env.sessions.get(gid)
-    assert await env.sessions.timeout(gid, 0, "bid") is None
+    assert await env.sessions.timeout(stale) is None
     assert (await env.sessions.get(gid)).version == before.version
     assert [(d.seat, d.kind) for d in await env.storage.deadlines(gid)] == [(1, "bid")]
 
 
 async def test_a_timeout_on_an_ended_game_clears_its_deadlines(env: Env) -> None:
     gid = await _started(env)
+    deadline = await _deadline(env, gid, 0)
     await env.storage.update_game(gid, status="cancelled")
-    assert await env.sessions.timeout(gid, 0, "bid") is None
+    assert await env.sessions.timeout(deadline) is None
     assert await env.storage.deadlines(gid) == []
 
 
@@ -439,4 +474,37 @@ async def test_the_last_to_answer_gets_the_next_round_as_a_new_decision(env: Env
     await env.sessions.act(gid, 0, {"type": "bid", "card": 3})
     update = await env.sessions.act(gid, 1, {"type": "bid", "card": 3})
     assert "No unique bid" in " ".join(e.text for e in update.events)
-    assert {(p.seat, p.kind) for p in update.new_prompts} == {(0, "bid"), (1, "bid")}
+    assert {(o.seat, o.prompt.kind) for o in update.new_prompts} == {(0, "bid"), (1, "bid")}
+
+
+# ------------------------------------------------------------------- races between processes
+
+async def test_a_race_lost_to_another_process_is_retried_from_a_fresh_read(
+        env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await _started(env)
+    real = env.storage.commit_action
+    calls: list[int] = []
+
+    async def lose_once(*args: Any, **kwargs: Any) -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            raise VersionConflict("another process committed first")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(env.storage, "commit_action", lose_once)
+    action = await _bid(env, gid, 0)
+    update = await env.sessions.act(gid, 0, action, answers=await _ticket(env, gid, 0))
+    assert update.actions == [(0, action, "player")] and len(calls) == 2
+    assert await env.storage.actions(gid) == [(0, action, "player")]
+
+
+async def test_a_race_lost_every_time_is_one_clear_refusal(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await _started(env)
+
+    async def always_lose(*args: Any, **kwargs: Any) -> int:
+        raise VersionConflict("another process committed first")
+
+    monkeypatch.setattr(env.storage, "commit_action", always_lose)
+    with pytest.raises(Contention, match="at the same moment"):
+        await env.sessions.act(gid, 0, await _bid(env, gid, 0))
+    assert await env.storage.actions(gid) == []

@@ -39,7 +39,7 @@ async def _started_game(s: SqliteStorage, *, deadlines: list[DeadlineRow] | None
                               host_id=100, deadline=None, now=1.0)
     seats = [SeatRow(0, 100, False, "Ada"), SeatRow(1, 200, False, "Bo")]
     await s.set_seats(gid, seats)
-    await s.start_game(gid, seats=seats, state={"turn": 0}, now=2.0,
+    await s.start_game(gid, seats=seats, state={"turn": 0}, opened={0: 1, 1: 1}, now=2.0,
                        deadlines=deadlines if deadlines is not None
                        else [DeadlineRow(gid, 0, "bid", 100.0, 50.0, False)])
     return int(gid)
@@ -50,8 +50,8 @@ def _commit_args(gid: int, **over: Any) -> dict[str, Any]:
         expected_version=1, seat=0, action={"type": "bid", "card": 3}, origin="player",
         user_id=100, state={"turn": 1},
         events=[{"text": "P1 has bid."}, {"text": "You bid 3.", "to": [0]}],
-        status="active", result=None,
-        deadlines=[DeadlineRow(gid, 1, "bid", 200.0, 150.0, False)], now=3.0)
+        status="active", result=None, opened={1: 1}, answered={0: 1},
+        deadlines=[DeadlineRow(gid, 1, "bid", 200.0, 150.0, False, 1)], now=3.0)
     args.update(over)
     return args
 
@@ -146,7 +146,7 @@ async def test_update_game_refuses_columns_it_does_not_own(store: SqliteStorage)
 async def test_starting_a_game_twice_is_a_conflict(store: SqliteStorage) -> None:
     gid = await _started_game(store)
     with pytest.raises(VersionConflict):
-        await store.start_game(gid, seats=[], state={"other": True}, deadlines=[], now=9.0)
+        await store.start_game(gid, seats=[], state={"other": True}, opened={}, deadlines=[], now=9.0)
     game = await store.get_game(gid)
     assert game is not None and game.state == {"turn": 0} and len(game.seats) == 2
 
@@ -281,3 +281,12 @@ async def test_the_closed_dm_notice_is_given_once_per_game(store: SqliteStorage)
     assert await store.note_dm_notice(first, 42) is False
     assert await store.note_dm_notice(first, 43) is True
     assert await store.note_dm_notice(second, 42) is True
+
+
+async def test_prompt_instances_are_stored_with_the_action_and_read_back(store: SqliteStorage) -> None:
+    gid = await _started_game(store)
+    assert (await store.get_game(gid)).opened == {0: 1, 1: 1}  # type: ignore[union-attr]
+    await store.commit_action(gid, **_commit_args(gid))
+    game = await store.get_game(gid)
+    assert game is not None and game.opened == {1: 1} and game.answered == {0: 1}
+    assert [d.opened for d in await store.deadlines(gid)] == [1]

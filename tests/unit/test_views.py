@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.views import ChoiceButton, ChoiceSelect, GroupSelect, choice_view, choices_digest
+from bot.session import OpenPrompt, choices_digest
+from bot.views import ChoiceButton, ChoiceSelect, GroupSelect, choice_view
 from rules.engine import Choice, Prompt
 
 
-def _prompt(choices: list[Choice]) -> Prompt:
-    return Prompt(0, "turn", "Your turn", tuple(choices))
+def _prompt(choices: list[Choice]) -> OpenPrompt:
+    """The prompt as the seat's open decision, opened at version 9."""
+    return OpenPrompt(Prompt(0, "turn", "Your turn", tuple(choices)), 9)
 
 
 def _select_options(view: Any) -> list[str]:
@@ -18,7 +20,7 @@ def _select_options(view: Any) -> list[str]:
 
 
 def test_a_few_choices_are_buttons() -> None:
-    view = choice_view(1, 2, _prompt([Choice(f"c{i}", {"type": "x", "i": i}) for i in range(4)]))
+    view = choice_view(1, _prompt([Choice(f"c{i}", {"type": "x", "i": i}) for i in range(4)]))
     assert all(isinstance(i, ChoiceButton) for i in view.children) and len(view.children) == 4
 
 
@@ -27,24 +29,25 @@ def test_grouped_choices_ask_card_then_target_and_lone_choices_stay_reachable() 
                for card in ("Kowtow", "Spread Rumors", "Faith War") for t in (2, 3, 4)]
     choices.append(Choice("End turn", {"type": "end"}))
     prompt = _prompt(choices)
-    first = choice_view(1, 2, prompt)
+    first = choice_view(1, prompt)
     assert isinstance(first.children[0], GroupSelect)
     assert _select_options(first) == ["g:0", "g:1", "g:2", "c:9"]
-    second = choice_view(1, 2, prompt, group=1)
+    second = choice_view(1, prompt, group=1)
     assert isinstance(second.children[0], ChoiceSelect)
     assert _select_options(second) == ["3", "4", "5"]  # Spread Rumors' three targets
 
 
 def test_many_ungrouped_choices_are_paged() -> None:
     prompt = _prompt([Choice(f"c{i}", {"type": "x", "i": i}) for i in range(50)])
-    first = _select_options(choice_view(1, 2, prompt))
+    first = _select_options(choice_view(1, prompt))
     assert first[-1] == "page:-1:1" and first[0] == "0" and len(first) == 24
-    second = _select_options(choice_view(1, 2, prompt, page=1))
+    second = _select_options(choice_view(1, prompt, page=1))
     assert second[0] == "page:-1:0" and "23" in second
 
 
 def test_custom_ids_carry_no_choice_content() -> None:
     prompt = _prompt([Choice("Bid 5", {"type": "bid", "card": 5}), Choice("Bid 2", {"type": "bid", "card": 2})])
-    view = choice_view(7, 9, prompt)
+    view = choice_view(7, prompt)
     ids = [i.item.custom_id for i in view.children]
-    assert ids == [f"herald:btn:7:9:{choices_digest(prompt)}:0", f"herald:btn:7:9:{choices_digest(prompt)}:1"]
+    digest = choices_digest(prompt.prompt)
+    assert ids == [f"herald:btn:7:9-{digest}:0", f"herald:btn:7:9-{digest}:1"]
