@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from functools import partial
 from typing import Any
 
 import discord
@@ -49,3 +51,125 @@ def public_text(channel: Any) -> str:
             out += custom_ids(m)
             out += [a.filename for a in m.attachments]
     return "\n".join(out)
+
+
+async def simultaneously(env: Any, *calls: Any) -> list[Any]:
+    """Deliver several interactions to the bot at the same moment; one result per call, in order.
+
+    ``calls`` are un-awaited actor operations — ``alice.click(...)``, ``bob.select(...)``,
+    ``alice.slash(...)``, ``alice.submit_modal(...)``, from the same or different users. Each
+    builds its interaction and emits ``INTERACTION_CREATE`` as usual, but instead of settling on
+    its own it waits at a barrier; once every call has emitted, the bot is settled ONCE, so
+    discord.py runs all the handlers concurrently (each interaction is its own task), like two
+    players pressing at the same moment. The results read like ordinary ones (``reply_text``).
+
+    Uses simcord's private plumbing (simcord 3.x): ``Env._begin_operation``/``_end_operation``
+    (the guard that forbids overlapping operations: here this helper holds the one operation for
+    all its calls) and ``Env._settle_internal`` (the settle each operation ends with), shadowed on
+    the ``env`` instance for the duration of the call only.
+    """
+    ours: set[asyncio.Task[Any]] = set()
+    arrived: set[asyncio.Task[Any]] = set()
+    release = asyncio.Event()
+    real_begin, real_end, real_settle = env._begin_operation, env._end_operation, env._settle_internal
+
+    def begin(label: str) -> None:
+        if asyncio.current_task() not in ours:
+            real_begin(label)
+
+    def end() -> None:
+        if asyncio.current_task() not in ours:
+            real_end()
+
+    async def settle_later(**kwargs: Any) -> None:
+        task = asyncio.current_task()
+        if task not in ours:
+            await real_settle(**kwargs)
+            return
+        arrived.add(task)  # this call's interaction has been emitted: wait for the shared settle
+        await release.wait()
+
+    real_begin("simultaneously")
+    env._begin_operation, env._end_operation, env._settle_internal = begin, end, settle_later
+    tasks = [asyncio.ensure_future(call) for call in calls]
+    ours.update(tasks)
+    try:
+        while not all(t in arrived or t.done() for t in tasks):
+            await asyncio.sleep(0)
+        await real_settle(dispatch="INTERACTION_CREATE")
+        release.set()
+        return list(await asyncio.gather(*tasks))
+    finally:
+        release.set()
+        for t in tasks:
+            if not t.done():
+                t.cancel()
+        for name in ("_begin_operation", "_end_operation", "_settle_internal"):
+            env.__dict__.pop(name, None)
+        real_end()
+
+
+def answer_text(env: Any, result: Any) -> str:
+    """What the bot wrote in answer to this one interaction: its callback message, the edits of
+    its original response and its followups, in order (read from simcord's transcript). Unlike
+    ``reply_text`` this tells apart two clicks on the same message (a deferred update edits the
+    clicked message, which both results would show). Uses simcord's private
+    ``InteractionResult._interaction`` (its token names the bot's answers in the transcript)."""
+    token = result._interaction.token
+    out: list[str] = []
+    for kind, what, body in env.backend.transcript:
+        if kind != "HTTP" or token not in str(what).split("?")[0].split("/") or not isinstance(body, dict):
+            continue
+        data = body.get("data") if str(what).endswith("/callback") else body
+        if isinstance(data, dict) and data.get("content"):
+            out.append(str(data["content"]))
+    return "\n".join(out)
+
+
+async def first_choice(player: Any, message: Any) -> tuple[str, Any]:
+    """Walk a choice panel (group select → paged select, or buttons) up to its first choice.
+
+    Returns the choice's label and a function making the final click/select — not made yet, so a
+    test can make it ``simultaneously`` with someone else's."""
+    for _ in range(6):
+        comps = components(message)
+        button = next((c for c in comps if (c["custom_id"] or "").startswith("herald:btn:")), None)
+        if button is not None:
+            return str(button["label"]), partial(player.click, message, custom_id=button["custom_id"])
+        group = next((c for c in comps if (c["custom_id"] or "").startswith("herald:grp:")), None)
+        if group is not None:
+            first = group["options"][0]
+            if first.value.startswith("c:"):  # a choice standing alone in the first menu
+                return str(first.label), partial(player.select, message, [first.value], custom_id=group["custom_id"])
+            opened = await player.select(message, [first.value], custom_id=group["custom_id"])
+            message = opened.response.message
+            continue
+        pick = next(c for c in comps if (c["custom_id"] or "").startswith("herald:pick:"))
+        option = next(o for o in pick["options"] if not o.value.startswith("page:"))
+        return str(option.label), partial(player.select, message, [option.value], custom_id=pick["custom_id"])
+    raise AssertionError("no choice reached in the panel")
+
+
+async def open_seeded_table(env: Any, bot: Any, game: str, seed: int, *, computers: int = 0,
+                            deadline: str | None = None) -> tuple[Any, Any, list[Any]]:
+    """/play ``game`` by alice, joined by bob (plus computer players), seeded, started.
+
+    The seed is written on the lobby's row before Start (the test hook the Hegemony of Faith
+    tests use; players cannot choose a seed). Returns the channel, the game's thread and
+    ``[alice, bob]``."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    opts: dict[str, Any] = {"game": game}
+    if deadline:
+        opts["deadline"] = deadline
+    await alice.slash(channel, "play", **opts)
+    lobby = channel.last_message
+    await bob.click(lobby, label="Join")
+    for _ in range(computers):
+        await alice.click(lobby, label="Add computer player")
+    game_id = (await bot.storage.list_games(guild_id=guild.id))[0].id
+    await bot.storage.update_game(game_id, seed=seed)
+    await alice.click(lobby, label="Start")
+    return channel, channel.threads[0], [alice, bob]
