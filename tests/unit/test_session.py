@@ -508,3 +508,19 @@ async def test_a_race_lost_every_time_is_one_clear_refusal(env: Env, monkeypatch
     with pytest.raises(Contention, match="at the same moment"):
         await env.sessions.act(gid, 0, await _bid(env, gid, 0))
     assert await env.storage.actions(gid) == []
+
+
+async def test_a_deadline_fires_only_on_the_decision_it_belongs_to(env: Env) -> None:
+    """The scheduler read seat 0's deadline; seat 0 answered, and the tie asked it again (a new
+    decision). The old deadline must not answer the new decision at once."""
+    gid = await _started(env, options={"fast": False})
+    old = await _deadline(env, gid, 0)
+    await env.sessions.act(gid, 0, {"type": "bid", "card": 3})
+    await env.sessions.act(gid, 1, {"type": "bid", "card": 3})  # a tie: both are asked again
+    before = await env.sessions.get(gid)
+    assert (await env.sessions.snapshot(gid)).prompt_of(0) is not None
+    assert await env.sessions.timeout(old) is None
+    after = await env.sessions.get(gid)
+    assert after.version == before.version
+    fresh = await _deadline(env, gid, 0)
+    assert fresh.opened == after.opened[0] != old.opened
