@@ -112,6 +112,12 @@ class HeraldBot(commands.Bot):
 
     async def _start_scheduler(self) -> None:
         await self.wait_until_ready()
+        try:  # games left waiting on computer players by a crash between two commits
+            resumed = await self.sessions.resume()
+            if resumed:
+                log.info("resumed %d game(s) waiting on computer players", resumed)
+        except Exception:
+            log.exception("resuming games at start failed; the scheduler retries stalled games")
         self.scheduler.start()
 
     async def on_app_command_error(self, interaction: discord.Interaction,

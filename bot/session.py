@@ -238,6 +238,8 @@ class Sessions:
         self.closing = False
         self.on_deadlines_changed: Callable[[], None] = lambda: None
         self._run_cpu = run_cpu or asyncio.to_thread
+        self.stalled: set[int] = set()
+        """Games whose computer players failed to answer after a stored move (resumed later)."""
 
     # ----------------------------------------------------------------- helpers
 
@@ -534,7 +536,7 @@ class Sessions:
                                          "so your move was not stored; please try again.") from None
                     log.info("version race lost; retrying", extra={"game_id": game_id})
                     continue
-                update = await self._run_bots(update)
+                update = await self._run_bots_safely(update)
                 break
         self.on_deadlines_changed()
         if deliver:
@@ -634,6 +636,38 @@ class Sessions:
                 await self.delivery.deliver(update)
                 update = update.fresh()
         raise RuntimeError(f"computer players did not finish within {limit} moves")
+
+    async def _run_bots_safely(self, update: Update) -> Update:
+        """Computer players answer after a player's move that is already stored: should they fail
+        (a locked or full database, an engine error), the move still stands — the player is told
+        so — and the game is resumed later (``resume``)."""
+        try:
+            return await self._run_bots(update)
+        except Exception:
+            log.exception("computer players could not answer; the game will be resumed",
+                          extra={"game_id": update.game.id})
+            self.stalled.add(update.game.id)
+            return update
+
+    async def resume(self, game_ids: Sequence[int] | None = None) -> int:
+        """Let computer players answer in games where only they are awaited (at start, and for
+        games stalled by a failure between commits). Returns how many games moved on."""
+        if game_ids is None:
+            game_ids = [g.id for g in await self.storage.list_games(statuses=("active",))]
+        moved = 0
+        for game_id in game_ids:
+            async with self.track(), self.lock(game_id):
+                snap = await self.snapshot(game_id)
+                bots = {s.seat for s in snap.game.seats if s.is_bot}
+                if not snap.open or not all(o.seat in bots for o in snap.open):
+                    self.stalled.discard(game_id)
+                    continue
+                update = await self._run_bots(Update(snap, since=snap.game.version))
+                self.stalled.discard(game_id)
+            moved += 1
+            self.on_deadlines_changed()
+            await self.delivery.deliver(update)
+        return moved
 
     async def timeout(self, deadline: DeadlineRow) -> Update | None:
         """A deadline passed: its prompt's timeout action is taken (the log says so) — only if that

@@ -104,6 +104,10 @@ class GuildSettings:
 class Storage(ABC):
     """What the bot needs from a database. One implementation per backend."""
 
+    transient_errors: tuple[type[BaseException], ...] = ()
+    """The backend's errors that may pass if tried again later (a locked database, a lost
+    connection); callers back off and retry instead of giving up."""
+
     @abstractmethod
     async def open(self) -> None: ...
     @abstractmethod

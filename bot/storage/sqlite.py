@@ -11,6 +11,7 @@ import contextlib
 import functools
 import json
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -136,6 +137,8 @@ def _serialised(method: Any) -> Any:
 
 class SqliteStorage(Storage):
     """SQLite backend (one file, WAL). One connection; calls are serialised by an asyncio lock."""
+
+    transient_errors = (sqlite3.OperationalError,)  # "database is locked", a full disk
 
     def __init__(self, path: str) -> None:
         self.path = path

@@ -4,9 +4,11 @@ broken games. Passes are driven by ``run_due`` (no waiting on real time)."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -224,3 +226,29 @@ async def test_a_closing_session_handles_no_deadlines(boot: tuple[Factory, Clock
     clock.t = START + DEADLINE
     assert await bot.scheduler.run_due() == 0
     assert len(await bot.storage.deadlines(gid)) == 2
+
+
+async def test_a_locked_database_delays_a_timeout_but_never_drops_it(
+        boot: tuple[Factory, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
+    factory, clock = boot
+    bot = await factory()
+    gid = await _game(bot)
+    real = bot.sessions.timeout
+    failures: list[int] = []
+
+    async def locked_twice(deadline: DeadlineRow) -> Any:
+        if len(failures) < 2:
+            failures.append(1)
+            raise sqlite3.OperationalError("database is locked")
+        return await real(deadline)
+
+    monkeypatch.setattr(bot.sessions, "timeout", locked_twice)
+    clock.t = START + DEADLINE
+    await bot.scheduler.run_due()  # both deadlines due; the first handling fails
+    assert len(await bot.storage.deadlines(gid)) == 2  # kept, not dropped
+    assert await bot.scheduler.run_due() == 0  # backing off: no spin
+    clock.t += 5
+    await bot.scheduler.run_due()
+    clock.t += 10
+    await bot.scheduler.run_due()
+    assert sorted(o for _, _, o in await bot.storage.actions(gid)) == ["timeout", "timeout"]

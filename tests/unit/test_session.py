@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -524,3 +525,32 @@ async def test_a_deadline_fires_only_on_the_decision_it_belongs_to(env: Env) -> 
     assert after.version == before.version
     fresh = await _deadline(env, gid, 0)
     assert fresh.opened == after.opened[0] != old.opened
+
+
+async def test_a_move_stored_before_the_computer_fails_stands_and_the_game_resumes(
+        env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player's move commits; the computer player's answer then hits a locked database. The
+    player's move is not reported as lost, and ``resume`` lets the computer answer later."""
+    gid = await _started(env, guests=0, bots=1)
+    real = env.storage.commit_action
+    calls: list[int] = []
+
+    async def locked_on_the_second(*args: Any, **kwargs: Any) -> int:
+        calls.append(1)
+        if len(calls) == 2:
+            raise sqlite3.OperationalError("database is locked")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(env.storage, "commit_action", locked_on_the_second)
+    action = await _bid(env, gid, 0)
+    update = await env.sessions.act(gid, 0, action)  # no exception: the move is stored
+    assert update.actions == [(0, action, "player")]
+    assert gid in env.sessions.stalled
+    snap = await env.sessions.snapshot(gid)
+    assert [o.seat for o in snap.open] == [1]  # only the computer is awaited
+    assert await env.sessions.resume() == 1
+    assert gid not in env.sessions.stalled
+    seats = [s for s, _, _ in await env.storage.actions(gid)]
+    assert seats[:3] == [1, 0, 1]  # the computer's opening bid, the player's, the resumed answer
+    after = await env.sessions.snapshot(gid)
+    assert after.game.status == "finished" or any(o.seat == 0 for o in after.open)
