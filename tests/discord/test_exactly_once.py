@@ -69,6 +69,14 @@ def polite_second_answer(text: str) -> bool:
         w in low for w in ("already", OUT_OF_DATE, "at the same moment", "was for turn"))
 
 
+def assert_one_flick_applied(thread: Any, player: Any, before: int, a: Any, b: Any) -> None:
+    """Exactly one of two flick submissions was applied, and the other one was refused politely."""
+    assert flicks_by(thread, player.name) == before + 1, log_of(thread)[-600:]
+    said = [reply_text(a), reply_text(b)]
+    assert sum("✅" in s for s in said) == 1, said
+    assert polite_second_answer(next(s for s in said if "✅" not in s)), said
+
+
 # ----------------------------------------------------------------------------- openers
 
 
@@ -276,10 +284,7 @@ async def test_a_flick_sent_twice_at_the_same_moment_is_applied_once(simcord_env
     # power 1: the disc barely moves, so the same player is asked to flick again at once
     a, b = await simultaneously(env, player.slash(thread, "flick", angle=0.0, power=1.0),
                                 player.slash(thread, "flick", angle=0.0, power=1.0))
-    assert flicks_by(thread, player.name) == before + 1, log_of(thread)[-600:]
-    said = [reply_text(a), reply_text(b)]
-    assert sum("✅" in s for s in said) == 1, said
-    assert polite_second_answer(next(s for s in said if "✅" not in s)), said
+    assert_one_flick_applied(thread, player, before, a, b)
 
 
 async def test_the_flick_form_submitted_twice_at_once_is_applied_once(simcord_env: simcord.Env,
@@ -290,10 +295,7 @@ async def test_the_flick_form_submitted_twice_at_once_is_applied_once(simcord_en
     shown = [await player.click(form.response.message, label="Flick…") for _ in range(2)]
     assert all(s.modal is not None for s in shown)
     a, b = await simultaneously(env, *(player.submit_modal(s, {"angle": "0", "power": "1"}) for s in shown))
-    assert flicks_by(thread, player.name) == before + 1, log_of(thread)[-600:]
-    said = [reply_text(a), reply_text(b)]
-    assert sum("✅" in s for s in said) == 1, said
-    assert polite_second_answer(next(s for s in said if "✅" not in s)), said
+    assert_one_flick_applied(thread, player, before, a, b)
 
 
 async def test_the_flick_form_submitted_twice_in_a_row_is_applied_once(simcord_env: simcord.Env,
