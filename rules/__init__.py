@@ -15,11 +15,15 @@ from .engine import (
     RulesError,
     StateSchemaError,
     check_choice,
+    check_plain_json,
+    fields,
+    same_json,
     seat_name,
+    shown,
 )
 
 __all__ = [
     "Action", "Choice", "Engine", "Event", "GameOver", "IllegalAction", "InvalidOptions",
     "NotYourTurn", "Prompt", "Result", "Rng", "RulesError", "StateSchemaError", "check_choice",
-    "seat_name",
+    "check_plain_json", "fields", "same_json", "seat_name", "shown",
 ]

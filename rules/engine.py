@@ -10,15 +10,17 @@ exactly. The platform (``bot/``) drives every game through the same small interf
 * ``apply(state, seat, action)`` validates and applies one action and returns the new state and
   the events it produced; an illegal action raises a :class:`RulesError` subclass whose message
   repeats the bad input and says what is allowed. ``apply`` is the same for every game: it makes
-  the common checks (game over, action shape, seat number, the seat's open prompt, and for an
-  enumerated prompt that the action is one of its choices) and then calls the game's own
-  ``play(state, seat, action, prompt)``, which validates free-form answers and does the rest;
+  the common checks (game over, the action is small plain JSON, its shape, the seat number, the
+  seat's open prompt, and for an enumerated prompt that the action is exactly one of its
+  choices) and then calls the game's own ``play(state, seat, action, prompt)``, which validates
+  free-form answers (with :func:`fields`) and does the rest;
 * ``view(state, seat)`` is the only way information leaves the engine (``seat=None`` is the public
   view); ``result(state)`` is ``None`` until the game is over;
 * ``timeout_action`` answers a prompt whose deadline passed, ``bot_action`` is the computer player
   and sees only its own view.
 
-Actions are JSON objects (``dict``) with at least a ``"type"`` key. Replaying the accepted actions
+Actions are JSON objects (``dict``) with at least a ``"type"`` key and only plain JSON data inside,
+compared exactly (``true`` is not ``1``, ``3.0`` is not ``3``). Replaying the accepted actions
 from ``setup`` with the same seed reproduces the stored state exactly. Event and prompt texts name
 seats with :func:`seat_name` (``"P1"`` for seat 0 …); the platform replaces those with player
 names. :class:`Engine` is generic in the game's state type, so ``Engine[MyState]`` lets the type
@@ -29,11 +31,13 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from itertools import islice
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
 Action = dict[str, Any]
 JSON = dict[str, Any]
@@ -49,12 +53,66 @@ def seat_name(seat: int) -> str:
     return f"P{seat + 1}"
 
 
-def _shown(x: Any) -> str:
-    """The bad input, repeated in an error message (as JSON when it can be)."""
-    try:
-        return json.dumps(x, sort_keys=True, default=repr)
-    except (TypeError, ValueError):
-        return repr(x)
+def shown(x: Any, limit: int = 120) -> str:
+    """The bad input, repeated in an error message: JSON-like text of at most ``limit`` characters.
+
+    Refusals repeat what was sent so people can see their mistake, but the input is whatever
+    arrived, so this must be safe on anything: it looks only a few levels deep and at a few items
+    per container (a cyclic or deeply nested value cannot make it loop or recurse), clips long
+    strings, never spells out a huge integer and never calls ``repr`` on an unknown object
+    (which could be slow, huge or raise). Object keys are sorted when there are few of them."""
+    out: list[str] = []
+    size = 0
+
+    def put(text: str) -> None:
+        nonlocal size
+        out.append(text)
+        size += len(text)
+
+    def walk(v: Any, depth: int) -> None:
+        t = type(v)
+        if v is None:
+            put("null")
+        elif t is bool:
+            put("true" if v else "false")
+        elif t is int:
+            put(str(v) if v.bit_length() <= 64 else ("-" if v < 0 else "") + "<a huge number>")
+        elif t is float:
+            put(json.dumps(v))
+        elif t is str:
+            put(json.dumps(v[:limit]) + ("…" if len(v) > limit else ""))
+        elif t is dict or t is list or t is tuple:
+            opening, closing = ("{", "}") if t is dict else ("[", "]")
+            if depth >= 3:
+                put(opening + "…" + closing)
+                return
+            items: list[Any] = list(islice(v.items() if t is dict else v, _SHOWN_ITEMS + 1))
+            if t is dict and len(v) <= _SHOWN_ITEMS and all(type(k) is str for k in v):
+                items.sort(key=lambda kv: kv[0])
+            put(opening)
+            for i, item in enumerate(items):
+                if i == _SHOWN_ITEMS or size > limit:
+                    put(", …" if i else "…")
+                    break
+                if i:
+                    put(", ")
+                if t is dict:
+                    walk(item[0], depth + 1)
+                    put(": ")
+                    walk(item[1], depth + 1)
+                else:
+                    walk(item, depth + 1)
+            put(closing)
+        else:
+            put(f"<{t.__name__}>")
+
+    walk(x, 0)
+    text = "".join(out)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+_SHOWN_ITEMS = 8
+"""How many items of a list or object :func:`shown` repeats before "…"."""
 
 # --------------------------------------------------------------------------------------- errors
 
@@ -290,20 +348,23 @@ class Engine(ABC, Generic[S]):
         """Validate and apply one action; return (new state, events). Raise a RulesError on bad input.
 
         The checks every game shares, in this order: the game is not over (GameOver); the action
-        is an object with a string ``"type"`` and the seat a whole number (IllegalAction); the
-        seat has an open prompt (``prompt_for``; NotYourTurn naming who is awaited, unless
-        ``revisable`` offers the seat's answered prompt again); for an enumerated prompt
-        (``free_form is None``) the action is one of its choices (IllegalAction). Then the game's
-        ``play`` does the rest; free-form answers (a flick, secret orders, a line-up) are
-        validated there.
+        is small plain JSON (``check_plain_json``), an object with a string ``"type"``, and the
+        seat an ``int`` (IllegalAction); the seat has an open prompt (``prompt_for``; NotYourTurn
+        naming who is awaited, unless ``revisable`` offers the seat's answered prompt again); for
+        an enumerated prompt (``free_form is None``) the action is exactly one of its choices
+        (``check_choice``, IllegalAction). Then the game's ``play`` does the rest; free-form
+        answers (a flick, secret orders, a line-up) are validated there, exactly, with
+        :func:`fields`.
         """
         if self.result(state) is not None:
             raise GameOver("the game is over; no more moves are accepted.")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction(f"{_shown(action)} is not an action: send an object with a string "
+        check_plain_json(action)
+        if type(action) is not dict or type(action.get("type")) is not str:
+            raise IllegalAction(f"{shown(action)} is not an action: send an object with a string "
                                 f"\"type\" key.")
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise IllegalAction(f"seat {seat!r} is not a seat number: seats are whole numbers from 0.")
+        if type(seat) is not int:  # exactly int: a bool is not a seat
+            raise IllegalAction(f"seat {shown(seat, 40)} is not a seat number: seats are whole "
+                                "numbers from 0.")
         try:
             prompt = self.prompt_for(state, seat)
         except NotYourTurn:
@@ -317,10 +378,11 @@ class Engine(ABC, Generic[S]):
 
     @abstractmethod
     def play(self, state: S, seat: int, action: Action, prompt: Prompt) -> tuple[S, list[Event]]:
-        """The game's own part of ``apply``: ``action`` answers ``prompt`` (the seat's open prompt,
-        already checked to be one of its choices when it has no ``free_form``). Validate what is
-        left (free-form answers, game-specific rules), then return (new state, events) without
-        mutating ``state``. Raise a RulesError on bad input."""
+        """The game's own part of ``apply``: ``action`` answers ``prompt`` (the seat's open prompt).
+        ``action`` is already known to be small plain JSON with a string ``"type"``, and exactly one
+        of the choices when the prompt has no ``free_form``. Validate what is left (a free-form
+        answer, read exactly with :func:`fields`; game-specific rules), then return (new state,
+        events) without mutating ``state``. Raise a RulesError on bad input, never anything else."""
 
     def revisable(self, state: S, seat: int) -> Prompt | None:
         """The prompt ``seat`` has already answered but may still answer again (revise), while it
@@ -400,7 +462,7 @@ class Engine(ABC, Generic[S]):
             if p.seat == seat:
                 return p
         waiting = ", ".join(f"seat {p.seat} ({p.kind})" for p in open_) or "nobody"
-        raise NotYourTurn(f"seat {seat} has nothing to decide right now; waiting for {waiting}.")
+        raise NotYourTurn(f"seat {shown(seat)} has nothing to decide right now; waiting for {waiting}.")
 
     def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
                log: Sequence[tuple[int, Action]]) -> S:
@@ -411,13 +473,165 @@ class Engine(ABC, Generic[S]):
         return state
 
 
+# ------------------------------------------------------------------------------ action checks
+
+MAX_ACTION_DEPTH = 8
+"""How deeply lists and objects may nest in an action (the action object itself is level 1)."""
+MAX_ACTION_SIZE = 4096
+"""Roughly how many characters an action may take written as JSON."""
+MAX_ACTION_INT = 2**53 - 1
+"""The largest whole number (either sign) an action may hold: every JSON reader keeps it exact."""
+
+FieldKind: TypeAlias = "type[Any] | None"
+"""One JSON type a key may hold, named by its Python type (see :func:`fields`)."""
+FieldSpec: TypeAlias = "FieldKind | tuple[FieldKind, ...]"
+
+_KIND_WORDS: dict[FieldKind, str] = {
+    int: "a whole number", float: "a number", str: "a string", bool: "true or false",
+    list: "a list", dict: "an object", None: "null",
+}
+
+
+def check_plain_json(action: Any) -> None:
+    """Raise IllegalAction unless ``action`` is small, plain JSON data.
+
+    Plain means exactly what ``json.loads`` gives: ``dict`` with ``str`` keys, ``list``, ``str``,
+    ``int`` (within :data:`MAX_ACTION_INT`), finite ``float``, ``bool`` and ``None`` — no tuples,
+    sets, subclasses or other objects, which would compare, serialise or replay differently. Small
+    means at most :data:`MAX_ACTION_DEPTH` levels of nesting and about :data:`MAX_ACTION_SIZE`
+    characters. The walk is iterative and stops as soon as a limit is passed, so a huge, deep or
+    cyclic value (a cycle is infinitely deep) costs no more than a small one.
+    """
+    budget = MAX_ACTION_SIZE
+    todo: list[tuple[Any, int]] = [(action, 1)]
+    while todo:
+        x, depth = todo.pop()
+        t = type(x)
+        if t is dict or t is list:
+            if depth > MAX_ACTION_DEPTH:
+                raise IllegalAction(f"the action nests lists and objects more than {MAX_ACTION_DEPTH} "
+                                    "levels deep; send a flatter one.")
+            budget -= 2
+            if t is dict:
+                for k, v in x.items():
+                    if type(k) is not str:
+                        raise IllegalAction(f"the action has an object key {shown(k, 40)} that is not a "
+                                            "string; JSON object keys are strings.")
+                    budget -= len(k) + 4
+                    if budget < 0:
+                        break
+                    todo.append((v, depth + 1))
+            else:
+                for v in x:
+                    budget -= 1
+                    if budget < 0:
+                        break
+                    todo.append((v, depth + 1))
+        elif t is str:
+            budget -= len(x) + 2
+        elif t is int:
+            if not -MAX_ACTION_INT <= x <= MAX_ACTION_INT:
+                raise IllegalAction(f"the action holds a whole number beyond ±{MAX_ACTION_INT}, "
+                                    "too large to be exact in JSON.")
+            budget -= len(str(x))
+        elif t is float:
+            if not math.isfinite(x):
+                raise IllegalAction(f"the action holds {shown(x)}, which is not a JSON number; "
+                                    "send finite numbers.")
+            budget -= len(repr(x))
+        elif x is None or t is bool:
+            budget -= 5
+        else:
+            raise IllegalAction(f"the action holds a value of type {t.__name__[:40]}, which is not JSON "
+                                "data; an action holds only objects, lists, strings, numbers, true, "
+                                "false and null.")
+        if budget < 0:
+            raise IllegalAction(f"the action is too large (more than about {MAX_ACTION_SIZE} "
+                                "characters as JSON); send a shorter one.")
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Exact equality of JSON data: the same JSON types holding equal values, objects with the same
+    keys. Python's ``==`` says ``True == 1`` and ``3.0 == 3``; here both are different answers.
+
+    Recursive, but only as deep as the shallower of the two values: ``apply`` compares an action
+    it has already bounded (:func:`check_plain_json`) with an engine's own choices."""
+    t = type(a)
+    if t is not type(b):
+        return False
+    if t is dict:
+        return bool(a.keys() == b.keys()) and all(same_json(v, b[k]) for k, v in a.items())
+    if t is list:
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
 def check_choice(prompt: Prompt, action: Action) -> None:
-    """For enumerated prompts: raise IllegalAction unless ``action`` is one of the choices."""
+    """For enumerated prompts: raise IllegalAction unless ``action`` is exactly one of the choices
+    (:func:`same_json`: ``{"n": 3.0}`` or ``{"n": true}`` does not answer a choice ``{"n": 3}``)."""
     if prompt.free_form is not None:
         return
     for c in prompt.choices:
-        if c.action == action:
+        if same_json(action, c.action):
             return
-    shown = ", ".join(c.label for c in prompt.choices[:12])
+    labels = ", ".join(c.label for c in prompt.choices[:12])
     more = "…" if len(prompt.choices) > 12 else ""
-    raise IllegalAction(f"{_shown(action)} is not allowed now; choose one of: {shown}{more}")
+    raise IllegalAction(f"{shown(action)} is not allowed now; choose one of: {labels}{more}")
+
+
+def fields(obj: Any, what: str, required: Mapping[str, FieldSpec],
+           optional: Mapping[str, FieldSpec] | None = None, *, usage: str = "") -> dict[str, Any]:
+    """Read a free-form answer (or an object inside one) exactly, or raise IllegalAction.
+
+    ``obj`` must be an object holding every ``required`` key, any of the ``optional`` ones and
+    nothing else (unknown keys are refused by name: a misspelt key must not be silently ignored).
+    Each key's spec is one JSON type or a tuple of them, named by Python type: ``int`` is a whole
+    number and never a bool; ``float`` is any number (whole or not, never a bool or a numeric
+    string) and is returned as a ``float``, so ``3`` and ``3.0`` give the same state; ``str``,
+    ``bool``, ``list`` and ``dict`` are exactly those; ``None`` allows null. Returns the present
+    keys with their values; ranges and game rules are the caller's to check. ``what`` names the
+    answer in messages ("a flick"); ``usage``, when given, shows what to send instead."""
+    tail = f"; send {usage}." if usage else "."
+    if type(obj) is not dict:
+        raise IllegalAction(f"{what} must be an object, not {shown(obj, 60)}{tail}")
+    optional = optional or {}
+    allowed = {*required, *optional}
+    unknown = sorted(shown(k, 30) for k in obj if k not in allowed)
+    if unknown:
+        names = ", ".join(unknown[:5]) + (", …" if len(unknown) > 5 else "")
+        raise IllegalAction(f"{what} has unknown key(s) {names}; allowed: "
+                            f"{', '.join(sorted(allowed))}.")
+    out: dict[str, Any] = {}
+    for key, spec in required.items():
+        if key not in obj:
+            raise IllegalAction(f"{what} needs \"{key}\" ({_spec_words(spec)}){tail}")
+        out[key] = _typed(obj[key], key, spec, what, tail)
+    for key, spec in optional.items():
+        if key in obj:
+            out[key] = _typed(obj[key], key, spec, what, tail)
+    return out
+
+
+def _spec_words(spec: FieldSpec) -> str:
+    kinds = spec if isinstance(spec, tuple) else (spec,)
+    return " or ".join(_KIND_WORDS[k] for k in kinds)
+
+
+def _typed(value: Any, key: str, spec: FieldSpec, what: str, tail: str) -> Any:
+    """``value`` if it has one of the JSON types of ``spec`` (a number as float for ``float``)."""
+    t = type(value)
+    for kind in spec if isinstance(spec, tuple) else (spec,):
+        if kind is None:
+            if value is None:
+                return None
+        elif kind is not float:
+            if t is kind:
+                return value
+        elif t is int or t is float:
+            try:
+                number = float(value)
+            except OverflowError:
+                number = math.inf
+            if math.isfinite(number):
+                return number
+    raise IllegalAction(f"\"{key}\" in {what} must be {_spec_words(spec)}, not {shown(value, 40)}{tail}")

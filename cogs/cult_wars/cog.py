@@ -226,8 +226,8 @@ class CultWarsCog(commands.Cog):
 
     async def _button(self, interaction: discord.Interaction, game_id: int, opened: int, kind: str) -> None:
         d, view = await self.context(interaction, game_id, opened)
-        if kind == "ok":
-            await self.confirm(interaction, d, view)
+        if kind in ("ok", "okr"):
+            await self.confirm(interaction, d, view, replace=kind == "okr")
             return
         if kind == "edit":
             draft = self.initial(view)
@@ -237,11 +237,13 @@ class CultWarsCog(commands.Cog):
             page = kind if kind in ("slots", "quick") else "main"
         await interaction.response.edit_message(**await self.payload(d, view, draft, page))
 
-    async def confirm(self, interaction: discord.Interaction, d: Decision, view: JSON) -> None:
-        """Send the drafted orders as the answer to this form's decision — once."""
+    async def confirm(self, interaction: discord.Interaction, d: Decision, view: JSON, *,
+                      replace: bool) -> None:
+        """Send the drafted orders as the answer to this form's decision — once. ``replace`` is
+        what the form was drawn for (first orders or a replacement), never guessed from the
+        current state, so a repeated first Confirm is refused instead of replacing."""
         game, seat = d.game, d.seat
         draft = Draft.from_message(interaction.message) or self.initial(view)
-        replace = view["private"]["orders"] is not None
         await interaction.response.defer()
         try:
             update = await self.controller.act(interaction, d, draft.action(replace=replace))

@@ -254,7 +254,7 @@ def main_items(game_id: int, opened: int, d: Draft, view: JSON,
             value=".".join(map(str, perm)), default=d.loss == list(perm)))
     items.append(select(game_id, opened, "lo", lo_opts,
                         placeholder="🩸 If your defence wins: who loses first", row=3))
-    items += nav(game_id, opened, "main")
+    items += nav(game_id, opened, "main", replace=view["private"]["orders"] is not None)
     return items
 
 
@@ -270,7 +270,7 @@ def slot_items(game_id: int, opened: int, d: Draft, view: JSON) -> list[discord.
                                              description=desc))
         items.append(select(game_id, opened, f"sl_{s}", opts, min_values=0, max_values=len(TOKENS),
                             placeholder=f"{SLOT_EMOJI[s]} {SLOT_NAMES[s]}: no cards", row=row))
-    items += nav(game_id, opened, "slots")
+    items += nav(game_id, opened, "slots", replace=view["private"]["orders"] is not None)
     return items
 
 
@@ -283,14 +283,18 @@ def quick_items(game_id: int, opened: int, presets: list[tuple[str, str, JSON]])
     return items
 
 
-def nav(game_id: int, opened: int, page: str) -> list[discord.ui.Item[Any]]:
+def nav(game_id: int, opened: int, page: str, *, replace: bool = False) -> list[discord.ui.Item[Any]]:
+    """Page buttons and Confirm. A form drawn after the orders went in confirms a *replacement*
+    (kind ``okr``), one drawn before confirms the first orders (``ok``): a retried or doubled first
+    Confirm can then never turn into a replacement."""
     out: list[discord.ui.Item[Any]] = []
     if page == "main":
         out.append(button(game_id, opened, "slots", "Followers on slots ▶", discord.ButtonStyle.primary, 4))
     else:
         out.append(button(game_id, opened, "main", "◀ Target & cards", discord.ButtonStyle.primary, 4))
     out.append(button(game_id, opened, "quick", "⚡ Ready-made", discord.ButtonStyle.secondary, 4))
-    out.append(button(game_id, opened, "ok", "✅ Confirm orders", discord.ButtonStyle.success, 4))
+    out.append(button(game_id, opened, "okr" if replace else "ok", "✅ Confirm orders",
+                      discord.ButtonStyle.success, 4))
     return out
 
 

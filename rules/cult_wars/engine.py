@@ -21,7 +21,6 @@ Prompt ``params`` (see :class:`rules.engine.Prompt`) of the one prompt kind, ``"
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -37,10 +36,12 @@ from ..engine import (
     Result,
     Rng,
     seat_name,
+    shown,
 )
 from .bot import choose_orders
 from .content import DECK_IDS, MAX_DEPLOY, SLOTS, STRATEGY_VALUES, kind_of
 from .orders import (
+    ORDERS_USAGE,
     check_face_up_kept,
     declaration,
     declaration_text,
@@ -128,10 +129,7 @@ class CultWarsEngine(Engine[CultWarsState]):
              prompt: Prompt) -> tuple[CultWarsState, list[Event]]:
         s0 = state
         if action["type"] != "orders":
-            shown = json.dumps(action, sort_keys=True, default=repr)
-            raise IllegalAction(
-                f"{shown} is not allowed; the only action is {{\"type\": \"orders\", \"target\": seat, "
-                f"\"slots\": {{...}}, \"actions\": [...], \"face_up\": [...], \"loss_order\": ...}}.")
+            raise IllegalAction(f"{shown(action)} is not allowed; the only action is {ORDERS_USAGE}.")
         old = s0.orders.get(seat)
         if old is not None and action.get("replace") is not True:
             waiting = ", ".join(seat_name(k) for k in range(s0.players) if k not in s0.orders)
@@ -143,6 +141,10 @@ class CultWarsEngine(Engine[CultWarsState]):
         orders = parse_orders(action, seat=seat, players=s0.players, followers=cult.followers,
                               hand=cult.hand)
         if old is not None:
+            if orders == old:
+                # a repeated replacement (a double tap, a retried request) changes nothing
+                raise IllegalAction(f"those are already {seat_name(seat)}'s orders for turn {s0.turn}; "
+                                    "nothing was changed.")
             check_face_up_kept(old, orders)
         s = self.clone(s0)
         s.orders[seat] = orders

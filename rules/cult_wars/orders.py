@@ -7,70 +7,60 @@ what it lays face up, and how its defence shares out attackers' losses if it win
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 
-from ..engine import IllegalAction, seat_name
+from ..engine import FieldSpec, IllegalAction, fields, seat_name, shown
 from .content import CARD_KIND, SLOT_NAMES, SLOTS, STRATEGY_VALUES, card_name, kind_of
 from .state import Orders, Play
 
-ORDER_KEYS = frozenset({"type", "target", "slots", "actions", "face_up", "loss_order", "replace"})
-
-
-def _show(x: Any) -> str:
-    try:
-        return json.dumps(x, sort_keys=True)
-    except (TypeError, ValueError):
-        return repr(x)
+ORDERS_USAGE = ('{"type": "orders", "target": seat, "slots": {...}, "actions": [...], '
+                '"face_up": [...], "loss_order": ...}')
+"""What an orders action looks like, for refusals."""
+PLAY_USAGE = '{"card": "AC07", "target": 2}'
+"""What one action-card play inside the orders looks like."""
+ORDER_FIELDS: dict[str, FieldSpec] = {
+    "slots": (dict, None), "actions": (list, None), "face_up": (list, str, None),
+    "loss_order": (str, list, None), "replace": bool,
+}
+"""The optional keys of an orders action and their JSON types (null: the default)."""
+ORDER_KEYS = frozenset({"type", "target", *ORDER_FIELDS})
 
 
 def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    return type(x) is int
 
 
 def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: list[str]) -> Orders:
     """Check a raw ``{"type": "orders", …}`` action and return the :class:`Orders` it gives.
 
-    Raises :class:`IllegalAction` naming the bad part and what is allowed.
+    Read exactly (:func:`rules.engine.fields`): only the keys of :data:`ORDER_KEYS`; seats and
+    strategy-card values are whole numbers (never ``true`` or ``3.0``), card ids and face-up items
+    strings. Raises :class:`IllegalAction` naming the bad part and what is allowed.
     """
-    if not isinstance(raw, dict):
-        raise IllegalAction(f"orders must be a JSON object, not {_show(raw)}.")
-    unknown = sorted(str(k) for k in raw if k not in ORDER_KEYS)
-    if unknown:
-        raise IllegalAction(
-            f"unknown key(s) {', '.join(unknown)} in orders; allowed: {', '.join(sorted(ORDER_KEYS))}.")
+    got = fields(raw, "orders", {"type": str, "target": int}, ORDER_FIELDS, usage=ORDERS_USAGE)
     others = [k for k in range(players) if k != seat]
     others_txt = ", ".join(f"{k} ({seat_name(k)})" for k in others)
 
-    target = raw.get("target")
-    if not _is_int(target) or target not in others:
+    target: int = got["target"]
+    if target not in others:
         raise IllegalAction(
-            f"target {_show(target)} is not another cult; reveal the insignia of one of seats {others_txt}.")
+            f"target {shown(target)} is not another cult; reveal the insignia of one of seats {others_txt}.")
 
-    slots_raw = raw.get("slots", {})
-    if slots_raw is None:
-        slots_raw = {}
-    if not isinstance(slots_raw, dict):
-        raise IllegalAction(
-            f"slots {_show(slots_raw)} must map slot names ({', '.join(SLOTS)}) to lists of strategy-card values.")
+    slots_raw = fields(got.get("slots") or {}, "slots", {}, {name: (list, None) for name in SLOTS},
+                       usage='{"attack": [5, 1], "defend": [3], …}')
     slots: dict[str, list[int]] = {}
-    for name in slots_raw:
-        if name not in SLOTS:
-            raise IllegalAction(f"unknown slot {_show(name)}; the slots are {', '.join(SLOTS)}.")
     for name in SLOTS:
-        vals = slots_raw.get(name, [])
-        if vals is None:
-            vals = []
-        if not isinstance(vals, list) or not all(_is_int(v) for v in vals):
+        vals: list[Any] = slots_raw.get(name) or []
+        if not all(_is_int(v) for v in vals):
             raise IllegalAction(
-                f"slot {name}: {_show(vals)} must be a list of strategy-card values such as [5, 1].")
-        slots[name] = sorted((int(v) for v in vals), reverse=True)
+                f"slot {name}: {shown(vals, 60)} must be a list of strategy-card values such as [5, 1].")
+        slots[name] = sorted(vals, reverse=True)
     used = Counter(v for name in SLOTS for v in slots[name])
     have = Counter(STRATEGY_VALUES)
-    over = {v: n for v, n in used.items() if n > have.get(v, 0)}
+    over = sorted((v, n) for v, n in used.items() if n > have.get(v, 0))
     if over:
-        laid = ", ".join(f"{n}× {v}" for v, n in sorted(over.items()))
+        laid = ", ".join(f"{n}× {shown(v)}" for v, n in over[:6]) + (", …" if len(over) > 6 else "")
         raise IllegalAction(
             f"you laid {laid} but your strategy cards are {', '.join(map(str, STRATEGY_VALUES))} "
             f"(each card goes on one slot at most).")
@@ -81,72 +71,61 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
             f"you assigned {total} followers ({parts}) but your cult has only {followers}; "
             f"the four slots together may hold at most {followers}.")
 
-    plays_raw = raw.get("actions", [])
-    if plays_raw is None:
-        plays_raw = []
-    if not isinstance(plays_raw, list):
-        raise IllegalAction(f"actions {_show(plays_raw)} must be a list of {{\"card\": id, \"target\": seat}}.")
     plays: list[Play] = []
     seen: set[str] = set()
     hand_txt = ", ".join(f"{c} ({card_name(c)})" for c in hand) or "no action cards"
-    for entry in plays_raw:
-        if not isinstance(entry, dict) or set(entry) - {"card", "target"}:
-            raise IllegalAction(
-                f"action {_show(entry)} must look like {{\"card\": \"AC07\", \"target\": 2}}.")
-        cid = entry.get("card")
-        if not isinstance(cid, str) or cid not in hand or cid not in CARD_KIND:
-            raise IllegalAction(f"you do not hold action card {_show(cid)}; you hold {hand_txt}.")
+    for entry in got.get("actions") or []:
+        play = fields(entry, "an action card play", {"card": str}, {"target": (int, None)},
+                      usage=PLAY_USAGE)
+        cid: str = play["card"]
+        if cid not in hand or cid not in CARD_KIND:
+            raise IllegalAction(f"you do not hold action card {shown(cid, 40)}; you hold {hand_txt}.")
         if cid in seen:
             raise IllegalAction(f"action card {cid} is played twice; each card can be played once.")
         seen.add(cid)
         kind = kind_of(cid)
-        tgt = entry.get("target")
+        tgt: int | None = play.get("target")
         if kind.target == "self":
             if tgt is not None and tgt != seat:
                 raise IllegalAction(
-                    f"{kind.name} ({cid}) affects your own cult; leave its target empty, not {_show(tgt)}.")
+                    f"{kind.name} ({cid}) affects your own cult; leave its target empty, not {shown(tgt)}.")
             plays.append(Play(cid, None))
         else:
             if tgt is None:
                 tgt = target
-            if not _is_int(tgt) or tgt not in others:
+            if tgt not in others:
                 raise IllegalAction(
-                    f"{kind.name} ({cid}) needs another cult as target, not {_show(tgt)}; "
+                    f"{kind.name} ({cid}) needs another cult as target, not {shown(tgt)}; "
                     f"choose one of seats {others_txt}.")
-            plays.append(Play(cid, int(tgt)))
+            plays.append(Play(cid, tgt))
 
-    fu_raw = raw.get("face_up", [])
-    if fu_raw is None:
-        fu_raw = []
+    fu_raw: Any = got.get("face_up") or []
     allowed = ["target", *SLOTS, *(pl.card for pl in plays)]
     if fu_raw == "all":
         fu_raw = list(allowed)
-    if not isinstance(fu_raw, list) or not all(isinstance(x, str) for x in fu_raw):
+    if type(fu_raw) is not list or not all(type(x) is str for x in fu_raw):
         raise IllegalAction(
-            f"face_up {_show(fu_raw)} must be \"all\" or a list drawn from {', '.join(allowed)}.")
+            f"face_up {shown(fu_raw, 60)} must be \"all\" or a list drawn from {', '.join(allowed)}.")
     for item in fu_raw:
         if item not in allowed:
             raise IllegalAction(
-                f"cannot lay {_show(item)} face up; you can lay face up: {', '.join(allowed)}.")
+                f"cannot lay {shown(item, 40)} face up; you can lay face up: {', '.join(allowed)}.")
     face_up = [x for x in allowed if x in fu_raw]
 
-    lo_raw = raw.get("loss_order", "proportional")
+    lo_raw = got.get("loss_order")
     loss_order: str | list[int]
     if lo_raw is None or lo_raw == "proportional":
         loss_order = "proportional"
-    elif isinstance(lo_raw, list) and all(_is_int(x) for x in lo_raw):
+    elif type(lo_raw) is list and all(_is_int(x) for x in lo_raw):
         if len(set(lo_raw)) != len(lo_raw) or any(x not in others for x in lo_raw):
             raise IllegalAction(
-                f"loss_order {_show(lo_raw)} must list distinct other seats ({others_txt}) in priority order.")
-        loss_order = [int(x) for x in lo_raw]
+                f"loss_order {shown(lo_raw, 60)} must list distinct other seats ({others_txt}) in priority order.")
+        loss_order = list(lo_raw)
     else:
         raise IllegalAction(
-            f"loss_order {_show(lo_raw)} must be \"proportional\" or a priority list of seats from {others_txt}.")
+            f"loss_order {shown(lo_raw, 60)} must be \"proportional\" or a priority list of seats from {others_txt}.")
 
-    if "replace" in raw and not isinstance(raw["replace"], bool):
-        raise IllegalAction(f"replace {_show(raw['replace'])} must be true or false.")
-
-    return Orders(target=int(target), slots=slots, plays=plays, face_up=face_up, loss_order=loss_order)
+    return Orders(target=target, slots=slots, plays=plays, face_up=face_up, loss_order=loss_order)
 
 
 def check_face_up_kept(old: Orders, new: Orders) -> None:

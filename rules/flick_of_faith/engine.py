@@ -12,14 +12,15 @@ Prompt ``params`` (see :class:`rules.engine.Prompt`), per prompt kind:
 
 * ``"contest_flick"`` and ``"flick"`` (free-form ``"flick"``): ``angle_min`` and ``angle_max``
   (degrees, -180 and 180) and ``power_min`` and ``power_max`` (1 and 10), the allowed ranges of
-  the action's ``angle`` and ``power``.
+  the action's ``angle`` and ``power`` (JSON numbers, whole or not; a numeric string is refused).
+  A contest flick holds nothing else; any other key is refused by name.
 * ``"flick"`` (a Mission flick) also has: ``pieces``, the values the optional ``piece`` may take
   (empty when the flick re-flicks a disc already placed, so ``piece`` is ignored), and
   ``piece_default``, the piece flicked when none is named (None when ``pieces`` is empty);
   ``hand_targets``, the values of Dagda's optional ``hand`` (empty for any other god, who may
-  not send one); ``in_corner``, True when the disc is still in the corner from a previous flick,
-  ``attempt``, which flick of that disc this is, and ``max_attempts``, after which a disc still
-  in the corner goes to the reserve.
+  not send one; null for ``piece`` or ``hand`` means none); ``in_corner``, True when the disc is
+  still in the corner from a previous flick, ``attempt``, which flick of that disc this is, and
+  ``max_attempts``, after which a disc still in the corner goes to the reserve.
 
 The other prompts (``god``, ``vote``, ``anubis``, ``build``, ``reuse``) are enumerated: their
 choices say everything and ``params`` is empty.
@@ -41,7 +42,9 @@ from rules.engine import (
     Prompt,
     Result,
     Rng,
+    fields,
     seat_name,
+    shown,
 )
 
 from . import flick, geometry, gods, laws, physics, scoring
@@ -79,19 +82,29 @@ def _flick_ranges() -> dict[str, Any]:
             "power_min": flick.MIN_POWER, "power_max": flick.MAX_POWER}
 
 
-def _num(action: Action, key: str, lo: float, hi: float, what: str) -> float:
-    if key not in action:
-        raise IllegalAction(f"a flick needs {key!r} ({what}, {lo:g} to {hi:g}); got {action!r}.")
-    raw = action[key]
-    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
-        raise IllegalAction(f"{key} must be a number from {lo:g} to {hi:g}, not {raw!r}.")
-    try:
-        v = float(raw)
-    except ValueError:
-        raise IllegalAction(f"{key} must be a number from {lo:g} to {hi:g}, not {raw!r}.") from None
-    if not math.isfinite(v) or not lo <= v <= hi:
-        raise IllegalAction(f"{key} {raw!r} is out of range: {what} must be from {lo:g} to {hi:g}.")
-    return v
+FLICK_USAGE = '{"type": "flick", "angle": -180..180, "power": 1..10}'
+"""What a flick action looks like, for refusals."""
+
+
+def _read_flick(action: Action, what: str, *, mission: bool) -> tuple[float, float, dict[str, Any]]:
+    """A flick's angle and power, read exactly (numbers, never numeric strings or bools; whole
+    numbers become floats, so ``40`` and ``40.0`` flick alike) and checked against their ranges,
+    plus the keys it holds. Only a Mission flick may name a ``piece`` and Dagda's ``hand``
+    (null means none); any other key is refused by name."""
+    if action["type"] != "flick":
+        raise IllegalAction(f"{shown(action)} is not allowed now; send a flick: {FLICK_USAGE}.")
+    optional: dict[str, Any] = {"piece": (str, None), "hand": (str, None)} if mission else {}
+    got = fields(action, what, {"type": str, "angle": float, "power": float}, optional,
+                 usage=FLICK_USAGE)
+    angle = _in_range(got["angle"], "angle", ANGLE_MIN, ANGLE_MAX, "angle in degrees")
+    power = _in_range(got["power"], "power", flick.MIN_POWER, flick.MAX_POWER, "power")
+    return angle, power, got
+
+
+def _in_range(value: float, key: str, lo: float, hi: float, what: str) -> float:
+    if not lo <= value <= hi:
+        raise IllegalAction(f"{key} {value:g} is out of range: {what} must be from {lo:g} to {hi:g}.")
+    return value
 
 
 class FlickOfFaith(Engine[FlickState]):
@@ -293,11 +306,7 @@ class FlickOfFaith(Engine[FlickState]):
 
     # ------------------------------------------------------------------- contest flicks
     def _submit_contest(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
-        if action["type"] != "flick":
-            raise IllegalAction(f"{action!r} is not allowed now; submit a flick: "
-                                '{"type": "flick", "angle": -180..180, "power": 1..10}.')
-        angle = _num(action, "angle", ANGLE_MIN, ANGLE_MAX, "angle in degrees")
-        power = _num(action, "power", flick.MIN_POWER, flick.MAX_POWER, "power")
+        angle, power, _ = _read_flick(action, "a secret flick", mission=False)
         s.flick_orders[str(seat)] = {"angle": angle, "power": power}
         ev.append(Event(f"Your flick (angle {angle:g}, power {power:g}) is locked in.", to=(seat,)))
         ev.append(Event(f"{seat_name(seat)} has flicked in secret."))
@@ -466,23 +475,20 @@ class FlickOfFaith(Engine[FlickState]):
         return d
 
     def _mission_flick(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
-        if action["type"] != "flick":
-            raise IllegalAction(f"{action!r} is not allowed now; flick: "
-                                '{"type": "flick", "angle": -180..180, "power": 1..10}.')
-        angle = _num(action, "angle", ANGLE_MIN, ANGLE_MAX, "angle in degrees")
-        power = _num(action, "power", flick.MIN_POWER, flick.MAX_POWER, "power")
-        piece = action.get("piece")
-        hand = action.get("hand")
+        angle, power, got = _read_flick(action, "a flick", mission=True)
+        piece: str | None = got.get("piece")
+        hand: str | None = got.get("hand")
         if hand is not None and (s.gods[seat] != "dagda" or hand not in board.HAND_TARGETS):
             allowed = ", ".join(board.HAND_TARGETS) if s.gods[seat] == "dagda" else "only Dagda may use it"
-            raise IllegalAction(f"hand {hand!r} is not allowed: {allowed}.")
+            raise IllegalAction(f"hand {hand[:20]!r} is not allowed: {allowed}.")
         pieces: list[str] = []
         if not s.in_corner:
             extra = s.turn.get("extra")
             if piece is not None and extra is None:
                 allowed_pieces = self._piece_options(s, seat)
                 if piece not in allowed_pieces:
-                    raise IllegalAction(f"piece {piece!r} is not available; choose one of: {', '.join(allowed_pieces)}.")
+                    raise IllegalAction(f"piece {piece[:20]!r} is not available; choose one of: "
+                                        f"{', '.join(allowed_pieces)}.")
             pieces = flick.pieces_for_flick(s.supply[seat], piece, "twin_flight" in s.laws, extra)
             if extra is not None:
                 s.turn["extra"] = None

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules.engine import Choice, IllegalAction, Prompt, seat_name
+from rules.engine import Choice, IllegalAction, Prompt, fields, seat_name, shown
 
 from .cards import (
     ACTION_CARDS,
@@ -189,34 +189,37 @@ def lineup_prompt(s: State, f: Frame, seat: int) -> Prompt:
 
 
 def validate_lineup(s: State, f: Frame, seat: int, action: dict[str, Any]) -> None:
-    order = action.get("order")
+    """Refuse (IllegalAction) anything but an exact line-up for ``seat``: ``{"type": "lineup",
+    "order": [...]}`` and nothing more, the order holding whole-number IDs 1–5 of believers the
+    seat holds (``3.0``, ``true`` or ``"3"`` are not IDs) and, with Zombie Army, ``"z<ID>"``
+    entries for graveyard believers; as many of its own believers as the confrontation needs."""
     lo, hi, zombies = lineup_bounds(s, f, seat)
-    shown = repr(order)
-    if action.get("type") != "lineup" or not isinstance(order, list):
-        raise IllegalAction(f"{action!r} is not a line-up; send {{'type': 'lineup', 'order': [IDs]}} "
-                            f"with {lo}–{hi} of your believers")
+    usage = (f'{{"type": "lineup", "order": [IDs]}} with {lo}' + ("" if lo == hi else f"–{hi}")
+             + " of your believers")
+    if action["type"] != "lineup":
+        raise IllegalAction(f"{shown(action)} is not a line-up; send {usage}.")
+    order: list[Any] = fields(action, "a line-up", {"type": str, "order": list}, usage=usage)["order"]
+    listed = shown(order, 60)
     own: list[int] = []
     dead: list[int] = []
     for e in order:
-        if isinstance(e, bool):
-            raise IllegalAction(f"line-up {shown}: {e!r} is not a believer ID 1–5")
-        if isinstance(e, int) and 1 <= e <= 5:
+        if type(e) is int and 1 <= e <= 5:
             own.append(e)
-        elif zombies and isinstance(e, str) and len(e) == 2 and e[0] == "z" and e[1] in "12345":
+        elif zombies and type(e) is str and len(e) == 2 and e[0] == "z" and e[1] in "12345":
             dead.append(int(e[1]))
         else:
-            raise IllegalAction(f"line-up {shown}: {e!r} is not a believer ID 1–5"
-                                + (" or a graveyard entry z1–z5" if zombies else ""))
+            raise IllegalAction(f"line-up {listed}: {shown(e, 20)} is not a believer ID 1–5"
+                                + (" or a graveyard entry z1–z5" if zombies else "") + ".")
     have = Counter(btype(c) for c in s.believers[seat])
     if any(Counter(own)[t] > have[t] for t in range(1, 6)):
-        raise IllegalAction(f"line-up {shown} uses believers you do not hold; you hold "
-                            f"{sorted(have.elements())}")
+        raise IllegalAction(f"line-up {listed} uses believers you do not hold; you hold "
+                            f"{sorted(have.elements())}.")
     grave = Counter(btype(c) for c in s.graveyard)
     if any(Counter(dead)[t] > grave[t] for t in range(1, 6)):
-        raise IllegalAction(f"line-up {shown} raises graveyard believers that are not there")
+        raise IllegalAction(f"line-up {listed} raises graveyard believers that are not there.")
     if not lo <= len(own) <= hi:
-        raise IllegalAction(f"line-up {shown} has {len(own)} of your believers; it needs {lo}"
-                            + ("" if lo == hi else f" to {hi}"))
+        raise IllegalAction(f"line-up {listed} has {len(own)} of your believers; it needs {lo}"
+                            + ("" if lo == hi else f" to {hi}") + ".")
 
 
 # ----------------------------------------------------------------------------------- answers

@@ -31,6 +31,7 @@ from rules.engine import (
     Result,
     Rng,
     seat_name,
+    shown,
 )
 
 from . import bot, combat, settle, surrender, turn
@@ -96,7 +97,7 @@ class HegemonyEngine(Engine[State]):
         first = self._first_option(players, opts.get("first_player"))
         max_rounds = opts.get("max_rounds", 30)
         if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 0 <= max_rounds <= 500:
-            raise InvalidOptions(f"max_rounds must be a whole number 0–500, not {max_rounds!r}.")
+            raise InvalidOptions(f"max_rounds must be a whole number 0–500, not {shown(max_rounds, 40)}.")
         per_type = DECK_SIZE[players] // 5
         used = [c for c in range(N_BELIEVERS) if c % BELIEVER_COPIES < per_type]
         box = [c for c in range(N_BELIEVERS) if c % BELIEVER_COPIES >= per_type]
@@ -128,14 +129,15 @@ class HegemonyEngine(Engine[State]):
         if value is None:
             return None
         seat: int | None = None
-        if isinstance(value, str) and value.upper().startswith("P") and value[1:].isdigit():
+        if isinstance(value, str) and value[:1] in ("P", "p") and value[1:].isascii() \
+                and value[1:].isdigit() and len(value) <= 4:
             seat = int(value[1:]) - 1
         elif isinstance(value, int) and not isinstance(value, bool):
             seat = value
         if seat is None or not 0 <= seat < players:
             raise InvalidOptions(f"first_player must be a seat 0–{players - 1} or "
                                  f"{seat_name(0)}–{seat_name(players - 1)}, "
-                                 f"not {value!r}.")
+                                 f"not {shown(value, 40)}.")
         return seat
 
     # ----------------------------------------------------------------------------- prompts

@@ -260,6 +260,53 @@ async def test_a_double_tapped_confirm_sends_the_last_orders_once_and_nothing_fo
     assert "Orders changed" not in second and polite_second_answer(second), said
 
 
+def stored_orders(db: Path, seat: int) -> int:
+    """How many order actions of ``seat`` game 1's action log holds."""
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT COUNT(*) FROM actions WHERE game_id=1 AND seat=?", (seat,)).fetchone()[0]
+
+
+async def test_a_first_confirm_tapped_again_later_never_becomes_a_replacement(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot, db_path: Path) -> None:
+    """alice is not the last cult: her orders stay revisable, yet a retried first Confirm (the old
+    form's button, after the first tap was stored) is refused instead of sending them again."""
+    env = simcord_env
+    channel, thread, (alice, bob) = await open_cult_wars(env, simcord_bot)
+    form = find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:1:")
+    other = await alice.slash(thread, "orders")  # a second form drawn before the orders went in
+    first = await alice.user.click(form, label="✅ Confirm orders")
+    assert "Orders sent" in reply_text(first)
+    again = await alice.click(other.response.message, label="✅ Confirm orders")
+    said = answer_text(env, again)
+    assert "Orders changed" not in said and polite_second_answer(said), said
+    assert stored_orders(db_path, 0) == 1
+    assert "**P1 alice** has changed its orders" not in log_of(thread)
+
+
+async def test_a_replacement_confirmed_twice_at_once_is_stored_once(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot, db_path: Path) -> None:
+    env = simcord_env
+    channel, thread, (alice, bob) = await open_cult_wars(env, simcord_bot)
+    await alice.user.click(find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:1:"),
+                           label="✅ Confirm orders")
+    change = await alice.slash(thread, "orders")  # drawn after the orders went in: a replacement
+    assert "Your orders are in" in reply_text(change), reply_text(change)
+    lo = next(c["custom_id"] for c in components(change.response.message) if c["custom_id"].endswith(":lo"))
+    edited = await alice.select(change.response.message, ["1.2"], custom_id=lo)  # a real change
+    form = edited.response.message
+    taps = await simultaneously(env, alice.click(form, label="✅ Confirm orders"),
+                                alice.click(form, label="✅ Confirm orders"))
+    said = [answer_text(env, t) for t in taps]
+    assert stored_orders(db_path, 0) == 2, "the doubled replacement was stored twice"
+    assert log_of(thread).count("**P1 alice** has changed its orders") == 1, said
+    assert sum("Orders changed" in s for s in said) == 1, said
+    assert all(WENT_WRONG not in s.lower() for s in said), said
+    # and an unchanged form confirmed again changes nothing either
+    fresh = await alice.slash(thread, "orders")
+    again = await alice.click(fresh.response.message, label="✅ Confirm orders")
+    assert "nothing was changed" in answer_text(env, again) and stored_orders(db_path, 0) == 2
+
+
 async def test_a_second_order_form_confirmed_after_the_reveal_is_refused_politely(
         simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     """Sequential variant: bob's DM form and a form from /orders, confirmed one after the other."""

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import rules
+from rules import registry
 from rules.engine import (
     Action,
     Choice,
@@ -26,7 +27,11 @@ from rules.engine import (
     Result,
     RulesError,
     StateSchemaError,
+    check_plain_json,
+    fields,
+    same_json,
     seat_name,
+    shown,
 )
 
 
@@ -69,9 +74,9 @@ class CountEngine(Engine[CountState]):
         if prompt.kind == "pick":
             s.picked = action["n"]
         else:
-            word = action.get("word")
-            if not isinstance(word, str) or not 0 < len(word) <= prompt.params["max_length"]:
-                raise IllegalAction(f"{word!r} is not a word of 1 to 5 letters.")
+            word = fields(action, "a word", {"type": str, "word": str})["word"]
+            if not 0 < len(word) <= prompt.params["max_length"]:
+                raise IllegalAction(f"{shown(word)} is not a word of 1 to 5 letters.")
             s.word = word
         s.step += 1
         return s, [Event(f"{seat_name(seat)} answers.")]
@@ -130,11 +135,13 @@ def test_a_malformed_action_is_refused_repeating_it(action: Any) -> None:
     assert e.calls == []
 
 
-@pytest.mark.parametrize("seat", [True, False, "0", 0.0, None])
-def test_a_seat_must_be_a_whole_number(seat: Any) -> None:
+@pytest.mark.parametrize(("seat", "text"), [(True, "true"), (False, "false"), ("0", '"0"'),
+                                           (0.0, "0.0"), (None, "null"), ([0], "[0]")])
+def test_a_seat_must_be_a_whole_number(seat: Any, text: str) -> None:
     e = CountEngine()
-    with pytest.raises(IllegalAction, match=f"seat {seat!r} is not a seat number"):
+    with pytest.raises(IllegalAction) as err:
         e.apply(e.setup(2, 1), seat, {"type": "pick", "n": 1})
+    assert str(err.value) == f"seat {text} is not a seat number: seats are whole numbers from 0."
 
 
 def test_a_seat_without_an_open_prompt_is_told_who_is_awaited() -> None:
@@ -188,3 +195,188 @@ def test_a_revisable_answer_goes_through_the_same_checks_to_play() -> None:
     s2, _ = e.apply(s, 0, {"type": "pick", "n": 2})
     assert e.calls[-1] == (0, {"type": "pick", "n": 2}, "pick") and s2.picked == 2
     assert CountEngine().revisable(s, 0) is None
+
+
+# ------------------------------------------------------------ exact actions (plain JSON, exact types)
+
+def _deep(levels: int) -> Any:
+    """``levels`` lists inside each other around a 1, built without recursion."""
+    x: Any = 1
+    for _ in range(levels):
+        x = [x]
+    return x
+
+
+@pytest.mark.parametrize("n", [1.0, True, "1", [1], None])
+def test_a_choice_is_matched_exactly_not_by_python_equality(n: Any) -> None:
+    e = CountEngine()
+    s = e.setup(2, 1)
+    with pytest.raises(IllegalAction, match="is not allowed now; choose one of: 1, 2"):
+        e.apply(s, 0, {"type": "pick", "n": n})
+    assert e.calls == []
+    assert e.apply(s, 0, {"type": "pick", "n": 1})[0].picked == 1
+
+
+def test_a_choice_with_an_extra_or_a_missing_key_is_refused() -> None:
+    e = CountEngine()
+    s = e.setup(2, 1)
+    for action in ({"type": "pick", "n": 1, "n2": 1}, {"type": "pick"}, {"type": "pick", "N": 1}):
+        with pytest.raises(IllegalAction, match="choose one of"):
+            e.apply(s, 0, action)
+    assert e.calls == []
+
+
+def test_a_free_form_answer_with_an_unknown_key_is_refused_naming_it() -> None:
+    e = CountEngine()
+    s, _ = e.apply(e.setup(2, 1), 0, {"type": "pick", "n": 1})
+    with pytest.raises(IllegalAction) as err:
+        e.apply(s, 1, {"type": "word", "word": "hi", "colour": "red"})
+    assert str(err.value) == 'a word has unknown key(s) "colour"; allowed: type, word.'
+    with pytest.raises(IllegalAction, match='"word" in a word must be a string, not 5'):
+        e.apply(s, 1, {"type": "word", "word": 5})
+
+
+def _first_free_form(game: str, free_form: str) -> tuple[Engine[Any], Any, Prompt, Action]:
+    """A seeded computer-player game of ``game`` up to its first ``free_form`` prompt, with the
+    computer player's answer to it."""
+    engine = registry.get(game)
+    state = engine.setup(engine.min_players, 4)
+    rng = random.Random(4)
+    for _ in range(400):
+        for p in engine.prompts(state):
+            if p.free_form == free_form:
+                return engine, state, p, engine.bot_action(engine.view(state, p.seat), p, rng)
+        p = engine.prompts(state)[0]
+        state, _ = engine.apply(state, p.seat, engine.bot_action(engine.view(state, p.seat), p, rng))
+    raise AssertionError(f"no {free_form} prompt in {game}")
+
+
+@pytest.mark.parametrize(("game", "free_form"), [("flick_of_faith", "flick"),
+                                                 ("hegemony_of_faith", "lineup"),
+                                                 ("cult_wars", "orders")])
+def test_every_free_form_parser_refuses_an_unknown_key_by_name(game: str, free_form: str) -> None:
+    engine, state, p, good = _first_free_form(game, free_form)
+    engine.apply(state, p.seat, good)
+    with pytest.raises(IllegalAction, match=r'unknown key\(s\) "colour"; allowed: .*type'):
+        engine.apply(state, p.seat, {**good, "colour": "red"})
+
+
+def test_a_numeric_string_is_not_an_angle_but_a_whole_number_is() -> None:
+    engine, state, p, good = _first_free_form("flick_of_faith", "flick")
+    assert p.kind == "contest_flick"
+    with pytest.raises(IllegalAction) as err:
+        engine.apply(state, p.seat, {"type": "flick", "angle": "40", "power": 5.0})
+    assert str(err.value).startswith('"angle" in a secret flick must be a number, not "40"; send {')
+    for angle in (True, [40], None):
+        with pytest.raises(IllegalAction, match='"angle" in a secret flick must be a number'):
+            engine.apply(state, p.seat, {"type": "flick", "angle": angle, "power": 5.0})
+    whole, _ = engine.apply(state, p.seat, {"type": "flick", "angle": 40, "power": 5})
+    decimal, _ = engine.apply(state, p.seat, {"type": "flick", "angle": 40.0, "power": 5.0})
+    assert engine.to_json(whole) == engine.to_json(decimal)  # 40 and 40.0 are the same flick
+
+
+def test_a_line_up_holds_whole_number_ids_not_floats_or_bools() -> None:
+    engine, state, p, good = _first_free_form("hegemony_of_faith", "lineup")
+    first = good["order"][0]
+    for bad in (float(first), True, str(first)):
+        with pytest.raises(IllegalAction, match="is not a believer ID 1–5"):
+            engine.apply(state, p.seat, {**good, "order": [bad, *good["order"][1:]]})
+
+
+@pytest.mark.parametrize("levels", [9, 50, 100_000])
+def test_deep_nesting_is_refused_with_a_short_message(levels: int) -> None:
+    e = CountEngine()
+    s = e.setup(2, 1)
+    with pytest.raises(IllegalAction) as err:
+        e.apply(s, 0, {"type": "pick", "n": _deep(levels)})
+    assert str(err.value) == ("the action nests lists and objects more than 8 levels deep; "
+                              "send a flatter one.")
+    e.apply(s, 0, {"type": "pick", "n": 1})  # the state was left as it was
+
+
+def test_a_cyclic_action_is_refused_with_a_short_message() -> None:
+    e = CountEngine()
+    loop: dict[str, Any] = {"type": "pick", "n": 1}
+    loop["more"] = [loop] * 200
+    with pytest.raises(IllegalAction, match="more than 8 levels deep") as err:
+        e.apply(e.setup(2, 1), 0, loop)
+    assert len(str(err.value)) < 100
+    assert e.calls == []
+
+
+@pytest.mark.parametrize(("action", "says"), [
+    ({"type": "pick", "n": 1, "x": "y" * 5000}, "too large"),
+    ({"type": "pick", "n": list(range(10**6))}, "too large"),
+    ({"type": "pick", "n": 10**5000}, "too large to be exact"),
+    ({"type": "pick", "n": float("nan")}, "NaN, which is not a JSON number"),
+    ({"type": "pick", "n": float("-inf")}, "-Infinity, which is not a JSON number"),
+    ({"type": "pick", "n": (1,)}, "type tuple, which is not JSON data"),
+    ({"type": "pick", "n": {1}}, "type set, which is not JSON data"),
+    ({"type": "pick", 1: 1}, "object key 1 that is not a string"),
+])
+def test_anything_but_small_plain_json_is_refused_before_the_game_sees_it(action: Any, says: str) -> None:
+    e = CountEngine()
+    with pytest.raises(IllegalAction, match=says) as err:
+        e.apply(e.setup(2, 1), 0, action)
+    assert len(str(err.value)) < 200
+    assert e.calls == []
+
+
+def test_a_huge_seat_number_is_told_who_is_awaited_briefly() -> None:
+    e = CountEngine()
+    with pytest.raises(NotYourTurn, match=r"seat <a huge number> has nothing to decide .* seat 0 \(pick\)"):
+        e.apply(e.setup(2, 1), 10**5000, {"type": "pick", "n": 1})
+
+
+def test_plain_json_limits_are_inclusive() -> None:
+    check_plain_json({"type": "x", "n": _deep(7)})  # the action object plus 7 lists: 8 levels
+    check_plain_json({"type": "x", "n": 2**53 - 1, "m": -(2**53 - 1), "f": 1e308})
+    check_plain_json({"type": "x", "s": "y" * 4000})
+    with pytest.raises(IllegalAction):
+        check_plain_json({"type": "x", "n": _deep(8)})
+    with pytest.raises(IllegalAction):
+        check_plain_json({"type": "x", "n": 2**53})
+
+
+def test_shown_is_short_and_safe_on_anything() -> None:
+    loop: dict[str, Any] = {}
+    loop["a"] = loop
+    assert shown(loop) == '{"a": {"a": {"a": {…}}}}'
+    assert shown(_deep(100_000)) == "[[[[…]]]]"
+    assert shown({"b": 1, "a": [True, None, 2.5]}) == '{"a": [true, null, 2.5], "b": 1}'
+    assert shown(10**5000) == "<a huge number>" and shown(-(10**30)) == "-<a huge number>"
+    assert shown(list(range(10**6))) == "[0, 1, 2, 3, 4, 5, 6, 7, …]"
+    assert shown(object()) == "<object>"
+    for x in ("z" * 10**6, {str(k): "v" * 50 for k in range(10**4)}, [loop] * 50):
+        assert len(shown(x)) <= 120 and len(shown(x, 30)) <= 30
+
+
+def test_same_json_tells_json_types_apart() -> None:
+    assert same_json({"a": [1, "x", None, 2.5, True]}, {"a": [1, "x", None, 2.5, True]})
+    for a, b in ((1, True), (0, False), (3, 3.0), ("3", 3), ([1], (1,)), ({"a": 1}, {"a": 1, "b": 2}),
+                 ({"a": 1}, {"b": 1}), ([1, 2], [1]), (None, 0)):
+        assert not same_json(a, b) and not same_json(b, a)
+
+
+def test_fields_reads_exact_types() -> None:
+    spec: dict[str, Any] = {"type": str, "n": int, "x": float}
+    got = fields({"type": "t", "n": 2, "x": 3, "note": None}, "a test", spec, {"note": (str, None)})
+    assert got == {"type": "t", "n": 2, "x": 3.0, "note": None} and type(got["x"]) is float
+    assert fields({"type": "t", "n": 2, "x": 0.5}, "a test", spec) == {"type": "t", "n": 2, "x": 0.5}
+    refusals = [
+        ({"type": "t", "n": True, "x": 1}, '"n" in a test must be a whole number, not true.'),
+        ({"type": "t", "n": 2.0, "x": 1}, '"n" in a test must be a whole number, not 2.0.'),
+        ({"type": "t", "n": 2, "x": "1.5"}, '"x" in a test must be a number, not "1.5".'),
+        ({"type": "t", "n": 2, "x": False}, '"x" in a test must be a number, not false.'),
+        ({"type": "t", "n": 2}, 'a test needs "x" (a number).'),
+        ({"type": "t", "n": 2, "x": 1, "y": 1, "z": 1}, 'a test has unknown key(s) "y", "z"; '
+                                                        "allowed: n, type, x."),
+        ([1], "a test must be an object, not [1]."),
+    ]
+    for obj, message in refusals:
+        with pytest.raises(IllegalAction) as err:
+            fields(obj, "a test", spec)
+        assert str(err.value) == message
+    with pytest.raises(IllegalAction, match=r'not "1"; send \{"n": 1\}\.$'):
+        fields({"n": "1"}, "a test", {"n": int}, usage='{"n": 1}')
+    assert rules.fields is fields and rules.shown is shown

@@ -98,6 +98,17 @@ def test_malformed_orders_raise_illegal_action_repeating_the_input(junk: dict[st
     assert str(err.value)
 
 
+def test_a_replacement_identical_to_the_orders_in_is_refused_and_changes_nothing() -> None:
+    """A doubled or retried replacement must not count twice (nor tell everyone "changed")."""
+    s = make([12, 12, 12])
+    s, _ = ENGINE.apply(s, 0, orders(1, attack=[8]))
+    s, _ = ENGINE.apply(s, 0, orders(2, breed=[8], replace=True))
+    before = ENGINE.to_json(s)
+    with pytest.raises(IllegalAction, match="nothing was changed"):
+        ENGINE.apply(s, 0, orders(2, breed=[8], replace=True))
+    assert ENGINE.to_json(s) == before
+
+
 def test_a_submitted_seat_may_replace_its_orders_until_the_last_seat_submits() -> None:
     s = make([12, 12, 12])
     s, _ = ENGINE.apply(s, 0, orders(1, attack=[8]))

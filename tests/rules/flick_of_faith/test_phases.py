@@ -73,7 +73,9 @@ def test_flick_values_out_of_range_are_refused_with_the_range() -> None:
         E.apply(s, 0, {"type": "flick", "power": 5})
     with pytest.raises(IllegalAction, match="heart"):
         E.apply(s, 0, {"type": "flick", "angle": 0, "power": 5, "piece": "heart"})
-    s2, _ = E.apply(s, 0, {"type": "flick", "angle": "12.5", "power": "4.25"})
+    with pytest.raises(IllegalAction, match='"angle" in a flick must be a number, not "12.5"'):
+        E.apply(s, 0, {"type": "flick", "angle": "12.5", "power": 4.25})
+    s2, _ = E.apply(s, 0, {"type": "flick", "angle": 12.5, "power": 4.25})
     assert s2.last_flick is not None and s2.last_flick["power"] == 4.25
 
 
