@@ -1,61 +1,126 @@
-"""Command line: ``python -m bot`` runs the bot; ``simulate``, ``games`` and ``replay`` need no token."""
+"""Command line: ``python -m bot`` runs the bot; ``simulate``, ``games`` and ``replay`` need no token.
+
+Every refusal is one line on stderr and a non-zero exit, never a traceback: a mistake on the
+command line or in the configuration exits 2 before anything is opened or written; ``replay`` only
+reads. The configuration is checked once, up front, for every command that uses it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
+from collections.abc import Callable
+from typing import NoReturn
 
 from . import __version__
 
+MAX_ID = 2**63 - 1
+"""Game ids and seeds are SQLite integers (64-bit, signed)."""
+
+OUT_HELP = ("output folder (default: a new temporary folder). It must be new, empty, or hold only "
+            "a previous simulate output, which is deleted first; any other folder is refused "
+            "and left alone")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a mistake reported as one line instead of the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see `{self.prog} --help`).\n")
+
+
+def whole(name: str, lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``lo`` to ``hi``, read without ever calling int()
+    on long text (Python refuses to convert more than 4,300 digits)."""
+
+    def convert(text: str) -> int:
+        raw = text.strip()
+        if re.fullmatch(r"[+-]?[0-9]{1,25}", raw, re.ASCII):
+            value = int(raw)
+            if lo <= value <= hi:
+                return value
+        shown = raw if len(raw) <= 30 else raw[:29] + "…"
+        raise argparse.ArgumentTypeError(f"must be a whole number from {lo} to {hi}, not {shown!r}")
+
+    convert.__name__ = name  # argparse names the type in some messages
+    return convert
+
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bot", description="Herald, a Discord game master.")
+    p = _Parser(prog="python -m bot", description="Herald, a Discord game master.")
     sub = p.add_subparsers(dest="command")
     sub.add_parser("run", help="run the bot (the default): needs DISCORD_TOKEN")
     sim = sub.add_parser("simulate", help="play a whole game between computer players")
     sim.add_argument("game", help="game key, see `python -m bot games`")
-    sim.add_argument("--players", type=int, default=None, help="number of players (default: the minimum)")
-    sim.add_argument("--seed", type=int, default=1, help="random seed (same seed, same game)")
-    sim.add_argument("--out", default=None, help="output folder (default: a new temporary folder)")
-    sim.add_argument("--every", type=int, default=1, help="write a board image every N moves")
+    sim.add_argument("--players", type=whole("--players", 0, 1000), default=None,
+                     help="number of players, within the game's range (default: its minimum)")
+    sim.add_argument("--seed", type=whole("--seed", 0, MAX_ID), default=1,
+                     help=f"random seed from 0 to {MAX_ID} (same seed, same game)")
+    sim.add_argument("--out", default=None, help=OUT_HELP)
+    sim.add_argument("--every", type=whole("--every", 1, 10**9), default=1,
+                     help="write a board image every N moves (N ≥ 1)")
     sim.add_argument("--no-images", action="store_true", help="write only the log")
     sub.add_parser("games", help="list the registered games")
-    rep = sub.add_parser("replay", help="check that a stored game replays to its stored state")
-    rep.add_argument("game_id", type=int)
+    rep = sub.add_parser("replay", help="check that a stored game replays to its stored state "
+                                        "(reads the database, never changes or creates it)")
+    rep.add_argument("game_id", type=whole("game id", 1, MAX_ID))
     p.add_argument("--version", action="version", version=f"Herald {__version__}")
     return p
 
 
+def _fail(message: object, code: int = 2) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from .config import load_dotenv
+    from rules.engine import RulesError
+
+    from .config import Config, ConfigError, load_dotenv
     from .logs import setup_logging
+    from .storage import StorageError
 
-    load_dotenv()
-    setup_logging()
-    if args.command == "simulate":
-        from rules.engine import RulesError
-
-        from .simulate import main as sim_main
-
-        try:
-            return sim_main(args)
-        except RulesError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+    try:
+        load_dotenv()
+        config = Config.from_env()
+    except ConfigError as exc:
+        if args.command in ("run", "simulate", "replay", None):
+            return _fail(exc)
+        config = None  # `games` reads no configuration: log at the default level
+    # the logs scrub the token they find in the environment: exactly the one in use, or none
+    if config is not None and config.token:
+        os.environ["DISCORD_TOKEN"] = config.token
+    else:
+        os.environ.pop("DISCORD_TOKEN", None)
+    setup_logging(config.log_level if config else "INFO")
     if args.command == "games":
         from rules import registry
 
         for key, engine in registry.all_engines().items():
             print(f"{key:<22} {engine.name} ({engine.min_players}–{engine.max_players} players)")
         return 0
-    if args.command == "replay":
-        from .app import replay_check
+    assert config is not None
+    try:
+        if args.command == "simulate":
+            from .simulate import SimulateError
+            from .simulate import main as sim_main
 
-        return replay_check(args.game_id)
-    from .app import run
+            try:
+                return sim_main(args, config)
+            except SimulateError as exc:
+                return _fail(exc, exc.code)
+        if args.command == "replay":
+            from .app import replay_check
 
-    return run()
+            return replay_check(args.game_id, config)
+        from .app import run
+
+        return run(config)
+    except (RulesError, StorageError) as exc:
+        return _fail(exc)
 
 
 if __name__ == "__main__":

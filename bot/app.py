@@ -13,6 +13,7 @@ import contextlib
 import logging
 import signal
 import sys
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -20,18 +21,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from rules import registry
+from rules.engine import RulesError, StateSchemaError
 
 from . import __version__
 from .config import Config
 from .controller import Controller
 from .delivery import DiscordDelivery
+from .errors import TableError
 from .forms import Forms
 from .gameui import get_ui
 from .platform import Platform
 from .refusals import APOLOGY, reply, sentence_for
 from .scheduler import Scheduler
 from .session import Sessions
-from .storage import Storage, open_storage
+from .storage import Storage, StorageError, open_storage
 from .views import ALL_ITEMS
 
 log = logging.getLogger("herald")
@@ -83,10 +86,20 @@ class HeraldBot(commands.Bot):
     def scheduler(self) -> Scheduler:
         return self.platform.scheduler
 
-    async def setup_hook(self) -> None:
-        if not self._storage_open:
+    async def open_storage(self) -> None:
+        """Open the database once. A failed open still closes the connection (its worker thread
+        would otherwise keep the process alive after the error)."""
+        if self._storage_open:
+            return
+        try:
             await self.storage.open()
-            self._storage_open = True
+        except BaseException:
+            await self.storage.close()
+            raise
+        self._storage_open = True
+
+    async def setup_hook(self) -> None:
+        await self.open_storage()
         self.sessions.closing = False
         self.add_dynamic_items(*ALL_ITEMS)
         for ext in CORE_EXTENSIONS:
@@ -116,8 +129,8 @@ class HeraldBot(commands.Bot):
             resumed = await self.sessions.resume()
             if resumed:
                 log.info("resumed %d game(s) waiting on computer players", resumed)
-        except Exception:
-            log.exception("resuming games at start failed; the scheduler retries stalled games")
+        except Exception:  # (``scan_needed`` stays set: the scheduler looks again, backing off)
+            log.exception("looking for games waiting on computer players failed; trying again shortly")
         self.scheduler.start()
 
     async def on_app_command_error(self, interaction: discord.Interaction,
@@ -145,8 +158,12 @@ class HeraldBot(commands.Bot):
             await self.storage.close()
 
 
-def run() -> int:
-    config = Config.from_env()
+def run(config: Config | None = None) -> int:
+    """Run the bot until SIGTERM or Ctrl-C; the exit status. Refusals are one line on stderr.
+
+    The database is opened before connecting to Discord: a missing token or an unusable
+    database stops start-up with its sentence, before anything reaches the network."""
+    config = config or Config.from_env()
     if not config.token:
         print("Herald needs a Discord bot token to connect.\n"
               "Set DISCORD_TOKEN in the environment or in a .env file beside you, e.g.\n"
@@ -163,6 +180,7 @@ def run() -> int:
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
         async with bot:
+            await bot.open_storage()
             runner = asyncio.create_task(bot.start(config.token or ""))
             stopper = asyncio.create_task(stop.wait())
             done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -177,6 +195,9 @@ def run() -> int:
 
     try:
         asyncio.run(main())
+    except StorageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN). Check it in the developer portal.",
               file=sys.stderr)
@@ -192,17 +213,35 @@ def run() -> int:
     return 0
 
 
-def replay_check(game_id: int) -> int:
-    config = Config.from_env()
+def replay_check(game_id: int, config: Config | None = None) -> int:
+    """Replay a stored game's action log from its seed and compare with its stored state: 0 when
+    they match, 1 when they differ, 2 (and one line on stderr) when there is nothing to check.
+
+    Read-only: a missing database is reported, never created."""
+    config = config or Config.from_env()
+    path = Path(config.db_path)
+    if not path.is_file() or path.stat().st_size == 0:
+        print(f"error: there is no Herald database at {config.db_path} (set HERALD_DB to the "
+              "bot's database file); nothing was created.", file=sys.stderr)
+        return 2
 
     async def main() -> bool:
         storage = open_storage(config.db_path)
-        await storage.open()
-        try:
+        try:  # opened inside the try: a failing open() still closes the connection
+            await storage.open()
+            game = await storage.get_game(game_id)
+            if game is None:
+                raise TableError(f"there is no game #{game_id} in {config.db_path}.")
+            if game.state is None:
+                raise TableError(f"game #{game_id} has not started yet: there is nothing to replay.")
             return await Sessions(storage, config).verify_replay(game_id)
         finally:
             await storage.close()
 
-    ok = asyncio.run(main())
+    try:
+        ok = asyncio.run(main())
+    except (TableError, RulesError, StateSchemaError, StorageError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(f"game #{game_id}: replay {'matches' if ok else 'DIFFERS from'} the stored state")
     return 0 if ok else 1

@@ -2,38 +2,107 @@
 
 | variable | default | meaning |
 |---|---|---|
-| ``DISCORD_TOKEN`` | — (required to run the bot) | the bot token |
+| ``DISCORD_TOKEN`` | — (required to run the bot) | the bot token (blank counts as unset) |
 | ``HERALD_DB`` | ``./herald.db`` | SQLite database file |
 | ``HERALD_DEV_GUILD`` | — | a guild id: sync commands there instantly (development) |
-| ``HERALD_LOG_LEVEL`` | ``INFO`` | logging level |
-| ``HERALD_DEFAULT_DEADLINE`` | ``86400`` | seconds a player has for a decision (guilds can change it) |
-| ``HERALD_REMINDER_LEAD`` | ``3600`` | seconds before a deadline the reminder goes out |
-| ``HERALD_DOCS_URL`` | project repository URL | where ``/rules`` links to the full rules pages |
+| ``HERALD_LOG_LEVEL`` | ``INFO`` | ``DEBUG``, ``INFO``, ``WARNING``, ``ERROR`` or ``CRITICAL`` |
+| ``HERALD_DEFAULT_DEADLINE`` | ``1d`` | time a player has for a decision, 1 minute – 14 days (guilds can change it) |
+| ``HERALD_REMINDER_LEAD`` | ``1h`` | time before a deadline the reminder goes out, 1 minute – 7 days |
+| ``HERALD_DOCS_URL`` | project repository URL | where ``/rules`` links to the full rules pages (``http(s)://``) |
+
+Times use the syntax of ``/play deadline:`` (:func:`bot.parsing.parse_duration`): ``30m``, ``12h``,
+``2d``, ``1h30m`` or plain seconds (``86400``). A variable set to blank text counts as unset.
+:meth:`Config.from_env` checks every value up front and raises :class:`ConfigError` with one
+sentence naming the variable and what it accepts, so a typo stops the process before it opens a
+database or connects anywhere.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-MIN_DEADLINE = 60
-MAX_DEADLINE = 14 * 24 * 3600
+from .errors import TableError
+from .parsing import (
+    MAX_DEADLINE,
+    MAX_REMINDER_LEAD,
+    MIN_DEADLINE,
+    MIN_REMINDER_LEAD,
+    duration_words,
+    parse_duration,
+    shown,
+)
+
 DOCS_URL = "https://github.com/herald-bot/herald/blob/main/"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_SNOWFLAKE = 2**63 - 1
+
+
+class ConfigError(Exception):
+    """A configuration value Herald cannot use: one sentence naming the variable."""
 
 
 def load_dotenv(path: Path = Path(".env")) -> None:
     """Read KEY=VALUE lines into the environment (existing variables win). No interpolation."""
     if not path.is_file():
         return
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"the .env file could not be read ({exc}).") from None
+    for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue
         key, _, value = line.partition("=")
         key = key.strip().removeprefix("export ").strip()
         value = value.strip().strip("'\"")
-        os.environ.setdefault(key, value)
+        if key and "\0" not in key + value:
+            os.environ.setdefault(key, value)
+
+
+def _duration(env: Mapping[str, str], name: str, default: int, lo: int, hi: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return parse_duration(raw, lo=lo, hi=hi)
+    except TableError:
+        raise ConfigError(f"{name}='{shown(raw)}' is not usable: give a time from "
+                          f"{duration_words(lo)} to {duration_words(hi)}, like 30m, 12h, 2d "
+                          "or plain seconds.") from None
+
+
+def _dev_guild(env: Mapping[str, str]) -> int | None:
+    raw = env.get("HERALD_DEV_GUILD", "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and 0 < int(raw) <= MAX_SNOWFLAKE):
+        raise ConfigError(f"HERALD_DEV_GUILD='{shown(raw)}' is not a server id: give the number "
+                          "Discord shows under Copy Server ID, or leave it unset.")
+    return int(raw)
+
+
+def _log_level(env: Mapping[str, str]) -> str:
+    raw = env.get("HERALD_LOG_LEVEL", "").strip()
+    level = raw.upper() or "INFO"
+    level = "WARNING" if level == "WARN" else level
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"HERALD_LOG_LEVEL='{shown(raw)}' is not a logging level: use one of "
+                          f"{', '.join(LOG_LEVELS)}.")
+    return level
+
+
+def _docs_url(env: Mapping[str, str]) -> str:
+    raw = env.get("HERALD_DOCS_URL", "").strip()
+    if not raw:
+        return DOCS_URL
+    if not raw.startswith(("https://", "http://")) or any(ch.isspace() for ch in raw):
+        raise ConfigError(f"HERALD_DOCS_URL='{shown(raw)}' is not a web address: give one "
+                          "starting with https://.")
+    return raw
 
 
 @dataclass(frozen=True)
@@ -47,18 +116,25 @@ class Config:
     docs_url: str
 
     @classmethod
-    def from_env(cls) -> Config:
-        dev = os.environ.get("HERALD_DEV_GUILD", "").strip()
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        """The configuration from ``env`` (default: the process environment), every value
+        checked; raises :class:`ConfigError` naming the first unusable variable."""
+        env = os.environ if env is None else env
         return cls(
-            token=os.environ.get("DISCORD_TOKEN") or None,
-            db_path=os.environ.get("HERALD_DB", "./herald.db"),
-            dev_guild=int(dev) if dev.isdigit() else None,
-            log_level=os.environ.get("HERALD_LOG_LEVEL", "INFO").upper(),
-            default_deadline=int(os.environ.get("HERALD_DEFAULT_DEADLINE", "86400")),
-            reminder_lead=int(os.environ.get("HERALD_REMINDER_LEAD", "3600")),
-            docs_url=os.environ.get("HERALD_DOCS_URL", DOCS_URL),
+            token=env.get("DISCORD_TOKEN", "").strip() or None,
+            db_path=env.get("HERALD_DB", "").strip() or "./herald.db",
+            dev_guild=_dev_guild(env),
+            log_level=_log_level(env),
+            default_deadline=_duration(env, "HERALD_DEFAULT_DEADLINE", 86400, MIN_DEADLINE, MAX_DEADLINE),
+            reminder_lead=_duration(env, "HERALD_REMINDER_LEAD", 3600, MIN_REMINDER_LEAD,
+                                    MAX_REMINDER_LEAD),
+            docs_url=_docs_url(env),
         )
 
     def __repr__(self) -> str:  # never print the token
         return (f"Config(db_path={self.db_path!r}, dev_guild={self.dev_guild}, "
                 f"log_level={self.log_level!r}, token={'set' if self.token else 'unset'})")
+
+
+__all__ = ["DOCS_URL", "LOG_LEVELS", "MAX_DEADLINE", "MAX_REMINDER_LEAD", "MIN_DEADLINE",
+           "MIN_REMINDER_LEAD", "Config", "ConfigError", "load_dotenv"]

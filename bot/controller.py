@@ -5,10 +5,19 @@ Every handler runs inside :func:`bot.refusals.answering` (one sentence per failu
 acknowledges the interaction quickly (deferring before engine work or rendering) and passes the
 decision it answers (a :class:`~bot.session.Ticket`) to the session, which checks it under the
 game's lock.
+
+**Boundaries.** A custom_id is written by whoever sends the interaction, so the game id in it is a
+claim, not a fact. Every command, component and form finds its game through
+:meth:`Controller.game_for` (directly, or through :meth:`Controller.resolve` and
+:meth:`Controller.decision`): in a server only that server's games exist, in a DM only the games
+the user is seated in, and a game outside those is refused with the very sentence an unknown
+number gets — whether it exists elsewhere is nobody's business. Manage Server counts only in the
+game's own server.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -20,12 +29,32 @@ from .delivery import DiscordDelivery
 from .errors import TableError
 from .forms import Forms
 from .refusals import answering, is_manager, reply
-from .session import Decision, Sessions, Ticket, Update, format_duration
+from .session import STALLED_REPLY, Decision, Sessions, Ticket, Update, format_duration
 from .storage import GameRow
 from .text import NO_PINGS, clip, seat_label
 from .views import choice_view, lobby_view
 
 log = logging.getLogger("herald.controller")
+
+
+def visible(interaction: discord.Interaction, game: GameRow) -> bool:
+    """A game is visible to its own server's members, and (in a DM) to its seated players."""
+    if interaction.guild_id is not None:
+        return game.guild_id == interaction.guild_id
+    return game.seat_of(interaction.user.id) is not None
+
+
+def not_here(interaction: discord.Interaction, game_id: int) -> str:
+    """The one refusal for a game number that is unknown *or* not visible here."""
+    if interaction.guild_id is not None:
+        return f"there is no game #{game_id} in this server."
+    return f"you have no game #{game_id}; in a DM you can only name games you play in."
+
+
+def manages(interaction: discord.Interaction, game: GameRow) -> bool:
+    """The member has Manage Server in the game's own server (nowhere else does it count)."""
+    return (interaction.guild_id is not None and game.guild_id == interaction.guild_id
+            and is_manager(interaction))
 
 
 def due_text(d: Decision) -> str:
@@ -46,19 +75,28 @@ class Controller:
 
     # ----------------------------------------------------------------- lookups
 
+    async def game_for(self, interaction: discord.Interaction, game_id: int) -> GameRow:
+        """The game ``game_id`` if this interaction may see it (:func:`visible`); otherwise the
+        same refusal as for a number no game has. The guard every handler goes through."""
+        game = await self.sessions.storage.get_game(game_id)
+        if game is None or not visible(interaction, game):
+            raise TableError(not_here(interaction, game_id))
+        return game
+
     async def resolve(self, interaction: discord.Interaction, game_id: int | None,
                       statuses: tuple[str, ...] = ("active",)) -> GameRow:
         """The game named, or the one played in this thread/channel, or the user's only one.
 
-        A game of another server is "not found" (never shown)."""
+        Only games visible here are considered (:meth:`game_for`)."""
         storage = self.sessions.storage
         if game_id is not None:
-            game = await storage.get_game(game_id)
-            if game is None or (interaction.guild_id is not None and game.guild_id != interaction.guild_id):
-                raise TableError(f"there is no game #{game_id} in this server.")
-            return game
-        candidates = await storage.list_games(guild_id=interaction.guild_id, statuses=statuses) \
-            if interaction.guild_id else await storage.games_of_user(interaction.user.id, statuses)
+            return await self.game_for(interaction, game_id)
+        if interaction.guild_id:
+            candidates = await storage.games_near(guild_id=interaction.guild_id,
+                                                  channel_id=interaction.channel_id,
+                                                  user_id=interaction.user.id, statuses=statuses)
+        else:
+            candidates = await storage.games_of_user(interaction.user.id, statuses)
         here = [g for g in candidates if interaction.channel_id in (g.thread_id, g.channel_id)]
         if len(here) == 1:
             return here[0]
@@ -75,12 +113,16 @@ class Controller:
                        revise: bool = False) -> Decision:
         """The clicking member's open decision (checked against ``ticket`` when the component or
         form carries one; with ``revise``, an answer it may still change), or a refusal that says
-        why not."""
-        if game_key is not None:
-            row = game if isinstance(game, GameRow) else await self.sessions.get(game)
-            if row.game_key != game_key:
-                raise TableError(f"game #{row.id} is not a {registry.get(game_key).name} game.")
-        return await self.sessions.decision(game, interaction.user.id, ticket, revise=revise)
+        why not. A game id from a component or form is checked by :meth:`game_for`."""
+        if isinstance(game, GameRow):
+            if not visible(interaction, game):
+                raise TableError(not_here(interaction, game.id))
+            row = game
+        else:
+            row = await self.game_for(interaction, game)
+        if game_key is not None and row.game_key != game_key:
+            raise TableError(f"game #{row.id} is not a {registry.get(game_key).name} game.")
+        return await self.sessions.decision(row, interaction.user.id, ticket, revise=revise)
 
     # ----------------------------------------------------------------- lobby
 
@@ -105,7 +147,7 @@ class Controller:
         async with answering(interaction):
             user = interaction.user
             s = self.sessions
-            admin = is_manager(interaction)
+            admin = manages(interaction, await self.game_for(interaction, game_id))
             if op == "join":
                 game = await s.join(game_id, user.id, user.display_name)
             elif op == "leave":
@@ -209,9 +251,9 @@ class Controller:
                 raise TableError("that option is not on this menu; press **Decide** for the current one.")
             choice = d.prompt.choices[idx]
             await interaction.response.defer()
-            await self.sessions.act(game_id, d.seat, dict(choice.action), user_id=interaction.user.id,
-                                    answers=answers)
-            await self.done(interaction, f"✅ {choice.label}")
+            update = await self.sessions.act(game_id, d.seat, dict(choice.action),
+                                             user_id=interaction.user.id, answers=answers)
+            await self.done(interaction, f"✅ {choice.label}" + (f"\n{STALLED_REPLY}" if update.stalled else ""))
 
     async def done(self, interaction: discord.Interaction, text: str) -> None:
         try:
@@ -225,15 +267,21 @@ class Controller:
         clicking player, deferring first. The ticket is checked under the game's lock."""
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        return await self.sessions.act(d.game.id, d.seat, action, user_id=interaction.user.id,
-                                       answers=answers or Ticket(d.open.opened))
+        update = await self.sessions.act(d.game.id, d.seat, action, user_id=interaction.user.id,
+                                         answers=answers or Ticket(d.open.opened))
+        if update.stalled:  # the move is stored: say so, whatever the cog replies next
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.followup.send(STALLED_REPLY, ephemeral=True)
+        return update
 
     async def hand_click(self, interaction: discord.Interaction, game_id: int) -> None:
         async with answering(interaction):
-            await self.show_hand(interaction, game_id)
+            await self.show_hand(interaction, await self.game_for(interaction, game_id))
 
-    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
-        snap = await self.sessions.snapshot(game_id)
+    async def show_hand(self, interaction: discord.Interaction, game: GameRow) -> None:
+        """The clicking player's hand, privately (``game`` found by :meth:`game_for` or
+        :meth:`resolve`)."""
+        snap = await self.sessions.snapshot(game)
         game = snap.game
         if game.state is None:
             raise TableError("this game has not started yet.")

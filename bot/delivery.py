@@ -5,14 +5,23 @@ edited in place (sent once); public events become one short log message, which m
 players who now have a decision to make; players whose private view changed get a DM (hand text
 and image, their private events, a Decide button when they have a secret choice). A failed DM is
 remembered and announced once per game in the thread; "My hand" and ``/game hand`` always work.
+
+**Archived threads.** Discord archives a quiet thread after at most a week, while a decision may
+take two. Sending into an archived (unlocked) thread reopens it, but editing a message there fails
+("Thread is archived"), so everything Herald posts or edits in a game's home goes through
+:meth:`DiscordDelivery.in_home`: an archived thread is unarchived first, a refusal because it was
+archived or locked meanwhile reopens it and tries once more, and a thread Herald cannot reopen (a
+moderator locked it) is left for its parent channel, where the game continues and the players are
+told once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -27,6 +36,18 @@ from .views import board_view
 log = logging.getLogger("herald.delivery")
 
 Cpu = Callable[..., Awaitable[Any]]
+T = TypeVar("T")
+
+THREAD_ARCHIVED = 50083
+"""Discord's error code for an operation an archived thread refuses (editing a message in it)."""
+THREAD_LOCKED = 160005
+"""Discord's error code for posting in a locked thread without Manage Threads."""
+STALLED_LINE = "⏳ Everything above is stored; the computer players will answer shortly."
+
+
+def thread_closed(exc: discord.HTTPException) -> bool:
+    """Discord refused because the thread is archived or locked (not for lack of a permission)."""
+    return exc.code in (THREAD_ARCHIVED, THREAD_LOCKED)
 
 
 def ask_line(game: GameRow, asks: list[OpenPrompt]) -> tuple[str, list[int]]:
@@ -55,11 +76,14 @@ class DiscordDelivery:
         self.forms = forms
         self.cpu = cpu
         self.now = now
+        self._leaving: dict[int, asyncio.Lock] = {}
 
-    async def channel(self, game: GameRow) -> discord.abc.Messageable | None:
-        cid = game.home_channel_id
+    async def channel(self, game: GameRow, cid: int | None = None) -> discord.abc.Messageable | None:
+        """The game's home (its thread, else its channel), or the channel ``cid``."""
+        cid = cid or game.home_channel_id
         if cid is None:
             return None
+        # (an archived thread is not in discord.py's cache: fetching it tells that it is archived)
         ch = self.client.get_channel(cid)
         if ch is None:
             try:
@@ -68,6 +92,83 @@ class DiscordDelivery:
                 log.warning("channel %s is gone", cid, extra={"game_id": game.id})
                 return None
         return ch  # type: ignore[return-value]
+
+    # ------------------------------------------------------------- the game's home
+
+    async def home(self, game: GameRow) -> Any | None:
+        """The game's channel, ready to post and edit in: an archived thread is reopened first
+        (Discord refuses edits in it); one Herald cannot reopen is left for its parent channel."""
+        channel = await self.channel(game)
+        if isinstance(channel, discord.Thread) and channel.archived and not await self._reopen(game, channel):
+            return await self._leave_thread(game, channel)
+        return channel
+
+    async def in_home(self, game: GameRow, do: Callable[[Any], Awaitable[T]]) -> T | None:
+        """``do(channel)`` in the game's home (:meth:`home`); None if the game has none.
+
+        Should Discord refuse because the thread was archived or locked after Herald looked, the
+        thread is reopened and ``do`` tried once more; if it cannot be reopened, ``do`` runs in
+        the parent channel, where the game continues. Other failures (``Forbidden``…) propagate."""
+        channel = await self.home(game)
+        if channel is None:
+            return None
+        try:
+            return await do(channel)
+        except discord.HTTPException as exc:
+            if not isinstance(channel, discord.Thread) or not thread_closed(exc):
+                raise
+        if await self._reopen(game, channel):
+            try:
+                return await do(channel)
+            except discord.HTTPException as exc:
+                if not thread_closed(exc):
+                    raise
+        parent = await self._leave_thread(game, channel)
+        return None if parent is None else await do(parent)
+
+    async def _reopen(self, game: GameRow, thread: discord.Thread) -> bool:
+        """Unarchive the game's thread (Herald opened it, so needs no extra permission unless a
+        moderator locked it: then only Manage Threads may). False where Discord refuses it; any
+        other failure (Discord unavailable) propagates: the game stays in its thread."""
+        try:
+            await thread.edit(archived=False)
+        except discord.HTTPException as exc:
+            if not (isinstance(exc, discord.Forbidden) or thread_closed(exc)):
+                raise
+            log.warning("cannot reopen the game's thread (HTTP %s, code %s)", exc.status, exc.code,
+                        extra={"game_id": game.id, "guild_id": game.guild_id})
+            return False
+        log.info("reopened the game's archived thread", extra={"game_id": game.id, "guild_id": game.guild_id})
+        return True
+
+    async def _leave_thread(self, game: GameRow, thread: discord.Thread) -> Any | None:
+        """The thread stays closed to Herald: the game moves to the thread's parent channel, with
+        a fresh board there, and its players are told once (moving it is what makes it once)."""
+        parent_id = game.channel_id or thread.parent_id
+        if parent_id is None or parent_id == thread.id:
+            return None
+        async with self._leaving.setdefault(game.id, asyncio.Lock()):
+            stored = await self.storage.get_game(game.id)
+            moved = stored is not None and stored.thread_id != thread.id
+            if moved and stored is not None:  # another delivery of this game moved it already
+                game.thread_id, game.board_message_id = stored.thread_id, stored.board_message_id
+            else:
+                await self.storage.update_game(game.id, thread_id=None, board_message_id=None)
+                game.thread_id, game.board_message_id = None, None
+            parent = await self.channel(game, parent_id)
+            if parent is None or moved:
+                return parent
+            log.warning("the game's thread is closed to Herald; the game moves to its channel",
+                        extra={"game_id": game.id, "guild_id": game.guild_id})
+            players = sorted({s.user_id for s in game.seats if s.user_id is not None and not s.is_bot})
+            try:
+                await parent.send(
+                    " ".join(f"<@{uid}>" for uid in players) + f" I can't post in the thread of game "
+                    f"#{game.id} any more (it was archived or locked), so the game continues here.",
+                    allowed_mentions=pings(players))
+            except discord.HTTPException:
+                log.warning("cannot tell the players where the game went", extra={"game_id": game.id})
+            return parent
 
     def _can_attach(self, channel: Any) -> bool:
         guild = getattr(channel, "guild", None)
@@ -78,7 +179,9 @@ class DiscordDelivery:
     # --------------------------------------------------------------- board
 
     async def board_payload(self, snap: Snapshot, events: list[Any], *, with_image: bool
-                            ) -> tuple[discord.Embed, list[discord.File], discord.ui.View | None]:
+                            ) -> tuple[discord.Embed, list[tuple[str, bytes]], discord.ui.View | None]:
+        """The board's embed, its images as (file name, bytes) — a fresh ``discord.File`` is made
+        for each attempt to post, a used one being spent — and its buttons."""
         game = snap.game
         ui = get_ui(game.game_key)
         public = snap.view(None)
@@ -95,45 +198,46 @@ class DiscordDelivery:
         embed.description = clip("\n".join(lines), 4000)
         embed.add_field(name="Players", value=clip("\n".join(
             seat_label(game, s.seat) + (" 🤖" if s.is_bot else "") for s in game.seats), 1000))
-        files: list[discord.File] = []
+        files: list[tuple[str, bytes]] = []
         if with_image:
             image = await self.cpu(ui.board_image, public, public_events)
-            png = await self.cpu(to_png, image)
-            files.append(discord.File(io.BytesIO(png), filename="board.png"))
+            files.append(("board.png", await self.cpu(to_png, image)))
             embed.set_image(url="attachment://board.png")
-            for name, data in await self.cpu(ui.attachments, public, public_events):
-                files.append(discord.File(io.BytesIO(data), filename=name))
+            files += await self.cpu(ui.attachments, public, public_events)
+        else:
+            embed.set_footer(text="I need the Attach Files permission here to show the board image.")
         view = board_view(game.id, game.version, active=game.status == "active",
                           has_prompts=any(not game.seats[o.seat].is_bot for o in snap.open))
         return embed, files, view
 
     async def update_board(self, snap: Snapshot, events: list[Any]) -> discord.Message | None:
+        """Edit the game's one board message (post it if it has none, or it was deleted)."""
         game = snap.game
-        channel = await self.channel(game)
-        if channel is None:
-            return None
-        attach = self._can_attach(channel)
-        embed, files, view = await self.board_payload(snap, events, with_image=attach)
-        if not attach:
-            embed.set_footer(text="I need the Attach Files permission here to show the board image.")
-        kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
-        if view is not None:
-            kwargs["view"] = view
-        else:
-            kwargs["view"] = None
-        try:
+        drawn: dict[bool, tuple[discord.Embed, list[tuple[str, bytes]], discord.ui.View | None]] = {}
+
+        async def post(channel: Any) -> discord.Message:
+            attach = self._can_attach(channel)
+            if attach not in drawn:  # drawn once, unless the game moves to a channel without files
+                drawn[attach] = await self.board_payload(snap, events, with_image=attach)
+            embed, images, view = drawn[attach]
+            files = [discord.File(io.BytesIO(data), filename=name) for name, data in images]
             if game.board_message_id:
-                msg = channel.get_partial_message(game.board_message_id)  # type: ignore[attr-defined]
+                msg = channel.get_partial_message(game.board_message_id)
                 try:
-                    return await msg.edit(attachments=files, **kwargs)  # type: ignore[no-any-return]
+                    return await msg.edit(attachments=files, embed=embed, view=view,  # type: ignore[no-any-return]
+                                          allowed_mentions=NO_PINGS)
                 except discord.NotFound:
-                    pass
-            if kwargs.get("view") is None:
-                kwargs.pop("view")
-            sent = await channel.send(files=files, **kwargs)
+                    files = [discord.File(io.BytesIO(data), filename=name) for name, data in images]
+            kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
+            if view is not None:
+                kwargs["view"] = view
+            sent: discord.Message = await channel.send(files=files, **kwargs)
             await self.storage.update_game(game.id, board_message_id=sent.id)
             game.board_message_id = sent.id
             return sent
+
+        try:
+            return await self.in_home(game, post)
         except discord.Forbidden:
             log.warning("cannot post the board", extra={"game_id": game.id, "guild_id": game.guild_id})
             return None
@@ -149,7 +253,6 @@ class DiscordDelivery:
 
     async def _deliver(self, update: Update) -> None:
         game = update.game
-        channel = await self.channel(game)
         public = [humanise(e.text, game) for e in update.events if e.to is None]
         # the player who just acted is looking at the result already: no ping for them
         acted = {seat for seat, _, origin in update.actions if origin == "player"}
@@ -157,45 +260,55 @@ class DiscordDelivery:
                           if o.seat < len(game.seats) and not game.seats[o.seat].is_bot
                           and o.seat not in acted]
         board = await self.update_board(update.snap, update.events)
-        if channel is not None:
-            # a long update (a reveal) is told whole, in up to three messages
-            text_lines = [f"• {t}" for t in public]
-            while len(text_lines) > 15 and sum(len(t) + 1 for t in text_lines) > 5000:
-                text_lines.pop(0)
-            if len(text_lines) < len(public):
-                text_lines.insert(0, f"… {len(public) - len(text_lines)} earlier lines in `/game log`")
-            ping_ids: list[int] = []
-            if game.status == "active" and new_for_humans:
-                line, ping_ids = ask_line(game, new_for_humans)
-                if line:
-                    text_lines.append(line)
-            if board is not None and text_lines:
-                text_lines.append(f"[board]({board.jump_url})")
-            chunks: list[str] = []
-            for line in text_lines:
-                if chunks and len(chunks[-1]) + len(line) < 1900:
-                    chunks[-1] += "\n" + line
-                else:
-                    chunks.append(line)
+        # a long update (a reveal) is told whole, in up to three messages
+        text_lines = [f"• {t}" for t in public]
+        while len(text_lines) > 15 and sum(len(t) + 1 for t in text_lines) > 5000:
+            text_lines.pop(0)
+        if len(text_lines) < len(public):
+            text_lines.insert(0, f"… {len(public) - len(text_lines)} earlier lines in `/game log`")
+        if update.stalled and game.status == "active":
+            text_lines.append(STALLED_LINE)
+        ping_ids: list[int] = []
+        if game.status == "active" and new_for_humans:
+            line, ping_ids = ask_line(game, new_for_humans)
+            if line:
+                text_lines.append(line)
+        if board is not None and text_lines:
+            text_lines.append(f"[board]({board.jump_url})")
+        chunks: list[str] = []
+        for line in text_lines:
+            if chunks and len(chunks[-1]) + len(line) < 1900:
+                chunks[-1] += "\n" + line
+            else:
+                chunks.append(line)
+
+        async def send_log(channel: Any) -> None:
+            for i, chunk in enumerate(chunks):
+                last = i == len(chunks) - 1
+                await channel.send(clip(chunk), allowed_mentions=pings(ping_ids) if last else NO_PINGS)
+
+        if chunks:
             try:
-                for i, chunk in enumerate(chunks):
-                    last = i == len(chunks) - 1
-                    await channel.send(clip(chunk), allowed_mentions=pings(ping_ids) if last else NO_PINGS)
+                await self.in_home(game, send_log)
             except discord.Forbidden:
                 log.warning("cannot post the log line", extra={"game_id": game.id})
         await self.push_private(update)
-        if update.result is not None and channel is not None:
-            await self.announce_result(game, channel)
+        if update.result is not None:
+            await self.announce_result(game)
 
-    async def announce_result(self, game: GameRow, channel: Any) -> None:
+    async def announce_result(self, game: GameRow) -> None:
         r = game.result or {}
         scores = r.get("scores", {})
         lines = [f"{seat_label(game, int(k))}: {v}" for k, v in sorted(scores.items(), key=lambda kv: -float(kv[1]))]
         winners = ", ".join(seat_label(game, w) for w in r.get("winners", [])) or "nobody"
         embed = discord.Embed(title="🏁 Final result", colour=0x60C478,
                               description=clip(f"Winner: {winners}\n{r.get('reason', '')}\n\n" + "\n".join(lines), 4000))
-        try:
+
+        async def send(channel: Any) -> None:
             await channel.send(embed=embed, allowed_mentions=NO_PINGS)
+
+        try:
+            await self.in_home(game, send)
         except discord.Forbidden:
             pass
 
@@ -283,14 +396,15 @@ class DiscordDelivery:
     async def dm_failed_notice(self, game: GameRow, user_id: int) -> None:
         if not await self.storage.note_dm_notice(game.id, user_id):
             return
-        channel = await self.channel(game)
-        if channel is None:
-            return
-        try:
+
+        async def send(channel: Any) -> None:
             await channel.send(
                 f"<@{user_id}> I can't send you direct messages (they seem closed for this server). "
                 "Nothing is lost: use the **My hand** button or `/game hand` to see your cards, "
                 "and **Decide** when it is your move.", allowed_mentions=pings([user_id]))
+
+        try:
+            await self.in_home(game, send)
         except discord.Forbidden:
             pass
 
@@ -303,12 +417,15 @@ class DiscordDelivery:
         left = max(0, deadline.due_at - self.now())
         text = (f"⏳ <@{seat.user_id}> reminder: your **{deadline.kind.replace('_', ' ')}** in game "
                 f"#{game.id} is due <t:{int(deadline.due_at)}:R> (about {format_duration(round(left / 60) * 60 or 60)} left).")
-        channel = await self.channel(game)
-        if channel is not None:
-            try:
-                await channel.send(text, allowed_mentions=pings([seat.user_id]))
-            except discord.Forbidden:
-                pass
+        uid = seat.user_id
+
+        async def send(channel: Any) -> None:
+            await channel.send(text, allowed_mentions=pings([uid]))
+
+        try:
+            await self.in_home(game, send)
+        except discord.Forbidden:
+            pass
         if await self.storage.dm_reachable(seat.user_id) is not False:
             try:
                 user = await self._user(seat.user_id)

@@ -1,4 +1,5 @@
-"""Logging to stdout with game and guild ids; the token is scrubbed from every record."""
+"""Logging to stdout with game and guild ids; the token is scrubbed from every record, and no level
+prints a hand or a game state."""
 
 from __future__ import annotations
 
@@ -40,7 +41,15 @@ class _ScrubbingFormatter(logging.Formatter):
         return text.replace(self.token, "[token]") if self.token else text
 
 
+NEVER_DEBUG = ("discord", "aiosqlite")
+"""Libraries whose DEBUG lines hold hidden information, kept at INFO or above whatever the level:
+discord.py logs gateway payloads and HTTP bodies (a hand in an ephemeral answer, a chosen card),
+aiosqlite every statement with its parameters (whole game states, every hand in them)."""
+
+
 def setup_logging(level: str | None = None) -> None:
+    """Log to stdout at ``level`` (default ``HERALD_LOG_LEVEL``, else INFO). No level prints a
+    hand or a state: Herald's own loggers never log them, and ``NEVER_DEBUG`` holds the rest."""
     level = (level or os.environ.get("HERALD_LOG_LEVEL", "INFO")).upper()
     handler = logging.StreamHandler(sys.stdout)
     context = _Context()
@@ -53,5 +62,7 @@ def setup_logging(level: str | None = None) -> None:
     logging.getLogger("discord.client").addFilter(
         lambda record: "voice will NOT be supported" not in record.getMessage())
     root.setLevel(level)
-    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO)
-                                          if isinstance(logging.getLevelName(level), int) else logging.INFO)
+    number = logging.getLevelName(level)
+    floor = max(number, logging.INFO) if isinstance(number, int) else logging.INFO
+    for name in NEVER_DEBUG:
+        logging.getLogger(name).setLevel(floor)

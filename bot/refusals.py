@@ -23,7 +23,14 @@ from discord import app_commands
 from rules.engine import RulesError, StateSchemaError
 
 from .errors import Contention, StaleAction, TableError
-from .storage import StorageError, VersionConflict
+from .storage import (
+    StorageBusy,
+    StorageCorrupt,
+    StorageError,
+    StorageFull,
+    StorageReadOnly,
+    VersionConflict,
+)
 from .text import NO_PINGS, clip
 
 log = logging.getLogger("herald.refusals")
@@ -53,12 +60,38 @@ def sentence_for(exc: BaseException) -> str | None:
         return ("The game changed at the same moment from elsewhere, so your move was not stored; "
                 "please try again.")
     if isinstance(exc, StorageError):
-        return "The game's database is not available right now; nothing was changed. Try again soon."
+        return storage_sentence(exc)
     if isinstance(exc, app_commands.MissingPermissions):
         return "You need the **Manage Server** permission for that."
     if isinstance(exc, app_commands.CheckFailure):
         return str(exc) or "You can't use that command here."
     return None
+
+
+_STORAGE_CAUSES: tuple[tuple[type[StorageError], str, str], ...] = (
+    (StorageBusy, "The game's database is busy right now", " — please try again in a moment."),
+    (StorageFull, "The server could not write to the game's database (its disk is full or failing)",
+     "; the server's admin has been told in the log."),
+    (StorageReadOnly, "The game's database has become read-only",
+     "; the server's admin has been told in the log."),
+    (StorageCorrupt, "The game's database is damaged",
+     "; the server's admin has been told in the log and must restore a backup."),
+)
+
+
+def storage_sentence(exc: StorageError) -> str:
+    """A storage failure, truthfully: its cause, and whether what the player did was saved — not
+    saved when the storage knows nothing was stored, "could not check" when it may have been.
+    The cause itself (file, driver error) is in the log, never in the player's answer."""
+    cause, after = "The game's database is not available right now", "; please try again soon."
+    for kind, text, tail in _STORAGE_CAUSES:
+        if isinstance(exc, kind):
+            cause, after = text, tail
+            break
+    if exc.stored is None:
+        return (f"{cause}, and I could not check whether that was saved: please look at the board "
+                "before trying again.")
+    return f"{cause}, so that was not saved{after}"
 
 
 def is_manager(interaction: discord.Interaction) -> bool:

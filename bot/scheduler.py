@@ -2,7 +2,8 @@
 
 Deadlines live in the database, so a restart loses none: on start the scheduler reads the nearest
 one and sleeps until then (or until woken because deadlines changed). Overdue deadlines found at
-start (the bot was down) are handled at once.
+start (the bot was down) are handled at once. Games left waiting on computer players (``stalled``,
+or a start-up look for them that failed) are retried with the same back-off as deadlines.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ MAX_SLEEP = 3600.0
 """Longest sleep between passes when nothing is due sooner."""
 RETRY_FIRST, RETRY_MAX = 5.0, 600.0
 """Back-off after a transient failure: 5 s, doubling, at most 10 minutes; never given up."""
+SCAN = -1
+"""Stands for "every game" among the stalled games' retries: the look at start for games waiting
+on computer players failed (game ids are positive)."""
 
 
 class Scheduler:
@@ -35,6 +39,9 @@ class Scheduler:
         self._retry: dict[tuple[int, int, str, int], tuple[int, float]] = {}
         """(game, seat, kind, instance) of a deadline whose handling failed for a transient
         reason → (failures so far, when to try again)."""
+        self._failed_passes = 0
+        self._stalled: dict[int, tuple[int, float]] = {}
+        """A stalled game (or ``SCAN``) → (failures so far, when to try again)."""
         sessions.on_deadlines_changed = self.wake
 
     def wake(self) -> None:
@@ -57,20 +64,7 @@ class Scheduler:
 
     async def _run(self) -> None:
         while True:
-            try:
-                await self.run_due()
-                nxt = await self.sessions.storage.next_deadline_time()
-                if nxt is not None and nxt <= self.sessions.now() and self._retry:
-                    # what is still due is backing off: sleep until the first retry
-                    nxt = min(at for _, at in self._retry.values())
-                if self.sessions.stalled:
-                    nxt = min(nxt or math.inf, self.sessions.now() + RETRY_FIRST)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("scheduler pass failed")
-                nxt = None
-            delay = MAX_SLEEP if nxt is None else max(0.0, min(MAX_SLEEP, nxt - self.sessions.now()))
+            delay = await self.pass_once()
             self._sleeping = True
             try:
                 await asyncio.sleep(delay + 0.01)
@@ -83,16 +77,31 @@ class Scheduler:
                 self._sleeping = False
                 self._woken = False
 
+    async def pass_once(self) -> float:
+        """One pass of the loop: handle what is due; returns how long to sleep before the next."""
+        try:
+            await self.run_due()
+            nxt = await self.sessions.storage.next_deadline_time()
+            if nxt is not None and nxt <= self.sessions.now() and self._retry:
+                # what is still due is backing off: sleep until the first retry
+                nxt = min(at for _, at in self._retry.values())
+            retry = self._next_resume()
+            if retry is not None:
+                nxt = min(nxt or math.inf, retry)
+            self._failed_passes = 0
+        except Exception:
+            # e.g. the database could not be read: try again soon, backing off — not in an hour
+            self._failed_passes += 1
+            nxt = self.sessions.now() + self._backoff(self._failed_passes)
+            log.exception("scheduler pass failed; next try in %.0fs", self._backoff(self._failed_passes))
+        return MAX_SLEEP if nxt is None else max(0.0, min(MAX_SLEEP, nxt - self.sessions.now()))
+
     async def run_due(self) -> int:
         """Handle every reminder and deadline that is due now; returns how many were handled."""
         handled = 0
         if self.sessions.closing:
             return 0
-        if self.sessions.stalled:
-            try:
-                handled += await self.sessions.resume(sorted(self.sessions.stalled))
-            except Exception:
-                log.exception("resuming stalled games failed; trying again next pass")
+        handled += await self._resume_due()
         now = self.sessions.now()
         for d in await self.sessions.storage.due_deadlines(now):
             key = (d.game_id, d.seat, d.kind, d.opened)
@@ -127,3 +136,43 @@ class Scheduler:
                 await self.sessions.storage.replace_deadlines(d.game_id, rest)
             self._retry.pop(key, None)
         return handled
+
+    @staticmethod
+    def _backoff(failures: int) -> float:
+        return float(min(RETRY_MAX, RETRY_FIRST * 2.0 ** (failures - 1)))
+
+    def _next_resume(self) -> float | None:
+        """When games awaiting computer players are next due to be retried (None: there are none).
+        A game seen stalled for the first time is retried after the first back-off: what just
+        failed (a locked database) rarely works again at once."""
+        now = self.sessions.now()
+        waiting = set(self.sessions.stalled) | ({SCAN} if self.sessions.scan_needed else set())
+        for key in list(self._stalled):
+            if key not in waiting:
+                del self._stalled[key]
+        for key in waiting:
+            self._stalled.setdefault(key, (1, now + self._backoff(1)))
+        return min((at for _, at in self._stalled.values()), default=None)
+
+    async def _resume_due(self) -> int:
+        """Retry the games awaiting computer players whose back-off has passed; how many moved."""
+        self._next_resume()
+        now = self.sessions.now()
+        due = sorted(key for key, (_, at) in self._stalled.items() if at <= now)
+        if not due:
+            return 0
+        moved = 0
+        games = [g for g in due if g != SCAN]
+        for batch in ([None] if SCAN in due else []) + ([games] if games else []):
+            try:  # (None: the look at every game failed at start: look again)
+                moved += await self.sessions.resume(batch)
+            except Exception:
+                log.exception("resuming games waiting on computer players failed; trying again later")
+        still = set(self.sessions.stalled) | ({SCAN} if self.sessions.scan_needed else set())
+        for key in due:
+            if key in still:
+                failures = self._stalled.get(key, (0, 0.0))[0] + 1
+                self._stalled[key] = (failures, now + self._backoff(failures))
+            else:
+                self._stalled.pop(key, None)
+        return moved

@@ -28,8 +28,10 @@ from rules import registry
 from rules.engine import Engine, Event, InvalidOptions, Prompt, Result, seat_name
 
 from . import clock as _clock
-from .config import MAX_DEADLINE, MIN_DEADLINE, Config
+from .config import Config
 from .errors import Contention, NothingToDecide, StaleAction, TableError
+from .parsing import format_duration as format_duration  # re-exported for older imports
+from .parsing import parse_deadline
 from .storage import DeadlineRow, GameRow, SeatRow, Storage, VersionConflict
 from .text import board_url, seat_label
 
@@ -37,6 +39,8 @@ log = logging.getLogger("herald.session")
 
 COMMIT_ATTEMPTS = 3
 """Tries of one action when another process commits to the same game at the same moment."""
+STALLED_REPLY = "Your move was stored; the computer players will answer shortly."
+"""What a player reads when their move is stored but the computer players failed after it."""
 
 
 def choices_digest(prompt: Prompt) -> str:
@@ -114,6 +118,14 @@ class Snapshot:
     def waiting_text(self) -> str:
         return ", ".join(seat_label(self.game, s) for s in self.waiting()) or "nobody"
 
+    def awaits_computers(self) -> bool:
+        """A computer player has an open prompt. Every call to the session lets the computer
+        players answer before it ends, so a game found like this was left so by a failure or a
+        restart between two commits — and where only computer players are awaited, nobody else
+        can move it on (``Sessions.resume``)."""
+        bots = {s.seat for s in self.game.seats if s.is_bot}
+        return any(o.seat in bots for o in self.open)
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -160,6 +172,9 @@ class Update:
     steps: int = 0
     actions: list[tuple[int, dict[str, Any], str]] = field(default_factory=list)
     """(seat, action, origin) of each step applied, in order."""
+    stalled: bool = False
+    """True: what ``actions`` holds is stored, but the computer players then failed to answer;
+    they answer shortly (``Sessions.resume``). Replies and the log say so."""
 
     @property
     def game(self) -> GameRow:
@@ -189,38 +204,6 @@ class NullDelivery:
         return None
 
 
-def parse_deadline(text: str | int | None) -> int | None:
-    """'90m', '2h', '1d', '45s' or seconds → seconds; None stays None. Raises TableError out of range."""
-    if text is None or text == "":
-        return None
-    if isinstance(text, int):
-        seconds = text
-    else:
-        raw = text.strip().lower()
-        units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-        try:
-            if raw and raw[-1] in units:
-                seconds = int(float(raw[:-1]) * units[raw[-1]])
-            else:
-                seconds = int(float(raw))
-        except ValueError:
-            raise TableError(f"`{text}` is not a deadline; write it like `30m`, `12h` or `2d`.") from None
-    if not MIN_DEADLINE <= seconds <= MAX_DEADLINE:
-        raise TableError(f"a deadline of `{text}` is out of range: it must be between 1 minute and 14 days.")
-    return seconds
-
-
-def format_duration(seconds: float) -> str:
-    seconds = int(seconds)
-    if seconds % 86400 == 0:
-        return f"{seconds // 86400}d"
-    if seconds % 3600 == 0:
-        return f"{seconds // 3600}h"
-    if seconds % 60 == 0:
-        return f"{seconds // 60}m"
-    return f"{seconds}s"
-
-
 class Sessions:
     """All games of this process."""
 
@@ -231,6 +214,7 @@ class Sessions:
         self.delivery: Delivery = delivery or NullDelivery()
         self.now = now
         self._locks: dict[int, asyncio.Lock] = {}
+        self._guild_locks: dict[int, asyncio.Lock] = {}
         self._parsed: dict[tuple[int, int], Any] = {}
         self._inflight = 0
         self._idle = asyncio.Event()
@@ -240,6 +224,11 @@ class Sessions:
         self._run_cpu = run_cpu or asyncio.to_thread
         self.stalled: set[int] = set()
         """Games whose computer players failed to answer after a stored move (resumed later)."""
+        self.scan_needed = False
+        """True: the look at every game for computer players to resume (at start) failed; the
+        scheduler repeats it (``resume()``) until it succeeds."""
+        self._resuming: set[int] = set()
+        self._background: set[asyncio.Task[None]] = set()
 
     # ----------------------------------------------------------------- helpers
 
@@ -288,11 +277,37 @@ class Sessions:
             open_.append(OpenPrompt(p, game.opened.get(p.seat, 0), due.get(p.seat)))
         return Snapshot(game, engine, state, open_)
 
-    async def snapshot(self, game: GameRow | int) -> Snapshot:
-        """The game (re-read when given an id) with its open prompts and their deadlines."""
+    async def snapshot(self, game: GameRow | int, *, touch: bool = True) -> Snapshot:
+        """The game (re-read when given an id) with its open prompts and their deadlines.
+
+        Reading a game is touching it (``touch``): a game found waiting on its computer players
+        (a failure or a restart came between a player's move and theirs) is resumed at once."""
         row = await self.get(game) if isinstance(game, int) else game
         deadlines = await self.storage.deadlines(row.id) if row.status == "active" else []
-        return self._snap(row, deadlines)
+        snap = self._snap(row, deadlines)
+        if touch:
+            self.touched(snap)
+        return snap
+
+    def touched(self, snap: Snapshot) -> None:
+        """Resume a game waiting on its computer players, in the background: the reader may hold
+        the game's lock (``act``) and the player's interaction must not wait on the computers."""
+        game_id = snap.game.id
+        if self.closing or game_id in self._resuming or not snap.awaits_computers():
+            return
+        self._resuming.add(game_id)
+        task = asyncio.get_running_loop().create_task(self._resume_touched(game_id),
+                                                      name=f"herald-resume-{game_id}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _resume_touched(self, game_id: int) -> None:
+        try:
+            await self.resume([game_id])
+        except Exception:  # (nobody awaits this task: say it here; the scheduler retries)
+            log.exception("resuming a touched game failed", extra={"game_id": game_id})
+        finally:
+            self._resuming.discard(game_id)
 
     async def decision(self, game: GameRow | int, user_id: int, ticket: Ticket | None = None, *,
                        revise: bool = False) -> Decision:
@@ -413,16 +428,45 @@ class Sessions:
                              f"`bots:{bots}` does not fit.")
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
-        game_id = await self.storage.create_game(
-            guild_id=guild_id, channel_id=channel_id, game_key=game_key, seed=seed, options=opts,
-            host_id=host_id, deadline=seconds, now=self.now())
         seats: list[SeatRow] = []
         if host_plays:
             seats.append(SeatRow(0, host_id, False, host_name))
         for _ in range(bots):
             seats.append(SeatRow(len(seats), None, True, f"Computer {len(seats) + 1}"))
-        await self.storage.set_seats(game_id, seats)
+        async with self._guild_lock(guild_id):
+            if guild_id is not None:
+                await self._check_limits(guild_id, host_id if host_plays else None, opening=True)
+            game_id = await self.storage.create_game(
+                guild_id=guild_id, channel_id=channel_id, game_key=game_key, seed=seed, options=opts,
+                host_id=host_id, deadline=seconds, now=self.now())
+            await self.storage.set_seats(game_id, seats)
         return await self.get(game_id)
+
+    def _guild_lock(self, guild_id: int | None) -> asyncio.Lock:
+        """Held from counting a server's tables to seating the new table or member: however many
+        ``/play`` or Join arrive at once, each counts what the ones before it stored."""
+        return self._guild_locks.setdefault(guild_id or 0, asyncio.Lock())
+
+    async def _check_limits(self, guild_id: int, user_id: int | None, *, opening: bool) -> None:
+        """Refuse a new table (``opening``) or a seat that would exceed the server's limits."""
+        limits = (await self.storage.guild_settings(guild_id)).limits
+        counts = await self.storage.count_tables(guild_id, user_id or 0)
+        def tables(n: int) -> str:
+            return f"{n} table{'' if n == 1 else 's'}"
+
+        if opening and counts.tables >= limits.tables:
+            raise TableError(f"this server already has {tables(limits.tables)} open, its limit; finish "
+                             "or cancel one first (a server manager can change the limit with "
+                             "`/herald settings`).")
+        if user_id is None:
+            return
+        if counts.member_lobbies >= limits.member_lobbies:
+            raise TableError(f"you are already seated at {tables(limits.member_lobbies)} waiting to "
+                             "start here, the most one member may be; start, leave or cancel one "
+                             "first (see `/games`).")
+        if counts.member_tables >= limits.member_tables:
+            raise TableError(f"you already play at {tables(limits.member_tables)} open here, the most "
+                             "one member may; finish or leave one first (see `/games`).")
 
     async def _lobby(self, game_id: int) -> GameRow:
         game = await self.get(game_id)
@@ -439,7 +483,10 @@ class Sessions:
             if len(game.seats) >= engine.max_players:
                 raise TableError(f"this table is full ({engine.max_players} seats).")
             seats = game.seats + [SeatRow(len(game.seats), user_id, False, name)]
-            await self.storage.set_seats(game_id, seats)
+            async with self._guild_lock(game.guild_id):
+                if game.guild_id is not None:
+                    await self._check_limits(game.guild_id, user_id, opening=False)
+                await self.storage.set_seats(game_id, seats)
             return await self.get(game_id)
 
     async def leave(self, game_id: int, user_id: int) -> GameRow:
@@ -502,7 +549,7 @@ class Sessions:
             if self.delivery.per_action:
                 await self.delivery.deliver(update)
                 update = update.fresh()
-            update = await self._run_bots(update)
+            update = await self._run_bots_safely(update)
         self.on_deadlines_changed()
         await self.delivery.deliver(update)
         return update
@@ -638,36 +685,63 @@ class Sessions:
         raise RuntimeError(f"computer players did not finish within {limit} moves")
 
     async def _run_bots_safely(self, update: Update) -> Update:
-        """Computer players answer after a player's move that is already stored: should they fail
-        (a locked or full database, an engine error), the move still stands — the player is told
-        so — and the game is resumed later (``resume``)."""
+        """Computer players answer after a move that is already stored: should they fail (a locked
+        or full database, an engine error), what was stored stands — the update says so
+        (``Update.stalled``) and the player is told — and the game is resumed later (``resume``)."""
         try:
             return await self._run_bots(update)
         except Exception:
             log.exception("computer players could not answer; the game will be resumed",
                           extra={"game_id": update.game.id})
             self.stalled.add(update.game.id)
+            update.stalled = True
             return update
 
     async def resume(self, game_ids: Sequence[int] | None = None) -> int:
-        """Let computer players answer in games where only they are awaited (at start, and for
-        games stalled by a failure between commits). Returns how many games moved on."""
+        """Let computer players answer their open prompts (``Snapshot.awaits_computers``): at
+        start (every active game), for games stalled by a failure between commits (the
+        scheduler), and for a game a player touches (``touched``). Returns how many moved on.
+
+        A game failing for a passing reason stays stalled without holding up the others. Without
+        ``game_ids`` a failure to list the games raises, and ``scan_needed`` asks the scheduler to
+        look again."""
         if game_ids is None:
+            self.scan_needed = True
             game_ids = [g.id for g in await self.storage.list_games(statuses=("active",))]
+            self.scan_needed = False
         moved = 0
         for game_id in game_ids:
-            async with self.track(), self.lock(game_id):
-                snap = await self.snapshot(game_id)
-                bots = {s.seat for s in snap.game.seats if s.is_bot}
-                if not snap.open or not all(o.seat in bots for o in snap.open):
-                    self.stalled.discard(game_id)
-                    continue
-                update = await self._run_bots(Update(snap, since=snap.game.version))
+            if self.closing:
+                break
+            try:
+                update = await self._resume_one(game_id)
+            except TableError:  # no such game (any more)
                 self.stalled.discard(game_id)
+                continue
+            except Exception as exc:
+                if isinstance(exc, self.storage.transient_errors):  # a locked database passes
+                    log.warning("could not resume the game (%s); trying again later", exc,
+                                extra={"game_id": game_id})
+                    self.stalled.add(game_id)
+                else:  # e.g. a state this Herald cannot read: retrying would not help
+                    log.exception("could not resume the game", extra={"game_id": game_id})
+                continue
+            if update is None:
+                continue
             moved += 1
             self.on_deadlines_changed()
             await self.delivery.deliver(update)
         return moved
+
+    async def _resume_one(self, game_id: int) -> Update | None:
+        """Computer players answer in one game if they are awaited; None if nothing moved."""
+        async with self.track(), self.lock(game_id):
+            snap = await self.snapshot(game_id, touch=False)
+            self.stalled.discard(game_id)
+            if not snap.awaits_computers():
+                return None
+            update = await self._run_bots_safely(Update(snap, since=snap.game.version))
+        return update if update.steps else None
 
     async def timeout(self, deadline: DeadlineRow) -> Update | None:
         """A deadline passed: its prompt's timeout action is taken (the log says so) — only if that
@@ -691,7 +765,7 @@ class Sessions:
             note = Event(f"⏰ {seat_name(seat)} ran out of time "
                          f"({prompt.kind.replace('_', ' ')}): {prompt.timeout_note}.")
             update = await self._apply(update, seat, action, "timeout", None, notes=[note])
-            update = await self._run_bots(update)
+            update = await self._run_bots_safely(update)
         self.on_deadlines_changed()
         await self.delivery.deliver(update)
         return update
@@ -719,7 +793,7 @@ class Sessions:
                 update = await self._finish(update, "every human player has left the table")
             else:
                 update.changed_private.add(seat)
-                update = await self._run_bots(update)
+                update = await self._run_bots_safely(update)
         self.on_deadlines_changed()
         await self.delivery.deliver(update)
         return update

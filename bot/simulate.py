@@ -4,6 +4,12 @@ Runs through the same engine, session, storage (a real SQLite file in the output
 rendering code as the bot. Writes ``board_NNNN.png`` after each step (and any extra files the
 game draws, e.g. flick animations), ``log.txt`` (byte-identical for the same game, seed and
 player count) and prints the result.
+
+The output folder must be new, empty, or a previous simulate output (only files this command
+writes): a previous output is deleted first, so boards of an old run never mix with a new log;
+any other folder is refused and left alone. Every refusal is a :class:`SimulateError` (or the
+engine's ``RulesError`` for a game or player count it does not know), raised before anything is
+written.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +31,48 @@ from .gameui import get_ui
 from .render import to_png
 from .session import Sessions, Update
 from .storage import open_storage
+
+MAX_SEED = 2**63 - 1
+"""Seeds are stored as SQLite integers (64-bit, signed)."""
+DB_NAME = "simulate.db"
+OUTPUT_FILE = re.compile(r"log\.txt|simulate\.db(?:-wal|-shm|-journal)?|board_[0-9]{4,}\.png"
+                         r"|step[0-9]{4,}_[A-Za-z0-9_.-]+")
+"""The names of the files simulate writes: a folder holding only these is a previous output."""
+
+
+class SimulateError(Exception):
+    """The simulation cannot run or did not finish: one sentence; ``code`` is the exit status."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def prepare_out(out: Path) -> None:
+    """Make ``out`` ready for a new run: create it, or empty a previous simulate output in it.
+
+    Refuses a file, a folder holding anything simulate does not write (nothing is deleted then)
+    and a folder where no file can be written."""
+    where = os.fspath(out)
+    try:
+        if out.exists() and not out.is_dir():
+            raise SimulateError(f"the output {where} is a file, not a folder; give a new or empty folder.")
+        if out.is_dir():
+            entries = sorted(out.iterdir())
+            foreign = [p for p in entries if p.is_symlink() or not p.is_file()
+                       or not OUTPUT_FILE.fullmatch(p.name)]
+            if foreign:
+                raise SimulateError(f"the output folder {where} holds files simulate did not write "
+                                    f"(such as {foreign[0].name}); give a new or empty folder.")
+            for p in entries:
+                p.unlink()
+        else:
+            out.mkdir(parents=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise SimulateError(f"cannot write into the output folder {where}: "
+                            f"{exc.strerror or exc}.") from None
 
 
 @dataclass
@@ -75,25 +124,37 @@ class FileDelivery:
             self.lines.append(f"RESULT: winner(s) {winners}; scores {scores}; {r.reason}")
 
 
-async def simulate(game_key: str, players: int | None, seed: int, out: Path, *,
-                   images: bool = True, every: int = 1, options: dict[str, object] | None = None
-                   ) -> tuple[Update | None, FileDelivery]:
-    engine = registry.get(game_key)
-    n = players or engine.min_players
+def check(game_key: str, players: int | None, seed: int, every: int,
+          options: dict[str, object] | None = None) -> int:
+    """Refuse what cannot run before anything is written; returns the number of players."""
+    engine = registry.get(game_key)  # InvalidOptions names the known games
+    n = engine.min_players if players is None else players
     engine.validate_options(n, options or {})
-    out.mkdir(parents=True, exist_ok=True)
-    db_path = out / "simulate.db"
-    for suffix in ("", "-wal", "-shm"):
-        p = Path(str(db_path) + suffix)
-        if p.exists():
-            p.unlink()
-    storage = open_storage(str(db_path))
-    await storage.open()
-    delivery = FileDelivery(out, images=images, every=max(1, every))
+    if not 0 <= seed <= MAX_SEED:
+        raise SimulateError(f"the seed must be a whole number from 0 to {MAX_SEED}, not {seed}.")
+    if every < 1:
+        raise SimulateError(f"--every must be 1 or more (a board every N moves), not {every}.")
+    return n
+
+
+async def simulate(game_key: str, players: int | None, seed: int, out: Path, *,
+                   images: bool = True, every: int = 1, options: dict[str, object] | None = None,
+                   config: Config | None = None) -> tuple[Update | None, FileDelivery]:
+    """Play one game between computer players into ``out`` (see the module docstring for the
+    folder rules); ``config`` defaults to the environment's, read before anything is opened."""
+    n = check(game_key, players, seed, every, options)
+    engine = registry.get(game_key)
+    config = config or Config.from_env()
+    prepare_out(out)
+    # opened inside the try: a failing open() still closes the connection, whose worker thread
+    # would otherwise keep the process alive after the error
+    storage = open_storage(str(out / DB_NAME))
+    delivery = FileDelivery(out, images=images, every=every)
     clock = iter(range(10**9))
-    sessions = Sessions(storage, Config.from_env(), delivery, now=lambda: float(next(clock)))
+    sessions = Sessions(storage, config, delivery, now=lambda: float(next(clock)))
     delivery.sessions = sessions
     try:
+        await storage.open()
         table = await sessions.open_table(guild_id=None, channel_id=None, host_id=None,
                                           host_name="", game_key=game_key, options=options,
                                           bots=n, seed=seed, host_plays=False)
@@ -106,22 +167,34 @@ async def simulate(game_key: str, players: int | None, seed: int, out: Path, *,
         delivery.lines.append(f"Replay check: {'identical' if ok else 'DIFFERENT'}")
         (out / "log.txt").write_text("\n".join(delivery.lines) + "\n", encoding="utf-8")
         if game.status != "finished":
-            raise RuntimeError("the simulated game did not finish")
+            raise SimulateError(f"the simulated game did not finish; see {os.fspath(out / 'log.txt')}.",
+                                code=1)
         return update, delivery
     finally:
         await storage.close()
 
 
-def main(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace, config: Config | None = None) -> int:
+    """The command: refusals (``SimulateError``, ``RulesError``, ``StorageError``) reach the caller."""
     game: str = args.game
-    out = Path(args.out or tempfile.mkdtemp(prefix=f"herald-{game}-"))
-    update, delivery = asyncio.run(simulate(
-        game, args.players, args.seed, out,
-        images=not args.no_images, every=args.every))
+    check(game, args.players, args.seed, args.every)
+    config = config or Config.from_env()
+    try:
+        out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix=f"herald-{game}-"))
+    except OSError as exc:
+        raise SimulateError(f"cannot create a temporary output folder: {exc.strerror or exc}; "
+                            "give one with --out.") from None
+    try:
+        update, delivery = asyncio.run(simulate(
+            game, args.players, args.seed, out,
+            images=not args.no_images, every=args.every, config=config))
+    except OSError as exc:
+        raise SimulateError(f"writing into {os.fspath(out)} failed: {exc.strerror or exc}.",
+                            code=1) from None
     last = delivery.lines[-2] if len(delivery.lines) >= 2 else ""
     print(last)
     print(f"{delivery.step} moves; {len(delivery.files)} files and log.txt written to {os.fspath(out)}")
     return 0
 
 
-__all__ = ["simulate", "main", "Event"]
+__all__ = ["MAX_SEED", "SimulateError", "check", "main", "prepare_out", "simulate", "Event"]

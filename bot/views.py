@@ -5,7 +5,9 @@ prompt instance and a digest of its options) and an index into the clicking play
 so a menu drawn for an answered or changed decision is recognised and refused under the game lock.
 
 Components reach their handlers through the small :class:`Handlers` protocol (the client exposes
-``handlers``); nothing here knows how the bot is assembled.
+``handlers``); nothing here knows how the bot is assembled. The game id in a custom_id is only a
+claim of whoever sent the click: handlers find the game through ``Controller.game_for``, which
+knows only the games of the interaction's server (in a DM, the clicking user's own).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """``/herald settings`` (Manage Server): default deadline, reminder lead time, who may open tables,
-and the channels where tables may open. Validated, persisted, confirmed."""
+the channels where tables may open, and the limits on open tables (for the server, and for each
+member). Validated, persisted, confirmed."""
 
 from __future__ import annotations
 
@@ -7,11 +8,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import MAX_DEADLINE
 from bot.errors import TableError
+from bot.parsing import format_duration, parse_deadline, parse_reminder_lead
 from bot.platform import Platform, platform_of
 from bot.refusals import refusals, reply
-from bot.session import format_duration, parse_deadline
+from bot.storage.base import (
+    DEFAULT_MEMBER_LOBBY_LIMIT,
+    DEFAULT_MEMBER_TABLE_LIMIT,
+    DEFAULT_TABLE_LIMIT,
+)
+
+MAX_TABLE_LIMIT = 1000
+"""The most open tables a server may allow itself (each is stored, listed and scheduled)."""
+MAX_MEMBER_LIMIT = 100
 
 
 class Admin(commands.Cog):
@@ -28,12 +37,18 @@ class Admin(commands.Cog):
         reminder="how long before a deadline to remind, e.g. 1h",
         opener_role="only this role may open tables", everyone_opens="let everyone open tables again",
         add_channel="allow tables in this channel (once any is set, only listed channels)",
-        remove_channel="stop allowing tables in this channel")
+        remove_channel="stop allowing tables in this channel",
+        table_limit=f"open tables (lobbies and running games) this server may have at once (default {DEFAULT_TABLE_LIMIT})",
+        member_lobby_limit=f"tables waiting to start one member may sit at (default {DEFAULT_MEMBER_LOBBY_LIMIT})",
+        member_table_limit=f"open tables one member may sit at, lobbies included (default {DEFAULT_MEMBER_TABLE_LIMIT})")
     @refusals
     async def settings(self, interaction: discord.Interaction, deadline: str | None = None,
                        reminder: str | None = None, opener_role: discord.Role | None = None,
                        everyone_opens: bool | None = None, add_channel: discord.TextChannel | None = None,
-                       remove_channel: discord.TextChannel | None = None) -> None:
+                       remove_channel: discord.TextChannel | None = None,
+                       table_limit: app_commands.Range[int, 1, MAX_TABLE_LIMIT] | None = None,
+                       member_lobby_limit: app_commands.Range[int, 1, MAX_MEMBER_LIMIT] | None = None,
+                       member_table_limit: app_commands.Range[int, 1, MAX_MEMBER_LIMIT] | None = None) -> None:
         """View or change Herald's settings for this server."""
         assert interaction.guild_id is not None
         storage = self.platform.storage
@@ -43,11 +58,7 @@ class Admin(commands.Cog):
             s.default_deadline = parse_deadline(deadline)
             changed.append("deadline")
         if reminder is not None:
-            lead = parse_deadline(reminder)
-            assert lead is not None
-            if lead > MAX_DEADLINE // 2:
-                raise TableError("a reminder lead of more than 7 days is not useful.")
-            s.reminder_lead = lead
+            s.reminder_lead = parse_reminder_lead(reminder)
             changed.append("reminder")
         if opener_role is not None and everyone_opens:
             raise TableError("choose either `opener_role` or `everyone_opens`, not both.")
@@ -68,11 +79,17 @@ class Admin(commands.Cog):
                 raise TableError(f"{remove_channel.mention} is not in the list of table channels.")
             s.channels.remove(remove_channel.id)
             changed.append("channels")
+        for name, value in (("table_limit", table_limit), ("member_lobby_limit", member_lobby_limit),
+                            ("member_table_limit", member_table_limit)):
+            if value is not None:
+                setattr(s, name, int(value))
+                changed.append(name)
         if changed:
             await storage.save_guild_settings(s)
         cfg = self.platform.config
         eff_deadline = s.default_deadline or cfg.default_deadline
         eff_lead = s.reminder_lead if s.reminder_lead is not None else cfg.reminder_lead
+        limits = s.limits
         lines = [
             ("✅ Saved." if changed else "Herald settings for this server:"),
             f"• Default deadline: **{format_duration(eff_deadline)}**",
@@ -80,6 +97,9 @@ class Admin(commands.Cog):
             + (" (longer than the deadline: reminders come at half time)" if eff_lead >= eff_deadline else ""),
             f"• Who may open tables: {f'<@&{s.opener_role_id}>' if s.opener_role_id else 'everyone'}",
             f"• Table channels: {', '.join(f'<#{c}>' for c in s.channels) if s.channels else 'any channel'}",
+            f"• Open tables (lobbies and running games): at most **{limits.tables}** in this server; "
+            f"each member at most **{limits.member_lobbies}** waiting to start and "
+            f"**{limits.member_tables}** in all",
         ]
         await reply(interaction, "\n".join(lines))
 

@@ -3,13 +3,13 @@ replace), ``/hand`` and ``/rules``. Thin: parse → session → respond."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.controller import manages
 from bot.errors import TableError
+from bot.parsing import parse_options
 from bot.platform import Platform, platform_of
 from bot.refusals import is_manager, refusals, reply
 from bot.session import format_duration
@@ -20,19 +20,6 @@ from rules import registry
 from rules.engine import seat_name
 
 
-def parse_options(text: str | None) -> dict[str, Any]:
-    """'first_player=2 fast=yes' → {'first_player': 2, 'fast': True}."""
-    out: dict[str, Any] = {}
-    for part in (text or "").replace(",", " ").split():
-        if "=" not in part:
-            raise TableError(f"option `{part}` should look like `name=value`.")
-        k, v = part.split("=", 1)
-        low = v.lower()
-        out[k] = (True if low in ("yes", "true", "on") else False if low in ("no", "false", "off")
-                  else int(v) if v.lstrip("-").isdigit() else v)
-    return out
-
-
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     current = current.lower()
     return [app_commands.Choice(name=f"{e.name} ({key})", value=key)
@@ -40,14 +27,23 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
             if current in key or current in e.name.lower()][:25]
 
 
+AUTOCOMPLETE_MAX = 25
+"""Discord shows at most 25 suggestions: never load more."""
+PAGE_SIZE = 15
+"""Games per page of ``/games``."""
+
+
 async def my_game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    games = await platform_of(interaction.client).storage.list_games(guild_id=interaction.guild_id, statuses=("active",))
-    out = []
-    for g in games:
-        label = f"#{g.id} {registry.get(g.game_key).name} — " + ", ".join(s.name for s in g.seats)
-        if current in str(g.id) or current.lower() in label.lower():
-            out.append(app_commands.Choice(name=label[:100], value=g.id))
-    return out[:25]
+    """Running games visible here (this server's; in a DM, the user's own), filtered in the
+    database by number, game name or player name: one query, at most 25 rows."""
+    text = current.strip().lstrip("#").strip().lower()
+    keys = [key for key, e in registry.all_engines().items() if text and (text in key or text in e.name.lower())]
+    games = await platform_of(interaction.client).storage.search_games(
+        guild_id=interaction.guild_id, user_id=interaction.user.id, statuses=("active",), text=text,
+        game_keys=keys, limit=AUTOCOMPLETE_MAX)
+    return [app_commands.Choice(name=clip(f"#{g.id} {registry.get(g.game_key).name} — "
+                                          + ", ".join(s.name for s in g.seats), 100), value=g.id)
+            for g in games]
 
 
 class Tables(commands.Cog):
@@ -95,19 +91,35 @@ class Tables(commands.Cog):
 
     @app_commands.command(name="games")
     @app_commands.guild_only()
+    @app_commands.describe(page=f"which page ({PAGE_SIZE} tables and games each, most recently active first)")
     @refusals
-    async def games(self, interaction: discord.Interaction) -> None:
-        """List this server's open tables and running games."""
-        games = await self.sessions.storage.list_games(guild_id=interaction.guild_id)
-        if not games:
+    async def games(self, interaction: discord.Interaction,
+                    page: app_commands.Range[int, 1, 10000] = 1) -> None:
+        """List this server's open tables and running games, a page at a time."""
+        assert interaction.guild_id is not None
+        found = await self.sessions.storage.page_games(guild_id=interaction.guild_id, limit=PAGE_SIZE,
+                                                       offset=(page - 1) * PAGE_SIZE)
+        if not found.total:
             await reply(interaction, "No tables or games right now. Open one with `/play`.")
             return
+        pages = -(-found.total // PAGE_SIZE)
+        if not found.games:
+            await reply(interaction, f"There {'is' if pages == 1 else 'are'} only {pages} "
+                                     f"page{'s' if pages != 1 else ''} of tables and games; "
+                                     f"try `/games page:{pages}`.")
+            return
         lines = []
-        for g in games:
+        for g in found.games:
             name = registry.get(g.game_key).name
             where = f"<#{g.thread_id}>" if g.thread_id else (f"<#{g.channel_id}>" if g.channel_id else "")
-            who = ", ".join(discord.utils.escape_markdown(s.name) for s in g.seats)
+            who = clip(", ".join(discord.utils.escape_markdown(s.name) for s in g.seats), 60)
             lines.append(f"**#{g.id} {name}** — {g.status} — {where} — {who}")
+        shown_to = (page - 1) * PAGE_SIZE + len(found.games)
+        if shown_to < found.total:
+            lines.append(f"…and {found.total - shown_to} more — use `/games page:{page + 1}` "
+                         f"(page {page} of {pages}).")
+        elif pages > 1:
+            lines.append(f"(page {page} of {pages})")
         await reply(interaction, "\n".join(lines))
 
     # ------------------------------------------------------------------ /rules
@@ -136,7 +148,7 @@ class Tables(commands.Cog):
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Show your hand privately."""
         g = await self.resolve(interaction, game)
-        await self.controller.show_hand(interaction, g.id)
+        await self.controller.show_hand(interaction, g)
 
     # ------------------------------------------------------------------- /game
 
@@ -166,7 +178,7 @@ class Tables(commands.Cog):
     async def game_hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Show your hand privately."""
         g = await self.resolve(interaction, game)
-        await self.controller.show_hand(interaction, g.id)
+        await self.controller.show_hand(interaction, g)
 
     @group.command(name="log")
     @app_commands.autocomplete(game=my_game_autocomplete)
@@ -195,7 +207,7 @@ class Tables(commands.Cog):
         await interaction.followup.send("You resigned. A computer player plays your seat from now on.", ephemeral=True)
 
     def _require_admin(self, interaction: discord.Interaction, g: GameRow) -> None:
-        if interaction.user.id != g.host_id and not is_manager(interaction):
+        if interaction.user.id != g.host_id and not manages(interaction, g):
             raise TableError("only the host or someone with Manage Server can do that.")
 
     @group.command(name="end")

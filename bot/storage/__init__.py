@@ -8,11 +8,20 @@ from __future__ import annotations
 from .base import (
     DeadlineRow,
     EventRow,
+    GamePage,
     GameRow,
     GuildSettings,
     SeatRow,
     Storage,
+    StorageBusy,
+    StorageCorrupt,
     StorageError,
+    StorageFull,
+    StorageOpenError,
+    StorageReadOnly,
+    StorageUnavailable,
+    TableCounts,
+    TableLimits,
     VersionConflict,
 )
 from .sqlite import MIGRATIONS, SqliteStorage
@@ -23,5 +32,8 @@ def open_storage(location: str) -> Storage:
     return SqliteStorage(location)
 
 
-__all__ = ["DeadlineRow", "EventRow", "GameRow", "GuildSettings", "MIGRATIONS", "SeatRow", "Storage",
-           "StorageError", "SqliteStorage", "VersionConflict", "open_storage"]
+__all__ = ["DeadlineRow", "EventRow", "GamePage", "GameRow", "GuildSettings", "MIGRATIONS", "SeatRow", "Storage",
+           "StorageBusy", "StorageCorrupt", "StorageError", "StorageFull", "StorageOpenError",
+           "StorageReadOnly", "StorageUnavailable", "SqliteStorage", "TableCounts", "TableLimits",
+           "VersionConflict",
+           "open_storage"]

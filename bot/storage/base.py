@@ -16,11 +16,48 @@ from typing import Any
 
 
 class StorageError(Exception):
-    pass
+    """A database failure. The message is one sentence for the server's admin (logs, the command
+    line); players read the sentence :func:`bot.refusals.sentence_for` picks for the type.
+
+    ``stored`` is what is known of the write that failed, so that nobody is told "not saved" about
+    something that was: False — nothing of it was stored; None — it may have been (the database
+    failed while committing, and asking it afterwards failed too)."""
+
+    def __init__(self, message: str = "", *, stored: bool | None = False) -> None:
+        super().__init__(message)
+        self.stored = stored
 
 
 class VersionConflict(StorageError):
     """The game changed since it was read (another action won the race)."""
+
+
+class StorageOpenError(StorageError):
+    """The database cannot be used: missing tables, damaged, empty, another program's, from a
+    newer Herald, read-only or out of reach. ``open`` raises it after closing whatever it opened
+    (a connection left open keeps the process alive), and has changed nothing in the file."""
+
+
+class StorageUnavailable(StorageError):
+    """A failure that may pass if tried again later (a backend's ``transient_errors``): the
+    scheduler backs off and retries, a player is asked to try again."""
+
+
+class StorageBusy(StorageUnavailable):
+    """Another process held the database's write lock for longer than the busy timeout."""
+
+
+class StorageFull(StorageUnavailable):
+    """The database could not be written: the disk, a quota or a file-size limit is full (or,
+    for a write error the system does not explain, the disk is failing)."""
+
+
+class StorageReadOnly(StorageUnavailable):
+    """The database file, its folder or its file system became read-only."""
+
+
+class StorageCorrupt(StorageError):
+    """The database file is damaged. Trying again does not help; restoring a backup does."""
 
 
 @dataclass
@@ -92,6 +129,14 @@ class EventRow:
     created_at: float
 
 
+DEFAULT_TABLE_LIMIT = 50
+"""Open tables (lobbies and running games) one server may have at once, unless it sets its own."""
+DEFAULT_MEMBER_LOBBY_LIMIT = 5
+"""Lobbies (tables waiting to start) one member may sit at in one server at once."""
+DEFAULT_MEMBER_TABLE_LIMIT = 10
+"""Open tables (lobbies and running games) one member may sit at in one server at once."""
+
+
 @dataclass
 class GuildSettings:
     guild_id: int
@@ -99,14 +144,55 @@ class GuildSettings:
     reminder_lead: int | None = None
     opener_role_id: int | None = None
     channels: list[int] = field(default_factory=list)
+    table_limit: int | None = None
+    """The server's own limits (None: the defaults above). They bound how much one server, and
+    one member, can make Herald store and list: opening tables costs a row each, forever."""
+    member_lobby_limit: int | None = None
+    member_table_limit: int | None = None
+
+    @property
+    def limits(self) -> TableLimits:
+        """The limits in force: the server's own, else the defaults."""
+        return TableLimits(
+            tables=self.table_limit or DEFAULT_TABLE_LIMIT,
+            member_lobbies=self.member_lobby_limit or DEFAULT_MEMBER_LOBBY_LIMIT,
+            member_tables=self.member_table_limit or DEFAULT_MEMBER_TABLE_LIMIT)
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    tables: int
+    member_lobbies: int
+    member_tables: int
+
+
+@dataclass(frozen=True)
+class TableCounts:
+    """What counts against the limits, for one server and one member (``Storage.count_tables``)."""
+
+    tables: int
+    """Open tables (lobbies and running games) in the server."""
+    member_lobbies: int
+    """Lobbies in the server the member is seated at."""
+    member_tables: int
+    """Open tables in the server the member is seated at (lobbies included)."""
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """One page of a listing (``Storage.page_games``): the games, and how many there are in all."""
+
+    games: list[GameRow]
+    total: int
 
 
 class Storage(ABC):
     """What the bot needs from a database. One implementation per backend."""
 
-    transient_errors: tuple[type[BaseException], ...] = ()
-    """The backend's errors that may pass if tried again later (a locked database, a lost
-    connection); callers back off and retry instead of giving up."""
+    transient_errors: tuple[type[BaseException], ...] = (StorageUnavailable,)
+    """The backend's errors that may pass if tried again later (a locked or full database, a lost
+    connection); callers back off and retry instead of giving up. Backends translate their
+    driver's errors into :class:`StorageError` subclasses at their boundary."""
 
     @abstractmethod
     async def open(self) -> None: ...
@@ -125,6 +211,26 @@ class Storage(ABC):
                          statuses: Sequence[str] = ("lobby", "active")) -> list[GameRow]: ...
     @abstractmethod
     async def games_of_user(self, user_id: int, statuses: Sequence[str] = ("active",)) -> list[GameRow]: ...
+    @abstractmethod
+    async def page_games(self, *, guild_id: int, statuses: Sequence[str] = ("lobby", "active"),
+                         limit: int = 15, offset: int = 0) -> GamePage:
+        """A server's games, most recently active first: ``limit`` of them from ``offset``, with
+        the total."""
+    @abstractmethod
+    async def search_games(self, *, guild_id: int | None, user_id: int, statuses: Sequence[str],
+                           text: str = "", game_keys: Sequence[str] = (),
+                           limit: int = 25) -> list[GameRow]:
+        """At most ``limit`` games, most recently active first: the server's (``guild_id``), or
+        without a server those where ``user_id`` is seated. With ``text``, only games whose number
+        or a seat's name contains it, or whose game is one of ``game_keys``."""
+    @abstractmethod
+    async def games_near(self, *, guild_id: int, channel_id: int | None, user_id: int,
+                         statuses: Sequence[str], limit: int = 25) -> list[GameRow]:
+        """At most ``limit`` of a server's games played in ``channel_id`` (its lobby channel or its
+        thread) or with ``user_id`` seated: the candidates when a command names no game."""
+    @abstractmethod
+    async def count_tables(self, guild_id: int, user_id: int) -> TableCounts:
+        """Open tables in a server, and those of them the member is seated at (the limits)."""
     @abstractmethod
     async def update_game(self, game_id: int, **fields: Any) -> None: ...
     @abstractmethod

@@ -1,7 +1,10 @@
 """The SQLite backend of :class:`bot.storage.base.Storage`.
 
 SQLite through aiosqlite, WAL mode, numbered migrations tracked in ``PRAGMA user_version``; one
-connection whose statement groups are serialised by an asyncio lock.
+connection whose statement groups are serialised by an asyncio lock. ``open`` refuses a file that
+must not become Herald's database (empty, foreign, newer, damaged, read-only) before writing to
+it; in service, driver errors leave as :class:`StorageError` subclasses (busy, full, read-only,
+damaged), and a failed COMMIT is checked against what actually landed.
 """
 
 from __future__ import annotations
@@ -11,8 +14,10 @@ import contextlib
 import functools
 import json
 import logging
+import os
+import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
@@ -20,11 +25,19 @@ import aiosqlite
 from .base import (
     DeadlineRow,
     EventRow,
+    GamePage,
     GameRow,
     GuildSettings,
     SeatRow,
     Storage,
+    StorageBusy,
+    StorageCorrupt,
     StorageError,
+    StorageFull,
+    StorageOpenError,
+    StorageReadOnly,
+    StorageUnavailable,
+    TableCounts,
     VersionConflict,
 )
 
@@ -91,6 +104,16 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN answered TEXT NOT NULL DEFAULT '{}';
     ALTER TABLE deadlines ADD COLUMN opened INTEGER NOT NULL DEFAULT 0;
     """,
+    # 3: limits on open tables per server and per member (NULL: the defaults); listings ordered
+    # by last activity, and a member's seats found by member
+    """
+    ALTER TABLE guild_settings ADD COLUMN table_limit INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN member_lobby_limit INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN member_table_limit INTEGER;
+    CREATE INDEX games_guild_activity ON games(guild_id, status, updated_at);
+    DROP INDEX seats_user;
+    CREATE INDEX seats_user ON seats(user_id, game_id);
+    """,
 ]
 
 
@@ -113,7 +136,22 @@ def _seat_map(text: str | None) -> dict[int, int]:
 _GAME_COLUMNS = ("id, guild_id, channel_id, thread_id, game_key, status, version, seed, options, "
                  "state, host_id, deadline, board_message_id, lobby_message_id, result, "
                  "created_at, updated_at, opened, answered")
+_G_COLUMNS = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+"""The game columns, qualified for queries that join or filter on other tables."""
 _DEADLINE_COLUMNS = "game_id, seat, kind, due_at, remind_at, reminded, opened"
+_OPEN = ("lobby", "active")
+"""The statuses of an open table (counted against the limits)."""
+_RECENT_FIRST = "ORDER BY g.updated_at DESC, g.id DESC"
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ",".join("?" for _ in values)
+
+
+def _like(text: str) -> str:
+    """A LIKE pattern matching ``text`` anywhere, its wildcards taken literally (ESCAPE '\\')."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
 
 
 def _deadline(r: Sequence[Any]) -> DeadlineRow:
@@ -125,25 +163,111 @@ _UPDATABLE = {"channel_id", "thread_id", "status", "host_id", "deadline", "board
 
 
 def _serialised(method: Any) -> Any:
-    """One statement group at a time on the shared connection (transactions never interleave)."""
+    """One statement group at a time on the shared connection (transactions never interleave).
+
+    This is also the storage's boundary: a driver error met in service leaves it as a
+    :class:`StorageError` subclass that keeps the driver's error as its cause (see ``_fault``)."""
 
     @functools.wraps(method)
     async def wrapper(self: SqliteStorage, *args: Any, **kwargs: Any) -> Any:
         async with self._lock:
-            return await method(self, *args, **kwargs)
+            self._doing = method.__name__
+            try:
+                return await method(self, *args, **kwargs)
+            except sqlite3.Error as exc:
+                fault = self._fault(exc)
+                if fault is None:
+                    raise
+                raise fault from exc
 
     return wrapper
+
+
+MAGIC = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
+
+# SQLite's result codes for the faults a database meets in service: primary codes, a file shorter
+# than it claims (a truncated file), and the I/O errors of writing (plain: the driver's message)
+_BUSY, _LOCKED, _NOMEM, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _PROTOCOL, _NOTADB = (
+    5, 6, 7, 8, 10, 11, 13, 14, 15, 26)
+_IOERR_SHORT_READ = 522
+_IOERR_WRITING = {_IOERR, 778, 1034, 1290, 1546, 4874}
+"""Plain (from the message), and IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE, _SHMSIZE."""
+_BY_MESSAGE = (("database is locked", _BUSY), ("table is locked", _LOCKED),
+               ("disk is full", _FULL), ("disk I/O error", _IOERR),
+               ("readonly database", _READONLY), ("malformed", _CORRUPT),
+               ("not a database", _NOTADB), ("unable to open", _CANTOPEN),
+               ("out of memory", _NOMEM))
+"""The driver's messages, for an error that carries no SQLite code (raised by a wrapper)."""
+
+
+def _code(exc: sqlite3.Error) -> int | None:
+    """SQLite's (extended) result code of a driver error."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code
+    text = str(exc)
+    return next((c for marker, c in _BY_MESSAGE if marker in text), None)
+
+
+def _kind(exc: sqlite3.Error) -> type[StorageError] | None:
+    """What a driver error means for Herald; None for a bug in Herald (SQL, a constraint), which
+    is not translated: it reaches the one place unexpected failures are logged in full."""
+    code = _code(exc)
+    if code is None:
+        return None
+    primary = code & 0xFF
+    if primary in (_BUSY, _LOCKED):
+        return StorageBusy
+    if primary in (_CORRUPT, _NOTADB) or code == _IOERR_SHORT_READ:
+        return StorageCorrupt
+    if primary == _FULL or code in _IOERR_WRITING:
+        # ENOSPC is SQLITE_FULL; a write refused otherwise (EFBIG from a file-size limit, EDQUOT,
+        # EIO) is a "disk I/O error" that SQLite cannot tell apart any further
+        return StorageFull
+    if primary == _READONLY:
+        return StorageReadOnly
+    if primary in (_IOERR, _NOMEM, _CANTOPEN, _PROTOCOL):
+        return StorageUnavailable
+    return None
+
+
+def _cause(exc: BaseException) -> str:
+    """The driver's own words, for the admin (never any SQL or parameters: they hold states)."""
+    name = getattr(exc, "sqlite_errorname", None) or type(exc).__name__
+    return f"{name}: {exc}"
+
+
+_RESTORE = ("stop Herald, copy your latest backup over the file, delete the -wal and -shm files "
+            "beside it, and start Herald again (see the README)")
+"""How to recover from a damaged database, for the admin."""
+
+
+def _herald_tables() -> set[str]:
+    """The tables the migrations leave behind."""
+    made: set[str] = set()
+    for script in MIGRATIONS:
+        made |= set(re.findall(r"CREATE TABLE (\w+)", script))
+        made -= set(re.findall(r"DROP TABLE (\w+)", script))
+    return made
 
 
 class SqliteStorage(Storage):
     """SQLite backend (one file, WAL). One connection; calls are serialised by an asyncio lock."""
 
-    transient_errors = (sqlite3.OperationalError,)  # "database is locked", a full disk
+    transient_errors = (StorageUnavailable, sqlite3.OperationalError)
+    """What the storage raises is translated (locked, full, read-only: ``StorageUnavailable``;
+    damaged: ``StorageCorrupt``, which does not pass). The driver's class stays listed for code
+    that reaches the connection without going through the storage's methods."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, busy_timeout: float = 5.0) -> None:
         self.path = path
+        self.busy_timeout = busy_timeout
+        """Seconds to wait for another process's write lock before ``StorageBusy``."""
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._doing = "open"
+        """The method in progress (under the lock), named when a failure is logged."""
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -157,29 +281,268 @@ class SqliteStorage(Storage):
         await cur.close()
         return cur
 
+    # ------------------------------------------------------------ failures
+
+    def _fault(self, exc: sqlite3.Error, *, stored: bool | None = False) -> StorageError | None:
+        """The :class:`StorageError` for a driver error met in service, logged here once with its
+        cause; None for a bug in Herald (see ``_kind``)."""
+        kind = _kind(exc)
+        if kind is None:
+            return None
+        where = f"the database {self.path}"
+        text = {
+            StorageBusy: f"{where} stayed locked by another process for more than "
+                         f"{self.busy_timeout:g}s",
+            StorageFull: f"could not write to {where}: the disk, a quota or a file-size limit is "
+                         "full, or the disk is failing",
+            StorageReadOnly: f"{where} is read-only; Herald needs to write to the file and its "
+                             "folder",
+            StorageCorrupt: f"{where} is damaged; {_RESTORE}",
+            StorageUnavailable: f"{where} could not be used just now",
+        }[kind]
+        if stored is None:
+            text += "; what was being committed may or may not be stored"
+        err = kind(f"{text} ({_cause(exc)}).", stored=stored)
+        log.log(logging.WARNING if kind is StorageBusy else logging.ERROR,
+                "%s failed: %s", self._doing, err)
+        return err
+
+    async def _rollback(self, why: str) -> None:
+        """Undo the open transaction, if there still is one: after a full disk or an I/O error
+        SQLite may have rolled it back itself. A failing rollback never hides its cause
+        (``why``)."""
+        try:
+            if self.db.in_transaction:
+                await self._x("ROLLBACK")
+        except sqlite3.Error as err:
+            log.warning("%s: rolling back after %s failed too (%s)", self._doing, why, _cause(err))
+
     @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error (callers hold the lock)."""
+    async def _transaction(self, landed: Callable[[], Awaitable[bool]] | None = None
+                           ) -> AsyncIterator[None]:
+        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error (callers hold the lock).
+
+        Should COMMIT itself fail, the transaction may have been rolled back by SQLite, or be
+        stored all the same: ``landed`` asks the database which. Stored, the commit stands (a
+        warning is logged); not stored, or never asked, the error says nothing was stored; if the
+        database cannot even be asked, the error says the outcome is unknown."""
+        if self.db.in_transaction:  # left over by a rollback that failed
+            await self._rollback("an earlier failure")
         await self._x("BEGIN IMMEDIATE")
         try:
             yield
-            await self._x("COMMIT")
-        except BaseException:
-            await self._x("ROLLBACK")
+        except BaseException as exc:
+            await self._rollback(_cause(exc))
             raise
+        try:
+            await self._x("COMMIT")
+        except sqlite3.Error as exc:
+            if self.db.in_transaction:  # the commit did not happen: undo the whole transaction
+                await self._rollback(_cause(exc))
+                raise
+            stored: bool | None = False
+            if landed is not None:
+                try:
+                    stored = await landed()
+                except sqlite3.Error:
+                    stored = None
+            if stored:
+                log.warning("%s: COMMIT reported an error (%s), but the change is stored",
+                            self._doing, _cause(exc))
+                return
+            fault = self._fault(exc, stored=stored)
+            if fault is None:
+                raise
+            raise fault from exc
+
+    # ------------------------------------------------------------ opening
 
     async def open(self) -> None:
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._x("PRAGMA journal_mode=WAL")
-        await self._x("PRAGMA foreign_keys=ON")
-        await self._x("PRAGMA busy_timeout=5000")
-        await self._x("PRAGMA synchronous=NORMAL")
-        await self.migrate()
+        """Open the database, creating it if there is no file yet.
+
+        Refuses (``StorageOpenError``, one sentence for the admin) a file that is empty, not an
+        SQLite database, another program's database, from a newer Herald, damaged (``PRAGMA
+        quick_check``) or read-only — before writing anything to it. A failed open closes its
+        connection (a live one keeps the process from exiting) and removes a file it created."""
+        self._doing = "open"
+        created = self._inspect_file()
+        try:
+            self._db = await self._connect()
+            await self._x(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+            if not created:
+                await self._check_intact()
+                await self._check_herald()
+                await self._check_writable()
+            await self._x("PRAGMA journal_mode=WAL")
+            await self._x("PRAGMA foreign_keys=ON")
+            await self._x("PRAGMA synchronous=NORMAL")
+            await self.migrate()
+            await self._check_tables()
+            if not created:
+                await self._note_orphans()
+        except BaseException as exc:
+            await self._abandon(created)
+            translatable = isinstance(exc, sqlite3.Error | StorageError)
+            if isinstance(exc, StorageOpenError) or not translatable:
+                raise
+            raise self._refusal(exc) from exc
+        if created:
+            log.info("created a new database at %s", self.path)
+
+    async def _connect(self) -> aiosqlite.Connection:
+        connection = aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout)
+        try:
+            return await connection
+        except BaseException:
+            # aiosqlite stops its thread after a failed connect but does not wait for it; should
+            # the event loop close first, the thread dies with a traceback on stderr
+            thread = getattr(connection, "_thread", None)
+            for _ in range(1000):
+                if thread is None or not thread.is_alive():
+                    break
+                await asyncio.sleep(0.001)
+            raise
+
+    def _inspect_file(self) -> bool:
+        """Refuse a file that must not become a Herald database; True if there is none yet."""
+        path = self.path
+        try:
+            size = os.path.getsize(path)
+        except FileNotFoundError:
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+                raise StorageOpenError(
+                    f"cannot create the database {path}: its folder {folder} does not exist or "
+                    "Herald may not write there.") from None
+            return True
+        except OSError as exc:
+            raise self._refusal(exc) from exc
+        try:
+            wal = os.path.getsize(path + "-wal")
+        except OSError:
+            wal = 0
+        if size == 0 and wal == 0:
+            raise StorageOpenError(
+                f"the database file {path} is empty (0 bytes), so it holds no games and Herald "
+                "will not silently start a new database in its place: delete the empty file to "
+                "start afresh, or copy your latest backup over it.")
+        if size > 0:
+            try:
+                with open(path, "rb") as f:
+                    head = f.read(len(MAGIC))
+            except OSError as exc:
+                raise self._refusal(exc) from exc
+            if head != MAGIC:
+                raise StorageOpenError(
+                    f"{path} is not an SQLite database (it lacks the SQLite header), so it is not "
+                    "Herald's: point HERALD_DB at Herald's database file, or move this file away "
+                    "to start a new database.")
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise StorageOpenError(f"the database {path} is read-only for Herald, which needs to "
+                                   "read and write it (and its folder): fix the permissions.")
+        return False
+
+    async def _check_intact(self) -> None:
+        """``PRAGMA quick_check``: every page of every table readable and well formed (it skips
+        what ``integrity_check`` adds: index contents). It reads the whole file once — about half
+        a second for 50 MB from a cold disk, a tenth from the cache."""
+        async with self.db.execute("PRAGMA quick_check(3)") as cur:
+            rows = [str(r[0]) async for r in cur]
+        if rows != ["ok"]:
+            first = rows[0].replace("*** in database main ***", "").strip().splitlines()[0]
+            raise StorageOpenError(self._damaged(first[:120]))
+
+    async def _check_herald(self) -> None:
+        """Refuse, before writing to it, a database from a newer Herald or of another program."""
+        version = await self.schema_version()
+        if version > len(MIGRATIONS):
+            raise self._newer(version)
+        if version == 0:
+            async with self.db.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite%' "
+                    "ORDER BY name") as cur:
+                tables = [str(r[0]) async for r in cur]
+            if tables:
+                shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
+                raise StorageOpenError(
+                    f"{self.path} is another program's SQLite database (tables {shown}; Herald "
+                    "never made it): point HERALD_DB at Herald's database file, or move this "
+                    "file away to start a new database.")
+
+    async def _check_writable(self) -> None:
+        """SQLite opens a file it may not write without a word and fails at the first write: a
+        write that is rolled back finds out now instead of at the first move."""
+        version = await self.schema_version()
+        await self._x("BEGIN IMMEDIATE")
+        try:
+            await self._x(f"PRAGMA user_version = {version}")
+        finally:
+            await self._rollback("the write check")
+
+    async def _check_tables(self) -> None:
+        async with self.db.execute("SELECT name FROM sqlite_master WHERE type='table'") as cur:
+            names = {str(r[0]) async for r in cur}
+        missing = sorted(_herald_tables() - names)
+        if missing:
+            raise StorageOpenError(
+                f"the database {self.path} lacks Herald's table(s) {', '.join(missing)}, so it "
+                f"was damaged or edited by hand; {_RESTORE}.")
+
+    async def _note_orphans(self) -> None:
+        """Rows that name a game that is not there (possible only if the file was edited with
+        foreign keys off): every read is by game, so Herald never sees them — a warning, not a
+        refusal. Cheap next to ``quick_check`` (a few hundredths of a second for 50 MB)."""
+        async with self.db.execute("PRAGMA foreign_key_check") as cur:
+            tables = [str(r[0]) async for r in cur]
+        if tables:
+            log.warning("the database %s has %d row(s) that refer to missing games (in %s); "
+                        "Herald ignores them", self.path, len(tables),
+                        ", ".join(sorted(set(tables))))
+
+    def _newer(self, version: int) -> StorageOpenError:
+        return StorageOpenError(
+            f"the database {self.path} was written by a newer Herald (schema {version}; this one "
+            f"knows up to {len(MIGRATIONS)}): run that newer Herald, or copy over it a backup "
+            "made with this version.")
+
+    def _damaged(self, detail: str) -> str:
+        return f"the database {self.path} is damaged ({detail}); {_RESTORE}."
+
+    def _refusal(self, exc: BaseException) -> StorageOpenError:
+        """One sentence for the admin about why the database could not be opened."""
+        kind = _kind(exc) if isinstance(exc, sqlite3.Error) else None
+        where = f"the database {self.path}"
+        if kind is StorageCorrupt:
+            text = f"{where} is damaged; {_RESTORE}"
+        elif kind is StorageBusy:
+            text = (f"{where} is locked by another program (another Herald on the same file?): "
+                    "stop it and start Herald again")
+        elif kind is StorageReadOnly:
+            text = f"{where} is read-only for Herald, which needs to write the file and its folder"
+        elif kind is StorageFull:
+            text = (f"could not write to {where}: the disk, a quota or a file-size limit is full, "
+                    "or the disk is failing; free some space and start Herald again")
+        elif isinstance(exc, OSError) or kind is StorageUnavailable:
+            text = (f"cannot open {where}: check that its folder exists and that Herald may read "
+                    "and write there")
+        else:
+            text = f"{where} could not be prepared, so it was damaged or edited by hand; {_RESTORE}"
+        return StorageOpenError(f"{text} ({_cause(exc)}).")
+
+    async def _abandon(self, created: bool) -> None:
+        """After a failed open: close the connection, and remove the file if this open created
+        it and nothing could be written to it (an empty file would be refused next time)."""
+        with contextlib.suppress(Exception):
+            await self.close()
+        if created:
+            with contextlib.suppress(OSError):
+                if os.path.getsize(self.path) == 0:
+                    os.remove(self.path)
 
     async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        db, self._db = self._db, None
+        if db is not None:
+            await db.close()  # stops the connection's thread even when closing fails
 
     async def schema_version(self) -> int:
         async with self.db.execute("PRAGMA user_version") as cur:
@@ -189,7 +552,7 @@ class SqliteStorage(Storage):
     async def migrate(self) -> int:
         current = await self.schema_version()
         if current > len(MIGRATIONS):
-            raise StorageError(f"database schema {current} is newer than this Herald ({len(MIGRATIONS)})")
+            raise self._newer(current)
         for number in range(current + 1, len(MIGRATIONS) + 1):
             script = MIGRATIONS[number - 1]
             await self._x("BEGIN")
@@ -199,8 +562,8 @@ class SqliteStorage(Storage):
                         await self._x(stmt)
                 await self._x(f"PRAGMA user_version = {number}")
                 await self._x("COMMIT")
-            except BaseException:
-                await self._x("ROLLBACK")
+            except BaseException as exc:
+                await self._rollback(_cause(exc))
                 raise
             log.info("database migrated to schema %d", number)
         return len(MIGRATIONS)
@@ -245,31 +608,95 @@ class SqliteStorage(Storage):
         return game
 
     async def _many(self, sql: str, params: Sequence[Any]) -> list[GameRow]:
+        """The games ``sql`` selects, with their seats: two statements however many games (the
+        seats of all of them are read at once)."""
         async with self.db.execute(sql, params) as cur:
             rows = [self._row_to_game(r) async for r in cur]
-        for g in rows:
-            g.seats = await self._seats(g.id)
+        by_id = {g.id: g for g in rows}
+        ids = list(by_id)
+        for start in range(0, len(ids), 500):  # SQLite allows a bounded number of parameters
+            chunk = ids[start:start + 500]
+            async with self.db.execute(
+                f"SELECT game_id, seat, user_id, is_bot, name FROM seats "
+                f"WHERE game_id IN ({_marks(chunk)}) ORDER BY game_id, seat", chunk) as cur:
+                async for r in cur:
+                    by_id[r[0]].seats.append(SeatRow(r[1], r[2], bool(r[3]), r[4]))
         return rows
 
     @_serialised
     async def list_games(self, *, guild_id: int | None = None,
                          statuses: Sequence[str] = ("lobby", "active")) -> list[GameRow]:
-        marks = ",".join("?" for _ in statuses)
         if guild_id is None:
             return await self._many(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) ORDER BY id", list(statuses))
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({_marks(statuses)}) ORDER BY id",
+                list(statuses))
         return await self._many(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id=? AND status IN ({marks}) ORDER BY id",
-            [guild_id, *statuses])
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id=? AND status IN ({_marks(statuses)}) "
+            "ORDER BY id", [guild_id, *statuses])
 
     @_serialised
     async def games_of_user(self, user_id: int, statuses: Sequence[str] = ("active",)) -> list[GameRow]:
-        marks = ",".join("?" for _ in statuses)
-        cols = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
         return await self._many(
-            f"SELECT DISTINCT {cols} FROM games g JOIN seats s ON s.game_id=g.id "
-            f"WHERE s.user_id=? AND s.is_bot=0 AND g.status IN ({marks}) ORDER BY g.id",
-            [user_id, *statuses])
+            f"SELECT {_G_COLUMNS} FROM games g WHERE g.status IN ({_marks(statuses)}) AND g.id IN "
+            "(SELECT game_id FROM seats WHERE user_id=? AND is_bot=0) ORDER BY g.id",
+            [*statuses, user_id])
+
+    @_serialised
+    async def page_games(self, *, guild_id: int, statuses: Sequence[str] = ("lobby", "active"),
+                         limit: int = 15, offset: int = 0) -> GamePage:
+        where = f"g.guild_id=? AND g.status IN ({_marks(statuses)})"
+        params = [guild_id, *statuses]
+        async with self.db.execute(f"SELECT COUNT(*) FROM games g WHERE {where}", params) as cur:
+            row = await cur.fetchone()
+        total = int(row[0]) if row else 0
+        games = await self._many(
+            f"SELECT {_G_COLUMNS} FROM games g WHERE {where} {_RECENT_FIRST} LIMIT ? OFFSET ?",
+            [*params, max(0, limit), max(0, offset)])
+        return GamePage(games, total)
+
+    @_serialised
+    async def search_games(self, *, guild_id: int | None, user_id: int, statuses: Sequence[str],
+                           text: str = "", game_keys: Sequence[str] = (),
+                           limit: int = 25) -> list[GameRow]:
+        params: list[Any]
+        if guild_id is not None:
+            where, params = "g.guild_id=?", [guild_id]
+        else:
+            where, params = "g.id IN (SELECT game_id FROM seats WHERE user_id=? AND is_bot=0)", [user_id]
+        where += f" AND g.status IN ({_marks(statuses)})"
+        params += list(statuses)
+        text = text.strip().lstrip("#").strip()
+        if text:
+            found = ["CAST(g.id AS TEXT) LIKE ? ESCAPE '\\'",
+                     "g.id IN (SELECT game_id FROM seats WHERE name LIKE ? ESCAPE '\\')"]
+            params += [_like(text), _like(text)]
+            if game_keys:
+                found.append(f"g.game_key IN ({_marks(game_keys)})")
+                params += list(game_keys)
+            where += f" AND ({' OR '.join(found)})"
+        return await self._many(f"SELECT {_G_COLUMNS} FROM games g WHERE {where} {_RECENT_FIRST} LIMIT ?",
+                                [*params, max(0, limit)])
+
+    @_serialised
+    async def games_near(self, *, guild_id: int, channel_id: int | None, user_id: int,
+                         statuses: Sequence[str], limit: int = 25) -> list[GameRow]:
+        return await self._many(
+            f"SELECT {_G_COLUMNS} FROM games g WHERE g.guild_id=? AND g.status IN ({_marks(statuses)}) "
+            "AND (g.channel_id=? OR g.thread_id=? OR g.id IN "
+            "(SELECT game_id FROM seats WHERE user_id=? AND is_bot=0)) "
+            f"{_RECENT_FIRST} LIMIT ?",
+            [guild_id, *statuses, channel_id, channel_id, user_id, max(0, limit)])
+
+    @_serialised
+    async def count_tables(self, guild_id: int, user_id: int) -> TableCounts:
+        async with self.db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(g.status='lobby' AND m.game_id IS NOT NULL), 0), "
+            "COALESCE(SUM(m.game_id IS NOT NULL), 0) FROM games g LEFT JOIN "
+            "(SELECT DISTINCT game_id FROM seats WHERE user_id=? AND is_bot=0) m ON m.game_id=g.id "
+            f"WHERE g.guild_id=? AND g.status IN ({_marks(_OPEN)})",
+            [user_id, guild_id, *_OPEN]) as cur:
+            row = await cur.fetchone()
+        return TableCounts(*(int(x) for x in row)) if row else TableCounts(0, 0, 0)
 
     @_serialised
     async def update_game(self, game_id: int, **fields: Any) -> None:
@@ -305,7 +732,13 @@ class SqliteStorage(Storage):
     async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],
                          opened: Mapping[int, int], deadlines: Sequence[DeadlineRow],
                          now: float) -> None:
-        async with self._transaction():
+        async def landed() -> bool:
+            async with self.db.execute("SELECT status, version FROM games WHERE id=?",
+                                       (game_id,)) as c:
+                row = await c.fetchone()
+            return row is not None and tuple(row) == ("active", 1)
+
+        async with self._transaction(landed):
             cur = await self._x(
                 "UPDATE games SET status='active', state=?, version=1, opened=?, updated_at=? "
                 "WHERE id=? AND status='lobby'", (_dumps(state), _opened(opened), now, game_id))
@@ -322,7 +755,17 @@ class SqliteStorage(Storage):
                             opened: Mapping[int, int], answered: Mapping[int, int],
                             deadlines: Sequence[DeadlineRow], now: float) -> int:
         new_version = expected_version + 1
-        async with self._transaction():
+        n = 0
+
+        async def landed() -> bool:
+            """After a failed COMMIT: is this very action stored (the version it made, its row)?"""
+            async with self.db.execute(
+                    "SELECT g.version, a.seat FROM games g LEFT JOIN actions a "
+                    "ON a.game_id=g.id AND a.n=? WHERE g.id=?", (n, game_id)) as c:
+                row = await c.fetchone()
+            return row is not None and tuple(row) == (new_version, seat)
+
+        async with self._transaction(landed):
             cur = await self._x(
                 "UPDATE games SET state=?, version=?, status=?, result=?, opened=?, answered=?, "
                 "updated_at=? WHERE id=? AND version=? AND status='active'",
@@ -415,21 +858,25 @@ class SqliteStorage(Storage):
     @_serialised
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         async with self.db.execute(
-            "SELECT default_deadline, reminder_lead, opener_role_id, channels FROM guild_settings "
-            "WHERE guild_id=?", (guild_id,)) as cur:
+            "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
+            "member_lobby_limit, member_table_limit FROM guild_settings WHERE guild_id=?",
+            (guild_id,)) as cur:
             r = await cur.fetchone()
         if r is None:
             return GuildSettings(guild_id)
-        return GuildSettings(guild_id, r[0], r[1], r[2], list(_loads(r[3]) or []))
+        return GuildSettings(guild_id, r[0], r[1], r[2], list(_loads(r[3]) or []), r[4], r[5], r[6])
 
     @_serialised
     async def save_guild_settings(self, s: GuildSettings) -> None:
         await self._x(
-            "INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, opener_role_id, channels) "
-            "VALUES (?,?,?,?,?) ON CONFLICT(guild_id) DO UPDATE SET default_deadline=excluded.default_deadline, "
+            "INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, opener_role_id, channels, "
+            "table_limit, member_lobby_limit, member_table_limit) VALUES (?,?,?,?,?,?,?,?) "
+            "ON CONFLICT(guild_id) DO UPDATE SET default_deadline=excluded.default_deadline, "
             "reminder_lead=excluded.reminder_lead, opener_role_id=excluded.opener_role_id, "
-            "channels=excluded.channels",
-            (s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id, _dumps(s.channels)))
+            "channels=excluded.channels, table_limit=excluded.table_limit, "
+            "member_lobby_limit=excluded.member_lobby_limit, member_table_limit=excluded.member_table_limit",
+            (s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id, _dumps(s.channels),
+             s.table_limit, s.member_lobby_limit, s.member_table_limit))
 
     @_serialised
     async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None:

@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.errors import NothingToDecide, TableError
 from bot.forms import NO_DECISION, Payload
+from bot.parsing import shown
 from bot.platform import Platform, platform_of
 from bot.refusals import answering, refusals
 from bot.render import to_png
@@ -50,7 +51,7 @@ def parse_number(raw: str, name: str, lo: float, hi: float) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise TableError(f"{name} `{clip(raw, 30)}` is not a number; give a number from "
+        raise TableError(f"{name} `{shown(raw)}` is not a number; give a number from "
                          f"{lo:g} to {hi:g}.") from None
     if not math.isfinite(value):
         raise TableError(f"{name} must be a number from {lo:g} to {hi:g}.")
@@ -170,9 +171,10 @@ class FlickCog(commands.Cog):
                          else "press **Decide** on the board.")
         await interaction.followup.send(clip(text + note), ephemeral=True, allowed_mentions=NO_PINGS)
 
-    async def aim_for(self, interaction: discord.Interaction, game: GameRow | int, angle: float, power: float,
+    async def aim_for(self, interaction: discord.Interaction, game: GameRow, angle: float, power: float,
                       piece: str | None = None, hand: str | None = None) -> None:
-        """The private aim preview (an ephemeral image); refused under Eyes Closed."""
+        """The private aim preview (an ephemeral image); refused under Eyes Closed. ``game`` is
+        found by the controller (``resolve`` or ``game_for``), so it is one visible here."""
         snap = await self.sessions.snapshot(game)
         row = snap.game
         if row.status != "active":
@@ -253,7 +255,7 @@ class FlickCog(commands.Cog):
             mission, seat, snap = d.prompt.kind == "flick", d.seat, d.snap
             answers = d.ticket
         else:
-            snap = await self.sessions.snapshot(game_id)
+            snap = await self.sessions.snapshot(await self.controller.game_for(interaction, game_id))
             if snap.game.status != "active":
                 raise TableError("this game is over." if snap.game.status == "finished" else "this game is not running.")
             found = snap.game.seat_of(interaction.user.id)
@@ -277,7 +279,8 @@ class FlickCog(commands.Cog):
     async def aim_submitted(self, interaction: discord.Interaction, game_id: int, ticket: Ticket,
                             values: dict[str, str]) -> None:
         angle, power, piece, hand = read_inputs(values)
-        await self.aim_for(interaction, game_id, angle, power, piece, hand)
+        game = await self.controller.game_for(interaction, game_id)
+        await self.aim_for(interaction, game, angle, power, piece, hand)
 
 
 def form_view(game_id: int, ticket: str, *, aim: bool) -> discord.ui.View:

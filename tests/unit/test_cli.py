@@ -1,5 +1,7 @@
-"""Smoke tests of the command line: the bot refuses to start without a token, lists its games, and
-``simulate`` is deterministic (run in-process: the test game is registered only in the tests)."""
+"""The command line: the bot refuses to start without a token, lists its games, ``simulate`` is
+deterministic (run in-process: the test game is registered only in the tests), and every mistake —
+in the arguments, the configuration, the database or the output folder — is one line on stderr
+and a non-zero exit, with nothing created by a command that only reads."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ import logging
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -141,3 +146,289 @@ def test_the_config_never_prints_the_token() -> None:
                     default_deadline=60, reminder_lead=30, docs_url="")
     assert TOKEN not in repr(config) and TOKEN not in str(config)
     assert "token=set" in repr(config)
+
+
+# ------------------------------------------------------------------ refusals: one line, exit ≠ 0
+#
+# In-process (fast) through ``bot.__main__.main``; the few checks that a process actually ends
+# (no leftover database thread) run the real command with a timeout, so a hang fails the test.
+
+Call = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Iterator[Call]:
+    """``cli("simulate", "duel", HERALD_X="…")`` → (exit status, stdout, stderr), run in
+    ``tmp_path`` with a clean environment; argparse's exits are returned, not raised."""
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    for key in list(os.environ):
+        if key.startswith("HERALD_") or key == "DISCORD_TOKEN":
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("HERALD_DB", str(tmp_path / "herald.db"))
+    monkeypatch.setenv("HERALD_LOG_LEVEL", "WARNING")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    root = logging.getLogger()
+    libraries = [logging.getLogger(name) for name in ("discord", "aiosqlite")]
+    saved = (root.handlers[:], root.level, [lib.level for lib in libraries])
+    environ = dict(os.environ)  # a .env file is read straight into the environment
+
+    def call(*args: str, **env: str) -> tuple[int, str, str]:
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        try:
+            code = main(list(args))
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    try:
+        yield call
+    finally:
+        os.environ.clear()
+        os.environ.update(environ)
+        root.handlers[:], level, library_levels = saved
+        root.setLevel(level)
+        for lib, lib_level in zip(libraries, library_levels, strict=True):
+            lib.setLevel(lib_level)
+
+
+def one_sentence(err: str) -> str:
+    """The whole of stderr is one line starting ``error:`` (no traceback, no usage block)."""
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+def _made(tmp_path: Path) -> set[str]:
+    """What the command left in its working folder (the temporary folder included)."""
+    return {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")} - {"tmp"}
+
+
+def _stored_game(db: Path, *, started: bool) -> int:
+    """A database holding one game of the test game, finished or still a lobby."""
+    import asyncio
+
+    from bot.session import Sessions
+    from bot.storage import open_storage
+
+    async def make() -> int:
+        storage = open_storage(str(db))
+        await storage.open()
+        try:
+            sessions = Sessions(storage, Config.from_env({}))
+            table = await sessions.open_table(guild_id=None, channel_id=None, host_id=None,
+                                              host_name="", game_key="duel", bots=2, seed=3,
+                                              host_plays=False)
+            if started:
+                await sessions.start(table.id, None)
+            return table.id
+        finally:
+            await storage.close()
+
+    return asyncio.run(make())
+
+
+def _newer_database(db: Path) -> None:
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA user_version = 999")
+    con.commit()
+    con.close()
+
+
+BAD_ENV = [("HERALD_LOG_LEVEL", "quiet"), ("HERALD_DEV_GUILD", "abc"), ("HERALD_REMINDER_LEAD", "-5"),
+           ("HERALD_DEFAULT_DEADLINE", "soon"), ("HERALD_DEFAULT_DEADLINE", "1e400"),
+           ("HERALD_DEV_GUILD", "9" * 5000), ("HERALD_DOCS_URL", "docs/")]
+COMMANDS = [["run"], ["simulate", "duel"], ["replay", "1"]]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+@pytest.mark.parametrize("name, value", BAD_ENV)
+def test_a_bad_setting_is_one_sentence_naming_it_and_exit_2(cli: Call, tmp_path: Path, name: str,
+                                                            value: str, command: list[str]) -> None:
+    code, out, err = cli(*command, DISCORD_TOKEN=TOKEN, **{name: value})
+    assert code == 2
+    assert name in one_sentence(err)
+    assert not _made(tmp_path)  # no database, no output folder
+
+
+def test_a_bad_setting_in_the_env_file_is_refused_too(cli: Call, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("HERALD_REMINDER_LEAD=8d\n", encoding="utf-8")
+    code, _, err = cli("simulate", "duel")
+    assert code == 2 and "HERALD_REMINDER_LEAD" in one_sentence(err) and "7 days" in err
+
+
+def test_settings_take_the_same_durations_as_play() -> None:
+    config = Config.from_env({"HERALD_DEFAULT_DEADLINE": "1d", "HERALD_REMINDER_LEAD": "90m",
+                              "HERALD_LOG_LEVEL": "debug", "HERALD_DEV_GUILD": " 123 "})
+    assert (config.default_deadline, config.reminder_lead) == (86400, 5400)
+    assert (config.log_level, config.dev_guild) == ("DEBUG", 123)
+    assert Config.from_env({"HERALD_DEFAULT_DEADLINE": "7200"}).default_deadline == 7200
+    blank = Config.from_env({"HERALD_DEFAULT_DEADLINE": " ", "HERALD_DB": "", "DISCORD_TOKEN": " \t"})
+    assert (blank.default_deadline, blank.db_path, blank.token) == (86400, "./herald.db", None)
+
+
+def test_a_blank_token_counts_as_missing(cli: Call, tmp_path: Path) -> None:
+    code, _, err = cli("run", DISCORD_TOKEN="   \n")
+    assert code == 2 and "Herald needs a Discord bot token" in err
+    assert not _made(tmp_path)
+
+
+def test_games_lists_even_with_a_bad_log_level(cli: Call) -> None:
+    code, out, err = cli("games", HERALD_LOG_LEVEL="quiet")
+    assert code == 0 and "duel" in out and not err
+
+
+# -- replay: read-only
+
+def test_replay_without_a_database_says_so_and_creates_nothing(cli: Call, tmp_path: Path) -> None:
+    code, _, err = cli("replay", "1")
+    assert code == 2 and "no Herald database" in one_sentence(err)
+    assert not _made(tmp_path)
+
+
+def test_replay_of_an_unknown_game_is_one_sentence(cli: Call, tmp_path: Path) -> None:
+    _stored_game(tmp_path / "herald.db", started=True)
+    before = _made(tmp_path)
+    code, _, err = cli("replay", "42")
+    assert code == 2 and "there is no game #42" in one_sentence(err)
+    assert _made(tmp_path) == before
+
+
+@pytest.mark.parametrize("game_id", ["0", "-3", "abc", "1" * 30, "9" * 5000])
+def test_replay_of_an_impossible_id_is_one_sentence(cli: Call, game_id: str) -> None:
+    code, _, err = cli("replay", game_id)
+    assert code == 2 and "game_id" in one_sentence(err)
+
+
+def test_replay_of_a_table_not_started_says_there_is_nothing_to_replay(cli: Call, tmp_path: Path) -> None:
+    game_id = _stored_game(tmp_path / "herald.db", started=False)
+    code, _, err = cli("replay", str(game_id))
+    assert code == 2 and "has not started" in one_sentence(err)
+
+
+def test_replay_of_a_stored_game_matches(cli: Call, tmp_path: Path) -> None:
+    game_id = _stored_game(tmp_path / "herald.db", started=True)
+    code, out, err = cli("replay", str(game_id))
+    assert (code, err) == (0, "") and f"game #{game_id}: replay matches" in out
+
+
+def test_replay_of_a_database_from_a_newer_herald_is_one_sentence(cli: Call, tmp_path: Path) -> None:
+    db = tmp_path / "herald.db"
+    _stored_game(db, started=True)
+    _newer_database(db)
+    code, _, err = cli("replay", "1")
+    assert code == 2 and "newer" in one_sentence(err)
+
+
+# -- simulate: refusals before anything is written
+
+@pytest.mark.parametrize("args, says", [
+    (["nosuchgame"], "unknown game"), (["duel", "--players", "0"], "2–4 players, not 0"),
+    (["duel", "--players", "5"], "2–4 players, not 5"), (["duel", "--seed", str(10**30)], "--seed"),
+    (["duel", "--seed", "-1"], "--seed"), (["duel", "--every", "0"], "--every"),
+    (["duel", "--players", "9" * 5000], "--players")])
+def test_simulate_refuses_what_cannot_run_and_writes_nothing(cli: Call, tmp_path: Path, args: list[str],
+                                                             says: str) -> None:
+    code, out, err = cli("simulate", *args)
+    assert code == 2 and says in one_sentence(err)
+    assert not _made(tmp_path)  # not even a temporary folder
+
+
+def test_simulate_into_a_file_or_below_one_is_refused(cli: Call, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    code, _, err = cli("simulate", "duel", "--out", "notes.txt")
+    assert code == 2 and "is a file, not a folder" in one_sentence(err)
+    code, _, err = cli("simulate", "duel", "--out", "notes.txt/boards")
+    assert code == 2 and "cannot write into the output folder" in one_sentence(err)
+    assert _made(tmp_path) == {"notes.txt"}
+
+
+def test_simulate_refuses_a_folder_it_did_not_write_and_leaves_it_alone(cli: Call, tmp_path: Path) -> None:
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "board_0001.png").write_bytes(b"not ours after all")
+    (used / "thesis.tex").write_text("precious", encoding="utf-8")
+    code, _, err = cli("simulate", "duel", "--out", "used")
+    assert code == 2 and "thesis.tex" in one_sentence(err)
+    assert sorted(p.name for p in used.iterdir()) == ["board_0001.png", "thesis.tex"]
+
+
+def test_simulate_replaces_a_previous_output_instead_of_mixing_runs(cli: Call, tmp_path: Path) -> None:
+    code, _, err = cli("simulate", "duel", "--players", "3", "--out", "out")
+    assert code == 0, err
+    assert list((tmp_path / "out").glob("board_*.png"))
+    code, out, err = cli("simulate", "duel", "--players", "3", "--seed", "7", "--no-images", "--out", "out")
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["log.txt", "simulate.db"]
+    assert "seed 7" in (tmp_path / "out" / "log.txt").read_text(encoding="utf-8")
+
+
+def _worker_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if "_connection_worker_thread" in t.name and t.is_alive()]
+
+
+def test_simulate_closes_the_database_when_opening_it_fails(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing open() must not leave the connection's worker thread running: it keeps the
+    process alive after the error (``simulate`` used to hang forever)."""
+    import asyncio
+
+    from bot.storage import SqliteStorage, StorageError
+
+    async def broken(self: SqliteStorage) -> int:
+        raise StorageError("the database is damaged")
+
+    monkeypatch.setattr(SqliteStorage, "migrate", broken)
+    before = len(_worker_threads())
+    with pytest.raises(StorageError):
+        asyncio.run(simulate("duel", 2, 1, tmp_path / "out", images=False))
+    for _ in range(100):
+        if len(_worker_threads()) <= before:
+            break
+        time.sleep(0.02)
+    assert len(_worker_threads()) <= before
+
+
+def test_simulate_with_a_bad_setting_opens_no_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from bot.config import ConfigError
+
+    monkeypatch.setenv("HERALD_DEFAULT_DEADLINE", "soon")
+    with pytest.raises(ConfigError, match="HERALD_DEFAULT_DEADLINE"):
+        asyncio.run(simulate("duel", 2, 1, tmp_path / "out", images=False))
+    assert not (tmp_path / "out").exists()
+
+
+# -- the real process ends: a hang fails these (timeout) instead of hanging the suite
+
+def test_simulate_with_a_bad_setting_ends_at_once(tmp_path: Path) -> None:
+    done = _run(["simulate", "hegemony_of_faith", "--no-images", "--out", "out"], tmp_path,
+                HERALD_DEFAULT_DEADLINE="soon")
+    assert done.returncode == 2
+    assert "HERALD_DEFAULT_DEADLINE" in one_sentence(done.stderr)
+    assert not (tmp_path / "out").exists()
+
+
+def test_simulate_accepts_a_deadline_written_like_play(tmp_path: Path) -> None:
+    done = _run(["simulate", "hegemony_of_faith", "--no-images", "--out", "out"], tmp_path,
+                HERALD_DEFAULT_DEADLINE="1d", HERALD_LOG_LEVEL="WARNING")
+    assert done.returncode == 0, done.stderr
+    assert "Replay check: identical" in (tmp_path / "out" / "log.txt").read_text(encoding="utf-8")
+
+
+def test_the_bot_with_a_database_from_a_newer_herald_stops_before_connecting(tmp_path: Path) -> None:
+    db = tmp_path / "herald.db"
+    _stored_game(db, started=False)
+    _newer_database(db)
+    done = _run(["run"], tmp_path, DISCORD_TOKEN=TOKEN)
+    assert done.returncode == 2
+    assert "newer" in one_sentence(done.stderr)
+    assert "could not reach Discord" not in done.stderr and TOKEN not in done.stderr + done.stdout

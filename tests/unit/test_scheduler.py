@@ -252,3 +252,87 @@ async def test_a_locked_database_delays_a_timeout_but_never_drops_it(
     clock.t += 10
     await bot.scheduler.run_due()
     assert sorted(o for _, _, o in await bot.storage.actions(gid)) == ["timeout", "timeout"]
+
+
+async def _stalled_game(bot: Bot, monkeypatch: pytest.MonkeyPatch) -> tuple[int, dict[str, bool], list[int]]:
+    """A game with a computer player whose answer meets a locked database after the host's move.
+    Returns the game, the lock switch and a list that grows with each computer commit tried."""
+    table = await bot.sessions.open_table(guild_id=1, channel_id=2, host_id=HOST, host_name="Ada",
+                                          game_key="duel", seed=21, bots=1)
+    await bot.sessions.start(table.id, HOST)
+    locked = {"on": True}
+    tries: list[int] = []
+    real = bot.storage.commit_action
+
+    async def commit_action(game_id: int, **kwargs: Any) -> Any:
+        if kwargs.get("origin") == "bot":
+            tries.append(1)
+            if locked["on"]:
+                raise sqlite3.OperationalError("database is locked")
+        return await real(game_id, **kwargs)
+
+    monkeypatch.setattr(bot.storage, "commit_action", commit_action)
+    hand = (await bot.sessions.snapshot(table.id, touch=False)).view(0)["private"]["hand"]
+    update = await bot.sessions.act(table.id, 0, {"type": "bid", "card": min(hand)})
+    assert update.stalled and table.id in bot.sessions.stalled
+    return table.id, locked, tries
+
+
+async def test_a_stalled_game_is_retried_with_back_off(
+        boot: tuple[Factory, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
+    factory, clock = boot
+    bot = await factory()
+    gid, locked, tries = await _stalled_game(bot, monkeypatch)
+    assert tries == [1]
+    await bot.scheduler.run_due()  # what just failed is not retried at once
+    assert tries == [1]
+    clock.t += 5
+    await bot.scheduler.run_due()  # first retry after 5 s: still locked
+    assert tries == [1, 1] and gid in bot.sessions.stalled
+    clock.t += 5
+    await bot.scheduler.run_due()  # the next one only 10 s after that
+    assert tries == [1, 1]
+    locked["on"] = False
+    clock.t += 5
+    assert await bot.scheduler.run_due() == 1
+    assert gid not in bot.sessions.stalled
+    assert [o for _, _, o in await bot.storage.actions(gid)][:3] == ["bot", "player", "bot"]
+
+
+async def test_a_failed_look_for_waiting_games_at_start_is_repeated(
+        boot: tuple[Factory, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
+    factory, clock = boot
+    first = await factory()
+    gid, _, _ = await _stalled_game(first, monkeypatch)
+    second = await factory()  # a new process; the database is locked while it looks
+    real = second.storage.list_games
+
+    async def locked(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(second.storage, "list_games", locked)
+    with pytest.raises(sqlite3.OperationalError):
+        await second.sessions.resume()
+    assert second.sessions.scan_needed
+    monkeypatch.setattr(second.storage, "list_games", real)
+    assert await second.scheduler.run_due() == 0  # not at once…
+    clock.t += 5
+    assert await second.scheduler.run_due() == 1  # …but after the back-off
+    assert not second.sessions.scan_needed
+    assert [o for _, _, o in await second.storage.actions(gid)][:3] == ["bot", "player", "bot"]
+
+
+async def test_a_failed_pass_is_tried_again_soon_not_in_an_hour(
+        boot: tuple[Factory, Clock], monkeypatch: pytest.MonkeyPatch) -> None:
+    factory, clock = boot
+    bot = await factory()
+    await _game(bot)
+
+    async def locked(*args: Any, **kwargs: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(bot.storage, "due_deadlines", locked)
+    assert await bot.scheduler.pass_once() == 5
+    assert await bot.scheduler.pass_once() == 10
+    monkeypatch.undo()
+    assert await bot.scheduler.pass_once() == DEADLINE - LEAD  # sleeps until the first reminder

@@ -546,7 +546,8 @@ async def test_a_move_stored_before_the_computer_fails_stands_and_the_game_resum
     update = await env.sessions.act(gid, 0, action)  # no exception: the move is stored
     assert update.actions == [(0, action, "player")]
     assert gid in env.sessions.stalled
-    snap = await env.sessions.snapshot(gid)
+    assert update.stalled  # the reply says the move was stored and the computer answers shortly
+    snap = await env.sessions.snapshot(gid, touch=False)  # looking without touching (no resume)
     assert [o.seat for o in snap.open] == [1]  # only the computer is awaited
     assert await env.sessions.resume() == 1
     assert gid not in env.sessions.stalled
@@ -554,3 +555,101 @@ async def test_a_move_stored_before_the_computer_fails_stands_and_the_game_resum
     assert seats[:3] == [1, 0, 1]  # the computer's opening bid, the player's, the resumed answer
     after = await env.sessions.snapshot(gid)
     assert after.game.status == "finished" or any(o.seat == 0 for o in after.open)
+
+
+# ------------------------------------------------------------ games waiting on computer players
+
+def _computer_commits_locked(env: Env, monkeypatch: pytest.MonkeyPatch, games: set[int] | None = None
+                             ) -> dict[str, bool]:
+    """While ``locked["on"]``, storing a computer player's answer (in one of ``games``, or any)
+    meets a locked database."""
+    locked = {"on": True}
+    real = env.storage.commit_action
+
+    async def commit_action(game_id: int, **kwargs: Any) -> Any:
+        if locked["on"] and kwargs.get("origin") == "bot" and (games is None or game_id in games):
+            raise sqlite3.OperationalError("database is locked")
+        return await real(game_id, **kwargs)
+
+    monkeypatch.setattr(env.storage, "commit_action", commit_action)
+    return locked
+
+
+async def _awaited(env: Env, gid: int) -> list[int]:
+    return [o.seat for o in (await env.sessions.snapshot(gid, touch=False)).open]
+
+
+async def _eventually(check: Any) -> None:
+    """Wait (briefly) for background work: ``check()`` becomes true."""
+    for _ in range(200):
+        if await check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("never happened")
+
+
+async def test_touching_a_game_waiting_on_its_computer_players_resumes_it(
+        env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game a failure left waiting on the computer is resumed by the next read of it — also by
+    an action, which holds the game's lock while reading (no deadlock: the resume waits for it)."""
+    gid = await _started(env, guests=0, bots=1)
+    locked = _computer_commits_locked(env, monkeypatch)
+    await env.sessions.act(gid, 0, await _bid(env, gid, 0))
+    env.sessions.stalled.clear()  # as after a restart: nothing remembers the failure
+    assert await _awaited(env, gid) == [1]
+    locked["on"] = False
+
+    with pytest.raises(RulesError):  # seat 0 has nothing to do; its read touches the game
+        await asyncio.wait_for(env.sessions.act(gid, 0, {"type": "gold"}), 5)
+
+    async def moved() -> bool:
+        return await _awaited(env, gid) != [1]
+
+    await _eventually(moved)
+    assert [o for _, _, o in await env.storage.actions(gid)][:3] == ["bot", "player", "bot"]
+    assert env.delivery.updates[-1].actions[0][2] == "bot"  # the resumed answer was delivered
+
+
+async def test_a_status_read_resumes_a_game_waiting_on_its_computer_players(
+        env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await _started(env, guests=0, bots=1)
+    locked = _computer_commits_locked(env, monkeypatch)
+    await env.sessions.act(gid, 0, await _bid(env, gid, 0))
+    locked["on"] = False
+    snap = await env.sessions.snapshot(gid)  # answers at once with what is stored…
+    assert [o.seat for o in snap.open] == [1]
+
+    async def moved() -> bool:  # …and the computer answers in the background
+        return await _awaited(env, gid) != [1]
+
+    await _eventually(moved)
+    assert gid not in env.sessions.stalled
+
+
+async def test_computer_players_failing_after_a_timeout_leave_the_game_stalled_not_broken(
+        env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await _started(env, guests=0, bots=1)
+    deadline = await _deadline(env, gid, 0)
+    locked = _computer_commits_locked(env, monkeypatch)
+    env.clock.t = deadline.due_at
+    update = await env.sessions.timeout(deadline)  # the timeout is stored; the computer fails
+    assert update is not None and update.stalled and update.actions[0][2] == "timeout"
+    assert gid in env.sessions.stalled
+    locked["on"] = False
+    assert await env.sessions.resume([gid]) == 1
+    assert [o for _, _, o in await env.storage.actions(gid)][:3] == ["bot", "timeout", "bot"]
+
+
+async def test_a_game_that_cannot_resume_does_not_hold_up_the_others(
+        env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = await _started(env, guests=0, bots=1)
+    second = await _started(env, guests=0, bots=1, seed=12)
+    locked = _computer_commits_locked(env, monkeypatch)
+    await env.sessions.act(first, 0, await _bid(env, first, 0))
+    await env.sessions.act(second, 0, await _bid(env, second, 0))
+    locked["on"] = False
+    _computer_commits_locked(env, monkeypatch, games={first})  # the first stays locked
+    assert await env.sessions.resume() == 1  # the second moved on although the first failed
+    assert first in env.sessions.stalled and second not in env.sessions.stalled
+    assert await _awaited(env, first) == [1]
+    assert await _awaited(env, second) != [1]

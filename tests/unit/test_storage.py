@@ -290,3 +290,138 @@ async def test_prompt_instances_are_stored_with_the_action_and_read_back(store: 
     game = await store.get_game(gid)
     assert game is not None and game.opened == {1: 1} and game.answered == {0: 1}
     assert [d.opened for d in await store.deadlines(gid)] == [1]
+
+
+# ------------------------------------------------------------ listings, limits (boundaries)
+
+async def _table(s: SqliteStorage, *, guild_id: int | None = 10, status: str = "lobby",
+                 seats: tuple[tuple[int | None, str], ...] = ((100, "Ada"),), at: float = 1.0) -> int:
+    """A table with ``seats`` (user id, name; a None user is a computer player)."""
+    gid = await s.create_game(guild_id=guild_id, channel_id=20, game_key="duel", seed=1, options={},
+                              host_id=seats[0][0], deadline=None, now=at)
+    await s.set_seats(gid, [SeatRow(i, u, u is None, name) for i, (u, name) in enumerate(seats)])
+    await s.update_game(gid, status=status, updated_at=at)
+    return int(gid)
+
+
+class _Statements:
+    """Counts the SQL statements the storage runs (sqlite3's trace callback)."""
+
+    def __init__(self) -> None:
+        self.sql: list[str] = []
+
+    async def __call__(self, s: SqliteStorage, call: Any) -> Any:
+        self.sql.clear()
+        await s.db.set_trace_callback(self.sql.append)
+        try:
+            return await call
+        finally:
+            await s.db.set_trace_callback(None)
+
+
+async def test_listings_load_any_number_of_games_with_their_seats_in_fixed_statements(
+        store: SqliteStorage) -> None:
+    count = _Statements()
+    await _table(store, seats=((100, "Ada"), (None, "Computer 2")))
+    few = {}
+    listings = {
+        "list_games": lambda: store.list_games(guild_id=10),
+        "games_of_user": lambda: store.games_of_user(100, ("lobby",)),
+        "page_games": lambda: store.page_games(guild_id=10),
+        "search_games": lambda: store.search_games(guild_id=10, user_id=100, statuses=("lobby",), text="a"),
+        "games_near": lambda: store.games_near(guild_id=10, channel_id=20, user_id=100, statuses=("lobby",)),
+    }
+    for name, call in listings.items():
+        await count(store, call())
+        few[name] = len(count.sql)
+    for i in range(11):
+        await _table(store, seats=((100, "Ada"), (200 + i, f"Bo{i}"), (None, "Computer 3")), at=2.0 + i)
+    for name, call in listings.items():
+        result = await count(store, call())
+        games = result.games if name == "page_games" else result
+        assert len(games) == 12 and all(len(g.seats) >= 2 for g in games), name
+        assert len(count.sql) == few[name] <= 3, (name, count.sql)  # not one statement per game
+    assert [s.name for s in (await store.list_games(guild_id=10))[-1].seats] == ["Ada", "Bo10", "Computer 3"]
+
+
+async def test_counting_open_tables_for_the_limits(store: SqliteStorage) -> None:
+    await _table(store, seats=((100, "Ada"),))                                 # Ada's lobby
+    await _table(store, seats=((200, "Bo"), (100, "Ada")))                     # a lobby Ada joined
+    await _table(store, status="active", seats=((100, "Ada"), (200, "Bo")))    # a game Ada plays
+    await _table(store, status="active", seats=((200, "Bo"), (None, "Computer 2")))
+    await _table(store, status="finished", seats=((100, "Ada"),))              # over: not counted
+    await _table(store, status="cancelled", seats=((100, "Ada"),))
+    await _table(store, guild_id=11, seats=((100, "Ada"),))                    # another server
+    counts = await store.count_tables(10, 100)
+    assert (counts.tables, counts.member_lobbies, counts.member_tables) == (4, 2, 3)
+    assert (await store.count_tables(10, 200)).member_tables == 3
+    assert await store.count_tables(10, 999) == type(counts)(4, 0, 0)
+    assert await store.count_tables(12, 100) == type(counts)(0, 0, 0)
+
+
+async def test_a_page_of_games_is_the_most_recently_active_with_the_total(store: SqliteStorage) -> None:
+    ids = [await _table(store, at=float(i)) for i in range(7)]
+    await store.update_game(ids[0], updated_at=100.0)  # the oldest table just moved
+    await _table(store, status="finished", at=50.0)
+    first = await store.page_games(guild_id=10, limit=3)
+    assert first.total == 7 and [g.id for g in first.games] == [ids[0], ids[6], ids[5]]
+    last = await store.page_games(guild_id=10, limit=3, offset=6)
+    assert [g.id for g in last.games] == [ids[1]]
+    assert (await store.page_games(guild_id=10, limit=3, offset=9)).games == []
+    assert (await store.page_games(guild_id=99)).total == 0
+
+
+async def test_searching_games_filters_in_the_database_and_keeps_to_its_scope(store: SqliteStorage) -> None:
+    ada = await _table(store, status="active", seats=((100, "Ada"), (200, "Bo_b")))
+    zoe = await _table(store, status="active", seats=((300, "Zoe"), (None, "Computer 2")), at=2.0)
+    far = await _table(store, guild_id=11, status="active", seats=((100, "Ada"), (400, "Kim")), at=3.0)
+
+    async def found(**kw: Any) -> list[int]:
+        kw.setdefault("statuses", ("active",))
+        kw.setdefault("user_id", 999)
+        return [g.id for g in await store.search_games(**kw)]
+
+    assert await found(guild_id=10) == [zoe, ada]
+    assert await found(guild_id=10, text="zo") == [zoe]
+    assert await found(guild_id=10, text=f"#{ada}") == [ada]
+    assert await found(guild_id=10, text="_") == [ada]  # a literal underscore, not a wildcard
+    assert await found(guild_id=10, text="%") == []
+    assert await found(guild_id=10, text="high card", game_keys=["duel"]) == [zoe, ada]
+    assert await found(guild_id=10, limit=1) == [zoe]
+    # no server (a DM): only the games the user is seated in, in any server; computer seats are nobody's
+    assert await found(guild_id=None, user_id=100) == [far, ada]
+    assert await found(guild_id=None, user_id=100, text="kim") == [far]
+    assert await found(guild_id=None, user_id=999) == []
+
+
+async def test_guild_limits_round_trip_and_default(store: SqliteStorage) -> None:
+    from bot.storage.base import (
+        DEFAULT_MEMBER_LOBBY_LIMIT,
+        DEFAULT_MEMBER_TABLE_LIMIT,
+        DEFAULT_TABLE_LIMIT,
+    )
+    limits = (await store.guild_settings(7)).limits
+    assert (limits.tables, limits.member_lobbies, limits.member_tables) == (
+        DEFAULT_TABLE_LIMIT, DEFAULT_MEMBER_LOBBY_LIMIT, DEFAULT_MEMBER_TABLE_LIMIT)
+    await store.save_guild_settings(GuildSettings(7, default_deadline=600, table_limit=3,
+                                                  member_lobby_limit=1, member_table_limit=2))
+    saved = await store.guild_settings(7)
+    assert (saved.default_deadline, saved.table_limit, saved.member_lobby_limit, saved.member_table_limit) == (
+        600, 3, 1, 2)
+    assert (saved.limits.tables, saved.limits.member_lobbies, saved.limits.member_tables) == (3, 1, 2)
+
+
+async def test_settings_of_a_schema_2_database_survive_migration_3(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as raw:
+        for script in MIGRATIONS[:2]:
+            raw.executescript(script)
+        raw.execute("INSERT INTO guild_settings (guild_id, default_deadline, channels) VALUES (7, 600, '[5]')")
+        raw.execute("PRAGMA user_version = 2")
+    s = SqliteStorage(str(path))
+    await s.open()
+    try:
+        assert await s.schema_version() == len(MIGRATIONS) >= 3
+        assert await s.guild_settings(7) == GuildSettings(7, 600, None, None, [5])
+    finally:
+        await s.close()
