@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+import pytest
 import simcord
 
 from bot.app import HeraldBot
@@ -43,6 +44,22 @@ async def test_unknown_game_and_bad_deadline_are_refused(simcord_env: simcord.En
     assert r.ephemeral and "out of range" in r.response.content
     r = await alice.slash(channel, "play", game="duel", deadline="soon")
     assert r.ephemeral and "not a deadline" in r.response.content
+    assert channel.last_message is None  # no lobby was opened
+
+
+@pytest.mark.parametrize("option", [
+    {"deadline": "inf"}, {"deadline": "1e400"}, {"deadline": "nan"}, {"deadline": "9" * 400},
+    {"options": "x=--5"}, {"options": "fast=" + "7" * 4300}, {"options": "first_player=" + "1" * 30},
+])
+async def test_hostile_play_options_get_a_sentence_and_open_nothing(simcord_env: simcord.Env,
+                                                                   option: dict[str, str]) -> None:
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    r = await alice.slash(channel, "play", game="duel", **option)
+    said = r.response.content
+    assert r.ephemeral and said and "something went wrong" not in said.lower(), said
+    assert len(said) < 400 and "7777777777" not in said, said  # short, never the value echoed at length
     assert channel.last_message is None  # no lobby was opened
 
 

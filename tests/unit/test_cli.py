@@ -432,3 +432,38 @@ def test_the_bot_with_a_database_from_a_newer_herald_stops_before_connecting(tmp
     assert done.returncode == 2
     assert "newer" in one_sentence(done.stderr)
     assert "could not reach Discord" not in done.stderr and TOKEN not in done.stderr + done.stdout
+
+
+def _damaged(db: Path, how: str) -> None:
+    """Turn a real database into one of the bad files a server admin may meet."""
+    if how == "empty":
+        db.write_bytes(b"")
+    elif how == "not sqlite":
+        db.write_bytes(b"these are somebody's notes, not a database\n" * 200)
+    elif how == "truncated":
+        data = db.read_bytes()
+        db.write_bytes(data[: len(data) // 3])
+    elif how == "garbage page":
+        data = bytearray(db.read_bytes())
+        page = 4096
+        assert len(data) >= 3 * page, "the test database is too small to damage a middle page"
+        data[2 * page: 3 * page] = bytes((i * 7 + 3) % 256 for i in range(page))
+        db.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how", ["empty", "not sqlite", "truncated", "garbage page"])
+@pytest.mark.parametrize("command", ["replay", "run"])
+def test_a_damaged_database_stops_every_command_with_one_sentence(tmp_path: Path, command: str,
+                                                                 how: str) -> None:
+    db = tmp_path / "herald.db"
+    _stored_game(db, started=True)
+    for suffix in ("-wal", "-shm"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    _damaged(db, how)
+    before = db.read_bytes()
+    done = _run([command, "1"] if command == "replay" else [command], tmp_path, DISCORD_TOKEN=TOKEN)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    said = one_sentence(done.stderr)
+    assert "herald.db" in said or "database" in said, said
+    assert "could not reach Discord" not in done.stderr and "Traceback" not in done.stderr
+    assert db.read_bytes() == before  # a refused file is left exactly as it was
