@@ -49,7 +49,8 @@ def _seat_row(c: Canvas, x: int, y: int, w: int, seat: dict[str, Any], current: 
     c.text((x + 62, y + 8), role, 16, PALETTE["muted"])
     c.text((x + 62, y + 30), f"{seat['believers']} believers", 22)
     c.text((x + 250, y + 8), "actions", 16, PALETTE["muted"])
-    c.text((x + 250, y + 30), f"{seat['hand']}/{seat['hand_limit']}", 22)
+    limit = seat["hand_limit"]  # public only once the seat's skill is revealed
+    c.text((x + 250, y + 30), f"{seat['hand']}/{limit}" if limit is not None else f"{seat['hand']}", 22)
     sx = x + 340
     if seat["skill"]:
         sealed = " (sealed)" if seat["sealed"] else ""

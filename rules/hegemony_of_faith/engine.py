@@ -362,18 +362,29 @@ def _pending(s: State) -> dict[str, Any] | None:
     return d
 
 
+def _sealed(s: State, k: int, *, public: bool) -> bool:
+    """A Wanderer's skill is sealed, and a Follower's unless it is Purple Hermit. Seen from outside
+    an unrevealed skill is unknown, so every unrevealed Follower looks sealed."""
+    if s.role[k] == WANDERER:
+        return True
+    if s.role[k] != FOLLOWER:
+        return False
+    known = s.revealed[k] or not public
+    return not (known and skill_name(s, k) == "Purple Hermit")
+
+
 def public_view(s: State) -> dict[str, Any]:
     seats = []
     for k in range(s.players):
         name = skill_name(s, k)
-        sealed = (s.role[k] == WANDERER or (s.role[k] == FOLLOWER and name != "Purple Hermit"))
         seats.append({
             "seat": k, "name": seat_name(k), "role": s.role[k], "leader": s.leader[k],
             "followers": followers(s, k), "believers": len(s.believers[k]),
-            "hand": len(s.hands[k]), "hand_limit": hand_limit(s, k),
+            # derived from a hidden skill (Ascend with Me, Purple Hermit): public only once revealed
+            "hand": len(s.hands[k]), "hand_limit": hand_limit(s, k) if s.revealed[k] else None,
             "skill": name if s.revealed[k] else None,
             "skill_uses": _uses_left(s, k) if s.revealed[k] else None,
-            "sealed": sealed, "steals": s.steals[k],
+            "sealed": _sealed(s, k, public=True), "steals": s.steals[k],
             "immune_mental": s.imm_mental[k], "immune_physical": s.imm_physical[k],
             "skips_next_turn": s.skip[k], "gate_copy": s.gate[k], "hermit": s.hermit[k],
         })
@@ -424,6 +435,7 @@ def private_view(s: State, seat: int) -> dict[str, Any]:
                     for c in sorted(s.hands[seat], key=lambda c: (ACTION_CARDS[c], c))],
         "believers": [_believer_info(c) for c in sorted(s.believers[seat], key=lambda c: (btype(c), c))],
         "intel": s.intel[seat], "my_pick": my_pick,
+        "hand_limit": hand_limit(s, seat), "sealed": _sealed(s, seat, public=False),
     }
 
 

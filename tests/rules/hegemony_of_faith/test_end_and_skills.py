@@ -276,3 +276,28 @@ def test_everything_in_its_place_after_a_busy_turn() -> None:
     flock(s, 1, 1)
     s = do(s, (0, {"type": "play", "card": "Have a Charity"}))
     conserved(s)
+
+
+def test_a_hidden_skill_shows_nowhere_in_the_public_view() -> None:
+    """An unrevealed Ascend with Me (a bigger hand limit) or Purple Hermit (a Follower's skill not
+    sealed) must not show through what the public view derives from it."""
+    def public(skills: dict[int, str]) -> dict[str, object]:
+        s = table(skills=skills)
+        flock(s, 0, 1)
+        flock(s, 1, 2, 2)
+        flock(s, 2, 3)
+        s.role[0], s.leader[0] = "follower", 1  # P1 follows P2
+        assert not any(s.revealed)
+        view = ENGINE.view(s, None)
+        view.pop("log", None)
+        return view
+
+    plain = public({0: "Headstronger", 1: "World Peace"})
+    assert public({0: "Purple Hermit", 1: "World Peace"}) == plain  # the hermit looks sealed
+    assert public({0: "Headstronger", 1: "Ascend with Me"}) == plain  # no larger hand limit
+    s = table(skills={0: "Purple Hermit", 1: "Ascend with Me"})
+    flock(s, 0, 1)
+    flock(s, 1, 2)
+    s.role[0], s.leader[0] = "follower", 1
+    assert ENGINE.view(s, 0)["private"]["sealed"] is False  # the holder knows
+    assert ENGINE.view(s, 1)["private"]["hand_limit"] == 7
