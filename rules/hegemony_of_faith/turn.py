@@ -222,9 +222,9 @@ def turn_prompt(s: State) -> Prompt:
         ch = [Choice(f"Steal from {seat_name(k)} ({believers_text(len(s.believers[k]))})",
                      {"type": "steal", "target": k})
               for k in _others(s, seat) if s.believers[k]]
-        if not ch:
-            ch = [Choice("Nobody to steal from: pass", {"type": "pass"})]
-        return Prompt(seat, "wander", "You are a Wanderer: steal one believer, unseen, from a player.",
+        # stealing is the Wanderer's option (6-3.1 "can"), never an obligation
+        ch.append(Choice("Don't steal this turn" if ch else "Nobody to steal from: pass", {"type": "pass"}))
+        return Prompt(seat, "wander", "You are a Wanderer: you may steal one believer, unseen, from a player.",
                       tuple(ch), timeout_note="you steal from the first player listed")
     choices: list[Choice] = []
     for name in action_names(s, seat):

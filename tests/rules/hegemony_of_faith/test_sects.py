@@ -121,7 +121,8 @@ def test_wanderer_steals_from_the_next_turn_and_returns_after_three() -> None:
             s = do(s, (s.current, {"type": "end"}))
         p = prompt(s, 0)
         assert p.kind == "wander"
-        assert all(c.action["target"] != 0 for c in p.choices)
+        assert all(c.action["target"] != 0 for c in p.choices if c.action["type"] == "steal")
+        assert p.choices[-1].action == {"type": "pass"}  # stealing is optional
         s = do(s, (0, {"type": "steal", "target": 1}))
     assert s.role[0] == "leader" and len(s.believers[0]) == 3 and len(s.hands[0]) == 6
     conserved(s)
@@ -216,3 +217,14 @@ def test_follower_turn_keeps_every_action() -> None:
     assert names(s, 0) == ["Faith War", "Have a Charity"]
     s, _ = act(s, 0, {"type": "play", "card": "Have a Charity"})
     assert len(s.believers[0]) == 3
+
+
+def test_a_wanderer_may_let_a_turn_pass_without_stealing() -> None:
+    s = _surrender_table()
+    s = do(s, (0, {"type": "end"}), (1, {"type": "accept", "use": False}),
+           (2, {"type": "accept", "use": False}), (3, {"type": "accept", "use": False}))
+    while s.current != 0:
+        s = do(s, (s.current, {"type": "end"}))
+    flocks = [len(b) for b in s.believers]
+    s = do(s, (0, {"type": "pass"}))
+    assert [len(b) for b in s.believers] == flocks and s.steals[0] == 0 and s.current == 1
