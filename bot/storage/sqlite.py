@@ -255,10 +255,10 @@ def _herald_tables() -> set[str]:
 class SqliteStorage(Storage):
     """SQLite backend (one file, WAL). One connection; calls are serialised by an asyncio lock."""
 
-    transient_errors = (StorageUnavailable, sqlite3.OperationalError)
+    transient_errors = (StorageUnavailable,)
     """What the storage raises is translated (locked, full, read-only: ``StorageUnavailable``;
-    damaged: ``StorageCorrupt``, which does not pass). The driver's class stays listed for code
-    that reaches the connection without going through the storage's methods."""
+    damaged: ``StorageCorrupt``, which does not pass). A raw driver error that escapes is a bug
+    (bad SQL), not something to retry."""
 
     def __init__(self, path: str, *, busy_timeout: float = 5.0) -> None:
         self.path = path

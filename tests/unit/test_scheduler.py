@@ -4,7 +4,6 @@ broken games. Passes are driven by ``run_due`` (no waiting on real time)."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 from bot.config import Config
 from bot.scheduler import Scheduler
 from bot.session import Sessions, Update
-from bot.storage import DeadlineRow, GameRow, SqliteStorage
+from bot.storage import DeadlineRow, GameRow, SqliteStorage, StorageBusy
 
 HOST, GUEST = 2001, 2002
 DEADLINE, LEAD = 3600, 600
@@ -239,7 +238,7 @@ async def test_a_locked_database_delays_a_timeout_but_never_drops_it(
     async def locked_twice(deadline: DeadlineRow) -> Any:
         if len(failures) < 2:
             failures.append(1)
-            raise sqlite3.OperationalError("database is locked")
+            raise StorageBusy("the database is locked by another process.")
         return await real(deadline)
 
     monkeypatch.setattr(bot.sessions, "timeout", locked_twice)
@@ -268,7 +267,7 @@ async def _stalled_game(bot: Bot, monkeypatch: pytest.MonkeyPatch) -> tuple[int,
         if kwargs.get("origin") == "bot":
             tries.append(1)
             if locked["on"]:
-                raise sqlite3.OperationalError("database is locked")
+                raise StorageBusy("the database is locked by another process.")
         return await real(game_id, **kwargs)
 
     monkeypatch.setattr(bot.storage, "commit_action", commit_action)
@@ -308,10 +307,10 @@ async def test_a_failed_look_for_waiting_games_at_start_is_repeated(
     real = second.storage.list_games
 
     async def locked(*args: Any, **kwargs: Any) -> Any:
-        raise sqlite3.OperationalError("database is locked")
+        raise StorageBusy("the database is locked by another process.")
 
     monkeypatch.setattr(second.storage, "list_games", locked)
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StorageBusy):
         await second.sessions.resume()
     assert second.sessions.scan_needed
     monkeypatch.setattr(second.storage, "list_games", real)
@@ -329,7 +328,7 @@ async def test_a_failed_pass_is_tried_again_soon_not_in_an_hour(
     await _game(bot)
 
     async def locked(*args: Any, **kwargs: Any) -> Any:
-        raise sqlite3.OperationalError("database is locked")
+        raise StorageBusy("the database is locked by another process.")
 
     monkeypatch.setattr(bot.storage, "due_deadlines", locked)
     assert await bot.scheduler.pass_once() == 5

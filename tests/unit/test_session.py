@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 from bot.config import Config
 from bot.errors import Contention, StaleAction, TableError
 from bot.session import Sessions, Ticket, Update, parse_deadline
-from bot.storage import DeadlineRow, GuildSettings, SqliteStorage, VersionConflict
+from bot.storage import DeadlineRow, GuildSettings, SqliteStorage, StorageBusy, VersionConflict
 from rules.engine import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RulesError
 
 HOST, GUEST, THIRD = 1001, 1002, 1003
@@ -538,7 +537,7 @@ async def test_a_move_stored_before_the_computer_fails_stands_and_the_game_resum
     async def locked_on_the_second(*args: Any, **kwargs: Any) -> int:
         calls.append(1)
         if len(calls) == 2:
-            raise sqlite3.OperationalError("database is locked")
+            raise StorageBusy("the database is locked by another process.")
         return await real(*args, **kwargs)
 
     monkeypatch.setattr(env.storage, "commit_action", locked_on_the_second)
@@ -568,7 +567,7 @@ def _computer_commits_locked(env: Env, monkeypatch: pytest.MonkeyPatch, games: s
 
     async def commit_action(game_id: int, **kwargs: Any) -> Any:
         if locked["on"] and kwargs.get("origin") == "bot" and (games is None or game_id in games):
-            raise sqlite3.OperationalError("database is locked")
+            raise StorageBusy("the database is locked by another process.")
         return await real(game_id, **kwargs)
 
     monkeypatch.setattr(env.storage, "commit_action", commit_action)
