@@ -410,6 +410,19 @@ class Engine(ABC, Generic[S]):
         """
         return []
 
+    def secret_variants(self, state: S, seat: int, rng: random.Random) -> list[S]:
+        """States equal to ``state`` except in what ``seat`` holds in secret, for the
+        non-interference check of the conformance suite.
+
+        Each variant must look reachable: the same counts, card identities conserved between the
+        seat's hand and the hidden deck it swapped with, the seat's pending secret choice (if any)
+        replaced by another legal one, and every public thing untouched. The suite then checks
+        that no other seat and no public output (views, prompts, events) can tell a variant from
+        the original, which catches a secret leaking through any path, not only by its id.
+        Default: none (the check is vacuous), so every real game should override it.
+        """
+        return []
+
     @abstractmethod
     def result(self, state: S) -> Result | None:
         """The result once the game is over, else None."""

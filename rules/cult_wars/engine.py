@@ -67,6 +67,11 @@ After turn 8 the most VP wins; ties go to more followers, then more action cards
 """
 
 
+_SWAP_CLEAR_OF_TOP = 6
+"""Cards on top of the action deck (its start) a hand variant leaves alone, so other cults'
+next draws stay the same (a different deck order is another, unrelated secret)."""
+
+
 class CultWarsEngine(Engine[CultWarsState]):
     key = "cult_wars"
     name = "Cult Wars"
@@ -209,6 +214,43 @@ class CultWarsEngine(Engine[CultWarsState]):
 
     def secret_markers(self, state: CultWarsState, seat: int) -> list[str]:
         return list(state.cults[seat].hand)
+
+    def secret_variants(self, state: CultWarsState, seat: int, rng: random.Random) -> list[CultWarsState]:
+        """Two kinds of variant: the action cards in hand that the pending orders do not play,
+        swapped with as many cards from the hidden deck (each swapped card takes the other's
+        place, so counts and identities are conserved); and, for a cult that has sent its orders,
+        the same orders aimed at another target or with two hidden slots exchanged (what is laid
+        face up stays as it was)."""
+        s = state
+        out: list[CultWarsState] = []
+        cult = s.cults[seat]
+        orders = s.orders.get(seat)
+        played = {pl.card for pl in orders.plays} if orders else set()
+        free = [i for i, c in enumerate(cult.hand) if c not in played]
+        below = range(_SWAP_CLEAR_OF_TOP, len(s.deck))  # leave the next draws as they are
+        if free and below:
+            v = self.clone(s)
+            take = rng.sample(below, min(len(free), len(below)))
+            for i, j in zip(free, take, strict=False):
+                hand = v.cults[seat].hand
+                hand[i], v.deck[j] = v.deck[j], hand[i]
+            out.append(v)
+        if orders is not None:
+            if "target" not in orders.face_up:
+                others = [k for k in range(s.players) if k not in (seat, orders.target)]
+                if others:
+                    v = self.clone(s)
+                    v.orders[seat].target = rng.choice(others)
+                    out.append(v)
+            hidden = [slot for slot in SLOTS if slot not in orders.face_up]
+            pairs = [(a, b) for a in hidden for b in hidden if a < b and orders.slots[a] != orders.slots[b]]
+            if pairs:
+                a, b = rng.choice(pairs)
+                v = self.clone(s)
+                slots = v.orders[seat].slots
+                slots[a], slots[b] = slots[b], slots[a]
+                out.append(v)
+        return out
 
     # ------------------------------------------------------------------ result
     def result(self, state: CultWarsState) -> Result | None:

@@ -807,6 +807,29 @@ class FlickOfFaith(Engine[FlickState]):
                             "contest_flick": s.flick_orders.get(str(seat))}
         return v
 
+    def secret_variants(self, s: FlickState, seat: int, rng: random.Random) -> list[FlickState]:
+        """Flick of Faith has no hand: a seat's secrets are its pending choices, each replaced by
+        another legal one: the other side of its god card, the other thumb, another contest
+        flick (angle and power within their ranges)."""
+        out: list[FlickState] = []
+        key = str(seat)
+        if key in s.picks:
+            other = [g.key for g in gods.sides(s.dealt[seat]) if g.key != s.picks[key]]
+            if other:
+                v = self.clone(s)
+                v.picks[key] = other[0]
+                out.append(v)
+        if key in s.votes:
+            v = self.clone(s)
+            v.votes[key] = "down" if s.votes[key] == "up" else "up"
+            out.append(v)
+        if key in s.flick_orders:
+            v = self.clone(s)
+            v.flick_orders[key] = {"angle": round(rng.uniform(ANGLE_MIN, ANGLE_MAX), 2),
+                                   "power": round(rng.uniform(flick.MIN_POWER, flick.MAX_POWER), 2)}
+            out.append(v)
+        return out
+
     def result(self, s: FlickState) -> Result | None:
         if s.phase != "over" or s.winners is None:
             return None

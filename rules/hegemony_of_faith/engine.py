@@ -182,6 +182,67 @@ class HegemonyEngine(Engine[State]):
             out += [skill_uid(c) for c in s.stack[0]["opts"][str(seat)]]
         return out
 
+    def secret_variants(self, state: State, seat: int, rng: random.Random) -> list[State]:
+        """The seat's skill choice while skills are chosen (the other option kept, or an unchosen
+        option swapped with the skill deck); its pending secret pick or line-up (another legal
+        one); and, between decisions (empty stack: somebody's turn), its action cards, believers
+        and unrevealed, unused skill, each swapped with as many cards of the matching hidden deck.
+
+        Hand, believers and skill are varied only on an empty stack: frames on the stack were
+        built from them (who may defend, counter, reverse or predict), so a variant there would
+        not look reachable. The check still sees those windows open, on the action that opens
+        them."""
+        s = state
+        out: list[State] = []
+        top = s.stack[-1] if s.stack else None
+        if top is not None and top["k"] == "skills":
+            opts: list[int] = top["opts"][str(seat)]
+            if seat not in top["wait"]:
+                v = self.clone(s)
+                v.skill[seat] = next(c for c in opts if c != s.skill[seat])
+                out.append(v)
+            elif s.skill_deck:
+                v = self.clone(s)
+                j = rng.randrange(len(v.skill_deck))
+                v_opts: list[int] = v.stack[-1]["opts"][str(seat)]
+                v_opts[0], v.skill_deck[j] = v.skill_deck[j], v_opts[0]
+                out.append(v)
+        if top is not None and top["k"] == "attack" and top["stage"] == "pick" \
+                and str(seat) in top["picks"]:
+            pick: list[Any] = top["picks"][str(seat)]
+            if combat.is_lineup(top):
+                if len(set(map(str, pick))) > 1:
+                    other = list(pick)
+                    while other == pick:
+                        rng.shuffle(other)
+                    v = self.clone(s)
+                    v.stack[-1]["picks"][str(seat)] = other
+                    out.append(v)
+            else:
+                held = sorted({btype(c) for c in s.believers[seat]} - {pick[0]})
+                if held:
+                    v = self.clone(s)
+                    v.stack[-1]["picks"][str(seat)] = [rng.choice(held)]
+                    out.append(v)
+        if top is None and s.phase == "play":
+            if s.hands[seat] and len(s.action_deck) > _SWAP_CLEAR_OF_TOP:
+                v = self.clone(s)
+                _swap_with_deck(v.hands[seat], v.action_deck, rng)
+                out.append(v)
+            if s.believers[seat] and len(s.believer_deck) > _SWAP_CLEAR_OF_TOP:
+                v = self.clone(s)
+                _swap_with_deck(v.believers[seat], v.believer_deck, rng)
+                if sorted(map(btype, v.believers[seat])) != sorted(map(btype, s.believers[seat])):
+                    out.append(v)
+            sk = s.skill[seat]
+            if sk is not None and not s.revealed[seat] and not s.uses[seat] \
+                    and not s.round_uses[seat] and s.skill_deck:
+                v = self.clone(s)
+                j = 0  # the bottom of the skill deck: nobody's next skill changes
+                v.skill[seat], v.skill_deck[j] = v.skill_deck[j], sk
+                out.append(v)
+        return out
+
     def result(self, state: State) -> Result | None:
         s = state
         if s.phase != "over" or s.winner is None:
@@ -202,6 +263,20 @@ class HegemonyEngine(Engine[State]):
     def from_json(self, data: Mapping[str, Any]) -> State:
         self.check_schema(data)
         return state_from_json(dict(data))
+
+
+_SWAP_CLEAR_OF_TOP = 8
+"""Cards on top of a deck (its end: draws pop from there) a variant leaves alone, so the next
+draws of other seats stay the same (a different deck order is another, unrelated secret)."""
+
+
+def _swap_with_deck(held: list[int], deck: list[int], rng: random.Random) -> None:
+    """Swap the cards of ``held`` with distinct random cards from below the top of ``deck``, in
+    place: each takes the other's position, so both keep their sizes and together hold the same
+    cards. As many are swapped as there are cards below the top."""
+    below = range(max(0, len(deck) - _SWAP_CLEAR_OF_TOP))
+    for i, j in enumerate(rng.sample(below, min(len(held), len(below)))):
+        held[i], deck[j] = deck[j], held[i]
 
 
 # ------------------------------------------------------------------------- frame dispatch
