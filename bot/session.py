@@ -438,8 +438,7 @@ class Sessions:
                 await self._check_limits(guild_id, host_id if host_plays else None, opening=True)
             game_id = await self.storage.create_game(
                 guild_id=guild_id, channel_id=channel_id, game_key=game_key, seed=seed, options=opts,
-                host_id=host_id, deadline=seconds, now=self.now())
-            await self.storage.set_seats(game_id, seats)
+                host_id=host_id, deadline=seconds, now=self.now(), seats=seats)
         return await self.get(game_id)
 
     def _guild_lock(self, guild_id: int | None) -> asyncio.Lock:

@@ -203,7 +203,8 @@ class Storage(ABC):
     @abstractmethod
     async def create_game(self, *, guild_id: int | None, channel_id: int | None, game_key: str,
                           seed: int, options: dict[str, Any], host_id: int | None,
-                          deadline: int | None, now: float) -> int: ...
+                          deadline: int | None, now: float, seats: Sequence[SeatRow] = ()) -> int:
+        """A new lobby and its first seats, in one transaction (never a table without its host)."""
     @abstractmethod
     async def get_game(self, game_id: int) -> GameRow | None: ...
     @abstractmethod

@@ -588,14 +588,17 @@ class SqliteStorage(Storage):
     @_serialised
     async def create_game(self, *, guild_id: int | None, channel_id: int | None, game_key: str,
                           seed: int, options: dict[str, Any], host_id: int | None,
-                          deadline: int | None, now: float) -> int:
-        cur = await self._x(
-            "INSERT INTO games (guild_id, channel_id, game_key, status, version, seed, options, "
-            "host_id, deadline, created_at, updated_at) VALUES (?,?,?,?,0,?,?,?,?,?,?)",
-            (guild_id, channel_id, game_key, "lobby", seed, _dumps(options), host_id, deadline, now, now),
-        )
-        assert cur.lastrowid is not None
-        return int(cur.lastrowid)
+                          deadline: int | None, now: float, seats: Sequence[SeatRow] = ()) -> int:
+        async with self._transaction():
+            cur = await self._x(
+                "INSERT INTO games (guild_id, channel_id, game_key, status, version, seed, options, "
+                "host_id, deadline, created_at, updated_at) VALUES (?,?,?,?,0,?,?,?,?,?,?)",
+                (guild_id, channel_id, game_key, "lobby", seed, _dumps(options), host_id, deadline, now, now),
+            )
+            assert cur.lastrowid is not None
+            game_id = int(cur.lastrowid)
+            await self._write_seats(game_id, seats)
+        return game_id
 
     @_serialised
     async def get_game(self, game_id: int) -> GameRow | None:

@@ -425,3 +425,17 @@ async def test_settings_of_a_schema_2_database_survive_migration_3(tmp_path: Pat
         assert await s.guild_settings(7) == GuildSettings(7, 600, None, None, [5])
     finally:
         await s.close()
+
+
+async def test_a_failure_while_seating_a_new_table_leaves_no_lobby_behind(store: SqliteStorage) -> None:
+    """A table and its host's seat are one transaction: never a seatless lobby nobody can close
+    that counts against the server's table limit."""
+    twice = [SeatRow(0, 7, False, "alice"), SeatRow(0, 8, False, "bob")]  # duplicate seat number
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.create_game(guild_id=10, channel_id=20, game_key="duel", seed=5, options={},
+                                host_id=7, deadline=None, now=1.0, seats=twice)
+    assert await store.list_games(guild_id=10, statuses=("lobby", "active", "cancelled")) == []
+    gid = await store.create_game(guild_id=10, channel_id=20, game_key="duel", seed=5, options={},
+                                  host_id=7, deadline=None, now=1.0, seats=twice[:1])
+    game = await store.get_game(gid)
+    assert game is not None and [s.name for s in game.seats] == ["alice"]
