@@ -206,6 +206,11 @@ class Prompt:
     params: Mapping[str, Any] = field(default_factory=dict, hash=False)
     """Structured parameters of the decision (plain JSON values), e.g. ``{"min": 1, "max": 3}``
     for a free-form input. Empty when the prompt needs none. Compared, never hashed."""
+    deadline: int | None = None
+    """At most this many seconds to answer (the table's deadline still applies when shorter);
+    None means the table's deadline. A reaction window sets it so that every seat it asks gets
+    the same short deadline, whatever anyone holds, and the game never waits a whole turn's
+    deadline for a reaction nobody may have."""
 
 
 @dataclass(frozen=True)
@@ -332,7 +337,8 @@ class Engine(ABC, Generic[S]):
         unknown = sorted(set(options) - set(self.option_help))
         if unknown:
             allowed = ", ".join(sorted(self.option_help)) or "none"
-            raise InvalidOptions(f"unknown option(s) {', '.join(unknown)}; allowed: {allowed}.")
+            word = "option" if len(unknown) == 1 else "options"
+            raise InvalidOptions(f"unknown {word} {', '.join(unknown)}; allowed: {allowed}.")
         return dict(options)
 
     @abstractmethod
@@ -612,7 +618,8 @@ def fields(obj: Any, what: str, required: Mapping[str, FieldSpec],
     unknown = sorted(shown(k, 30) for k in obj if k not in allowed)
     if unknown:
         names = ", ".join(unknown[:5]) + (", …" if len(unknown) > 5 else "")
-        raise IllegalAction(f"{what} has unknown key(s) {names}; allowed: "
+        word = "key" if len(unknown) == 1 else "keys"
+        raise IllegalAction(f"{what} has unknown {word} {names}; allowed: "
                             f"{', '.join(sorted(allowed))}.")
     out: dict[str, Any] = {}
     for key, spec in required.items():

@@ -33,6 +33,7 @@ from bot.refusals import answering, refusals
 from bot.session import Decision, Ticket
 from bot.views import TICKET, choice_view
 from rules.engine import Prompt
+from rules.text import count
 
 from .render import BELIEVER_NAMES
 
@@ -74,11 +75,12 @@ def parse_order(text: str, *, zombies: bool = True) -> list[int | str]:
 
 
 def size_text(prompt: Prompt) -> str:
-    """How many believers the prompt wants, in words (from its parameters)."""
+    """How many believers the prompt wants, in words (from its parameters): "exactly 1 believer",
+    "2 to 4 believers"."""
     lo, hi = prompt.params.get("min"), prompt.params.get("max")
     if lo is None or hi is None:
         return "your believers"
-    return f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+    return f"exactly {count(lo, 'believer')}" if lo == hi else f"{lo} to {hi} believers"
 
 
 def zombies(prompt: Prompt) -> bool:
@@ -187,7 +189,7 @@ class HegemonyCog(commands.Cog):
 
     async def show_modal(self, interaction: discord.Interaction, game_id: int, ticket: Ticket) -> None:
         d = await self.lineup(interaction, game_id, ticket)
-        hint = f"{size_text(d.prompt)} believers, first to fight first" + \
+        hint = f"{size_text(d.prompt)}, first to fight first" + \
             ("; z<ID> from the graveyard" if zombies(d.prompt) else "")
         field: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Believer IDs in order (1–5)", custom_id="order", max_length=200,
                                      placeholder=f"e.g. {_example(d.prompt)} — {hint}"[:100])

@@ -1,17 +1,33 @@
 """Pictures for Hegemony of Faith: the public board and a player's private hand.
 
-Pure functions of the redacted views the engine hands out; nothing else is read.
+Pure functions of the redacted views the engine hands out (and the seats' display names);
+nothing else is read. Drawn for a phone first: 800 px wide, no text under 2.2% of the width
+(see ``bot.render.MIN_TEXT_SHARE``), one line per fact; the message text carries the details.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
 
-from bot.render.kit import PALETTE, Canvas, card, pill, seat_colour, text_size
+from bot.render.kit import (
+    PALETTE,
+    Canvas,
+    alt_text,
+    card,
+    pill,
+    plural,
+    seat_colour,
+    seat_names,
+    text_size,
+    with_names,
+    wrap,
+)
+from rules.text import count, listing
 
-W = 1280
+W = 800
 BELIEVER_COLOURS = {1: (120, 170, 230), 2: (150, 210, 140), 3: (240, 200, 90), 4: (200, 150, 230),
                     5: (235, 110, 100)}
 BELIEVER_NAMES = {1: "Fool", 2: "Prayer", 3: "Missionary", 4: "Elder", 5: "Fanatic"}
@@ -19,6 +35,7 @@ KIND_COLOURS = {"strategy": (110, 170, 230), "physical": (226, 110, 92), "mental
                 "defence_physical": (120, 200, 150), "defence_mental": (120, 200, 150)}
 KIND_LABEL = {"strategy": "Strategy", "physical": "Physical attack", "mental": "Mental attack",
               "defence_physical": "Defence (physical)", "defence_mental": "Defence (mental)"}
+ROLE = {"leader": "Leader", "wanderer": "Wanderer"}
 
 
 def _status(seat: dict[str, Any]) -> list[tuple[str, tuple[int, int, int]]]:
@@ -36,173 +53,324 @@ def _status(seat: dict[str, Any]) -> list[tuple[str, tuple[int, int, int]]]:
     return tags
 
 
-def _seat_row(c: Canvas, x: int, y: int, w: int, seat: dict[str, Any], current: int,
-              follower: bool) -> int:
-    colour = seat_colour(seat["seat"])
-    h = 64
-    fill = PALETTE["panel_hi"] if seat["seat"] == current else PALETTE["panel"]
-    c.rect((x, y, x + w, y + h), fill=fill, outline=colour if seat["seat"] == current else None,
-           radius=10, width=3)
-    c.circle((x + 30, y + 32), 20, fill=colour)
-    c.text((x + 30, y + 32), seat["name"], 18, PALETTE["bg"], anchor="mm")
-    role = "Follower" if follower else ("Wanderer" if seat["role"] == "wanderer" else "Leader")
-    c.text((x + 62, y + 8), role, 16, PALETTE["muted"])
-    c.text((x + 62, y + 30), f"{seat['believers']} believers", 22)
-    c.text((x + 250, y + 8), "actions", 16, PALETTE["muted"])
+def _seat_row(c: Canvas, x: int, y: int, w: int, seat: dict[str, Any], names: list[str],
+              current: int | None, follower: bool) -> int:
+    """One player: badge and name, believers, then role, actions in hand and skill; returns
+    the height used."""
+    k = seat["seat"]
+    now = k == current
+    tags = _status(seat)
+    h = 92 + (40 if tags else 0)
+    c.rect((x, y, x + w, y + h), fill=PALETTE["panel_hi"] if now else PALETTE["panel"],
+           outline=seat_colour(k) if now else None, radius=12, width=4)
+    right = plural(seat["believers"], "believer")
+    rw = text_size(right, 26)[0]
+    c.name_tag((x + 14, y + 26), k, names[k], 26, w - rw - 50)
+    c.text((x + w - 14, y + 12), right, 26, PALETTE["ink"], anchor="ra")
+    role = "Follower" if follower else ROLE.get(seat["role"], "Leader")
     limit = seat["hand_limit"]  # public only once the seat's skill is revealed
-    c.text((x + 250, y + 30), f"{seat['hand']}/{limit}" if limit is not None else f"{seat['hand']}", 22)
-    sx = x + 340
+    hand = f"{seat['hand']}/{limit}" if limit is not None else str(seat["hand"])
     if seat["skill"]:
-        sealed = " (sealed)" if seat["sealed"] else ""
-        c.text((sx, y + 8), f"{seat['skill']}{sealed}", 18, PALETTE["accent"])
-        c.text((sx, y + 32), seat["skill_uses"] or "", 16, PALETTE["muted"])
+        skill = seat["skill"] + (f" ({seat['skill_uses']})" if seat["skill_uses"] else "")
     else:
-        c.text((sx, y + 8), "skill hidden" + (" (sealed)" if seat["sealed"] else ""), 18, PALETTE["muted"])
+        skill = "skill hidden"
+    if seat["sealed"]:
+        skill += ", sealed"
     if seat["role"] == "wanderer":
-        c.text((sx, y + 32), f"stolen {seat['steals']}/3", 16, PALETTE["muted"])
-    tx = x + w - 10
-    for label, col in reversed(_status(seat)):
-        tw = text_size(label, 14)[0] + 16
-        tx -= tw + 6
-        pill(c, (tx, y + 34), label, col, 14)
+        skill += f" · stolen {seat['steals']}/3"
+    c.text((x + 14, y + 56), f"{role} · {hand} actions · {skill}", 20, PALETTE["muted"], width=w - 28)
+    tx = x + 14
+    for label, col in tags:
+        if tx + text_size(label, 20)[0] + 16 > x + w - 10:
+            break
+        tx += pill(c, (tx, y + 88), label, col, 20) + 8
     return h + 8
 
 
-def board(view: dict[str, Any]) -> Image.Image:
+def _ranking(view: dict[str, Any]) -> list[tuple[int, int]]:
+    """(seat, believers) with the winner first, then by believers in their sect."""
+    r = view["result"] or {}
+    winner = r.get("winner")
     seats = view["seats"]
+    return sorted(((s["seat"], int(s["believers"])) for s in seats),
+                  key=lambda t: (t[0] != winner, -t[1], t[0]))
+
+
+def _banner(c: Canvas, y: int, view: dict[str, Any], names: list[str]) -> int:
+    """Whose turn and what they must do (or the final ranking); returns the y below."""
+    if view["phase"] == "over" and view["result"]:
+        r = view["result"]
+        rows = _ranking(view)
+        h = 70 + 44 * len(rows) + 36
+        c.rect((20, y, W - 20, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14,
+               width=4)
+        c.text((38, y + 14), "Final ranking", 30, PALETTE["accent"])
+        yy = y + 68
+        for place, (k, bel) in enumerate(rows, 1):
+            win = k == r.get("winner")
+            c.text((40, yy), f"{place}.", 26, PALETTE["accent"] if win else PALETTE["ink"])
+            score = plural(bel, "believer") + ("  WINNER" if win else "")
+            sw = text_size(score, 24)[0]
+            c.name_tag((84, yy + 14), k, names[k], 26, W - 150 - sw)
+            c.text((W - 38, yy + 2), score, 24, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
+            yy += 44
+        c.text((38, yy), with_names(r["reason"], names), 20, PALETTE["muted"], width=W - 76)
+        return y + h + 12
+    # what is awaited takes up to three lines (a reaction window says who and for how long)
+    awaited = with_names(_pending_text(view), names)
+    lines = min(3, len(wrap(awaited, 22, W - 76)))
+    h = 70 + 27 * lines + 12
+    c.rect((20, y, W - 20, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14,
+           width=4)
+    if view["phase"] == "setup":
+        c.text((38, y + 16), "Everyone chooses a secret skill", 28, PALETTE["accent"], width=W - 76)
+    else:
+        cur = view["current"]
+        c.name_tag((38, y + 34), cur, f"{names[cur]}'s turn", 30, W - 76)
+    c.text_block((38, y + 70), awaited, W - 76, 22, PALETTE["ink"], max_lines=3)
+    return y + h + 12
+
+
+def board(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Image:
+    """The public board: whose turn and what is awaited, every sect with its players, the decks,
+    the last few log lines; at the end, the final ranking."""
+    seats = view["seats"]
+    who = seat_names(names, len(seats))
     sects = view["sects"]
-    wanderers = [s for s in seats if s["role"] == "wanderer"]
-    rows = len(seats) + len(sects) + (1 if wanderers else 0)
-    log = view["log"][-8:]
-    height = 56 + 110 + rows * 72 + len(sects) * 20 + 60 + 30 * len(log) + 90
-    c = Canvas(W, max(height, 600))
-    cur = view["current"]
-    phase = view["phase"]
-    sub = "choosing skills" if phase == "setup" else (
-        "game over" if phase == "over" else f"round {view['round']} · P{cur + 1}'s turn")
+    over = view["phase"] == "over"
+    c = Canvas(W, 2600)
+    sub = "choosing skills" if view["phase"] == "setup" else ("game over" if over else f"round {view['round']}")
     c.header("Hegemony of Faith", sub)
-    # decks
-    y = 70
-    boxes = [("Believer deck", str(view["believer_deck"])),
-             ("Graveyard", str(len(view["graveyard"]))),
-             ("Action deck", str(view["action_deck"])),
-             ("Action discards", str(view["action_discard"])),
-             ("Out of game", str(view["removed"]))]
-    bw = (W - 40 - 4 * 12) // 5
-    for i, (label, value) in enumerate(boxes):
-        x = 20 + i * (bw + 12)
-        c.rect((x, y, x + bw, y + 84), fill=PALETTE["panel"], radius=10)
-        c.text((x + 14, y + 8), label, 17, PALETTE["muted"])
-        c.text((x + 14, y + 34), value, 34)
-    top = view["graveyard"][-3:]
-    gx = 20 + bw + 12 + 90
-    for t in reversed(top):
-        c.rect((gx, y + 38, gx + 34, y + 74), fill=BELIEVER_COLOURS[t], radius=6, width=0)
-        c.text((gx + 17, y + 56), str(t), 20, PALETTE["bg"], anchor="mm")
-        gx += 40
-    y += 104
-    # sects
+    y = _banner(c, 76, view, who)
+    cur = None if over else view["current"]
     for sect in sorted(sects, key=lambda s: (-s["believers"], s["leader"])):
         lead = sect["leader"]
         n = len(sect["members"])
-        title = f"Sect of P{lead + 1} - {sect['believers']} believers" + (
-            f" · {n} players" if n > 1 else "")
-        c.text((24, y), title, 18, seat_colour(lead))
-        y += 24
-        y += _seat_row(c, 20, y, W - 40, seats[lead], cur, False)
+        if n > 1:  # a lone leader's row already says it all
+            title = f"Sect of {who[lead]}: {plural(sect['believers'], 'believer')}, {n} players"
+            c.text((24, y + 4), title, 22, seat_colour(lead), width=W - 48)
+            y += 36
+        y += _seat_row(c, 20, y, W - 40, seats[lead], who, cur, False)
         for m in sect["members"][1:]:
-            y += _seat_row(c, 60, y, W - 80, seats[m], cur, True)
+            y += _seat_row(c, 60, y, W - 80, seats[m], who, cur, True)
+    wanderers = [s for s in seats if s["role"] == "wanderer"]
     if wanderers:
-        c.text((24, y), "Wanderers", 18, PALETTE["muted"])
-        y += 24
+        c.text((24, y + 4), "Wanderers", 22, PALETTE["muted"])
+        y += 36
         for s in wanderers:
-            y += _seat_row(c, 20, y, W - 40, s, cur, False)
-    # what is happening
-    y += 8
-    c.rect((20, y, W - 20, y + 44), fill=PALETTE["panel"], radius=10)
-    c.text((36, y + 11), _plain(_pending_text(view))[:110], 20, PALETTE["accent"])
-    y += 56
-    c.text((24, y), "What just happened", 18, PALETTE["muted"])
-    y += 26
-    for line in log:
-        c.text((32, y), _plain(line)[:120], 18)
-        y += 28
-    if view["result"]:
-        r = view["result"]
-        c.text((W // 2, y + 14), _plain(f"P{r['winner'] + 1} wins - {r['reason']}")[:110], 24,
-               PALETTE["good"], anchor="ma")
-        y += 50
-    return c.image.crop((0, 0, W, max(y + 20, 400)))
+            y += _seat_row(c, 20, y, W - 40, s, who, cur, False)
+    y += 6
+    decks = (f"Believer deck {view['believer_deck']} · graveyard {len(view['graveyard'])} · "
+             f"action deck {view['action_deck']} · discards {view['action_discard']}"
+             + (f" · out of game {view['removed']}" if view["removed"] else ""))
+    y = c.text_block((24, y), decks, W - 48, 20, PALETTE["muted"], max_lines=2) + 4
+    top = view["graveyard"][-5:]
+    if top:
+        c.text((24, y + 4), "Graveyard top:", 20, PALETTE["muted"])
+        gx = 24 + text_size("Graveyard top:", 20)[0] + 14
+        for t in reversed(top):
+            c.rect((gx, y, gx + 36, y + 34), fill=BELIEVER_COLOURS[t], radius=6, width=0)
+            c.text((gx + 18, y + 17), str(t), 22, PALETTE["bg"], anchor="mm")
+            gx += 42
+        y += 46
+    log = view["log"][-4:]
+    if log and not over:
+        c.text((24, y + 4), "Last moves", 22, PALETTE["accent"])
+        y += 36
+        for line in log:
+            y = c.text_block((32, y), with_names(line, who), W - 56, 20, max_lines=2) + 4
+    return c.image.crop((0, 0, W, y + 16))
 
 
-def _plain(text: str) -> str:
-    """The bundled font lacks some dashes: draw them as hyphens."""
-    return text.replace("\u2014", "-").replace("\u2013", "-")
+# The windows are named by what may happen, never by the skill that does it: the board is public and
+# a skill not yet revealed must not be named on it.
+_ATTACK_STAGES = {
+    "defence": "the targets may answer with a defence card",
+    "designate": "choosing who confronts",
+    "karma": "a skill may reverse the comparison",
+    "pick": "both sides choose their believers in secret",
+}
+"""An attack's open step in words (the other stages resolve at once and are never awaited)."""
+_SURRENDER_STAGES = {
+    "offer": "{new} decides whether to take {who} in as a Follower",
+    "ask": "the Leaders decide whether to take {who} in",
+    "choose": "{who} chooses the sect to surrender to",
+    "gift": "{who}'s new Leader gives them a believer",
+}
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return listing([f"P{k + 1}" for k in seats]) or "nobody"
+
+
+def _minutes(seconds: int) -> str:
+    """A reaction window's length as people say it: "30 minutes", "1 hour", "1 day"."""
+    minutes = max(1, round(seconds / 60))
+    if minutes % 1440 == 0:
+        return count(minutes // 1440, "day")
+    if minutes % 60 == 0:
+        return count(minutes // 60, "hour")
+    return count(minutes, "minute")
 
 
 def _pending_text(view: dict[str, Any]) -> str:
+    """What the table waits for, in words for players (seats as "P1"; the caller puts names in)."""
     p = view.get("pending") or {}
-    waiting = ", ".join(f"P{k + 1}" for k in p.get("waiting", []))
+    waiting = p.get("waiting", [])
     kind = p.get("kind")
     if view["phase"] == "over":
         return "The game is over."
     if kind == "turn":
         return f"Waiting for P{p['seat'] + 1} to act."
     if kind == "attack":
-        targets = ", ".join(f"P{t + 1}" for t in p["targets"])
-        rev = " · reversed by Karma" if p.get("reversed") else ""
-        return f"P{p['by'] + 1}'s {p['card']} vs {targets}: {p['stage']}{rev} - waiting for {waiting}"
-    names = {"skills": "choosing skills", "prophet": "a prophecy", "surrender": "a surrender",
-             "keep": "a Leader reconsiders", "alliance": "a secret exchange", "bf": "Breaking Faith",
-             "rebirth": "Holy Rebirth", "trim": "discarding to the limit", "discard": "discarding"}
-    return f"{names.get(str(kind), str(kind))} - waiting for {waiting}"
+        targets = _seats(p["targets"])
+        rev = " (reversed by Karma)" if p.get("reversed") else ""
+        step = _ATTACK_STAGES.get(str(p["stage"]), "the attack resolves")
+        what = f"P{p['by'] + 1}'s {p['card']} against {targets}{rev}: {step}"
+    elif kind == "snatch":
+        what = (f"a Faith Debate's spoils: {_seats(p.get('winners', waiting))} "
+                f"{'decides' if len(p.get('winners', waiting)) == 1 else 'decide'} "
+                "whether to snatch the believers they beat")
+    elif kind == "surrender":
+        who = f"P{p['for'] + 1}"
+        stage = _SURRENDER_STAGES.get(str(p.get("stage")), "{who} surrenders")
+        what = f"a surrender: {stage.format(who=who, new=_seats(waiting))}"
+    elif kind == "keep":
+        what = f"a Leader decides whether to keep P{p['for'] + 1} in the sect"
+    elif kind == "bf":
+        verb = "break away from" if p.get("mode") == "leave" else "cast out"
+        what = (f"P{p['by'] + 1} plays Breaking Faith to {verb} P{p['target'] + 1}, "
+                "who may answer with their own")
+    elif kind == "prophet":
+        what = f"P{p['drawer'] + 1} recruits: a prophecy may claim the new believers"
+    elif kind == "rebirth":
+        what = "the believers just lost may be revived"
+    else:
+        what = {"skills": "everyone chooses a secret skill", "alliance": "a Secret Alliance: both give a card",
+                "trim": "discarding down to the hand limit",
+                "discard": "discarding"}.get(str(kind), "the game goes on")
+    if "window" in p:
+        return (f"{what[:1].upper()}{what[1:]}. Open up to {_minutes(int(p['window']))} for "
+                f"{_seats(waiting)} to react.")
+    return f"{what[:1].upper()}{what[1:]}. Waiting for {_seats(waiting)}."
 
 
-def hand(view: dict[str, Any]) -> Image.Image:
+def board_alt(view: dict[str, Any], names: Sequence[str] | None = None) -> str:
+    """The board in words: standing by believers, whose turn and what is awaited (public)."""
+    who = seat_names(names, len(view["seats"]), drawn=False)
+    if view["phase"] == "over" and view["result"]:
+        r = view["result"]
+        ranking = "; ".join(f"{i}. {who[k]} {plural(b, 'believer')}"
+                            for i, (k, b) in enumerate(_ranking(view), 1))
+        return alt_text(f"Hegemony of Faith, game over: {who[r['winner']]} wins.",
+                        f"Final ranking: {ranking}.", with_names(r["reason"], who) + ".")
+    sects = sorted(view["sects"], key=lambda s: (-s["believers"], s["leader"]))
+    standing = "; ".join(f"sect of {who[s['leader']]} {plural(s['believers'], 'believer')}"
+                         for s in sects)
+    turn = ("Everyone is choosing a secret skill." if view["phase"] == "setup"
+            else f"Round {view['round']}, {who[view['current']]}'s turn.")
+    return alt_text("Hegemony of Faith board.", turn, with_names(_pending_text(view), who),
+                    f"Standing: {standing}.")
+
+
+def hand(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Image:
+    """A player's hand: the skill (or the skills to choose from), the action cards with what they
+    do, and the believers grouped by type."""
     priv = view["private"]
+    me = priv["seat"]
+    who = seat_names(names, len(view["seats"]))
+    c = Canvas(W, 4000)
+    c.rect((0, 0, W, 64), fill=PALETTE["panel"], radius=0)
+    c.name_tag((18, 32), me, f"{who[me]}'s hand", 30, W - 160)
+    c.text((W - 18, 20), "private", 24, PALETTE["muted"], anchor="ra")
+    y = 80
+    sk = priv["skill"]
+    if sk:
+        footer = " · ".join(str(x) for x in (sk.get("timing"), sk.get("uses_left") or sk.get("limit"),
+                                             "revealed" if sk.get("revealed") else "hidden") if x)
+        img = card(f"Skill: {sk['name']}", sk["text"], width=W - 40, colour=(170, 130, 230),
+                   footer=footer, title_size=26, body_size=22, body_lines=4)
+        c.image.paste(img, (20, y))
+        y += img.height + 14
+    elif priv.get("skill_options"):
+        c.text((20, y), "Choose one skill (secret)", 26, PALETTE["accent"])
+        y += 40
+        y = _card_grid(c, y, [(o["name"], o["text"], (170, 130, 230), o.get("limit", ""))
+                              for o in priv["skill_options"]])
     acts = priv["actions"]
+    limit = priv.get("hand_limit")
+    c.text((20, y), f"Action cards: {len(acts)}" + (f" of {limit}" if limit is not None else ""), 26,
+           PALETTE["accent"])
+    y += 40
+    if acts:
+        y = _card_grid(c, y, [(a["name"], a["text"], KIND_COLOURS.get(a["kind"], PALETTE["accent"]),
+                               KIND_LABEL.get(a["kind"], "")) for a in acts])
+    else:
+        c.text((20, y), "No action cards.", 22, PALETTE["muted"])
+        y += 40
     bels = priv["believers"]
-    cw, ch = 200, 270
-    per_row = 6
-    act_rows = max(1, (len(acts) + per_row - 1) // per_row)
-    bel_rows = max(1, (len(bels) + 9) // 10)
-    height = 56 + 40 + ch + 40 + act_rows * (ch + 12) + 40 + bel_rows * 150 + 20
-    c = Canvas(W, height)
-    c.header(f"Your hand - P{priv['seat'] + 1}", "private")
-    y = 70
-    c.text((20, y), "Skill", 20, PALETTE["muted"])
-    y += 28
-    skills = [priv["skill"]] if priv["skill"] else []
-    skills += priv.get("skill_options", []) if not priv["skill"] else []
-    x = 20
-    for sk in skills:
-        footer = sk.get("uses_left") or sk.get("limit", "")
-        if sk.get("revealed") is not None:
-            footer = f"{footer} · {'revealed' if sk['revealed'] else 'hidden'}"
-        img = card(sk["name"], sk["text"], width=300, height=ch, colour=(170, 130, 230), footer=footer)
-        c.image.paste(img, (x, y))
-        x += 312
-    if not skills:
-        c.text((20, y), "No skill.", 20)
-    y += ch + 12
-    c.text((20, y), f"Action cards ({len(acts)})", 20, PALETTE["muted"])
-    y += 28
-    for i, a in enumerate(acts):
-        img = card(a["name"], a["text"], width=cw, height=ch, colour=KIND_COLOURS.get(a["kind"]),
-                   footer=KIND_LABEL.get(a["kind"], ""))
-        c.image.paste(img, (20 + (i % per_row) * (cw + 10), y + (i // per_row) * (ch + 12)))
-    y += act_rows * (ch + 12)
-    c.text((20, y), f"Believers ({len(bels)})", 20, PALETTE["muted"])
-    y += 28
-    for i, b in enumerate(bels):
-        bx = 20 + (i % 10) * 124
-        by = y + (i // 10) * 150
-        col = BELIEVER_COLOURS[b["id"]]
-        c.rect((bx, by, bx + 114, by + 138), fill=PALETTE["card"], outline=col, radius=10, width=4)
-        c.rect((bx + 4, by + 4, bx + 110, by + 50), fill=col, radius=8, width=0)
-        c.text((bx + 57, by + 27), str(b["id"]), 30, PALETTE["bg"], anchor="mm")
-        c.text((bx + 57, by + 58), b["name"], 17, PALETTE["card_ink"], anchor="ma")
-        beats = "/".join(str(t) for t in b["beats"])
-        c.text((bx + 57, by + 84), f"beats {beats}", 15, PALETTE["card_ink"], anchor="ma")
-        c.text((bx + 57, by + 106), f"bonus vs {b['bonus_against']}", 15, PALETTE["card_ink"], anchor="ma")
-    return c.image
+    c.text((20, y), f"Believers: {len(bels)}", 26, PALETTE["accent"])
+    y += 40
+    y = _believers(c, y, bels)
+    intel = priv.get("intel")
+    if intel:
+        seen = ", ".join(BELIEVER_NAMES[t] for t in intel["believers"]) or "no believers"
+        text = f"Info-Spy on {who[intel['of']]}: {', '.join(intel['actions']) or 'no actions'}; {seen}."
+        y = c.text_block((20, y), text, W - 40, 20, PALETTE["muted"], max_lines=4) + 6
+    return c.image.crop((0, 0, W, y + 10))
+
+
+def _card_grid(c: Canvas, y: int, cards: list[tuple[str, str, tuple[int, int, int], str]]) -> int:
+    """Cards two to a row, each pair as tall as the taller card's text; returns the y below."""
+    cw = (W - 40 - 14) // 2
+    for i in range(0, len(cards), 2):
+        pair = [card(title, body, width=cw, colour=col, footer=foot, body_lines=6)
+                for title, body, col, foot in cards[i:i + 2]]
+        h = max(img.height for img in pair)
+        for j, (title, body, col, foot) in enumerate(cards[i:i + 2]):
+            img = card(title, body, width=cw, height=h, colour=col, footer=foot, body_lines=6)
+            c.image.paste(img, (20 + j * (cw + 14), y))
+        y += h + 12
+    return y
+
+
+def _believers(c: Canvas, y: int, bels: list[dict[str, Any]]) -> int:
+    """One tile per believer type held: its number, name, count and whom it beats."""
+    if not bels:
+        c.text((20, y), "No believers.", 22, PALETTE["muted"])
+        return y + 40
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for b in bels:
+        groups.setdefault(b["id"], []).append(b)
+    tw, th, gap = (W - 40 - 4 * 10) // 5, 150, 10
+    for i, (t, group) in enumerate(sorted(groups.items())):
+        b = group[0]
+        bx = 20 + (i % 5) * (tw + gap)
+        by = y + (i // 5) * (th + gap)
+        col = BELIEVER_COLOURS[t]
+        c.rect((bx, by, bx + tw, by + th), fill=PALETTE["card"], outline=col, radius=10, width=4)
+        c.rect((bx + 4, by + 4, bx + tw - 4, by + 52), fill=col, radius=8, width=0)
+        c.text((bx + 14, by + 28), str(t), 34, PALETTE["bg"], anchor="lm")
+        c.text((bx + tw - 12, by + 28), f"x{len(group)}", 26, PALETTE["bg"], anchor="rm")
+        c.text((bx + tw / 2, by + 60), b["name"], 20, PALETTE["card_ink"], anchor="ma", width=tw - 12)
+        beats = " & ".join(str(x) for x in b["beats"])
+        c.text((bx + tw / 2, by + 88), f"beats {beats}", 20, PALETTE["card_ink"], anchor="ma", width=tw - 12)
+        c.text((bx + tw / 2, by + 116), f"+1 vs {b['bonus_against']}", 20, (110, 100, 90), anchor="ma",
+               width=tw - 12)
+    rows = (len(groups) + 4) // 5
+    return y + rows * (th + gap) + 6
+
+
+def hand_alt(view: dict[str, Any], names: Sequence[str] | None = None) -> str:
+    """The hand in words (sent only to its holder)."""
+    priv = view["private"]
+    sk = priv["skill"]
+    skill = (f"Skill: {sk['name']}." if sk else
+             "Skills to choose from: " + ", ".join(o["name"] for o in priv.get("skill_options", [])) + "."
+             if priv.get("skill_options") else "")
+    acts = ", ".join(a["name"] for a in priv["actions"]) or "none"
+    counts: dict[str, int] = {}
+    for b in priv["believers"]:
+        counts[b["name"]] = counts.get(b["name"], 0) + 1
+    bels = ", ".join(f"{n} {name}" for name, n in counts.items()) or "none"
+    return alt_text("Your Hegemony of Faith hand.", skill, f"Action cards: {acts}.", f"Believers: {bels}.")

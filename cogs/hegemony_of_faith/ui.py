@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
@@ -18,11 +19,18 @@ class HegemonyUI(GameUI):
     key = "hegemony_of_faith"
     cog_extension = "cogs.hegemony_of_faith.cog"
 
-    def board_image(self, view: dict[str, Any], events: list[Event]) -> Image.Image:
-        return render.board(view)
+    def board_image(self, view: dict[str, Any], events: list[Event], *,
+                    names: Sequence[str] | None = None) -> Image.Image:
+        return render.board(view, names)
 
-    def hand_image(self, view: dict[str, Any]) -> Image.Image | None:
-        return render.hand(view)
+    def hand_image(self, view: dict[str, Any], *, names: Sequence[str] | None = None) -> Image.Image | None:
+        return render.hand(view, names)
+
+    def board_alt(self, view: dict[str, Any], *, names: Sequence[str] | None = None) -> str:
+        return render.board_alt(view, names)
+
+    def hand_alt(self, view: dict[str, Any], *, names: Sequence[str] | None = None) -> str:
+        return render.hand_alt(view, names)
 
     def hand_text(self, view: dict[str, Any]) -> str:
         priv = view["private"]

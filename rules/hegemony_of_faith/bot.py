@@ -65,11 +65,14 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
             return int(me.seats[k]["believers"]) if isinstance(k, int) else 0
         richest: Action = max(ch, key=loot)
         return dict(richest)
+    if kind == "snatch":
+        return {"type": "snatch", "take": True, "rest": True}
     if kind in ("defend", "counter", "rebirth"):
-        return dict(next(a for a in ch if a.get("use")))
+        # a reaction window asks seats without the card too: their only choice is "No reaction"
+        return dict(next((a for a in ch if a.get("use")), ch[-1]))
     if kind == "karma":
-        use = rng.random() < 0.2
-        return dict(next(a for a in ch if a.get("use") == use))
+        use = rng.random() < 0.2  # drawn by every asked seat, holder or not
+        return dict(next((a for a in ch if a.get("use") == use), ch[-1]))
     if kind == "designate":
         return dict(max(ch, key=lambda a: me.seats[a["member"]]["believers"]))
     if kind == "pick":
@@ -77,7 +80,7 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
     if kind == "lineup":
         return _lineup(me, prompt, rng)
     if kind == "prophet":
-        return _prophecy(me)
+        return _prophecy(me) if len(ch) > 1 else dict(ch[0])
     if kind == "accept":
         want = me.mine >= 5 and (me.priv["skill"] or {}).get("name") != "Impermanence of Life"
         return dict(next(a for a in ch if a["use"] == want))
@@ -225,6 +228,8 @@ def _base_score(me: _Me, a: Action) -> float:
         if name == "Soul-Cutting Sword":
             victim = me.sect_total(target) if isinstance(target, int) else 0
             return 1.2 + float(victim == lead)
+        if name == "Ascend with Me":
+            return 3.0  # free cards: take them before ending the turn
         if name == "Chaos Coming":
             weak = sum(1 for n in me.hand_names() if CARD_VALUE.get(n, 2) < 4)
             return 0.5 + weak * 0.5

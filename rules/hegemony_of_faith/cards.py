@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from rules.text import article, count
+
 _DATA: dict[str, Any] = json.loads((Path(__file__).with_name("cards.json")).read_text("utf-8"))
 
 BELIEVER_NAMES: dict[int, str] = {int(b["id"]): str(b["name"]) for b in _DATA["believers"]}
@@ -50,12 +52,12 @@ def bname(t: int) -> str:
 
 def believers_text(n: int) -> str:
     """'1 believer', '3 believers'."""
-    return f"{n} believer" if n == 1 else f"{n} believers"
+    return count(n, "believer")
 
 
 def with_article(word: str) -> str:
     """'a Fool', 'an Elder'."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+    return article(word)
 
 
 def blabel(t: int) -> str:

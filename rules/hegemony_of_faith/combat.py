@@ -2,15 +2,18 @@
 
 An attack is one frame on the stack that walks through stages:
 
-``defence``   each member of a targeted sect holding the matching defence card (Firm Faith against
-              mental, Great Mercy against physical attacks) is asked, in turn, whether to use it;
-              a defended sect drops out of the attack. Defence is only ever decided here, before
-              any believer is shown.
+``defence``   a reaction window (``reactions``): every member of a targeted sect holding any action
+              card is asked at once, in secret, whether to play the matching defence card (Firm
+              Faith against mental, Great Mercy against physical attacks); those without one can
+              only pass. A sect defended by one or more of its members drops out of the attack,
+              spending one card (the first such member from the Leader on). Defence is only ever
+              decided here, before any believer is shown.
 ``effect``    Spread Rumors and Witch Hunt resolve at once; confrontations go on.
 ``designate`` the Leader of each sect with two or more members holding believers names the member
               who confronts for the sect.
-``karma``     whoever can use Karma Reversed in a sect taking part decides whether to reverse every
-              comparison of this confrontation.
+``karma``     a reaction window: every member of a sect taking part who might use Karma Reversed is
+              asked at once, in secret; each use reverses every comparison of this confrontation
+              (two cancel out).
 ``pick``      the confronting players choose in secret and at once: one believer (Martyrdom,
               Conspiracy) or a whole line-up (Faith War, Faith Debate, the tie-break war).
 ``resolve``   believers are revealed and compared.
@@ -27,7 +30,9 @@ from collections import Counter
 from typing import Any
 
 from rules.engine import Choice, IllegalAction, Prompt, fields, seat_name, shown
+from rules.text import count
 
+from . import reactions
 from .cards import (
     ACTION_CARDS,
     DEFENCE_FOR,
@@ -39,6 +44,7 @@ from .cards import (
     is_bonus,
     with_article,
 )
+from .reactions import may_react_with_cards, skill_eligible
 from .sects import (
     can_use,
     kill,
@@ -58,12 +64,8 @@ ONE_AGAINST_MANY = ("Martyrdom", "Conspiracy", "Showdown Martyrdom")
 def new_attack(s: State, card: str, mode: str, by: int, side: int, targets: list[int],
                **extra: Any) -> Frame:
     """Build the frame of an attack card played by ``by`` for sect ``side`` against ``targets``."""
-    defq: list[list[int]] = []
-    shield = DEFENCE_FOR[mode]
-    for t in targets:
-        for m in members(s, t):
-            if any(ACTION_CARDS[c] == shield for c in s.hands[m]):
-                defq.append([t, m])
+    # asked from public information only: anybody holding a card might hold the shield
+    defq = [[t, m] for t in targets for m in members(s, t) if may_react_with_cards(s, m)]
     f: Frame = {"k": "attack", "card": card, "mode": mode, "by": by, "side": side,
                 "targets": list(targets), "stage": "defence", "wait": [], "defq": defq,
                 "fighters": {}, "karmaq": [], "flips": 0, "picks": {}, "showdown": False}
@@ -93,11 +95,14 @@ def attack_prompts(s: State, f: Frame) -> list[Prompt]:
     for seat in f["wait"]:
         if stage == "defence":
             shield = DEFENCE_FOR[f["mode"]]
-            out.append(Prompt(seat, "defend", f"{what} targets your sect. Play {shield} to cancel it? "
-                              "(Defence can only be decided now, before any believer is shown.)",
-                              (Choice(f"Play {shield}", {"type": "defend", "use": True}),
-                               Choice("No defence", {"type": "defend", "use": False})),
-                              secret=True, timeout_note="no defence card is played"))
+            if any(ACTION_CARDS[c] == shield for c in s.hands[seat]):
+                out.append(reactions.prompt(
+                    s, seat, "defend", f"{what} targets your sect. Play {shield} to cancel it? (Defence "
+                    "can only be decided now, before any believer is shown.)",
+                    [Choice(f"Play {shield}", {"type": "defend", "use": True})]))
+            else:
+                out.append(reactions.prompt(s, seat, "defend", f"{what} targets your sect. You hold no "
+                                            f"{shield}, {reactions.NOTHING}.", []))
         elif stage == "designate":
             sect = seat
             ch = tuple(Choice(f"{seat_name(m)} confronts ({believers_text(len(s.believers[m]))})",
@@ -106,18 +111,22 @@ def attack_prompts(s: State, f: Frame) -> list[Prompt]:
             out.append(Prompt(seat, "designate", f"{what}: choose which member of your sect confronts.",
                               ch, timeout_note="the member with the most believers confronts"))
         elif stage == "karma":
-            out.append(Prompt(seat, "karma", f"{what} is about to compare believers. Use Karma Reversed "
-                              "to reverse every comparison of this confrontation?",
-                              (Choice("Reverse the outcomes", {"type": "karma", "use": True}),
-                               Choice("Do not reverse", {"type": "karma", "use": False})),
-                              secret=True, timeout_note="Karma Reversed is not used"))
+            if can_use(s, seat, "Karma Reversed"):
+                out.append(reactions.prompt(
+                    s, seat, "karma", f"{what} is about to compare believers. Use Karma Reversed to "
+                    "reverse every comparison of this confrontation? (Answers stay secret until "
+                    "everyone asked is in; two uses cancel out.)",
+                    [Choice("Reverse the outcomes", {"type": "karma", "use": True})]))
+            else:
+                out.append(reactions.prompt(s, seat, "karma", f"{what} is about to compare believers. "
+                                            f"You cannot reverse it, {reactions.NOTHING}.", []))
         elif stage == "pick":
             if str(seat) in f["picks"]:
                 continue
             if is_lineup(f):
                 out.append(lineup_prompt(s, f, seat))
             else:
-                ch = tuple(Choice(f"Send a {blabel(t)}", {"type": "pick", "believer": t})
+                ch = tuple(Choice(f"Send {with_article(blabel(t))}", {"type": "pick", "believer": t})
                            for t in types_held(s, seat))
                 out.append(Prompt(seat, "pick", f"{what}: choose in secret the believer you send.",
                                   ch, secret=True, timeout_note="the first believer listed is sent"))
@@ -225,31 +234,18 @@ def validate_lineup(s: State, f: Frame, seat: int, action: dict[str, Any]) -> No
 # ----------------------------------------------------------------------------------- answers
 
 def attack_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
-    s = ctx.s
     stage = f["stage"]
-    if stage == "defence":
-        sect, member = f["defq"].pop(0)
+    if stage in ("defence", "karma"):
+        # a reaction window: the answer stays secret (in the frame) until the window resolves
+        f["wait"].remove(seat)
+        f["asked"] = True
         if action["use"]:
-            shield = DEFENCE_FOR[f["mode"]]
-            card = min(c for c in s.hands[member] if ACTION_CARDS[c] == shield)
-            s.hands[member].remove(card)
-            s.action_discard.append(card)
-            f["targets"].remove(sect)
-            f["defq"] = [q for q in f["defq"] if q[0] != sect]
-            ctx.say(f"{seat_name(member)} plays {shield}: {seat_name(sect)}'s sect is safe from {f['card']}.")
-        f["wait"] = []
+            f.setdefault("defenders" if stage == "defence" else "reversers", []).append(seat)
     elif stage == "designate":
         f["fighters"][str(seat)] = action["member"]
         f["wait"].remove(seat)
         if action["member"] != seat:
             ctx.say(f"{seat_name(seat)} sends their Follower {seat_name(action['member'])} to confront.")
-    elif stage == "karma":
-        f["karmaq"].pop(0)
-        if action["use"]:
-            mark_used(ctx, seat, "Karma Reversed")
-            f["flips"] += 1
-            ctx.say(f"{seat_name(seat)} uses Karma Reversed: every comparison of this {f['card']} is reversed.")
-        f["wait"] = []
     elif stage == "pick":
         if is_lineup(f):
             f["picks"][str(seat)] = list(action["order"])
@@ -267,9 +263,11 @@ def attack_step(ctx: Ctx, f: Frame) -> bool:
     s = ctx.s
     stage = f["stage"]
     if stage == "defence":
-        if f["defq"]:
-            f["wait"] = [f["defq"][0][1]]
+        if f["defq"] and not f.get("asked"):
+            f["asked"] = True
+            f["wait"] = sorted({m for _, m in f["defq"]})
             return True
+        _defend(ctx, f)
         f["stage"] = "effect"
         return True
     if stage == "effect":
@@ -294,18 +292,18 @@ def attack_step(ctx: Ctx, f: Frame) -> bool:
         f["stage"] = "designate"
         return True
     if stage == "designate":
-        karmaq = []
-        for sect in [f["side"], *f["targets"]]:
-            for m in members(s, sect):
-                if can_use(s, m, "Karma Reversed"):
-                    karmaq.append(m)
-        f["karmaq"] = karmaq
+        taking_part = [m for sect in [f["side"], *f["targets"]] for m in members(s, sect)]
+        f["karmaq"] = skill_eligible(s, taking_part, "Karma Reversed")
+        f["wait"] = list(f["karmaq"])
         f["stage"] = "karma"
         return True
     if stage == "karma":
-        if f["karmaq"]:
-            f["wait"] = [f["karmaq"][0]]
-            return True
+        for seat in sorted(f.get("reversers", [])):
+            if can_use(s, seat, "Karma Reversed"):
+                mark_used(ctx, seat, "Karma Reversed")
+                f["flips"] += 1
+                ctx.say(f"{seat_name(seat)} uses Karma Reversed: every comparison of this {f['card']} is reversed.")
+        f["reversers"] = []
         f["stage"] = "pick"
         f["wait"] = sorted(set(f["fighters"].values()))
         return True
@@ -313,6 +311,27 @@ def attack_step(ctx: Ctx, f: Frame) -> bool:
         _resolve(ctx, f)
         return False
     raise AssertionError(stage)
+
+
+def _defend(ctx: Ctx, f: Frame) -> None:
+    """Resolve the defence window: each sect with a member who chose to defend (and still holds
+    the card) is safe; one card per sect is spent, the first such member's from the Leader on."""
+    s = ctx.s
+    shield = DEFENCE_FOR[f["mode"]]
+    chose = f.get("defenders", [])
+    for sect, member in f["defq"]:
+        if member not in chose or sect not in f["targets"]:
+            continue
+        cards = [c for c in s.hands[member] if ACTION_CARDS[c] == shield]
+        if not cards:
+            continue
+        card = min(cards)
+        s.hands[member].remove(card)
+        s.action_discard.append(card)
+        f["targets"].remove(sect)
+        ctx.say(f"{seat_name(member)} plays {shield}: {seat_name(sect)}'s sect is safe from {f['card']}.")
+    f["defq"] = []
+    f["defenders"] = []
 
 
 def _spread_rumors(ctx: Ctx, f: Frame) -> None:
@@ -324,7 +343,7 @@ def _spread_rumors(ctx: Ctx, f: Frame) -> None:
             if got:
                 s.believers[by].extend(got)
                 ctx.say(f"{seat_name(by)} lures a believer away from {seat_name(m)}.")
-                ctx.tell(by, f"You take a {blabel(btype(got[0]))} from {seat_name(m)}.")
+                ctx.tell(by, f"You take {with_article(blabel(btype(got[0])))} from {seat_name(m)}.")
                 ctx.tell(m, f"{seat_name(by)} takes your {blabel(btype(got[0]))}.")
 
 
@@ -339,7 +358,7 @@ def _witch_hunt(ctx: Ctx, f: Frame) -> None:
                 s.believers[m].remove(c)
             kill(s, m, dead)
             total += len(dead)
-        ctx.say(f"Witch Hunt: {total} {bname(t)}(s) of {seat_name(sect)}'s sect die.")
+        ctx.say(f"Witch Hunt: {count(total, bname(t))} of {seat_name(sect)}'s sect {'dies' if total == 1 else 'die'}.")
 
 
 def _resolve(ctx: Ctx, f: Frame) -> None:
@@ -365,7 +384,7 @@ def _war(ctx: Ctx, f: Frame) -> None:
     n = min(len(a_order), len(d_order))
     rev = f["flips"] % 2 == 1
     bonus_ok = f["card"] == "Faith War"
-    ctx.say(f"{f['card']}: {seat_name(att)} and {seat_name(dfd)} send {n} pair(s) of believers.")
+    ctx.say(f"{f['card']}: {seat_name(att)} and {seat_name(dfd)} send {count(n, 'pair')} of believers.")
     for i in range(n):
         a_e, d_t = a_order[i], d_order[i]
         zombie = isinstance(a_e, str)
@@ -413,25 +432,85 @@ def _bury(s: State, seat: int, card: int, zombie: bool) -> None:
 
 
 def _debate(ctx: Ctx, f: Frame) -> None:
+    """Compare the debaters pair by pair. The rulebook's winner "can snatch" the loser's
+    believer: nothing changes hands here; a ``snatch`` frame asks each winner what to take."""
     s = ctx.s
     att, dfd = _war_or_debate_sides(f)
     a_order: list[int] = f["picks"][str(att)]
     d_order: list[int] = f["picks"][str(dfd)]
     n = min(len(a_order), len(d_order))
     rev = f["flips"] % 2 == 1
-    ctx.say(f"Faith Debate: {seat_name(att)} and {seat_name(dfd)} hold {n} debate(s).")
+    a_cards = _lineup_cards(s, att, a_order[:n])
+    d_cards = _lineup_cards(s, dfd, d_order[:n])
+    ctx.say(f"Faith Debate: {seat_name(att)} and {seat_name(dfd)} hold {count(n, 'debate')}.")
+    wins: dict[str, list[list[int]]] = {}
     for i in range(n):
         a_t, d_t = a_order[i], d_order[i]
         r = compare(a_t, d_t, rev)
         who = f"{seat_name(att)}'s {blabel(a_t)} vs {seat_name(dfd)}'s {blabel(d_t)}"
         if r == 0:
             ctx.say(f"{who}: a draw, both go home.")
-        elif r > 0:
-            s.believers[att].append(take_type(s, dfd, d_t))
-            ctx.say(f"{who}: {seat_name(att)} wins the believer over.")
+            continue
+        win, lose, card = (att, dfd, d_cards[i]) if r > 0 else (dfd, att, a_cards[i])
+        ctx.say(f"{who}: {seat_name(win)} wins the debate.")
+        wins.setdefault(str(win), []).append([lose, card])
+    if wins:
+        s.stack.append({"k": "snatch", "wait": sorted(int(k) for k in wins), "wins": wins})
+
+
+def _lineup_cards(s: State, seat: int, order: list[int]) -> list[int]:
+    """The seat's believer cards for a line-up of types, one distinct card per entry."""
+    pool = sorted(s.believers[seat])
+    out = []
+    for t in order:
+        card = next(c for c in pool if btype(c) == t)
+        pool.remove(card)
+        out.append(card)
+    return out
+
+
+# ---------------------------------------------------------------------- the debate's spoils
+
+def snatch_prompts(s: State, f: Frame) -> list[Prompt]:
+    """Each winner of a debate decides, win by win, whether to snatch the losing believer; the
+    first choices settle the current win and every later one at once (one click, usually)."""
+    out = []
+    for seat in f["wait"]:
+        todo = f["wins"][str(seat)]
+        lose, card = todo[0]
+        t = btype(card)
+        more = len(todo) - 1
+        text = f"Faith Debate: you beat {seat_name(lose)}'s {blabel(t)}. Snatch it into your flock?"
+        ch: list[Choice] = []
+        if more:
+            text += f" You won {count(more, 'more debate')} after this one."
+            ch += [Choice(f"Snatch all {more + 1}", {"type": "snatch", "take": True, "rest": True},
+                          description="Take this believer and every one you won after it."),
+                   Choice(f"Leave all {more + 1}", {"type": "snatch", "take": False, "rest": True},
+                          description="The losers of all your debates stay where they are.")]
+        ch += [Choice(f"Snatch the {bname(t)}", {"type": "snatch", "take": True, "rest": not more},
+                      description=f"It joins your flock{'; then decide the next win' if more else ''}."),
+               Choice(f"Leave the {bname(t)}", {"type": "snatch", "take": False, "rest": not more},
+                      description=f"It stays with {seat_name(lose)}{'; then decide the next win' if more else ''}.")]
+        out.append(Prompt(seat, "snatch", text, tuple(ch), timeout_note="you snatch every believer you won"))
+    return out
+
+
+def snatch_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+    s = ctx.s
+    todo: list[list[int]] = f["wins"][str(seat)]
+    n = len(todo) if action["rest"] else 1
+    for lose, card in todo[:n]:
+        what = f"{seat_name(lose)}'s {blabel(btype(card))}"
+        if action["take"] and card in s.believers[lose]:
+            s.believers[lose].remove(card)
+            s.believers[seat].append(card)
+            ctx.say(f"{seat_name(seat)} snatches {what}.")
         else:
-            s.believers[dfd].append(take_type(s, att, a_t))
-            ctx.say(f"{who}: {seat_name(dfd)} wins the believer over.")
+            ctx.say(f"{seat_name(seat)} leaves {what} where it is.")
+    del todo[:n]
+    if not todo:
+        f["wait"].remove(seat)
 
 
 def _one_against_many(ctx: Ctx, f: Frame) -> None:
@@ -441,7 +520,7 @@ def _one_against_many(ctx: Ctx, f: Frame) -> None:
     rev = f["flips"] % 2 == 1
     physical = f["mode"] == "physical"
     x_card = take_type(s, att, x_t)
-    ctx.say(f"{f['card']}: {seat_name(att)} sends a {blabel(x_t)}.")
+    ctx.say(f"{f['card']}: {seat_name(att)} sends {with_article(blabel(x_t))}.")
     # clockwise from the attacker
     order = sorted(f["targets"], key=lambda t: (int(f["fighters"][str(t)]) - att) % s.players)
     x_taker: int | None = None

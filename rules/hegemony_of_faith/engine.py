@@ -34,7 +34,7 @@ from rules.engine import (
     shown,
 )
 
-from . import bot, combat, settle, surrender, turn
+from . import bot, combat, reactions, settle, surrender, turn
 from .cards import (
     ACTION_CARDS,
     ACTION_KIND,
@@ -56,7 +56,16 @@ from .cards import (
     skill_limit_text,
     skill_uid,
 )
-from .sects import followers, hand_limit, leaders, members, sect_count, skill_name, unification
+from .sects import (
+    followers,
+    gate_usable,
+    hand_limit,
+    leaders,
+    members,
+    sect_count,
+    skill_name,
+    unification,
+)
 from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, State, state_from_json, state_to_json
 
 SUMMARY = """\
@@ -88,7 +97,18 @@ class HegemonyEngine(Engine[State]):
     option_help = {
         "first_player": "seat that starts (0-based seat number, or \"P3\" style); default: random",
         "max_rounds": "safety limit: the game also ends after this many rounds (default 30, 0 = none)",
+        "reaction_window": "minutes a reaction (defence, counter, Karma, Prophet, Rebirth) stays open "
+                           "at most, the same for everyone asked (default 30, 1–1440)",
     }
+
+    def validate_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        opts = dict(super().validate_options(players, options))
+        if "reaction_window" in opts:
+            try:
+                reactions.window_option(opts["reaction_window"])
+            except ValueError as exc:
+                raise InvalidOptions(f"{exc}, not {shown(opts['reaction_window'], 40)}.") from None
+        return opts
 
     # ------------------------------------------------------------------------------- setup
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
@@ -116,6 +136,7 @@ class HegemonyEngine(Engine[State]):
                   imm_physical=[False] * n, skip=[False] * n, gate=[None] * n,
                   gate_history=[[] for _ in range(n)], hermit=[False] * n, intel=[None] * n,
                   deaths=[0] * n, first=first, current=first, max_rounds=max_rounds)
+        s.reaction_window = reactions.window_option(opts.get("reaction_window", reactions.DEFAULT_WINDOW // 60))
         opts_frame: dict[str, list[int]] = {}
         for k in range(n):
             s.hands[k] = [s.action_deck.pop() for _ in range(6)]
@@ -188,10 +209,10 @@ class HegemonyEngine(Engine[State]):
         one); and, between decisions (empty stack: somebody's turn), its action cards, believers
         and unrevealed, unused skill, each swapped with as many cards of the matching hidden deck.
 
-        Hand, believers and skill are varied only on an empty stack: frames on the stack were
-        built from them (who may defend, counter, reverse or predict), so a variant there would
-        not look reachable. The check still sees those windows open, on the action that opens
-        them."""
+        Hand, believers and skill are varied only on an empty stack: frames on the stack hold
+        answers made with them (a defence chosen, a prediction, a line-up), so a variant there
+        would not look reachable. The check still sees the reaction windows open, on the action
+        that opens them (who is asked there depends on public information only)."""
         s = state
         out: list[State] = []
         top = s.stack[-1] if s.stack else None
@@ -326,14 +347,14 @@ _PROMPTS: dict[str, Callable[[State, Frame], list[Prompt]]] = {
     "discard": turn.discard_prompts, "prophet": turn.prophet_prompts,
     "alliance": turn.alliance_prompts, "bf": turn.bf_prompts, "rebirth": turn.rebirth_prompts,
     "surrender": surrender.surrender_prompts, "keep": surrender.keep_prompts,
-    "endturn": _none, "settle": _none,
+    "snatch": combat.snatch_prompts, "endturn": _none, "settle": _none,
 }
 _ANSWERS: dict[str, Callable[[Ctx, Frame, int, dict[str, Any]], None]] = {
     "skills": _skills_answer, "attack": combat.attack_answer, "trim": turn.discard_answer,
     "discard": turn.discard_answer, "prophet": turn.prophet_answer,
     "alliance": turn.alliance_answer, "bf": turn.bf_answer, "rebirth": turn.rebirth_answer,
     "surrender": surrender.surrender_answer, "keep": surrender.keep_answer,
-    "endturn": _noop_answer, "settle": _noop_answer,
+    "snatch": combat.snatch_answer, "endturn": _noop_answer, "settle": _noop_answer,
 }
 
 
@@ -432,20 +453,31 @@ def _pending(s: State) -> dict[str, Any] | None:
                   "fighters": {k: v for k, v in f["fighters"].items()}})
     elif f["k"] in ("surrender", "keep"):
         d["for"] = f["seat"]
+        if f["k"] == "surrender":
+            d["stage"] = f["stage"]
     elif f["k"] == "prophet":
         d["drawer"] = f["drawer"]
+    elif f["k"] == "bf":
+        d.update({"by": f["by"], "target": f["t"], "mode": f["mode"]})
+    elif f["k"] == "snatch":
+        d["winners"] = sorted(int(k) for k in f["wins"])
+    # a reaction window closes after the table's reaction_window seconds at most, so the board
+    # can say how long it stays open (the engine keeps no clock of its own)
+    if f["k"] in ("bf", "prophet", "rebirth") or (f["k"] == "attack" and f["stage"] in ("defence", "karma")):
+        d["window"] = s.reaction_window
     return d
 
 
 def _sealed(s: State, k: int, *, public: bool) -> bool:
-    """A Wanderer's skill is sealed, and a Follower's unless it is Purple Hermit. Seen from outside
-    an unrevealed skill is unknown, so every unrevealed Follower looks sealed."""
+    """A Wanderer's skill is sealed, and a Follower's unless it is Purple Hermit (or Gate of Truth
+    while it can still copy Purple Hermit). Seen from outside an unrevealed skill is unknown, so
+    every unrevealed Follower looks sealed."""
     if s.role[k] == WANDERER:
         return True
     if s.role[k] != FOLLOWER:
         return False
     known = s.revealed[k] or not public
-    return not (known and skill_name(s, k) == "Purple Hermit")
+    return not (known and (skill_name(s, k) == "Purple Hermit" or gate_usable(s, k, "Purple Hermit")))
 
 
 def public_view(s: State) -> dict[str, Any]:
@@ -517,18 +549,17 @@ def private_view(s: State, seat: int) -> dict[str, Any]:
 # -------------------------------------------------------------------------------- timeouts
 
 def timeout_default(s: State, prompt: Prompt) -> Action:
-    """The passive, sensible answer when a seat lets its deadline pass."""
+    """The passive, sensible answer when a seat lets its deadline pass. In a reaction window
+    that is "No reaction" for every asked seat, holder or not (see ``reactions``)."""
     kind = prompt.kind
+    if kind in reactions.PASS:
+        return dict(reactions.PASS[kind])
     by_type: dict[str, dict[str, Any]] = {
-        "turn": {"type": "end"}, "defend": {"type": "defend", "use": False},
-        "karma": {"type": "karma", "use": False}, "prophet": {"type": "predict", "believer": 0},
-        "rebirth": {"type": "rebirth", "use": True}, "accept": {"type": "accept", "use": False},
-        "discard": {"type": "done"},
+        "turn": {"type": "end"}, "accept": {"type": "accept", "use": False},
+        "discard": {"type": "done"}, "snatch": {"type": "snatch", "take": True, "rest": True},
     }
     if kind in by_type:
         return dict(by_type[kind])
-    if kind == "counter":
-        return {"type": "counter", "use": True}
     if kind == "designate":
         return dict(max(prompt.choices, key=lambda c: len(s.believers[c.action["member"]])).action)
     return dict(prompt.choices[0].action)

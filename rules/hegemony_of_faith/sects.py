@@ -12,7 +12,9 @@ from .cards import ACTION_CARDS, SKILL_LIMIT, SKILL_NAMES, btype
 from .state import FOLLOWER, LEADER, WANDERER, Ctx, State
 
 HAND_LIMIT = 6
-NOT_COPYABLE = ("Impermanence of Life", "Purple Hermit", "Gate of Truth", "Ascend with Me")
+NOT_COPYABLE = ("Impermanence of Life",)
+"""The one skill Gate of Truth may not copy (7-4). Gate of Truth itself needs no entry: the game
+has one card of each skill, so no other player can ever show a Gate of Truth to copy."""
 
 
 def sect_of(s: State, seat: int) -> int | None:
@@ -80,8 +82,14 @@ def revealed_elsewhere(s: State, seat: int, name: str) -> bool:
 
 
 def gate_usable(s: State, seat: int, name: str) -> bool:
-    """``seat`` may use ``name`` by copying it with Gate of Truth (or through an active copy)."""
-    if s.role[seat] != LEADER or skill_name(s, seat) != "Gate of Truth":
+    """``seat`` may use ``name`` by copying it with Gate of Truth (or through an active copy).
+
+    Gate of Truth is a Leader's skill, sealed in a Follower, except for one copy: Purple Hermit
+    works only for a Follower, so a Follower may open the Gate to copy it (its timing is the
+    copied skill's, 7-4)."""
+    if skill_name(s, seat) != "Gate of Truth":
+        return False
+    if s.role[seat] != (FOLLOWER if name == "Purple Hermit" else LEADER):
         return False
     if s.gate[seat] == name and SKILL_LIMIT[name] == "unlimited":
         return True
@@ -116,8 +124,11 @@ def mark_used(ctx: Ctx, seat: int, name: str) -> None:
 
 
 def hand_limit(s: State, seat: int) -> int:
+    """Six, plus one per Follower with Ascend with Me: the seat's own, or a Gate of Truth copy
+    made this round (a copy that could still be made raises nothing)."""
     extra = 0
-    if s.role[seat] == LEADER and can_use(s, seat, "Ascend with Me"):
+    if s.role[seat] == LEADER and (own_skill_usable(s, seat, "Ascend with Me")
+                                   or s.gate[seat] == "Ascend with Me"):
         extra = len(followers(s, seat))
     return HAND_LIMIT + extra
 
@@ -142,15 +153,14 @@ def draw_actions(ctx: Ctx, seat: int, n: int) -> int:
 
 
 def draw_with_ascend(ctx: Ctx, seat: int, n: int) -> None:
-    """Draw ``n`` action cards; a Leader with Ascend with Me draws as many when a Follower draws."""
+    """Draw ``n`` action cards. What a Follower draws is counted for their Leader, who with
+    Ascend with Me may draw as many on their own turn (``turn``): "you may" makes it a choice, and
+    asking the Leader right now would tell the table who holds the skill."""
     s = ctx.s
     got = draw_actions(ctx, seat, n)
-    if got and s.role[seat] == FOLLOWER:
-        lead = s.leader[seat]
-        if lead is not None and can_use(s, lead, "Ascend with Me"):
-            mark_used(ctx, lead, "Ascend with Me")
-            extra = draw_actions(ctx, lead, got)
-            ctx.say(f"{seat_name(lead)} ascends with their Follower and draws {extra} action card(s).")
+    lead = s.leader[seat]
+    if got and s.role[seat] == FOLLOWER and lead is not None:
+        s.follower_draws[lead] += got
 
 
 def take_random(s: State, frm: int, n: int) -> list[int]:

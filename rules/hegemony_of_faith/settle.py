@@ -77,7 +77,7 @@ def settle_step(ctx: Ctx, f: Frame) -> bool:
         top = max(len(s.believers[c]) for c in cands)
         best = [c for c in cands if len(s.believers[c]) == top]
         if len(best) == 1:
-            _finish(ctx, best[0], f"the showdown ({top} believers left)")
+            _finish(ctx, best[0], f"the showdown ({believers_text(top)} left)")
             return False
         if top > 0 and f["rounds"] < 60:
             f["cands"] = best

@@ -61,6 +61,10 @@ class State:
     """What the seat last saw with Info-Spy."""
     deaths: list[int] = field(default_factory=list)
     """Believers of each seat that died in the action being resolved (Holy Rebirth)."""
+    follower_draws: list[int] = field(default_factory=list)
+    """Action cards each seat's Followers drew since that seat's last turn ended: what Ascend
+    with Me lets the seat draw on its turn. Counted for every Leader whatever their skill, so the
+    count says nothing about it."""
     current: int = 0
     first: int = 0
     turn_no: int = 0
@@ -76,6 +80,14 @@ class State:
     winner: int | None = None
     reason: str = ""
     max_rounds: int = 30
+    reaction_window: int = 1800
+    """Seconds a reaction window (defence, counter, Karma Reversed, The Prophet, Holy Rebirth)
+    stays open at most: the same for every seat it asks (table option ``reaction_window``)."""
+
+    def __post_init__(self) -> None:
+        # one entry per seat, also for a state stored before the field existed
+        if len(self.follower_draws) != self.players:
+            self.follower_draws = [0] * self.players
 
 
 def state_to_json(s: State, schema_version: int) -> dict[str, Any]:
@@ -88,7 +100,8 @@ def state_to_json(s: State, schema_version: int) -> dict[str, Any]:
 
 
 def state_from_json(d: dict[str, Any]) -> State:
-    kw = {f.name: d[f.name] for f in fields(State) if f.name != "rng"}
+    # a field added later (with its default) may be missing from a state stored before it
+    kw = {f.name: d[f.name] for f in fields(State) if f.name != "rng" and f.name in d}
     import copy
 
     kw = copy.deepcopy(kw)

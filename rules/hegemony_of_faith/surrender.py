@@ -2,11 +2,13 @@
 
 ``surrender`` frame: every Leader holding a believer declares at once whether they would take the
 failed player in; the failed player then picks one of the willing Leaders (or becomes a Wanderer if
-nobody is willing) and that Leader gives them one believer of their choice.
+nobody is willing) and that Leader gives them one believer of their choice. After a reversal of
+stance the frame starts at ``offer``: the new Leader alone decides whether to take the old Leader
+in, and only a refusal sends the old Leader to the other Leaders.
 ``keep`` frame: a Follower who ends a turn with no believers — their Leader reconsiders, and either
 gives a believer or releases them to surrender elsewhere.
-``housekeeping`` runs between actions: reversal of sect stance (a Leader with Followers and no
-believers), Holy Rebirth offers, Unification.
+``housekeeping`` runs between actions: Holy Rebirth offers (a reaction window, before anything
+else), reversal of sect stance (a Leader with Followers and no believers), Unification.
 """
 
 from __future__ import annotations
@@ -15,10 +17,9 @@ from typing import Any
 
 from rules.engine import Choice, Prompt, seat_name
 
-from .cards import believers_text, blabel, btype
+from .cards import believers_text, blabel, btype, with_article
 from .sects import (
     break_impermanence,
-    can_use,
     followers,
     hand_limit,
     leaders,
@@ -31,11 +32,16 @@ from .sects import (
     unification,
 )
 from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, State
+from .turn import new_rebirth
 
 
-def new_surrender(s: State, seat: int, exclude: list[int]) -> Frame:
-    return {"k": "surrender", "seat": seat, "exclude": list(exclude), "stage": "ask",
-            "wait": [], "willing": [], "asked": False, "joined": None}
+def new_surrender(s: State, seat: int, exclude: list[int], offer: int | None = None) -> Frame:
+    """A surrender of ``seat``. ``offer``: after a reversal of stance (6-2.1) the new Leader of
+    the old Leader's sect decides first, alone, whether to take the old Leader in; only if they
+    decline do the other Leaders declare."""
+    return {"k": "surrender", "seat": seat, "exclude": list(exclude),
+            "stage": "ask" if offer is None else "offer", "offer": offer,
+            "wait": [] if offer is None else [offer], "willing": [], "asked": False, "joined": None}
 
 
 def _eligible(s: State, f: Frame) -> list[int]:
@@ -45,7 +51,16 @@ def _eligible(s: State, f: Frame) -> list[int]:
 def surrender_prompts(s: State, f: Frame) -> list[Prompt]:
     seat = f["seat"]
     out = []
-    if f["stage"] == "ask":
+    if f["stage"] == "offer":
+        new = f["offer"]
+        out.append(Prompt(new, "accept", f"You now lead {seat_name(seat)}'s former sect. Will you take "
+                          f"{seat_name(seat)} in as your Follower (you must then give them one believer)?",
+                          (Choice(f"Accept {seat_name(seat)}", {"type": "accept", "use": True},
+                                  description="They join your sect; you give them one believer."),
+                           Choice("Decline", {"type": "accept", "use": False},
+                                  description="They must surrender to another sect, or wander.")),
+                          timeout_note="you decline"))
+    elif f["stage"] == "ask":
         for k in f["wait"]:
             out.append(Prompt(k, "accept", f"{seat_name(seat)} has no believers left and must surrender. Would you "
                               "take them in as a Follower (you must then give them one believer)?",
@@ -60,7 +75,7 @@ def surrender_prompts(s: State, f: Frame) -> list[Prompt]:
                           timeout_note="you join the largest willing sect"))
     elif f["stage"] == "gift":
         lead = f["joined"]
-        ch = tuple(Choice(f"Give a {blabel(t)}", {"type": "gift", "believer": t})
+        ch = tuple(Choice(f"Give {with_article(blabel(t))}", {"type": "gift", "believer": t})
                    for t in types_held(s, lead))
         out.append(Prompt(lead, "gift", f"{seat_name(seat)} joins your sect: give them one believer.", ch,
                           secret=True, timeout_note="the first believer listed is given"))
@@ -69,7 +84,17 @@ def surrender_prompts(s: State, f: Frame) -> list[Prompt]:
 
 def surrender_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
     s = ctx.s
-    if f["stage"] == "ask":
+    if f["stage"] == "offer":
+        f["wait"] = []
+        if action["use"]:
+            ctx.say(f"{seat_name(seat)}, the new Leader, accepts {seat_name(f['seat'])}.")
+            f["stage"] = "choose"
+            surrender_answer(ctx, f, f["seat"], {"type": "join", "leader": seat})
+        else:
+            ctx.say(f"{seat_name(seat)}, the new Leader, will not take {seat_name(f['seat'])} in.")
+            f["exclude"].append(seat)
+            f["stage"] = "ask"
+    elif f["stage"] == "ask":
         f["wait"].remove(seat)
         if action["use"]:
             f["willing"].append(seat)
@@ -87,7 +112,7 @@ def surrender_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> N
         f["wait"] = []
         f["stage"] = "done"
         ctx.say(f"{seat_name(seat)} gives {seat_name(f['seat'])} a believer to seal the alliance.")
-        ctx.tell(f["seat"], f"Your Leader gives you a {blabel(btype(card))}.")
+        ctx.tell(f["seat"], f"Your Leader gives you {with_article(blabel(btype(card)))}.")
 
 
 def surrender_step(ctx: Ctx, f: Frame) -> bool:
@@ -120,7 +145,7 @@ def surrender_step(ctx: Ctx, f: Frame) -> bool:
 
 def keep_prompts(s: State, f: Frame) -> list[Prompt]:
     lead, fl = f["leader"], f["seat"]
-    ch = [Choice(f"Keep {seat_name(fl)}: give a {blabel(t)}", {"type": "keep", "believer": t})
+    ch = [Choice(f"Keep {seat_name(fl)}: give {with_article(blabel(t))}", {"type": "keep", "believer": t})
           for t in types_held(s, lead)]
     ch.append(Choice(f"Release {seat_name(fl)}", {"type": "keep", "believer": 0}))
     return [Prompt(lead, "keep", f"Your Follower {seat_name(fl)} ended their turn with no believers. Keep them "
@@ -156,6 +181,7 @@ def endturn_step(ctx: Ctx, f: Frame) -> bool:
         return True
     if f["stage"] == "check":
         f["stage"] = "surrender"
+        s.follower_draws[seat] = 0  # Ascend with Me's draw lapses with the turn it was offered in
         if not s.believer_deck or (s.max_rounds and s.round_no >= s.max_rounds
                                    and (seat + 1) % s.players == s.first):
             why = ("the believer deck is exhausted" if not s.believer_deck
@@ -184,14 +210,23 @@ def endturn_step(ctx: Ctx, f: Frame) -> bool:
 # ----------------------------------------------------------------------------- housekeeping
 
 def housekeeping(ctx: Ctx) -> None:
-    """Between actions: reversals of stance, Holy Rebirth, Unification (may push frames)."""
+    """Between actions: Holy Rebirth, reversals of stance, Unification (may push frames)."""
     s = ctx.s
+    # Holy Rebirth first: the deaths that offer it may also leave a Leader without believers, and
+    # the reversal must not make them a Follower (sealing the skill) before it was offered; it is
+    # resolved afterwards, on the next pass, if it still applies
+    window = new_rebirth(s, {k: n for k, n in enumerate(s.deaths) if n})
+    s.deaths = [0] * s.players
+    if window is not None:
+        s.stack.append(window)
+        return
     for lead in leaders(s):
         fls = followers(s, lead)
         if not fls or s.believers[lead]:
             continue
         best = max(len(s.believers[k]) for k in fls)
         top = [k for k in fls if len(s.believers[k]) == best]
+        offer: int | None = None
         if len(top) == 1:
             new = top[0]
             make_independent(ctx, new)
@@ -200,18 +235,14 @@ def housekeeping(ctx: Ctx) -> None:
                     s.leader[k] = new
             break_impermanence(ctx, new)
             ctx.say(f"{seat_name(lead)} has no believers left: {seat_name(new)} takes over the sect and the Leader token.")
+            # 6-2.1: the new Leader decides whether to accept the old one (they must hold a
+            # believer to give, as in any surrender)
+            offer = new if s.believers[new] else None
         else:
             for k in fls:
                 make_independent(ctx, k)
             ctx.say(f"{seat_name(lead)} has no believers left and the Followers are tied: the sect dissolves.")
-        s.stack.append(new_surrender(s, lead, []))
-        return
-    for k in range(s.players):
-        dead = s.deaths[k]
-        s.deaths[k] = 0
-        if dead >= 3 and s.graveyard and s.role[k] != WANDERER and can_use(s, k, "Holy Rebirth"):
-            s.stack.append({"k": "rebirth", "wait": [k], "dead": dead})
-    if s.stack:
+        s.stack.append(new_surrender(s, lead, [], offer=offer))
         return
     win = unification(s)
     if win is not None:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import Choice, Prompt, seat_name
+from rules.text import count
 
+from . import reactions
 from .cards import (
     ACTION_CARDS,
     ACTION_KIND,
@@ -23,8 +25,10 @@ from .cards import (
     believers_text,
     blabel,
     btype,
+    with_article,
 )
 from .combat import new_attack
+from .reactions import may_react_with_cards, skill_eligible
 from .sects import (
     action_names,
     can_use,
@@ -50,7 +54,7 @@ from .sects import (
 from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, State
 
 TURN_SKILLS = ("Everyone is Equal", "Purple Hermit", "Headstronger", "KABOOM!", "Praise of Life",
-               "Eternal Truth", "World Peace", "Soul-Cutting Sword", "Chaos Coming")
+               "Eternal Truth", "World Peace", "Soul-Cutting Sword", "Chaos Coming", "Ascend with Me")
 
 
 # -------------------------------------------------------------------------------- turn start
@@ -76,7 +80,7 @@ def begin_turn(ctx: Ctx, seat: int) -> None:
             got = take_random(s, lead, len(s.believers[lead]) // 2)
             s.believers[seat].extend(got)
             make_independent(ctx, seat)
-            ctx.say(f"Purple Hermit: {seat_name(seat)} takes {len(got)} more believer(s) from {seat_name(lead)} "
+            ctx.say(f"Purple Hermit: {seat_name(seat)} takes {count(len(got), 'more believer')} from {seat_name(lead)} "
                     "and leaves the sect as an independent Leader.")
     if s.skip[seat]:
         s.skip[seat] = False
@@ -186,7 +190,14 @@ def skill_options(s: State, seat: int) -> list[tuple[str, str, dict[str, Any]]]:
             if not s.used_kinds and s.extra == 0:
                 out.append((name, "Redistribute every believer", base))
         elif name == "Purple Hermit":
-            out.append((name, "Take half of your Leader's believers", base))
+            # copied with Gate of Truth it is only this: no second half, no leaving the sect
+            copy = "" if skill_name(s, seat) == name else " (Gate of Truth copy: once, you stay)"
+            out.append((name, "Take half of your Leader's believers" + copy, base))
+        elif name == "Ascend with Me":
+            n = s.follower_draws[seat]
+            if n:
+                out.append((name, f"Draw {count(n, 'action card')}, as many as your Followers drew",
+                            base))
         elif name == "Headstronger":
             if followers(s, seat):
                 out.append((name, "Take half from every Follower and cast them out", base))
@@ -195,7 +206,7 @@ def skill_options(s: State, seat: int) -> list[tuple[str, str, dict[str, Any]]]:
                 for k in _others(s, seat):
                     if s.believers[k]:
                         for t in own:
-                            out.append((name, f"Destroy 3 of {seat_name(k)}'s (sacrifice a {BELIEVER_NAMES[t]})",
+                            out.append((name, f"Destroy 3 of {seat_name(k)}'s (sacrifice {with_article(BELIEVER_NAMES[t])})",
                                         {**base, "target": k, "sacrifice": t}))
         elif name in ("Praise of Life", "Eternal Truth", "World Peace"):
             if name == "Eternal Truth" and s.imm_mental[seat]:
@@ -205,7 +216,7 @@ def skill_options(s: State, seat: int) -> list[tuple[str, str, dict[str, Any]]]:
             what = {"Praise of Life": "one extra action", "Eternal Truth": "mental immunity",
                     "World Peace": "physical immunity"}[name]
             for t in own:
-                out.append((name, f"{what.capitalize()} (sacrifice a {BELIEVER_NAMES[t]})",
+                out.append((name, f"{what.capitalize()} (sacrifice {with_article(BELIEVER_NAMES[t])})",
                             {**base, "sacrifice": t}))
         elif name == "Soul-Cutting Sword":
             for k in _others(s, seat):
@@ -257,7 +268,7 @@ def turn_answer(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
         s.believers[seat].extend(got)
         s.steals[seat] += 1
         ctx.say(f"Wanderer {seat_name(seat)} steals a believer from {seat_name(k)} ({s.steals[seat]}/3).")
-        ctx.tell(seat, f"You steal a {blabel(btype(got[0]))}.")
+        ctx.tell(seat, f"You steal {with_article(blabel(btype(got[0])))}.")
         ctx.tell(k, f"Wanderer {seat_name(seat)} steals your {blabel(btype(got[0]))}.")
         if s.steals[seat] >= 3:
             make_independent(ctx, seat)
@@ -299,7 +310,7 @@ def _play(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
     elif name == "It's a Miracle":
         got = [s.graveyard.pop() for _ in range(min(3, len(s.graveyard)))]
         s.believers[seat].extend(got)
-        ctx.say(f"{seat_name(seat)} revives {len(got)} believer(s): "
+        ctx.say(f"{seat_name(seat)} revives {believers_text(len(got))}: "
                 f"{', '.join(blabel(btype(c)) for c in got)}.")
     elif name == "Divine Inspiration":
         s.stack.append({"k": "discard", "wait": [seat], "seat": seat, "purpose": "inspire", "n": 0})
@@ -309,9 +320,9 @@ def _play(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
     elif name == "Breaking Faith":
         assert isinstance(target, int)
         mode = "expel" if s.role[seat] == LEADER else "leave"
-        holds = any(ACTION_CARDS[c] == "Breaking Faith" for c in s.hands[target])
-        s.stack.append({"k": "bf", "wait": [target] if holds else [], "by": seat, "t": target,
-                        "mode": mode, "countered": False})
+        # a reaction window: asked whenever they hold a card at all (public), not only a Breaking Faith
+        s.stack.append({"k": "bf", "wait": [target] if may_react_with_cards(s, target) else [],
+                        "by": seat, "t": target, "mode": mode, "countered": False})
     elif name == "Kowtow to Me":
         assert isinstance(target, int)
         absorbed = members(s, target)
@@ -335,7 +346,7 @@ def _play(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
 def _sacrifice(ctx: Ctx, seat: int, t: int) -> None:
     s = ctx.s
     kill(s, seat, [take_type(s, seat, t)])
-    ctx.say(f"{seat_name(seat)} sacrifices a {blabel(t)}.")
+    ctx.say(f"{seat_name(seat)} sacrifices {with_article(blabel(t))}.")
 
 
 def _deal_round(s: State, seat: int, cards: list[int], into: list[list[int]]) -> None:
@@ -367,14 +378,20 @@ def _skill(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
         assert lead is not None
         got = take_random(s, lead, len(s.believers[lead]) // 2)
         s.believers[seat].extend(got)
-        s.hermit[seat] = True
-        ctx.say(f"Purple Hermit: {seat_name(seat)} takes {len(got)} believer(s) from their Leader {seat_name(lead)}.")
+        # the second half and the Breaking Faith-like exit are not copied by Gate of Truth (7-4)
+        s.hermit[seat] = skill_name(s, seat) == name
+        ctx.say(f"Purple Hermit: {seat_name(seat)} takes {believers_text(len(got))} from their Leader {seat_name(lead)}.")
+    elif name == "Ascend with Me":
+        n = s.follower_draws[seat]
+        s.follower_draws[seat] = 0
+        drawn = draw_actions(ctx, seat, n)
+        ctx.say(f"Ascend with Me: {seat_name(seat)} draws {count(drawn, 'action card')}, as many as their Followers drew.")
     elif name == "Headstronger":
         for fl in followers(s, seat):
             got = take_random(s, fl, len(s.believers[fl]) // 2)
             s.believers[seat].extend(got)
             make_independent(ctx, fl)
-            ctx.say(f"Headstronger: {seat_name(seat)} takes {len(got)} believer(s) from {seat_name(fl)} and casts them out.")
+            ctx.say(f"Headstronger: {seat_name(seat)} takes {believers_text(len(got))} from {seat_name(fl)} and casts them out.")
     elif name == "KABOOM!":
         assert isinstance(target, int)
         _sacrifice(ctx, seat, action["sacrifice"])
@@ -403,7 +420,9 @@ def _skill(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
 # ------------------------------------------------------------------------- recruiting (Prophet)
 
 def prophets(s: State, drawer: int) -> list[int]:
-    return [k for k in range(s.players) if k != drawer and can_use(s, k, "The Prophet")]
+    """The seats asked before ``drawer`` recruits: every other seat that might, as far as the
+    table knows, use The Prophet (a reaction window, see ``reactions``)."""
+    return skill_eligible(s, [k for k in range(s.players) if k != drawer], "The Prophet")
 
 
 def push_recruit(s: State, seat: int, n: int, why: str) -> None:
@@ -415,26 +434,33 @@ def push_recruit(s: State, seat: int, n: int, why: str) -> None:
 def prophet_prompts(s: State, f: Frame) -> list[Prompt]:
     out = []
     for k in f["wait"]:
-        which = "first" if skill_name(s, k) == "The Prophet" else "second"
-        ch = [Choice("No prediction", {"type": "predict", "believer": 0})]
-        ch += [Choice(f"Predict {blabel(t)}", {"type": "predict", "believer": t}) for t in range(1, 6)]
-        out.append(Prompt(k, "prophet", f"{seat_name(f['drawer'])} recruits {f['n']} believer(s) ({f['why']}). "
-                          f"The Prophet: name the type of the {which} one to take it if you are right.",
-                          tuple(ch), secret=True, timeout_note="no prediction is made"))
+        what = f"{seat_name(f['drawer'])} recruits {believers_text(f['n'])} ({f['why']})."
+        if can_use(s, k, "The Prophet"):
+            which = "first" if skill_name(s, k) == "The Prophet" else "second"
+            ch = [Choice(f"Predict {blabel(t)}", {"type": "predict", "believer": t}) for t in range(1, 6)]
+            out.append(reactions.prompt(s, k, "prophet", f"{what} The Prophet: name the type of the "
+                                        f"{which} one to take it if you are right.", ch))
+        else:
+            out.append(reactions.prompt(s, k, "prophet", f"{what} You cannot prophesy, {reactions.NOTHING}.", []))
     return out
 
 
 def prophet_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+    # the prediction stays secret until every seat asked has answered (``prophet_step``)
     f["wait"].remove(seat)
     if action["believer"]:
-        mark_used(ctx, seat, "The Prophet")
         f["preds"][str(seat)] = action["believer"]
-        ctx.say(f"{seat_name(seat)} prophesies: a {blabel(action['believer'])}.")
 
 
 def prophet_step(ctx: Ctx, f: Frame) -> None:
     s = ctx.s
     d = f["drawer"]
+    for k_str, t in sorted(f["preds"].items(), key=lambda kv: int(kv[0])):
+        if can_use(s, int(k_str), "The Prophet"):
+            mark_used(ctx, int(k_str), "The Prophet")
+            ctx.say(f"{seat_name(int(k_str))} prophesies: {with_article(blabel(t))}.")
+        else:
+            del f["preds"][k_str]
     drawn = [s.believer_deck.pop() for _ in range(min(f["n"], len(s.believer_deck)))]
     for k_str, t in f["preds"].items():
         k = int(k_str)
@@ -447,7 +473,7 @@ def prophet_step(ctx: Ctx, f: Frame) -> None:
             ctx.say(f"{seat_name(k)}'s prophecy fails.")
     kept = [c for c in drawn if c >= 0]
     s.believers[d].extend(kept)
-    ctx.say(f"{seat_name(d)} recruits {len(kept)} believer(s).")
+    ctx.say(f"{seat_name(d)} recruits {believers_text(len(kept))}.")
     if kept:
         ctx.tell(d, f"You recruit: {', '.join(blabel(btype(c)) for c in kept)}.")
 
@@ -497,7 +523,7 @@ def discard_step(ctx: Ctx, f: Frame) -> None:
     if f["k"] == "trim":
         ctx.say(f"{seat_name(seat)} discards down to the hand limit.")
         return
-    ctx.say(f"{seat_name(seat)} discards {f['n']} action card(s).")
+    ctx.say(f"{seat_name(seat)} discards {count(f['n'], 'action card')}.")
     if f["purpose"] == "inspire" and f["n"]:
         push_recruit(s, seat, f["n"], "Divine Inspiration")
 
@@ -534,12 +560,13 @@ def alliance_step(ctx: Ctx, f: Frame) -> None:
 # ------------------------------------------------------------------------- Breaking Faith
 
 def bf_prompts(s: State, f: Frame) -> list[Prompt]:
-    what = "cast you out" if f["mode"] == "expel" else "break away"
-    return [Prompt(f["t"], "counter", f"{seat_name(f['by'])} plays Breaking Faith to {what}. Answer with your own "
-                   "Breaking Faith so they take only one believer?",
-                   (Choice("Counter with Breaking Faith", {"type": "counter", "use": True}),
-                    Choice("Do not counter", {"type": "counter", "use": False})),
-                   secret=True, timeout_note="Breaking Faith is countered if you hold one")]
+    t = f["t"]
+    what = f"{seat_name(f['by'])} plays Breaking Faith to {'cast you out' if f['mode'] == 'expel' else 'break away'}."
+    if any(ACTION_CARDS[c] == "Breaking Faith" for c in s.hands[t]):
+        return [reactions.prompt(s, t, "counter", f"{what} Answer with your own Breaking Faith so they "
+                                 "take only one believer?",
+                                 [Choice("Counter with Breaking Faith", {"type": "counter", "use": True})])]
+    return [reactions.prompt(s, t, "counter", f"{what} You hold no Breaking Faith, {reactions.NOTHING}.", [])]
 
 
 def bf_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
@@ -566,26 +593,52 @@ def bf_step(ctx: Ctx, f: Frame) -> None:
     n = 1 if f["countered"] else len(s.believers[victim]) // 2
     got = take_random(s, victim, n)
     s.believers[by].extend(got)
-    ctx.say(f"{seat_name(follower)} is now an independent Leader; {seat_name(by)} snatches {len(got)} believer(s) "
+    ctx.say(f"{seat_name(follower)} is now an independent Leader; {seat_name(by)} snatches {believers_text(len(got))} "
             f"from {seat_name(victim)}.")
 
 
 # ---------------------------------------------------------------------------- Holy Rebirth
 
+def new_rebirth(s: State, dead: dict[int, int]) -> Frame | None:
+    """The Holy Rebirth window after one action: ``dead`` counts each seat's believers that died
+    in it (public). Asked: every seat that lost three or more and might use Holy Rebirth (see
+    ``reactions``); None when nobody is (or the graveyard is empty)."""
+    if not s.graveyard:
+        return None
+    asked = skill_eligible(s, [k for k, n in dead.items() if n >= 3], "Holy Rebirth")
+    if not asked:
+        return None
+    return {"k": "rebirth", "wait": asked, "dead": {str(k): dead[k] for k in asked}, "use": []}
+
+
 def rebirth_prompts(s: State, f: Frame) -> list[Prompt]:
-    seat = f["wait"][0]
-    return [Prompt(seat, "rebirth", f"{f['dead']} of your believers died at once. Use Holy Rebirth to "
-                   "revive the top three believers of the graveyard?",
-                   (Choice("Use Holy Rebirth", {"type": "rebirth", "use": True}),
-                    Choice("Not now", {"type": "rebirth", "use": False})),
-                   secret=True, timeout_note="Holy Rebirth is used")]
+    out = []
+    for seat in f["wait"]:
+        dead = f["dead"][str(seat)] if isinstance(f["dead"], dict) else f["dead"]
+        what = f"{dead} of your believers died at once."
+        if can_use(s, seat, "Holy Rebirth"):
+            out.append(reactions.prompt(s, seat, "rebirth", f"{what} Use Holy Rebirth to revive the top "
+                                        "three believers of the graveyard?",
+                                        [Choice("Use Holy Rebirth", {"type": "rebirth", "use": True})]))
+        else:
+            out.append(reactions.prompt(s, seat, "rebirth", f"{what} You cannot revive them, "
+                                        f"{reactions.NOTHING}.", []))
+    return out
 
 
 def rebirth_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+    """Answers stay secret until the last one is in; then each seat that chose Holy Rebirth
+    (clockwise from the current player) takes the top three of the graveyard."""
     s = ctx.s
-    f["wait"] = []
+    f["wait"].remove(seat)
     if action["use"]:
-        mark_used(ctx, seat, "Holy Rebirth")
+        f.setdefault("use", []).append(seat)
+    if f["wait"]:
+        return
+    for k in sorted(f.get("use", []), key=lambda k: (k - s.current) % s.players):
+        if not can_use(s, k, "Holy Rebirth") or not s.graveyard:
+            continue
+        mark_used(ctx, k, "Holy Rebirth")
         got = [s.graveyard.pop() for _ in range(min(3, len(s.graveyard)))]
-        s.believers[seat].extend(got)
-        ctx.say(f"Holy Rebirth: {seat_name(seat)} revives {', '.join(blabel(btype(c)) for c in got)}.")
+        s.believers[k].extend(got)
+        ctx.say(f"Holy Rebirth: {seat_name(k)} revives {', '.join(blabel(btype(c)) for c in got)}.")

@@ -6,8 +6,9 @@ pick in secret, a surrender, and no seat's secret ever in the channel or the thr
 
 The table is seeded (the seed is written on the lobby's row before Start: a test hook, not an
 option players have), and the humans answer as the computer player would (seeded by the game's
-version), so the game always takes the same course: seed 56 is one where a human is asked to
-defend, fights wars and debates against the other human, and has to surrender.
+version), so the game always takes the same course: seed 329 is one where a human is asked to
+defend, fights wars and debates against the other human, and has to surrender (and a short one:
+reaction windows ask every player who might react, which adds human decisions).
 """
 
 from __future__ import annotations
@@ -25,10 +26,18 @@ from bot.views import group_key
 from cogs.hegemony_of_faith.cog import parse_order
 from rules.engine import Prompt
 from rules.hegemony_of_faith.engine import ENGINE
+from rules.hegemony_of_faith.reactions import KINDS as REACTION_KINDS
 from tests.discord.conftest import make_config
-from tests.discord.helpers import components, custom_ids, find_by_prefix, public_text, reply_text
+from tests.discord.helpers import (
+    components,
+    custom_ids,
+    find_by_prefix,
+    open_seeded_table,
+    public_text,
+    reply_text,
+)
 
-SEED = 56
+SEED = 329
 BELIEVER_WORDS = ("Fool", "Prayer", "Missionary", "Elder", "Fanatic")
 
 
@@ -163,13 +172,14 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
         rival_pick = next((p for p in open_[1:] if p.kind in ("pick", "lineup")), None)
 
         if prompt.kind == "defend" and seen["defend"] == 1:
-            # -- a reaction window: the defence prompt reaches the player privately, then times out
+            # -- a reaction window: the defence prompt reaches the player privately, then its own
+            # deadline (30 minutes, shorter than the table's hour) passes: no reaction
             dm = actor.user.dm_channel.history()[-1]
-            assert "Your decision" in dm.content and "to cancel it?" in dm.content
+            assert "Your decision" in dm.content and "targets your sect" in dm.content
             assert "defend" in thread.history()[-1].content and actor.mention in thread.history()[-1].content
-            await env.advance_time(3600 + 60)
+            await env.advance_time(1800 + 60)
             log = "\n".join(m.content for m in thread.history())
-            assert "ran out of time (defend): no defence card is played" in log
+            assert "ran out of time (defend): no reaction" in log
             after = await bot.sessions.get(gid)
             assert not any(p.seat == prompt.seat and p.kind == "defend" for p in (await bot.sessions.snapshot(after)).prompts)
             continue
@@ -254,3 +264,64 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
     assert_no_secrets(channel, game)
     assert await bot.sessions.verify_replay(gid)
     assert time.monotonic() - started < 60
+
+
+WINDOW_SEED = 12
+"""A seeded table where, once both humans let their skill choice run out, a computer player's
+attack opens a defence window asking both: bob holds the defence card, alice does not."""
+
+
+async def test_a_reaction_window_looks_the_same_from_outside_for_each_player_asked(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    env, bot = simcord_env, simcord_bot
+    channel, thread, (alice, bob) = await open_seeded_table(env, bot, "hegemony_of_faith", WINDOW_SEED,
+                                                            computers=2, deadline="1h")
+    gid = (await bot.storage.list_games())[0].id
+    players = {0: alice, 1: bob}
+    for _ in range(6):  # the humans let their decisions run out (no click: both get pinged)
+        snap = await bot.sessions.snapshot(gid)
+        mine = {o.seat: o for o in snap.open if o.seat in players}
+        kinds = {o.prompt.kind for o in mine.values()}
+        if len(mine) == 2 and len(kinds) == 1 and kinds <= set(REACTION_KINDS):
+            break
+        await env.advance_time(3600 + 60)
+    else:
+        raise AssertionError("no reaction window asked both humans")
+    a, b = mine[0], mine[1]
+    kind = a.prompt.kind
+    # -- everything anyone else can see of the two prompts is the same
+    assert a.deadline is not None and b.deadline is not None
+    assert (a.prompt.secret, a.prompt.timeout_note, a.deadline.due_at) == \
+        (b.prompt.secret, b.prompt.timeout_note, b.deadline.due_at)
+    assert a.prompt.secret and bot.sessions.now() < a.deadline.due_at <= bot.sessions.now() + 1800  # the window's
+    due = f"due <t:{int(a.deadline.due_at)}:R>"
+    ping = thread.history()[-1].content
+    assert f"{alice.mention} {kind} — {due}" in ping and f"{bob.mention} {kind} — {due}" in ping, ping
+    status = reply_text(await alice.slash(thread, "game status"))
+    asked = sorted(line.split(": ", 1)[1] for line in status.splitlines()
+                   if line.startswith("• waiting for") and ("alice" in line or "bob" in line))
+    assert asked == [f"{kind}, {due}"] * 2, status
+    for who in players.values():
+        assert "Your decision" in who.user.dm_channel.history()[-1].content
+    # -- in private they differ: the holder may play the card, the other can only pass
+    panels = {}
+    for seat, who in players.items():
+        panel = await who.click(board(thread), label="Decide")
+        assert panel.ephemeral and mine[seat].prompt.text[:40] in panel.response.content
+        panels[seat] = panel.response.message
+    buttons = {seat: [c for c in components(m) if (c["custom_id"] or "").startswith("herald:btn:")]
+               for seat, m in panels.items()}
+    labels = {seat: [c["label"] for c in bs] for seat, bs in buttons.items()}
+    assert labels[0] == ["No reaction"] and len(labels[1]) == 2 and labels[1][-1] == "No reaction", labels
+    card = str(labels[1][0]).removeprefix("Play ")
+    # -- alice's answer shows nothing; bob is still asked, on the same deadline
+    before = public_text(channel)
+    await alice.click(panels[0], custom_id=buttons[0][0]["custom_id"])
+    new = "\n".join((Counter(public_text(channel).splitlines()) - Counter(before.splitlines())).elements())
+    assert card not in new and "reaction" not in new.lower(), new
+    still = (await bot.sessions.snapshot(gid)).prompt_of(1)
+    assert still is not None and still.prompt.kind == kind and still.deadline == b.deadline
+    # -- bob's card is played when the window closes (his answer is the last)
+    await bob.click(panels[1], custom_id=buttons[1][0]["custom_id"])
+    assert f"plays {card}" in public_text(channel)
+    assert_no_secrets(channel, await bot.sessions.get(gid))

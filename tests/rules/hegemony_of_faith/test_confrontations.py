@@ -109,6 +109,9 @@ def test_firm_faith_does_not_stop_a_physical_attack() -> None:
     hand(s, 1, "Firm Faith")
     flock(s, 1, 2, 2, 3)
     s = do(s, (0, {"type": "play", "card": "Witch Hunt", "target": 1, "believer": 2}))
+    # asked all the same (they hold a card), but Firm Faith is no answer to a physical attack
+    assert [c.label for c in prompt(s, 1).choices] == ["No reaction"]
+    s = do(s, (1, {"type": "defend", "use": False}))
     assert types(s, 1) == [3] and len(s.graveyard) == 2
 
 
@@ -120,7 +123,8 @@ def test_faith_debate_holds_up_to_five_and_the_player_may_hold_fewer() -> None:
     s = do(s, (0, {"type": "play", "card": "Faith Debate", "target": 1}))
     with pytest.raises(IllegalAction, match="1 to 5"):
         act(s, 0, {"type": "lineup", "order": [3] * 6})
-    s = do(s, (0, {"type": "lineup", "order": [3, 3]}), (1, {"type": "lineup", "order": [2] * 5}))
+    s = do(s, (0, {"type": "lineup", "order": [3, 3]}), (1, {"type": "lineup", "order": [2] * 5}),
+           (0, {"type": "snatch", "take": True, "rest": True}))
     assert len(s.believers[0]) == 9 and len(s.believers[1]) == 4
     assert len(s.graveyard) == 0  # mental: nobody dies
 
@@ -133,7 +137,8 @@ def test_faith_debate_is_capped_by_the_smaller_side() -> None:
     s = do(s, (0, {"type": "play", "card": "Faith Debate", "target": 1}))
     with pytest.raises(IllegalAction, match="1 to 2"):
         act(s, 0, {"type": "lineup", "order": [3, 3, 3]})
-    s = do(s, (0, {"type": "lineup", "order": [3, 3]}), (1, {"type": "lineup", "order": [4, 5]}))
+    s = do(s, (0, {"type": "lineup", "order": [3, 3]}), (1, {"type": "lineup", "order": [4, 5]}),
+           (1, {"type": "snatch", "take": True, "rest": True}))
     # Elder and Fanatic both beat the Missionary and win it over
     assert types(s, 1) == [3, 3, 4, 5] and len(s.believers[0]) == 4
 
@@ -209,7 +214,8 @@ def test_zombie_army_raises_the_graveyard_and_removes_it_after() -> None:
     flock(s, 0, 4)
     flock(s, 1, 3, 3)
     graveyard(s, 4)
-    s = do(s, (0, {"type": "play", "card": "Faith War", "target": 1}))
+    # an unrevealed skill might be Karma Reversed: the attacker is asked, and passes
+    s = do(s, (0, {"type": "play", "card": "Faith War", "target": 1}), (0, {"type": "karma", "use": False}))
     assert "Zombie Army" in prompt(s, 0).text
     s = do(s, (0, {"type": "lineup", "order": [4, "z4"]}), (1, {"type": "lineup", "order": [3, 3]}))
     assert types(s, 1) == [] and len(s.removed) == 1 and len(s.believers[0]) == 3

@@ -54,7 +54,7 @@ def test_zombie_army_is_a_param_of_the_attackers_line_up() -> None:
     flock(s, 0, 4)
     flock(s, 1, 3, 3)
     graveyard(s, 4)
-    s = do(s, (0, {"type": "play", "card": "Faith War", "target": 1}))
+    s = do(s, (0, {"type": "play", "card": "Faith War", "target": 1}), (0, {"type": "karma", "use": False}))
     assert prompt(s, 0).params == {"min": 1, "max": 1, "zombies": True}
     assert prompt(s, 1).params["zombies"] is False
     _agrees_with_text(prompt(s, 0))

@@ -16,10 +16,10 @@ def test_board_and_hand_render_through_a_whole_game() -> None:
         if step % 40 == 0:
             pub = ENGINE.view(s, None)
             img = UI.board_image(pub, [])
-            assert 1000 <= img.width <= 1400
+            assert 700 <= img.width <= 900
             seat = step % 7
             hand = UI.hand_image(ENGINE.view(s, seat))
-            assert hand is not None and hand.width == 1280
+            assert hand is not None and hand.width == 800
             assert "Action cards" in UI.hand_text(ENGINE.view(s, seat))
             assert UI.status_text(pub)
         p = rng.choice(ENGINE.prompts(s))
@@ -27,3 +27,18 @@ def test_board_and_hand_render_through_a_whole_game() -> None:
         step += 1
     assert "wins" in UI.status_text(ENGINE.view(s, None))
     UI.board_image(ENGINE.view(s, None), [])
+
+
+def test_awaited_steps_are_said_in_words_and_name_no_hidden_skill() -> None:
+    from cogs.hegemony_of_faith.render import _pending_text
+
+    base = {"phase": "play", "current": 0}
+    snatch = {**base, "pending": {"kind": "snatch", "waiting": [2], "winners": [2]}}
+    assert _pending_text(snatch) == ("A Faith Debate's spoils: P3 decides whether to snatch the believers "
+                                     "they beat. Waiting for P3.")
+    karma = {**base, "pending": {"kind": "attack", "waiting": [0, 1], "by": 0, "targets": [1], "card": "Faith Debate",
+                                 "stage": "karma", "window": 1800}}
+    text = _pending_text(karma)
+    assert "Open up to 30 minutes for P1 and P2 to react" in text and "Karma" not in text
+    offer = {**base, "pending": {"kind": "surrender", "waiting": [3], "for": 1, "stage": "offer"}}
+    assert _pending_text(offer) == "A surrender: P4 decides whether to take P2 in as a Follower. Waiting for P4."
