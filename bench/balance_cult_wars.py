@@ -6,6 +6,7 @@ seat, the spread of final VP and followers, deck reshuffles, and how the compute
 against simple opponents that pick one of the prompt's ready-made orders at random.
 
     python bench/balance_cult_wars.py --games 2000
+    python bench/balance_cult_wars.py --games 2000 --insignia single   # the faster table option
 """
 
 from __future__ import annotations
@@ -23,20 +24,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rules.cult_wars import ENGINE  # noqa: E402
 from rules.cult_wars.content import KINDS  # noqa: E402
 
+INSIGNIA = {"insignia": "two_step"}
+"""The table option the bench plays (``--insignia``)."""
+
 
 def play(players: int, seed: int, bots: set[int],
          banned: tuple[int, str] | None = None) -> tuple[Any, dict[int, set[str]]]:
-    """One game; seats in ``bots`` use the computer player, the others a random preset.
-    ``banned`` = (seat, card key): that seat never plays that card (it keeps it in hand)."""
+    """One game; seats in ``bots`` use the computer player, the others a random choice (a
+    random target, ready-made orders, a random split). ``banned`` = (seat, card key): that seat
+    never plays that card (it keeps it in hand)."""
     rng = random.Random(seed)
-    s = ENGINE.setup(players, seed)
+    s = ENGINE.setup(players, seed, INSIGNIA)
     played: dict[int, set[str]] = defaultdict(set)
     while ENGINE.result(s) is None:
         pr = rng.choice(ENGINE.prompts(s))
         if pr.seat in bots:
             view = ENGINE.view(s, pr.seat)
             action = ENGINE.bot_action(view, pr, rng)
-            if banned is not None and banned[0] == pr.seat:
+            if banned is not None and banned[0] == pr.seat and pr.kind == "orders":
                 keys = {h["id"]: h["key"] for h in view["private"]["hand"]}
                 action["actions"] = [a for a in action["actions"] if keys[a["card"]] != banned[1]]
         else:
@@ -55,7 +60,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000, help="games per player count")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--insignia", choices=("two_step", "single"), default="two_step",
+                    help="the table option to play (default: two_step, as the rulebook)")
     args = ap.parse_args()
+    INSIGNIA["insignia"] = args.insignia
+    print(f"insignia={args.insignia}")
 
     names = [k.name for k in KINDS]
     for players in (3, 4):

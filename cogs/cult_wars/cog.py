@@ -1,7 +1,12 @@
-"""Cult Wars on Discord: the secret order form (by DM, or ephemeral via Decide) and ``/orders``.
+"""Cult Wars on Discord: the insignia choice, the secret order form (by DM, or ephemeral via
+Decide) and ``/orders``.
 
-Each turn every human leader gets the form by DM (a second DM after the hand); **Decide** on the
-board and ``/orders`` open the same form ephemerally. The form edits a draft kept in the form
+At a ``two_step`` table (the default) a turn opens with the insignia step: every human leader
+gets a DM with one button per rival cult, and one click is the secret choice (the buttons carry
+only the game, the decision and the seat aimed at, so they work after a restart). When every
+target is in, they are revealed together and the order form follows. Each turn every human
+leader gets the form by DM (a second DM after the hand); **Decide** on the board and ``/orders``
+open the same form ephemerally. The form edits a draft kept in the form
 message (see :mod:`cogs.cult_wars.form`), so a restart loses nothing; **Confirm** sends the whole
 orders as one engine action (``"replace": true`` when orders are already in), and the engine
 judges them: its refusal is shown to the player as is. Until the last cult's orders are in, a
@@ -35,6 +40,17 @@ from .form import SLOTS, Draft
 
 KEY = "cult_wars"
 JSON = dict[str, Any]
+
+WRONG_STEP = {
+    "target": "this turn starts with the insignia step: choose your target first (the buttons are "
+              "in your DMs, or use **Decide** or `/orders`); the order form follows once every "
+              "target is revealed.",
+    "orders": "the insignia step is over: every target is revealed and the decision now is your "
+              "orders; open the form with **Decide** or `/orders`.",
+    "split": "the orders are revealed: your decision now is how the attackers' losses fall; press "
+             "**Decide** on the board.",
+}
+"""Refusal for a form of one step used while the seat's decision is another (by prompt kind)."""
 
 
 def _cog(interaction: discord.Interaction) -> CultWarsCog:
@@ -92,6 +108,7 @@ class CultWarsCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.herald.forms.add_panel(KEY, "orders", self.panel)
+        self.herald.forms.add_panel(KEY, "target", self.target_panel)
 
     async def cog_unload(self) -> None:
         self.herald.forms.remove(KEY)
@@ -103,32 +120,46 @@ class CultWarsCog(commands.Cog):
         return {s.seat: f"{seat_name(s.seat)} {discord.utils.escape_mentions(s.name)}"[:60] for s in game.seats}
 
     @staticmethod
-    def presets(view: JSON) -> list[tuple[str, str, JSON]]:
+    def fixed_target(view: JSON) -> int | None:
+        """The target revealed in this turn's insignia step (None at a ``single`` table)."""
+        if not form.two_step(view):
+            return None
+        target: int | None = view["cults"][view["private"]["seat"]].get("target")
+        return target
+
+    @classmethod
+    def presets(cls, view: JSON) -> list[tuple[str, str, JSON]]:
         cults = view["cults"]
         return preset_orders(view["private"]["seat"], len(cults), [c["followers"] for c in cults],
-                             [c["vp"] for c in cults])
+                             [c["vp"] for c in cults], fixed_target=cls.fixed_target(view))
 
     def initial(self, view: JSON) -> Draft:
         """The orders already sent, else the first ready-made orders (balanced) to start from."""
         orders = view["private"]["orders"]
-        if orders:
-            return Draft.from_orders(orders)
-        return Draft.from_orders(self.presets(view)[0][2])
+        draft = Draft.from_orders(orders) if orders else Draft.from_orders(self.presets(view)[0][2])
+        fixed = self.fixed_target(view)
+        if fixed is not None:
+            draft.target = fixed
+        return draft
 
     async def context(self, interaction: discord.Interaction, game: GameRow | int,
-                      opened: int | None = None) -> tuple[Decision, JSON]:
-        """The clicking leader's orders decision (the one this form answers, if given): open, or
-        sent but still changeable until the last cult's orders are in."""
+                      opened: int | None = None, *, kind: str = "orders") -> tuple[Decision, JSON]:
+        """The clicking leader's decision of ``kind`` (the one this form answers, if given): the
+        insignia choice, or the orders — open, or sent but still changeable until the last
+        cult's orders are in."""
         ticket = Ticket(opened) if opened is not None else None
         try:
             d = await self.controller.decision(interaction, game, ticket, game_key=KEY, revise=True)
         except StaleAction as exc:
-            raise StaleAction("this order form is out of date: it was for orders you have sent or changed "
-                              "since, or for an earlier turn. Open a fresh one with **Decide** or `/orders`.",
+            what = ("this insignia choice is out of date: it was for a target you have chosen "
+                    "already, or for an earlier turn" if kind == "target" else
+                    "this order form is out of date: it was for orders you have sent or changed "
+                    "since, or for an earlier turn")
+            raise StaleAction(f"{what}. Open a fresh one with **Decide** or `/orders`.",
                               game_id=exc.game_id, board_url=exc.board_url) from None
         view = d.view()
-        if view["phase"] != "orders":
-            raise TableError("the game is over; no more orders are accepted.")
+        if d.prompt.kind != kind:
+            raise TableError(WRONG_STEP.get(d.prompt.kind, "the game is over; no more orders are accepted."))
         return d, view
 
     async def payload(self, d: Decision, view: JSON, draft: Draft, page: str,
@@ -162,12 +193,29 @@ class CultWarsCog(commands.Cog):
         view = d.view()
         return await self.payload(d, view, self.initial(view), "main")
 
+    async def target_panel(self, d: Decision) -> Payload:
+        """The insignia step: by DM when it opens, and from Decide or ``/orders`` (ephemeral)."""
+        view = d.view()
+        game = d.game
+        lines = [f"**Cult Wars — game #{game.id}, turn {view['turn']} of {view['turns']}**: the insignia "
+                 "step. Choose the cult your attackers and action cards will target (only you see "
+                 "this). Every cult chooses in secret; the targets are revealed together, and then "
+                 "you lay your cards knowing who targets whom."]
+        if d.deadline is not None:
+            lines.append(f"Due <t:{int(d.deadline.due_at)}:R>; after that the computer player chooses.")
+        items = form.target_items(game.id, d.open.opened, view, self.who(game))
+        return {"content": "\n".join(lines), "view": as_view(items)}
+
     @app_commands.command(name="orders")
     @app_commands.describe(game="the game number (default: the game of this thread, or your only one)")
     @refusals
     async def orders(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        """Cult Wars: open your secret order form (to write or change this turn's orders)."""
+        """Cult Wars: choose your target, or open your secret order form (to write or change orders)."""
         g = await self.controller.resolve(interaction, game)
+        d = await self.controller.decision(interaction, g, None, game_key=KEY, revise=True)
+        if d.prompt.kind == "target":
+            await interaction.response.send_message(ephemeral=True, **await self.target_panel(d))
+            return
         d, view = await self.context(interaction, g)
         payload = await self.payload(d, view, self.initial(view), "main")
         await interaction.response.send_message(ephemeral=True, **payload)
@@ -214,7 +262,9 @@ class CultWarsCog(commands.Cog):
             idx = int(values[0])
             if 0 <= idx < len(presets):
                 loaded = Draft.from_orders(presets[idx][2])
-                draft.target, draft.slots = loaded.target, loaded.slots
+                draft.slots = loaded.slots
+                if loaded.target is not None:
+                    draft.target = loaded.target
                 notes.append(f"Loaded “{presets[idx][0]}”: check the slots, then confirm.")
             page = "slots"
         payload = await self.payload(d, view, draft, page, notes)
@@ -225,6 +275,11 @@ class CultWarsCog(commands.Cog):
             await self._button(interaction, game_id, opened, kind)
 
     async def _button(self, interaction: discord.Interaction, game_id: int, opened: int, kind: str) -> None:
+        aim = form.target_of_kind(kind)
+        if aim is not None:
+            d, view = await self.context(interaction, game_id, opened, kind="target")
+            await self.choose_target(interaction, d, view, aim)
+            return
         d, view = await self.context(interaction, game_id, opened)
         if kind in ("ok", "okr"):
             await self.confirm(interaction, d, view, replace=kind == "okr")
@@ -237,6 +292,26 @@ class CultWarsCog(commands.Cog):
             page = kind if kind in ("slots", "quick") else "main"
         await interaction.response.edit_message(**await self.payload(d, view, draft, page))
 
+    async def choose_target(self, interaction: discord.Interaction, d: Decision, view: JSON,
+                            target: int) -> None:
+        """Send the insignia choice answering this message's decision — once (a second click, or
+        a click on an older message, is refused under the game's lock as out of date)."""
+        game, seat = d.game, d.seat
+        await interaction.response.defer()
+        update = await self.controller.act(interaction, d, {"type": "target", "target": target})
+        who = self.who(update.game)
+        after = update.snap.view(seat)
+        aim = who.get(target, seat_name(target))
+        if after["phase"] == "targets" and after["turn"] == view["turn"]:
+            waiting = ", ".join(who.get(k, seat_name(k)) for k in after["waiting_for"]) or "nobody"
+            text = (f"🎯 **Target chosen** for turn {view['turn']} of game #{game.id}: {aim}. It stays "
+                    f"secret until every cult has chosen (waiting for {waiting}); then the targets are "
+                    "revealed together and your order form follows.")
+        else:
+            text = (f"🎯 **Target chosen** for turn {view['turn']} of game #{game.id}: {aim}. Every "
+                    "target is in and revealed in the game's thread; your order form follows.")
+        await interaction.edit_original_response(content=text, embed=None, view=None)
+
     async def confirm(self, interaction: discord.Interaction, d: Decision, view: JSON, *,
                       replace: bool) -> None:
         """Send the drafted orders as the answer to this form's decision — once. ``replace`` is
@@ -246,7 +321,8 @@ class CultWarsCog(commands.Cog):
         draft = Draft.from_message(interaction.message) or self.initial(view)
         await interaction.response.defer()
         try:
-            update = await self.controller.act(interaction, d, draft.action(replace=replace))
+            update = await self.controller.act(interaction, d,
+                                               draft.action(replace=replace, two_step=form.two_step(view)))
         except NotYourTurn:
             if replace:
                 raise

@@ -11,6 +11,11 @@ and a kind.
 Two pages share one message (Discord allows five component rows): "Target & cards" (target,
 action cards, face up, loss order) and "Followers" (one multi-select per slot), plus a page of
 ready-made orders. Legality is the engine's business: the form only builds the action.
+
+At a ``two_step`` table (the default) the target was chosen and revealed in the turn's insignia
+step (:func:`target_items`: one button per rival, so the choice is one click), so the order form
+shows it and who targets the player, and has no target or loss-order menu: a defence that holds
+shares out the attackers' losses after the reveal.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Any
 import discord
 
 from rules.engine import seat_name
+from rules.text import count
 
 SLOTS = ("attack", "defend", "sacrifice", "breed")
 SLOT_NAMES = {"attack": "Attack", "defend": "Defend", "sacrifice": "Sacrifice", "breed": "Breed"}
@@ -114,14 +120,17 @@ class Draft:
         d.loss = lo if isinstance(lo, str) else list(lo)
         return d
 
-    def action(self, *, replace: bool) -> JSON:
+    def action(self, *, replace: bool, two_step: bool = False) -> JSON:
+        """The orders action. ``two_step``: the target was revealed in the insignia step (the
+        draft repeats it), nothing else is laid face up about it, and there is no loss order."""
         a: JSON = {
             "type": "orders", "target": self.target,
             "slots": {s: sorted((token_value(t) for t in self.slots[s]), reverse=True) for s in SLOTS},
             "actions": [{"card": c, "target": t} for c, t in self.plays.items()],
-            "face_up": list(self.face_up),
-            "loss_order": self.loss if isinstance(self.loss, str) else list(self.loss),
+            "face_up": [x for x in self.face_up if not (two_step and x == "target")],
         }
+        if not two_step:
+            a["loss_order"] = self.loss if isinstance(self.loss, str) else list(self.loss)
         if replace:
             a["replace"] = True
         return a
@@ -162,6 +171,15 @@ def loss_text(loss: str | list[int], who: dict[int, str]) -> str:
     return "first " + ", then ".join(who.get(k, pn(k)) for k in loss)
 
 
+def two_step(view: JSON) -> bool:
+    """True at a table playing the rulebook's insignia step (the target is revealed already)."""
+    return bool(view.get("insignia") == "two_step")
+
+
+def targeted_by(view: JSON, seat: int) -> list[int]:
+    return [c["seat"] for c in view["cults"] if c.get("target") == seat and c["seat"] != seat]
+
+
 def summary_embed(d: Draft, view: JSON, who: dict[int, str], *, notes: list[str] | None = None,
                   title: str | None = None) -> discord.Embed:
     priv = view["private"]
@@ -170,10 +188,16 @@ def summary_embed(d: Draft, view: JSON, who: dict[int, str], *, notes: list[str]
     hand = {h["id"]: h for h in priv["hand"]}
     total = d.total()
     aim = who.get(d.target, pn(d.target)) if d.target is not None else "— choose one —"
-    lines = [f"🎯 Target: **{aim}**"]
+    if two_step(view):
+        by = targeted_by(view, me)
+        lines = [f"🎯 Target: **{aim}** (revealed)",
+                 "🗡️ Targeting you: " + (", ".join(who.get(k, pn(k)) for k in by) if by
+                                         else "nobody (no attack can reach you this turn)")]
+    else:
+        lines = [f"🎯 Target: **{aim}**"]
     lines += [slot_line(d, s) for s in SLOTS]
     idle = followers - total
-    lines.append(f"💤 Idle {max(0, idle)}  ·  assigned **{total}** of {followers} followers")
+    lines.append(f"💤 Idle {max(0, idle)}  ·  assigned **{total}** of {count(followers, 'follower')}")
     if total > followers:
         lines.append(f"⚠️ That is {total - followers} more than your cult has: take cards off a slot.")
     cards = []
@@ -184,7 +208,11 @@ def summary_embed(d: Draft, view: JSON, who: dict[int, str], *, notes: list[str]
     fu = [("target" if x == "target" else SLOT_NAMES.get(x) or (hand[x]["name"] if x in hand else x))
           for x in d.face_up]
     lines.append("👁️ Face up: " + (", ".join(fu) if fu else "nothing (all secret)"))
-    lines.append("🩸 If your defence wins, attackers' losses: " + loss_text(d.loss, who))
+    if two_step(view):
+        lines.append("🩸 If your defence holds against several attackers, you share out their "
+                     "losses after the reveal.")
+    else:
+        lines.append("🩸 If your defence wins, attackers' losses: " + loss_text(d.loss, who))
     if notes:
         lines.append("\n" + "\n".join(f"↪ {n}" for n in notes))
     embed = discord.Embed(title=title or f"Your orders for turn {view['turn']} (draft)", colour=0x9B59B6,
@@ -214,14 +242,17 @@ def button(game_id: int, opened: int, kind: str, label: str, style: discord.Butt
 
 def main_items(game_id: int, opened: int, d: Draft, view: JSON,
                who: dict[int, str]) -> list[discord.ui.Item[Any]]:
-    """Page "Target & cards": target, action cards, face up, loss order, buttons."""
+    """Page "Target & cards": target, action cards, face up, loss order, buttons (at a
+    ``two_step`` table: action cards and face up only; the target is revealed already)."""
     me = view["private"]["seat"]
     others = [c["seat"] for c in view["cults"] if c["seat"] != me]
+    fixed = two_step(view)
     items: list[discord.ui.Item[Any]] = []
-    items.append(select(game_id, opened, "tgt", [
-        discord.SelectOption(label=f"Target {who[k]}"[:100], value=str(k), default=d.target == k,
-                             description=f"{view['cults'][k]['followers']} followers, {view['cults'][k]['vp']} VP")
-        for k in others], placeholder="🎯 Choose the target cult", row=0))
+    if not fixed:
+        items.append(select(game_id, opened, "tgt", [
+            discord.SelectOption(label=f"Target {who[k]}"[:100], value=str(k), default=d.target == k,
+                                 description=f"{count(view['cults'][k]['followers'], 'follower')}, {view['cults'][k]['vp']} VP")
+            for k in others], placeholder="🎯 Choose the target cult", row=0))
     hand = view["private"]["hand"]
     if hand:
         opts: list[discord.SelectOption] = []
@@ -239,13 +270,17 @@ def main_items(game_id: int, opened: int, d: Draft, view: JSON,
                     default=d.plays.get(h["id"], -1) == k, description=h["text"][:100]))
         items.append(select(game_id, opened, "cards", opts[:25], min_values=0, max_values=len(hand),
                             placeholder="🃏 Action cards to play (none)", row=1))
-    fu_opts = [discord.SelectOption(label="Target", value="target", default="target" in d.face_up)]
+    fu_opts = [] if fixed else [discord.SelectOption(label="Target", value="target",
+                                                     default="target" in d.face_up)]
     fu_opts += [discord.SelectOption(label=f"{SLOT_NAMES[s]} slot", value=s, default=s in d.face_up) for s in SLOTS]
     by_id = {h["id"]: h for h in hand}
     fu_opts += [discord.SelectOption(label=by_id[c]["name"][:100] if c in by_id else c, value=c,
                                      default=c in d.face_up) for c in d.plays]
     items.append(select(game_id, opened, "fu", fu_opts, min_values=0, max_values=len(fu_opts),
                         placeholder="👁️ Lay face up (shown to all now): nothing", row=2))
+    if fixed:
+        items += nav(game_id, opened, "main", replace=view["private"]["orders"] is not None)
+        return items
     lo_opts = [discord.SelectOption(label="Attackers' losses in proportion (default)", value="p",
                                     default=isinstance(d.loss, str))]
     for perm in permutations(others):
@@ -296,6 +331,28 @@ def nav(game_id: int, opened: int, page: str, *, replace: bool = False) -> list[
     out.append(button(game_id, opened, "okr" if replace else "ok", "✅ Confirm orders",
                       discord.ButtonStyle.success, 4))
     return out
+
+
+def target_kind(seat: int) -> str:
+    """The button kind of "target this seat" (custom_id kinds are letters: seat 0 → ``aim_a``)."""
+    return f"aim_{chr(ord('a') + seat)}"
+
+
+def target_of_kind(kind: str) -> int | None:
+    if len(kind) == 5 and kind.startswith("aim_") and "a" <= kind[4] <= "z":
+        return ord(kind[4]) - ord("a")
+    return None
+
+
+def target_items(game_id: int, opened: int, view: JSON, who: dict[int, str]) -> list[discord.ui.Item[Any]]:
+    """The insignia step: one button per rival cult; a click is the secret choice."""
+    me = view["private"]["seat"]
+    items: list[discord.ui.Item[Any]] = []
+    for i, c in enumerate(k for k in view["cults"] if k["seat"] != me):
+        label = f"🎯 {who.get(c['seat'], pn(c['seat']))} ({count(c['followers'], 'follower')}, {c['vp']} VP)"
+        items.append(button(game_id, opened, target_kind(c["seat"]), label[:80],
+                            discord.ButtonStyle.primary, i // 5))
+    return items
 
 
 def edit_items(game_id: int, opened: int) -> list[discord.ui.Item[Any]]:

@@ -1,20 +1,36 @@
-"""Cult Wars images, drawn only from redacted engine views.
+"""Cult Wars images, drawn only from redacted engine views (and the seats' display names).
 
-* :func:`board_image` — the public board: one panel per cult with its followers, VP and cards in
-  hand, whether its orders are in for this turn (and what it laid face up), and the last reveal:
-  target, the four slots with their strategy cards, idle followers, action cards played, and
-  what the turn did to it. A strip under the panels sums up each combat.
-* :func:`hand_image` — one seat's action cards with their texts, its strategy cards and its
+Drawn for a phone first: 800 px wide, no text under 2.2% of the width (see
+``bot.render.MIN_TEXT_SHARE``); the reveal step by step is in the message text, not here.
+
+* :func:`board_image` — the public board: who is awaited (or the final ranking), one panel per
+  cult (two to a row) with its VP, followers and cards in hand, whether its orders are in (and
+  what it laid face up), and the last reveal: target, the four slots, what the turn did to it and
+  the action cards played. A strip under the panels sums up each combat.
+* :func:`hand_image` — one seat's action cards with their texts, the strategy cards and its
   current orders.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
 
-from bot.render import PALETTE, Canvas, seat_colour, wrap
+from bot.render import (
+    PALETTE,
+    Canvas,
+    alt_text,
+    card,
+    plural,
+    seat_colour,
+    seat_names,
+    text_size,
+    with_names,
+    wrap,
+)
+from rules.text import count, listing
 
 JSON = dict[str, Any]
 SLOTS = ("attack", "defend", "sacrifice", "breed")
@@ -23,13 +39,13 @@ SLOT_COLOUR = {
     "attack": (226, 92, 92), "defend": (86, 150, 233), "sacrifice": (190, 110, 220),
     "breed": (96, 196, 120),
 }
-WIDTH = 1200
-PANEL_W = 580
-GAP = 13
+WIDTH = 800
+GAP = 12
+PANEL_W = (WIDTH - 3 * GAP) // 2
 
 
 def plain(text: str) -> str:
-    """Replace characters the bundled font lacks."""
+    """Replace characters the bundled font lacks (the kit does it too; kept for callers)."""
     return (text.replace("→", "->").replace("−", "-").replace("—", "-").replace("–", "-")
             .replace("×", "x").replace("…", "..."))
 
@@ -39,214 +55,261 @@ def pn(seat: int) -> str:
 
 
 def _cards_txt(vals: list[int]) -> str:
-    return "+".join(str(v) for v in vals) if vals else "no cards"
+    return "+".join(str(v) for v in vals) if vals else "-"
 
 
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else (f"-{-n}" if n < 0 else "0")
 
 
+_STATUS_PHASES = ("targets", "orders", "split")
+"""Phases whose panels carry a status line (target chosen, orders in, revealed target)."""
+
+
 def _panel_height(view: JSON) -> int:
-    h = 390
-    if view["phase"] == "orders":
-        h += 30
-        if any(c.get("face_up") for c in view["cults"]):
-            h += 48
+    h = 118 + (44 if view["phase"] in _STATUS_PHASES else 0)
+    if view.get("last_turn"):
+        h += 36 + 104 + 34 + 30
+    else:
+        h += 36
     return h
 
 
-def _panel(c: Canvas, x: int, y: int, cult: JSON, last: JSON | None, view: JSON,
-           turn: int) -> None:
+def _panel(c: Canvas, x: int, y: int, cult: JSON, last: JSON | None, view: JSON, who: list[str]) -> None:
     seat = cult["seat"]
     colour = seat_colour(seat)
-    c.rect((x, y, x + PANEL_W, y + _panel_height(view)), fill=PALETTE["panel"], outline=colour, radius=14, width=4)
-    c.text((x + 18, y + 12), pn(seat), 40, colour)
-    f = cult["followers"]
-    c.text((x + 100, y + 14), f"{f} follower{'s' if f != 1 else ''}", 30)
-    c.text((x + PANEL_W - 18, y + 14), f"{cult['vp']} VP", 34, PALETTE["accent"], anchor="ra")
-    c.text((x + 100, y + 50), f"{cult['hand_size']} action card{'s' if cult['hand_size'] != 1 else ''} in hand",
-           20, PALETTE["muted"])
-    yy = y + 82
-    if view["phase"] == "orders":
-        if cult["submitted"]:
-            status, col = f"Turn {view['turn']}: orders in", PALETTE["good"]
-        else:
-            status, col = f"Turn {view['turn']}: waiting for orders", PALETTE["bad"]
-        c.text((x + 18, yy), status, 22, col)
-        yy += 30
+    waiting = view["phase"] in ("targets", "orders") and not cult["submitted"]
+    c.rect((x, y, x + PANEL_W, y + _panel_height(view)), fill=PALETTE["panel_hi"] if waiting else PALETTE["panel"],
+           outline=colour, radius=14, width=4)
+    vp = f"{cult['vp']} VP"
+    vw = text_size(vp, 30)[0]
+    c.name_tag((x + 14, y + 30), seat, who[seat], 26, PANEL_W - vw - 40)
+    c.text((x + PANEL_W - 14, y + 14), vp, 30, PALETTE["accent"], anchor="ra")
+    c.text((x + 14, y + 60), f"{plural(cult['followers'], 'follower')} · "
+           f"{plural(cult['hand_size'], 'card')}", 22, width=PANEL_W - 28)
+    yy = y + 96
+    if view["phase"] == "targets":
+        # which cults have chosen, never whom: targets stay secret until all are revealed together
+        status, col = ("target chosen", PALETTE["good"]) if cult["submitted"] else ("to choose a target", PALETTE["bad"])
+        c.text((x + 14, yy), status, 20, col, width=PANEL_W - 28)
+        yy += 44
+    elif view["phase"] == "split":
+        tgt = cult.get("target")
+        c.text((x + 14, yy), f"targets {who[tgt]}" if tgt is not None else "turn paused", 20,
+               PALETTE["muted"], width=PANEL_W - 28)
+        yy += 44
+    elif view["phase"] == "orders":
+        status, col = ("orders in", PALETTE["good"]) if cult["submitted"] else ("to send orders", PALETTE["bad"])
         fu = cult.get("face_up") or {}
-        if fu:
-            bits: list[str] = []
-            if "target" in fu:
-                bits.append(f"target {pn(fu['target'])}")
-            for s, vals in fu.get("slots", {}).items():
-                bits.append(f"{SLOT_LABEL[s]} {sum(vals)}")
-            for pl in fu.get("plays", []):
-                bits.append(pl["name"] + (f" -> {pn(pl['target'])}" if pl["target"] is not None else ""))
-            line = wrap("Face up: " + ", ".join(bits), 20, PANEL_W - 36)[:2]
-            for ln in line:
-                c.text((x + 18, yy), ln, 20, PALETTE["accent"])
-                yy += 24
-    c.draw.line((x + 14, yy + 4, x + PANEL_W - 14, yy + 4), fill=PALETTE["panel_hi"], width=2)
-    yy += 14
+        bits: list[str] = []
+        if cult.get("target") is not None:  # revealed at the start of the orders step
+            bits.append(f"at {who[cult['target']]}")
+        elif "target" in fu:
+            bits.append(f"at {who[fu['target']]}")
+        for slot, vals in fu.get("slots", {}).items():
+            bits.append(f"{SLOT_LABEL[slot]} {sum(vals)}")
+        bits += [pl["name"] for pl in fu.get("plays", [])]
+        c.text((x + 14, yy), status + (": " + ", ".join(bits) if bits else ""), 20, col, width=PANEL_W - 28)
+        yy += 44
+    c.draw.line((x + 12, yy - 8, x + PANEL_W - 12, yy - 8), fill=PALETTE["bg"], width=2)
     if last is None:
-        c.text((x + 18, yy), "No orders revealed yet.", 22, PALETTE["muted"])
+        c.text((x + 14, yy), "No orders revealed yet.", 20, PALETTE["muted"], width=PANEL_W - 28)
         return
-    c.text((x + 18, yy), f"Turn {turn} revealed: target {pn(last['target'])}", 24)
-    yy += 36
-    box_w = (PANEL_W - 36 - 3 * 10) // 4
-    for i, s in enumerate(SLOTS):
-        bx = x + 18 + i * (box_w + 10)
-        vals = last["slots"][s]
-        c.rect((bx, yy, bx + box_w, yy + 112), fill=PALETTE["bg"], outline=SLOT_COLOUR[s], radius=10, width=3)
-        c.text((bx + box_w / 2, yy + 8), SLOT_LABEL[s], 20, SLOT_COLOUR[s], anchor="ma")
-        c.text((bx + box_w / 2, yy + 34), str(sum(vals)), 46, anchor="ma")
-        c.text((bx + box_w / 2, yy + 86), _cards_txt(vals), 17, PALETTE["muted"], anchor="ma")
-    yy += 124
-    c.text((x + 18, yy), f"Idle {last['idle']}", 22, PALETTE["muted"])
+    c.text((x + 14, yy), f"Turn {view['last_turn']['turn']}: at {who[last['target']]}", 20, width=PANEL_W - 28)
+    yy += 34
+    box_w = (PANEL_W - 28 - 3 * 6) // 4
+    for i, slot in enumerate(SLOTS):
+        bx = x + 14 + i * (box_w + 6)
+        vals = last["slots"][slot]
+        c.rect((bx, yy, bx + box_w, yy + 98), fill=PALETTE["bg"], outline=SLOT_COLOUR[slot], radius=10, width=3)
+        c.text((bx + box_w / 2, yy + 6), SLOT_LABEL[slot][:3], 20, SLOT_COLOUR[slot], anchor="ma")
+        c.text((bx + box_w / 2, yy + 30), str(sum(vals)), 34, anchor="ma")
+        c.text((bx + box_w / 2, yy + 70), _cards_txt(vals), 18, PALETTE["muted"], anchor="ma", width=box_w - 6)
+    yy += 106
     df = last["followers_after"] - last["followers_before"]
     dv = last["vp_after"] - last["vp_before"]
-    c.text((x + PANEL_W - 18, yy), f"followers {_signed(df)}   VP {_signed(dv)}", 22,
-           PALETTE["good"] if df >= 0 else PALETTE["bad"], anchor="ra")
-    yy += 34
-    plays = last["plays"]
-    if not plays:
-        c.text((x + 18, yy), "No action cards played.", 20, PALETTE["muted"])
-        return
-    names = []
-    for pl in plays:
-        t = pl["name"] + (f" -> {pn(pl['target'])}" if pl["target"] is not None else "")
-        if pl["cancelled"]:
-            t += " (cancelled)"
-        names.append(t)
-    lines = wrap("Cards: " + ", ".join(names), 20, PANEL_W - 36)
-    for ln in lines[:4]:
-        c.text((x + 18, yy), ln, 20, PALETTE["card"])
-        yy += 25
+    c.text((x + 14, yy), f"idle {last['idle']} · followers {_signed(df)} · VP {_signed(dv)}", 20,
+           PALETTE["good"] if df >= 0 else PALETTE["bad"], width=PANEL_W - 28)
+    yy += 32
+    names = [pl["name"] + (f" at {who[pl['target']]}" if pl["target"] is not None else "")
+             + (" (cancelled)" if pl["cancelled"] else "") for pl in last["plays"]]
+    c.text((x + 14, yy), ", ".join(names) if names else "no action cards", 20,
+           PALETTE["card"] if names else PALETTE["muted"], width=PANEL_W - 28)
 
 
-def _combat_line(cb: JSON) -> str:
-    att = " + ".join(f"{pn(k)} {strength}" + (f" ({n} followers)" if n != strength else "")
-                     for k, n, strength in cb["attackers"])
-    head = f"At {pn(cb['defender'])}: attack {att} = {cb['attack']} vs defence {cb['defence']}"
+def _combat_line(cb: JSON, who: Sequence[str] | None = None) -> str:
+    n = list(who) if who is not None else [pn(k) for k in range(8)]
+    att = " + ".join(f"{n[k]} {strength}" for k, _, strength in cb["attackers"])
+    head = f"At {n[cb['defender']]}: {att} = {cb['attack']} vs {cb['defence']}"
     if cb["outcome"] == "defence":
-        lost = ", ".join(f"{pn(k)} -{n}" for k, n in cb["attacker_losses"] if n)
+        lost = ", ".join(f"{n[k]} -{x}" for k, x in cb["attacker_losses"] if x)
         return f"{head}: defence holds ({lost or 'no losses'})"
     if cb["outcome"] == "even":
         return f"{head}: even, nobody dies"
     dl = sum(cb["defender_losses"].values())
-    vp = ", ".join(f"{pn(k)} +{n} VP" for k, n in cb["vp"] if n)
-    return f"{head}: {pn(cb['defender'])} loses {dl}" + (f" ({vp})" if vp else "")
+    vp = ", ".join(f"{n[k]} +{x} VP" for k, x in cb["vp"] if x)
+    return f"{head}: {n[cb['defender']]} loses {dl}" + (f" ({vp})" if vp else "")
 
 
-def board_image(view: JSON) -> Image.Image:
+def _awaited(view: JSON, who: Sequence[str]) -> str:
+    """What the table waits for, in words: secret targets (step 1 of the two-step insignia), orders
+    (with the targets revealed), or a defender's split that pauses the turn."""
+    waiting = listing([who[k] for k in view.get("waiting_for", [])])
+    if view["phase"] == "targets":
+        chosen = sum(1 for c in view["cults"] if c["submitted"])
+        return (f"Targets chosen in secret: {chosen} of {len(view['cults'])}. "
+                f"Waiting for {waiting or 'nobody'}; all are revealed together.")
+    if view["phase"] == "split":
+        splits = (view.get("reveal") or {}).get("splits") or []
+        if splits:
+            sp = splits[0]
+            attackers = listing([who[k] for k, _ in sp["attackers"]])
+            return (f"Turn paused: {who[sp['defender']]} chooses how {attackers} share the loss "
+                    f"of {count(sp['loss'], 'follower')}.")
+        return f"Turn paused: waiting for {waiting or 'nobody'}."
+    if not waiting:
+        return "All orders are in."
+    step = "Targets revealed. " if view.get("insignia") == "two_step" else ""
+    return f"{step}Waiting for orders from {waiting}."
+
+
+def _ranking(view: JSON) -> list[JSON]:
+    """Cults in final order: VP, then followers, then cards in hand (the rulebook's tie-breaks)."""
+    return sorted(view["cults"], key=lambda c: (-c["vp"], -c["followers"], -c["hand_size"], c["seat"]))
+
+
+def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     cults: list[JSON] = view["cults"]
+    who = seat_names(names, len(cults))
     last_turn: JSON | None = view.get("last_turn")
     last_by_seat = {c["seat"]: c for c in last_turn["cults"]} if last_turn else {}
-    rows = (len(cults) + 1) // 2
-    panel_h = _panel_height(view)
-    combats = last_turn["combats"] if last_turn else []
-    combat_lines: list[str] = []
-    for cb in combats:
-        combat_lines.extend(wrap(_combat_line(cb), 22, WIDTH - 60))
-    if last_turn and not combats:
-        combat_lines = [f"Turn {last_turn['turn']}: nobody attacked."]
+    c = Canvas(WIDTH, 3000)
+    w = WIDTH
+    over = view["phase"] == "over"
+    c.header("Cult Wars", "game over" if over else f"turn {view['turn']} of {view['turns']}")
+    y = 64 + GAP
     result = view.get("result")
-    strip_h = 60 + 30 * len(combat_lines) if combat_lines else 0
-    res_h = 70 if result else 0
-    height = 70 + rows * (panel_h + GAP) + strip_h + res_h + 56
-    c = Canvas(WIDTH, height)
-    w, _ = c.size
-    c.rect((0, 0, w, 64), fill=PALETTE["panel"], radius=0)
-    c.text((20, 12), "Cult Wars", 36, PALETTE["accent"])
-    if view["phase"] == "over":
-        sub = "game over"
-    else:
-        waiting = view.get("waiting_for", [])
-        sub = f"turn {view['turn']} of {view['turns']}"
-        sub += " - waiting for " + ", ".join(pn(k) for k in waiting) if waiting else ""
-    c.text((w - 20, 20), sub, 24, PALETTE["muted"], anchor="ra")
-    y = 70 + GAP
-    if result:
-        winners = ", ".join(pn(k) for k in result["winners"])
-        c.rect((20, y, w - 20, y + res_h - 10), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=12)
-        c.text((w / 2, y + 12), plain(f"Winner: {winners} - {result['reason']}"), 26, PALETTE["accent"], anchor="ma")
-        y += res_h
+    if over and result:
+        rows = _ranking(view)
+        h = 64 + 42 * len(rows) + 34
+        c.rect((GAP, y, w - GAP, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
+        c.text((30, y + 12), "Final ranking", 30, PALETTE["accent"])
+        yy = y + 62
+        for place, cult in enumerate(rows, 1):
+            k = cult["seat"]
+            win = k in result["winners"]
+            score = f"{cult['vp']} VP · {plural(cult['followers'], 'follower')}" + ("  WINNER" if win else "")
+            sw = text_size(score, 22)[0]
+            c.text((30, yy), f"{place}.", 24, PALETTE["accent"] if win else PALETTE["ink"])
+            c.name_tag((70, yy + 14), k, who[k], 24, w - 120 - sw)
+            c.text((w - 30, yy + 2), score, 22, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
+            yy += 42
+        c.text((30, yy), with_names(plain(result["reason"]), who), 20, PALETTE["muted"], width=w - 60)
+        y += h + GAP
+    elif view["phase"] in _STATUS_PHASES:
+        lines = wrap(_awaited(view, who), 24, w - 60)[:2]
+        h = 24 + 32 * len(lines)
+        c.rect((GAP, y, w - GAP, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
+        for i, ln in enumerate(lines):
+            c.text((30, y + 12 + 32 * i), ln, 24, PALETTE["accent"], width=w - 60)
+        y += h + GAP
+    panel_h = _panel_height(view)
     for i, cult in enumerate(cults):
-        px = 13 + (i % 2) * (PANEL_W + GAP + 1)
+        px = GAP + (i % 2) * (PANEL_W + GAP)
         py = y + (i // 2) * (panel_h + GAP)
-        _panel(c, px, py, cult, last_by_seat.get(cult["seat"]), view,
-               last_turn["turn"] if last_turn else 0)
-    y += rows * (panel_h + GAP)
-    if combat_lines:
-        assert last_turn is not None
-        c.rect((13, y, w - 13, y + strip_h - 8), fill=PALETTE["panel"], radius=12, width=0)
-        c.text((30, y + 12), f"Combat, turn {last_turn['turn']}", 26, PALETTE["accent"])
-        yy = y + 50
-        for ln in combat_lines:
-            c.text((30, yy), plain(ln), 22)
-            yy += 30
-        y += strip_h
-    c.text((20, y + 12), f"Action deck {view['deck_size']} cards, discard pile {view['discard_size']}"
-           f"{', reshuffled ' + str(view['reshuffles']) + 'x' if view['reshuffles'] else ''}  "
-           f"- strategy cards {', '.join(map(str, view['strategy_cards']))}", 20, PALETTE["muted"])
-    return c.image
+        _panel(c, px, py, cult, last_by_seat.get(cult["seat"]), view, who)
+    y += ((len(cults) + 1) // 2) * (panel_h + GAP)
+    if last_turn:
+        combats = last_turn["combats"]
+        lines = [ln for cb in combats for ln in wrap(_combat_line(cb, who), 20, w - 60)[:3]]
+        if not combats:
+            lines = ["Nobody attacked."]
+        h = 52 + 28 * len(lines)
+        c.rect((GAP, y, w - GAP, y + h), fill=PALETTE["panel"], radius=12, width=0)
+        c.text((30, y + 10), f"Combat, turn {last_turn['turn']}", 24, PALETTE["accent"])
+        yy = y + 46
+        for ln in lines:
+            c.text((30, yy), ln, 20, width=w - 60)
+            yy += 28
+        y += h + GAP
+    deck = (f"Action deck {view['deck_size']} · discards {view['discard_size']}"
+            + (f" · reshuffled {view['reshuffles']}x" if view["reshuffles"] else ""))
+    c.text((20, y + 4), deck, 20, PALETTE["muted"], width=w - 40)
+    return c.image.crop((0, 0, w, y + 40))
 
 
-def _action_card(c: Canvas, x: int, y: int, w: int, h: int, info: JSON,
-                 band: tuple[int, int, int]) -> None:
-    """An action card with large text: name band, effect text, who it aims at."""
-    c.rect((x, y, x + w, y + h), fill=PALETTE["card"], outline=band, radius=14, width=4)
-    c.rect((x + 6, y + 6, x + w - 6, y + 52), fill=band, radius=10, width=0)
-    c.text((x + w / 2, y + 16), info["name"], 24, PALETTE["card_ink"], anchor="ma")
-    yy = y + 64
-    for ln in wrap(plain(info["text"]), 20, w - 28)[:7]:
-        c.text((x + 14, yy), ln, 20, PALETTE["card_ink"])
-        yy += 25
-    foot = "aim at a rival cult" if info["target"] == "opponent" else "affects your own cult"
-    c.text((x + w / 2, y + h - 46), foot, 18, (110, 100, 90), anchor="ma")
-    c.text((x + w / 2, y + h - 24), info["id"], 13, (150, 140, 130), anchor="ma")
+def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+    """The board in words: the standing, who is awaited or who won (public)."""
+    who = seat_names(names, len(view["cults"]), drawn=False)
+    standing = "; ".join(f"{who[c['seat']]} {c['vp']} VP, {plural(c['followers'], 'follower')}"
+                         for c in _ranking(view))
+    if view["phase"] == "over" and view.get("result"):
+        r = view["result"]
+        won = ", ".join(who[k] for k in r["winners"])
+        return alt_text(f"Cult Wars, game over: {won} {'wins' if len(r['winners']) == 1 else 'share the win'}.",
+                        f"Final ranking: {standing}.", with_names(plain(r["reason"]), who))
+    return alt_text(f"Cult Wars board, turn {view['turn']} of {view['turns']}.",
+                    _awaited(view, who), f"Standing: {standing}.")
 
 
-def hand_image(view: JSON) -> Image.Image:
+def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+    """One seat's hand: its action cards (name, what it does, whom it aims at), the strategy
+    cards and its orders for this turn."""
     priv = view["private"]
     seat = priv["seat"]
+    who = seat_names(names, len(view["cults"]))
     hand: list[JSON] = priv["hand"]
-    cw, ch, gap = 276, 290, 16
-    per_row = 4
-    rows = max(1, (len(hand) + per_row - 1) // per_row)
-    if priv.get("orders_text"):
-        orders_line = f"Your orders for turn {view['turn']}: " + plain(priv["orders_text"])
-    elif view["phase"] == "orders":
-        orders_line = f"No orders sent yet for turn {view['turn']}."
-    else:
-        orders_line = "The game is over."
-    order_lines = wrap(orders_line, 22, WIDTH - 60)
-    height = 64 + 50 + rows * (ch + gap) + 180 + 30 * len(order_lines) + 20
-    c = Canvas(WIDTH, height)
-    w, _ = c.size
+    c = Canvas(WIDTH, 3000)
+    w = WIDTH
     c.rect((0, 0, w, 64), fill=PALETTE["panel"], radius=0)
     me = view["cults"][seat]
-    c.text((20, 12), f"{pn(seat)} - your hand", 34, seat_colour(seat))
-    c.text((w - 20, 20), f"{me['followers']} followers - {me['vp']} VP", 24, PALETTE["muted"], anchor="ra")
+    right = f"{me['vp']} VP · {plural(me['followers'], 'follower')}"
+    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, w - 60 - text_size(right, 22)[0])
+    c.text((w - 18, 20), right, 22, PALETTE["muted"], anchor="ra")
     y = 80
-    c.text((20, y), f"Action cards ({len(hand)})", 26, PALETTE["accent"])
+    if priv.get("orders_text"):
+        orders, col = f"Your orders for turn {view['turn']}: " + plain(priv["orders_text"]), PALETTE["good"]
+    elif view["phase"] == "orders":
+        orders, col = f"Your orders for turn {view['turn']} are still to send.", PALETTE["accent"]
+    else:
+        orders, col = "The game is over.", PALETTE["muted"]
+    c.rect((GAP, y, w - GAP, y + 16 + 28 * min(3, len(wrap(orders, 22, w - 60)))), fill=PALETTE["panel_hi"],
+           outline=col, radius=12, width=3)
+    y = c.text_block((30, y + 10), orders, w - 60, 22, col, spacing=6, max_lines=3) + 16
+    c.text((20, y), f"Action cards: {len(hand)}", 26, PALETTE["accent"])
     y += 40
     if not hand:
-        c.text((20, y + 10), "No action cards. Sacrifice followers to draw some.", 24, PALETTE["muted"])
-    for i, h in enumerate(hand):
-        cx = 20 + (i % per_row) * (cw + gap)
-        cy = y + (i // per_row) * (ch + gap)
-        _action_card(c, cx, cy, cw, ch, h, seat_colour(seat))
-    y += rows * (ch + gap) + 10
-    c.text((20, y), "Strategy cards", 26, PALETTE["accent"])
-    y += 40
+        y = c.text_block((20, y), "No action cards. Sacrifice followers to draw some.", w - 40, 22,
+                         PALETTE["muted"]) + 10
+    cw = (w - 40 - 14) // 2
+    for i in range(0, len(hand), 2):
+        pair = hand[i:i + 2]
+        imgs = [_card(h, cw, None, seat_colour(seat)) for h in pair]
+        ch = max(img.height for img in imgs)
+        for j, h in enumerate(pair):
+            c.image.paste(_card(h, cw, ch, seat_colour(seat)), (20 + j * (cw + 14), y))
+        y += ch + 12
+    c.text((20, y + 4), "Strategy cards", 26, PALETTE["accent"])
+    y += 44
     for i, v in enumerate(view["strategy_cards"]):
-        bx = 20 + i * 110
-        c.rect((bx, y, bx + 94, y + 110), fill=PALETTE["card"], outline=PALETTE["accent"], radius=10, width=3)
-        c.text((bx + 47, y + 28), str(v), 52, PALETTE["card_ink"], anchor="ma")
-    y += 130
-    for ln in order_lines:
-        c.text((20, y), ln, 22)
-        y += 30
-    return c.image
+        bx = 20 + i * 96
+        c.rect((bx, y, bx + 84, y + 90), fill=PALETTE["card"], outline=PALETTE["accent"], radius=10, width=3)
+        c.text((bx + 42, y + 45), str(v), 44, PALETTE["card_ink"], anchor="mm")
+    y += 106
+    return c.image.crop((0, 0, w, y))
+
+
+def _card(info: JSON, width: int, height: int | None, band: tuple[int, int, int]) -> Image.Image:
+    foot = "aim at a rival" if info["target"] == "opponent" else "your own cult"
+    return card(info["name"], plain(info["text"]), width=width, height=height, colour=band,
+                footer=f"{foot} · {info['id']}", body_lines=6)
+
+
+def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+    """The hand in words (sent only to its holder)."""
+    priv = view["private"]
+    cards = ", ".join(h["name"] for h in priv["hand"]) or "none"
+    orders = (f"Your orders: {plain(priv['orders_text'])}" if priv.get("orders_text")
+              else "No orders sent yet." if view["phase"] == "orders" else "")
+    return alt_text("Your Cult Wars hand.", f"Action cards: {cards}.",
+                    "Strategy cards: " + ", ".join(map(str, view["strategy_cards"])) + ".", orders)

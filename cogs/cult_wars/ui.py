@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
 
 from bot.gameui import GameUI
 from rules.engine import Event, seat_name
+from rules.text import count
 
 from . import render
 
@@ -22,16 +24,23 @@ class CultWarsUI(GameUI):
     key = "cult_wars"
     cog_extension = "cogs.cult_wars.cog"
 
-    def board_image(self, view: JSON, events: list[Event]) -> Image.Image:
-        return render.board_image(view)
+    def board_image(self, view: JSON, events: list[Event], *,
+                    names: Sequence[str] | None = None) -> Image.Image:
+        return render.board_image(view, names)
 
-    def hand_image(self, view: JSON) -> Image.Image | None:
-        return render.hand_image(view)
+    def hand_image(self, view: JSON, *, names: Sequence[str] | None = None) -> Image.Image | None:
+        return render.hand_image(view, names)
+
+    def board_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
+        return render.board_alt(view, names)
+
+    def hand_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
+        return render.hand_alt(view, names)
 
     def hand_text(self, view: JSON) -> str:
         priv = view["private"]
         me = view["cults"][priv["seat"]]
-        lines = [f"**{_pn(priv['seat'])}** — {me['followers']} followers, {me['vp']} VP."]
+        lines = [f"**{_pn(priv['seat'])}** — {count(me['followers'], 'follower')}, {me['vp']} VP."]
         if priv["hand"]:
             lines.append("Action cards:")
             for h in priv["hand"]:
@@ -40,6 +49,13 @@ class CultWarsUI(GameUI):
         else:
             lines.append("No action cards in hand.")
         lines.append("Strategy cards: " + ", ".join(map(str, view["strategy_cards"])) + ".")
+        if priv.get("target_choice") is not None:
+            lines.append(f"Your insignia for turn {view['turn']}: target {_pn(priv['target_choice'])} "
+                         "(revealed when every cult has chosen).")
+        elif view["phase"] == "targets":
+            lines.append(f"No target chosen yet for turn {view['turn']}.")
+        elif me.get("target") is not None:
+            lines.append(f"Your target this turn: {_pn(me['target'])}.")
         if priv.get("orders_text"):
             lines.append(f"Your orders for turn {view['turn']}: {priv['orders_text']}")
         elif view["phase"] == "orders":
@@ -54,18 +70,28 @@ class CultWarsUI(GameUI):
         standing = " · ".join(f"{_pn(c['seat'])} {c['vp']} VP/{c['followers']}f" for c in view["cults"])
         waiting = ", ".join(_pn(k) for k in view["waiting_for"]) or "nobody"
         done = ", ".join(_pn(k) for k in view["submitted"]) or "nobody yet"
-        text = (f"Turn {view['turn']} of {view['turns']} — orders in: {done}; waiting for {waiting}.\n"
-                f"{standing}")
-        account = reveal_account(view)
+        head = f"Turn {view['turn']} of {view['turns']}"
+        if view["phase"] == "targets":
+            text = f"{head}, insignia step — targets chosen: {done}; waiting for {waiting}.\n{standing}"
+        elif view["phase"] == "split":
+            text = (f"{head}: orders revealed; waiting for {waiting} to share out attackers' losses.\n"
+                    f"{standing}")
+        else:
+            text = f"{head} — orders in: {done}; waiting for {waiting}.\n{standing}"
+            aims = [f"{_pn(c['seat'])} → {_pn(c['target'])}" for c in view["cults"] if c.get("target") is not None]
+            if aims:
+                text += "\nInsignia: " + ", ".join(aims)
+        account = reveal_account(view.get("reveal") or view.get("last_turn"),
+                                 paused=view.get("reveal") is not None)
         return f"{text}\n\n{account}" if account else text
 
 
-def reveal_account(view: JSON) -> str:
-    """The last reveal step by step (public): every cult's orders, then each resolution step."""
-    last = view.get("last_turn")
+def reveal_account(last: JSON | None, *, paused: bool = False) -> str:
+    """A reveal step by step (public): every cult's orders, then each resolution step — the last
+    turn's, or (``paused``) this turn's so far, while defenders share out losses."""
     if not last:
         return ""
-    lines = [f"**Turn {last['turn']} revealed**"]
+    lines = [f"**Turn {last['turn']} revealed**" + (" (resolution paused in combat)" if paused else "")]
     for c in last["cults"]:
         slots = ", ".join(f"{name} {sum(c['slots'][s])}" for s, name in
                           (("attack", "Attack"), ("defend", "Defend"), ("sacrifice", "Sacrifice"),

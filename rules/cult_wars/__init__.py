@@ -1,4 +1,5 @@
-"""Cult Wars: every turn all cults give secret orders at once; they are revealed and resolved together.
+"""Cult Wars: every turn all cults choose a target in secret (revealed together), then give secret
+orders at once; the orders are revealed and resolved together, pausing only for a defender's split.
 
 Modules: ``content`` (Herald's authored cards, from ``cards.json``), ``state``, ``orders``
 (checking one cult's orders), ``combat`` (combat arithmetic), ``resolve`` (the reveal and steps

@@ -1,9 +1,11 @@
 """The Cult Wars computer player. It sees only its own seat's view.
 
-Plan of a turn: grow the cult early (breed), turn followers into VP late (sacrifice), keep
-enough defenders for the threat it reads from the last reveal and from face-up declarations,
-and send a raiding party at the cult whose altar looks richest and least guarded. Action cards
-are played when they fit the plan.
+Plan of a turn: aim at the cult whose altar looks richest and least guarded (the insignia
+step, or the target inside single orders); grow the cult early (breed), turn followers into VP
+late (sacrifice), keep enough defenders for the threat it reads — in a ``two_step`` game from the
+revealed insignia (nobody targeting it: no defence needed), otherwise from the last reveal and
+face-up declarations — and send a raiding party at its target. Action cards are played when they
+fit the plan. A winning defence puts the attackers' losses on the best-scoring attacker first.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..engine import Action, Prompt, same_json
+from .combat import share_attacker_losses
 from .content import KIND_BY_KEY, MAX_DEPLOY
 from .plan import assign
 
@@ -27,7 +31,42 @@ def _phase_shares(turn: int, turns: int) -> tuple[float, float]:
     return 0.0, 0.75
 
 
-def choose_orders(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def _last(view: dict[str, Any]) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    last = view.get("last_turn") or {}
+    return last, {c["seat"]: c for c in last.get("cults", [])}
+
+
+def _last_slot(view: dict[str, Any], k: int, slot: str) -> int:
+    c = _last(view)[1].get(k)
+    return sum(c["slots"][slot]) if c else 0
+
+
+def _guard(view: dict[str, Any], k: int) -> int:
+    """How many defenders cult ``k`` probably keeps: face up now, else as at the last reveal."""
+    fu = view["cults"][k].get("face_up") or {}
+    if "defend" in fu.get("slots", {}):
+        return int(sum(fu["slots"]["defend"]))
+    return _last_slot(view, k, "defend")
+
+
+def choose_target(view: dict[str, Any], rng: random.Random) -> Action:
+    """The insignia step: a rich, badly guarded altar; the VP leader is a good victim too."""
+    return {"type": "target", "target": _pick_target(view, rng)}
+
+
+def _pick_target(view: dict[str, Any], rng: random.Random) -> int:
+    me: int = view["private"]["seat"]
+    cults: list[dict[str, Any]] = view["cults"]
+    others = [k for k in range(len(cults)) if k != me]
+
+    def appeal(k: int) -> float:
+        return float(0.5 * cults[k]["vp"] + _last_slot(view, k, "sacrifice") + 0.5 * _last_slot(view, k, "breed")
+                     - 0.8 * _guard(view, k) + 0.15 * cults[k]["followers"] + rng.uniform(0, 3))
+
+    return max(others, key=appeal)
+
+
+def choose_orders(view: dict[str, Any], rng: random.Random) -> Action:
     priv = view["private"]
     me: int = priv["seat"]
     cults: list[dict[str, Any]] = view["cults"]
@@ -36,37 +75,30 @@ def choose_orders(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     turns: int = view["turns"]
     followers = cults[me]["followers"]
     others = [k for k in range(n) if k != me]
-    last = view.get("last_turn") or {}
-    last_cults = {c["seat"]: c for c in last.get("cults", [])}
+    last, _ = _last(view)
+    two_step = view.get("insignia") == "two_step" and cults[me].get("target") is not None
 
-    def last_slot(k: int, slot: str) -> int:
-        c = last_cults.get(k)
-        return sum(c["slots"][slot]) if c else 0
-
-    # Threat: last turn's attackers on me, and face-up attacks declared at me this turn.
-    incoming = 0.0
-    for combat in last.get("combats", []):
-        if combat["defender"] == me:
-            incoming = float(combat["attack"])
-    declared = 0
-    for k in others:
-        fu = cults[k].get("face_up") or {}
-        if fu.get("target") == me and "attack" in fu.get("slots", {}):
-            declared += sum(fu["slots"]["attack"])
     avg_other = sum(cults[k]["followers"] for k in others) / max(1, len(others))
-    threat = max(incoming * 0.8, float(declared), avg_other * 0.18)
+    if two_step:
+        # The insignia are revealed: only the cults aiming here can attack.
+        aimed = [k for k in others if cults[k]["target"] == me]
+        threat = sum(max(float(_last_slot(view, k, "attack")), 0.3 * cults[k]["followers"])
+                     for k in aimed)
+    else:
+        # Threat: last turn's attackers on me, and face-up attacks declared at me this turn.
+        incoming = 0.0
+        for combat in last.get("combats", []):
+            if combat["defender"] == me:
+                incoming = float(combat["attack"])
+        declared = 0
+        for k in others:
+            fu = cults[k].get("face_up") or {}
+            if fu.get("target") == me and "attack" in fu.get("slots", {}):
+                declared += sum(fu["slots"]["attack"])
+        threat = max(incoming * 0.8, float(declared), avg_other * 0.18)
 
-    # Target: a rich, badly guarded altar; the VP leader is a good victim too.
-    def appeal(k: int) -> float:
-        fu = cults[k].get("face_up") or {}
-        guard = sum(fu["slots"]["defend"]) if "defend" in fu.get("slots", {}) else last_slot(k, "defend")
-        return float(0.5 * cults[k]["vp"] + last_slot(k, "sacrifice") + 0.5 * last_slot(k, "breed")
-                - 0.8 * guard + 0.15 * cults[k]["followers"] + rng.uniform(0, 3))
-
-    target = max(others, key=appeal)
-    fu_t = cults[target].get("face_up") or {}
-    guard = (sum(fu_t["slots"]["defend"]) if "defend" in fu_t.get("slots", {})
-             else last_slot(target, "defend"))
+    target = cults[me]["target"] if two_step else _pick_target(view, rng)
+    guard = _guard(view, target)
 
     breed_share, sac_share = _phase_shares(turn, turns)
 
@@ -74,7 +106,7 @@ def choose_orders(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return rng.uniform(0.85, 1.15)
 
     usable = min(followers, MAX_DEPLOY)
-    defend = min(threat + 1.0, 0.45 * usable) * jitter()
+    defend = min(threat + 1.0, 0.45 * usable) * jitter() if threat > 0 else 0.0
     attack = 0.0
     if followers >= 4 and guard + 2 <= 0.4 * usable:
         attack = (guard + rng.uniform(1.5, 4.0)) if rng.random() < 0.8 else 0.0
@@ -91,12 +123,30 @@ def choose_orders(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     slots = assign(wish, followers)
 
     plays = _choose_plays(priv["hand"], slots, target, cults, me, turn, turns, threat, rng)
-    attackers_pref = sorted(others, key=lambda k: (-cults[k]["vp"], -cults[k]["followers"], k))
     face_up: list[str] = []
     if sum(slots["defend"]) >= 5 and rng.random() < 0.25:
         face_up.append("defend")
+    if two_step:
+        return {"type": "orders", "slots": slots, "actions": plays, "face_up": face_up}
     return {"type": "orders", "target": target, "slots": slots, "actions": plays,
-            "face_up": face_up, "loss_order": attackers_pref}
+            "face_up": face_up, "loss_order": _priority(view, others)}
+
+
+def _priority(view: dict[str, Any], seats: list[int]) -> list[int]:
+    """Attackers to punish first: the best-scoring, then the biggest cult."""
+    cults = view["cults"]
+    return sorted(seats, key=lambda k: (-cults[k]["vp"], -cults[k]["followers"], k))
+
+
+def choose_split(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+    """A winning defence: the losses fall on the best-scoring attacker first."""
+    attackers = {int(k): int(n) for k, n in prompt.params["attackers"]}
+    share = share_attacker_losses(int(prompt.params["loss"]), attackers, _priority(view, sorted(attackers)))
+    want = {"type": "split", "losses": [[k, share[k]] for k in sorted(attackers)]}
+    for c in prompt.choices:
+        if same_json(c.action, want):
+            return dict(c.action)
+    return dict(prompt.choices[0].action)
 
 
 def _choose_plays(hand: list[dict[str, Any]], slots: dict[str, list[int]], target: int,

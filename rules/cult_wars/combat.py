@@ -1,6 +1,7 @@
 """Combat arithmetic (rulebook "Turn", step 5): pure functions on follower counts.
 
-* a winning defence kills ``defence − attack`` attackers, shared out by the defender;
+* a winning defence kills ``defence − attack`` attackers, shared out by the defender (after the
+  reveal, when there is a real choice: :func:`needs_split`, :func:`possible_splits`);
 * an equal fight deals no damage;
 * a winning attack kills ``attack − defence`` of the defender's followers at home, sacrifices
   first, then breeders, defenders and idle followers; the attacker with most attackers takes one
@@ -50,6 +51,36 @@ def share_attacker_losses(loss: int, attackers: Mapping[int, int],
         take = min(left, attackers[k])
         out[k] = take
         left -= take
+    return out
+
+
+def needs_split(loss: int, attackers: Mapping[int, int]) -> bool:
+    """True when the defender has a real choice in sharing ``loss`` dead among ``attackers``: two
+    or more of them sent followers and the losses neither miss nor wipe out them all (otherwise
+    exactly one split is possible). Depends only on revealed numbers."""
+    live = [n for n in attackers.values() if n > 0]
+    return len(live) >= 2 and 0 < loss < sum(live)
+
+
+def possible_splits(loss: int, attackers: Mapping[int, int]) -> list[dict[int, int]]:
+    """Every way to share ``loss`` dead among ``attackers`` (seat → followers attacking), nobody
+    losing more than it sent, in a stable order (the lowest seat's loss rising first, then the
+    next's). Losses beyond what the attackers sent are void."""
+    seats = sorted(k for k, n in attackers.items() if n > 0)
+    loss = max(0, min(loss, sum(attackers[k] for k in seats)))
+    out: list[dict[int, int]] = []
+
+    def walk(i: int, left: int, acc: dict[int, int]) -> None:
+        if i == len(seats) - 1:
+            if left <= attackers[seats[i]]:
+                out.append({**acc, seats[i]: left})
+            return
+        room_after = sum(attackers[k] for k in seats[i + 1:])
+        for x in range(max(0, left - room_after), min(left, attackers[seats[i]]) + 1):
+            walk(i + 1, left - x, {**acc, seats[i]: x})
+
+    if seats:
+        walk(0, loss, {})
     return out
 
 

@@ -1,28 +1,50 @@
-"""The Cult Wars engine: setup, the secret orders of each turn, views, result.
+"""The Cult Wars engine: setup, the secret steps of each turn, the defenders' splits, views, result.
 
 Rulebook sections: "Setup" (12 followers, six strategy cards, two action cards each), "Turn"
-(orders collected in secret from every cult at once, revealed and resolved together; see
-:mod:`rules.cult_wars.resolve`) and "Victory Condition" (after turn 8: most VP, then most
-followers, then most action cards in hand, else a shared win).
+and "Victory Condition" (after turn 8: most VP, then most followers, then most action cards in
+hand, else a shared win). A turn, with the default ``insignia=two_step`` table option:
 
-Prompt ``params`` (see :class:`rules.engine.Prompt`) of the one prompt kind, ``"orders"``
-(free-form ``"orders"``; its choices are ready-made orders):
+1. the insignia step: every cult chooses its target in secret; when all have chosen, the
+   targets are revealed together (prompt kind ``"target"``);
+2. the orders: every cult lays strategy and action cards in secret, knowing who targets whom
+   (prompt kind ``"orders"``); when all are in they are revealed and resolved
+   (:mod:`rules.cult_wars.resolve`);
+3. in step 5, a defender whose defence beats two or more attackers, with a real choice of how
+   their losses fall, shares them out (prompt kind ``"split"``, open to that defender only,
+   which the revealed numbers make public); then the resolution goes on.
+
+With ``insignia=single`` (faster: one wait per turn) the target is part of one secret order and
+a winning defence shares losses out as its orders said in advance (``loss_order``).
+
+Prompt ``params`` (see :class:`rules.engine.Prompt`), per kind:
+
+``"target"`` (secret; free-form ``"target"``, its choices are the legal answers): ``turn`` and
+``turns``; ``targets``: the seats the cult may target (every other seat).
+
+``"orders"`` (free-form ``"orders"``; its choices are ready-made orders):
 
 * ``turn`` and ``turns``: this turn's number and the last turn's;
 * ``followers``: the cult's followers; ``max_assign``: how many of them the strategy cards can
   hold this turn (at most the followers, at most the sum of the strategy cards);
 * ``strategy_cards``: the strategy-card values, each laid on at most one slot;
 * ``slots``: the slot names, in order (``attack``, ``defend``, ``sacrifice``, ``breed``);
-* ``targets``: the seats the cult may target (every other seat);
+* ``targets``: the seats the cult may target (every other seat; only the revealed one in a
+  ``two_step`` game);
+* ``target``: the target revealed in the insignia step (None in a ``single`` game);
+  ``targeted_by``: the seats whose revealed insignia name this cult (empty in a ``single`` game);
 * ``action_cards``: how many action cards the cult holds (their ids are in the seat's view);
 * ``replace``: True on the prompt ``revisable`` gives a cult that has already sent its orders
   this turn (a replacement must carry ``"replace": true``); False on an open prompt.
+
+``"split"`` (enumerated, public): ``loss``: attackers that die; ``attackers``: ``[seat,
+followers attacking]`` pairs; ``proportional``: the split in proportion (``[seat, loss]`` pairs),
+the first choice and what the deadline picks.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine import (
@@ -31,6 +53,7 @@ from ..engine import (
     Engine,
     Event,
     IllegalAction,
+    InvalidOptions,
     NotYourTurn,
     Prompt,
     Result,
@@ -38,34 +61,45 @@ from ..engine import (
     seat_name,
     shown,
 )
-from .bot import choose_orders
+from ..text import count
+from .bot import choose_orders, choose_split, choose_target
+from .combat import possible_splits, share_attacker_losses
 from .content import DECK_IDS, MAX_DEPLOY, SLOTS, STRATEGY_VALUES, kind_of
 from .orders import (
     ORDERS_USAGE,
+    ORDERS_USAGE_TWO_STEP,
+    TARGET_USAGE,
     check_face_up_kept,
     declaration,
     declaration_text,
     describe,
     parse_orders,
+    parse_target,
 )
 from .plan import preset_orders
-from .resolve import resolve_turn
-from .state import START_FOLLOWERS, START_HAND, TURNS, Cult, CultWarsState
+from .resolve import Split, answer_split, pending, resolve_turn, reveal_record
+from .state import START_FOLLOWERS, START_HAND, TURNS, Cult, CultWarsState, upgrade
 
 SUMMARY = """\
 Three or four cult leaders compete for the favour of their gods over eight turns. Every turn \
-each leader secretly picks a rival cult as the target and spreads followers over four tasks by \
-laying strategy cards (values 1, 1, 2, 3, 5 and 8) on the Attack, Defend, Sacrifice and Breed \
-slots, and may add action cards from hand. Nothing happens until every leader has sent orders.
+each leader first picks a rival cult as the target in secret; all targets are revealed together. \
+Then, knowing who targets whom, each leader secretly spreads followers over four tasks by laying \
+strategy cards (values 1, 1, 2, 3, 5 and 8) on the Attack, Defend, Sacrifice and Breed slots, \
+and may add action cards from hand.
 
 Then all orders are revealed and resolved in a fixed order: action cards, combat at every \
-targeted cult (the bigger side kills the difference; a beaten defender loses sacrificial \
-followers first and the biggest attacker scores them), sacrifices (one VP per follower and an \
-action card; a lone biggest sacrifice draws one more), then breeding (one newborn per breeder).
+targeted cult (the bigger side kills the difference; a defender who holds shares out the \
+attackers' losses; a beaten defender loses sacrificial followers first and the biggest attacker \
+scores them), sacrifices (one VP per follower and an action card; a lone biggest sacrifice draws \
+one more), then breeding (one newborn per breeder). The table option `insignia=single` folds the \
+target into the secret orders for faster play.
 
 After turn 8 the most VP wins; ties go to more followers, then more action cards in hand.\
 """
 
+
+INSIGNIA_MODES = ("two_step", "single")
+"""Values of the ``insignia`` table option."""
 
 _SWAP_CLEAR_OF_TOP = 6
 """Cards on top of the action deck (its start) a hand variant leaves alone, so other cults'
@@ -79,11 +113,25 @@ class CultWarsEngine(Engine[CultWarsState]):
     max_players = 4
     summary = SUMMARY
     rules_page = "docs/rules/cult_wars.md"
-    schema_version = 1
+    schema_version = 2
+    option_help = {
+        "insignia": "two_step (default, as the rulebook): every cult picks its target, all targets "
+                    "are revealed together, then cards are laid, and a defender who holds shares out "
+                    "the attackers' losses after the reveal; single: target and cards in one secret "
+                    "order with the split chosen in advance (faster: one wait per turn)",
+    }
 
     # ------------------------------------------------------------------ setup
+    def validate_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        opts = super().validate_options(players, options)
+        mode = opts.get("insignia", "two_step")
+        if mode not in INSIGNIA_MODES:
+            raise InvalidOptions(f"insignia must be two_step or single, not {shown(mode, 40)}.")
+        opts["insignia"] = mode
+        return opts
+
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> CultWarsState:
-        self.validate_options(players, options or {})
+        opts = self.validate_options(players, options or {})
         rng = Rng(seed)
         deck = list(DECK_IDS)
         rng.shuffle(deck)
@@ -91,36 +139,106 @@ class CultWarsEngine(Engine[CultWarsState]):
         for _ in range(START_HAND):
             for c in cults:
                 c.hand.append(deck.pop(0))
-        return CultWarsState(players=players, rng=rng, cults=cults, deck=deck)
+        mode = opts["insignia"]
+        return CultWarsState(players=players, rng=rng, cults=cults, deck=deck, insignia=mode,
+                             phase="targets" if mode == "two_step" else "orders")
+
+    def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
+               log: Sequence[tuple[int, Action]]) -> CultWarsState:
+        """A game stored before the insignia option existed has no ``insignia`` among its options
+        and played single orders: its first action is orders, where a two-step game's is a target.
+        Such a log replays as the ``single`` game it was (as :meth:`from_json` reads its state)."""
+        opts = dict(options or {})
+        if "insignia" not in opts and log and log[0][1].get("type") == "orders":
+            opts["insignia"] = "single"
+        return super().replay(players, seed, opts, log)
 
     # ------------------------------------------------------------------ prompts
     def prompts(self, state: CultWarsState) -> list[Prompt]:
         s = state
-        if s.phase != "orders":
-            return []
-        return [self._orders_prompt(s, seat) for seat in range(s.players) if seat not in s.orders]
+        if s.phase == "targets":
+            return [self._target_prompt(s, seat) for seat in range(s.players) if seat not in s.targets]
+        if s.phase == "orders":
+            return [self._orders_prompt(s, seat) for seat in range(s.players) if seat not in s.orders]
+        if s.phase == "split":
+            t = pending(s)
+            return [self._split_prompt(s, sp) for sp in (t.splits if t else [])]
+        return []
+
+    def _target_prompt(self, s: CultWarsState, seat: int) -> Prompt:
+        others = [k for k in range(s.players) if k != seat]
+        choices = tuple(
+            Choice(f"Target {seat_name(k)}", {"type": "target", "target": k},
+                   description=f"{count(s.cults[k].followers, 'follower')}, {s.cults[k].vp} VP")
+            for k in others)
+        text = (f"Turn {s.turn} of {TURNS}, the insignia step: choose the cult your attackers and "
+                f"action cards will target. Every cult chooses in secret; all targets are revealed "
+                f"together, and then you lay your cards knowing who targets whom.")
+        params = {"turn": s.turn, "turns": TURNS, "targets": others}
+        # free-form "target" (the choices are still listed): a game's own form answers it in one
+        # click, and ``play`` reads the answer exactly
+        return Prompt(seat, "target", text, choices, secret=True, free_form="target",
+                      timeout_note="the computer player chooses your target", params=params)
 
     def _orders_prompt(self, s: CultWarsState, seat: int) -> Prompt:
         followers = [c.followers for c in s.cults]
         vp = [c.vp for c in s.cults]
+        fixed = s.targets.get(seat) if s.insignia == "two_step" else None
         choices = tuple(
             Choice(label, action, description=desc)
-            for label, desc, action in preset_orders(seat, s.players, followers, vp))
+            for label, desc, action in preset_orders(seat, s.players, followers, vp, fixed_target=fixed))
         cult = s.cults[seat]
         max_assign = min(cult.followers, MAX_DEPLOY)
-        text = (f"Turn {s.turn} of {TURNS}: write your secret orders. Your cult has "
-                f"{cult.followers} followers (at most {max_assign} can be "
-                f"assigned) and {len(cult.hand)} action card(s). Choose a target cult, lay "
-                f"strategy cards {', '.join(map(str, STRATEGY_VALUES))} on Attack, Defend, "
-                f"Sacrifice and Breed, add action cards, and say what is face up.")
+        by = sorted(k for k, t in s.targets.items() if t == seat) if fixed is not None else []
+        head = (f"Turn {s.turn} of {TURNS}: write your secret orders. Your cult has "
+                f"{count(cult.followers, 'follower')} (at most {max_assign} can be "
+                f"assigned) and {count(len(cult.hand), 'action card')}.")
+        if fixed is None:
+            text = (f"{head} Choose a target cult, lay strategy cards "
+                    f"{', '.join(map(str, STRATEGY_VALUES))} on Attack, Defend, Sacrifice and Breed, "
+                    f"add action cards, and say what is face up.")
+        else:
+            aimed = (", ".join(seat_name(k) for k in by) + (" target" if len(by) > 1 else " targets")
+                     + " you") if by else "nobody targets you"
+            text = (f"{head} Your target is {seat_name(fixed)}; {aimed}. Lay strategy cards "
+                    f"{', '.join(map(str, STRATEGY_VALUES))} on Attack, Defend, Sacrifice and Breed, "
+                    f"add action cards, and say what is face up.")
         params = {
             "turn": s.turn, "turns": TURNS, "followers": cult.followers, "max_assign": max_assign,
             "strategy_cards": list(STRATEGY_VALUES), "slots": list(SLOTS),
-            "targets": [k for k in range(s.players) if k != seat],
+            "targets": [fixed] if fixed is not None else [k for k in range(s.players) if k != seat],
+            "target": fixed, "targeted_by": by,
             "action_cards": len(cult.hand), "replace": seat in s.orders,
         }
         return Prompt(seat, "orders", text, choices, secret=True, free_form="orders",
                       timeout_note="the computer player writes your orders", params=params)
+
+    def _split_prompt(self, s: CultWarsState, sp: Split) -> Prompt:
+        """The defender's split (rulebook step 5a). Asked only when the revealed numbers leave a
+        real choice, so who is asked is public; the first choice, in proportion, is the default."""
+        fair = share_attacker_losses(sp.loss, sp.attackers, "proportional")
+        seats = sorted(sp.attackers)
+
+        def action(share: dict[int, int]) -> dict[str, Any]:
+            return {"type": "split", "losses": [[k, share.get(k, 0)] for k in seats]}
+
+        def label(share: dict[int, int]) -> str:
+            return ", ".join(f"{seat_name(k)} loses {share.get(k, 0)}" for k in seats)
+
+        choices = [Choice(f"In proportion: {label(fair)}", action(fair),
+                          description="the default if the deadline passes")]
+        for share in possible_splits(sp.loss, sp.attackers):
+            if share == fair:
+                continue
+            choices.append(Choice(label(share), action(share),
+                                  group=f"{seat_name(seats[0])} loses {share[seats[0]]}"))
+        who = ", ".join(f"{seat_name(k)} {sp.attackers[k]}" for k in seats)
+        text = (f"Turn {s.turn}: your defence holds. The attackers ({who}) lose "
+                f"{count(sp.loss, 'follower')} between them; choose how the losses fall.")
+        params = {"loss": sp.loss, "attackers": [[k, sp.attackers[k]] for k in seats],
+                  "proportional": [[k, fair[k]] for k in seats]}
+        return Prompt(sp.defender, "split", text, tuple(choices),
+                      timeout_note="the losses are shared in proportion", params=params)
 
     def revisable(self, state: CultWarsState, seat: int) -> Prompt | None:
         """A cult that has sent its orders may replace them until the last cult submits: its
@@ -132,9 +250,46 @@ class CultWarsEngine(Engine[CultWarsState]):
     # ------------------------------------------------------------------ play
     def play(self, state: CultWarsState, seat: int, action: Action,
              prompt: Prompt) -> tuple[CultWarsState, list[Event]]:
-        s0 = state
+        if prompt.kind == "target":
+            return self._play_target(state, seat, action)
+        if prompt.kind == "split":
+            return self._play_split(state, seat, action)
+        return self._play_orders(state, seat, action)
+
+    def _play_target(self, s0: CultWarsState, seat: int,
+                     action: Action) -> tuple[CultWarsState, list[Event]]:
+        if action["type"] != "target":
+            raise IllegalAction(f"{shown(action)} is not allowed yet: this turn starts with the insignia "
+                                f"step; choose your target with {TARGET_USAGE} (the orders follow once "
+                                "every target is revealed).")
+        target = parse_target(action, seat=seat, players=s0.players)
+        s = self.clone(s0)
+        s.targets[seat] = target
+        events = [
+            Event(f"Your insignia for turn {s.turn}: target {seat_name(target)}.", to=(seat,), kind="orders"),
+            Event(f"{seat_name(seat)} has chosen its insignia for turn {s.turn}.", kind="submitted"),
+        ]
+        if len(s.targets) == s.players:
+            s.phase = "orders"
+            pairs = "; ".join(f"{seat_name(k)} → {seat_name(t)}" for k, t in sorted(s.targets.items()))
+            events.append(Event(
+                f"Turn {s.turn}: the insignia are revealed: {pairs}. Now every cult lays its cards.",
+                kind="insignia", data={"targets": [[k, t] for k, t in sorted(s.targets.items())]}))
+        return s, events
+
+    def _play_split(self, s0: CultWarsState, seat: int,
+                    action: Action) -> tuple[CultWarsState, list[Event]]:
+        # ``apply`` has checked the action is exactly one of the prompt's choices
+        losses = {int(k): int(n) for k, n in action["losses"]}
+        s = self.clone(s0)
+        return s, answer_split(s, seat, losses)
+
+    def _play_orders(self, s0: CultWarsState, seat: int,
+                     action: Action) -> tuple[CultWarsState, list[Event]]:
+        two_step = s0.insignia == "two_step"
         if action["type"] != "orders":
-            raise IllegalAction(f"{shown(action)} is not allowed; the only action is {ORDERS_USAGE}.")
+            usage = ORDERS_USAGE_TWO_STEP if two_step else ORDERS_USAGE
+            raise IllegalAction(f"{shown(action)} is not allowed; the only action now is {usage}.")
         old = s0.orders.get(seat)
         if old is not None and action.get("replace") is not True:
             waiting = ", ".join(seat_name(k) for k in range(s0.players) if k not in s0.orders)
@@ -144,7 +299,7 @@ class CultWarsEngine(Engine[CultWarsState]):
                 f"waiting for {waiting}).")
         cult = s0.cults[seat]
         orders = parse_orders(action, seat=seat, players=s0.players, followers=cult.followers,
-                              hand=cult.hand)
+                              hand=cult.hand, fixed_target=s0.targets.get(seat) if two_step else None)
         if old is not None:
             if orders == old:
                 # a repeated replacement (a double tap, a retried request) changes nothing
@@ -154,7 +309,7 @@ class CultWarsEngine(Engine[CultWarsState]):
         s = self.clone(s0)
         s.orders[seat] = orders
         events: list[Event] = [
-            Event(f"Your orders for turn {s.turn}: {describe(orders, cult.followers)}",
+            Event(f"Your orders for turn {s.turn}: {describe(orders, cult.followers, split_after=two_step)}",
                   to=(seat,), kind="orders"),
             Event(f"{seat_name(seat)} has {'changed its' if old else 'sent its'} orders for turn {s.turn}.",
                   kind="submitted"),
@@ -171,26 +326,32 @@ class CultWarsEngine(Engine[CultWarsState]):
     # ------------------------------------------------------------------ views
     def view(self, state: CultWarsState, seat: int | None) -> dict[str, Any]:
         s = state
+        answered = set(s.targets) if s.phase == "targets" else set(s.orders)
+        revealed = s.insignia == "two_step" and s.phase in ("orders", "split")
         cults = []
         for k, c in enumerate(s.cults):
             o = s.orders.get(k)
             cults.append({
                 "seat": k, "followers": c.followers, "vp": c.vp, "hand_size": len(c.hand),
-                "submitted": o is not None, "face_up": declaration(o) if o else {},
+                "submitted": k in answered, "face_up": declaration(o) if o else {},
+                "target": s.targets.get(k) if revealed else None,
             })
+        t = pending(s)
         v: dict[str, Any] = {
             "game": self.key,
             "players": s.players,
             "turn": s.turn,
             "turns": TURNS,
             "phase": s.phase,
+            "insignia": s.insignia,
             "strategy_cards": list(STRATEGY_VALUES),
             "cults": cults,
-            "submitted": sorted(s.orders),
-            "waiting_for": [k for k in range(s.players) if k not in s.orders] if s.phase == "orders" else [],
+            "submitted": sorted(answered) if s.phase in ("targets", "orders") else [],
+            "waiting_for": sorted({p.seat for p in self.prompts(s)}),
             "deck_size": len(s.deck),
             "discard_size": len(s.discard),
             "reshuffles": s.reshuffles,
+            "reveal": reveal_record(s, t) if t is not None else None,
             "last_turn": s.last_turn,
             "history": list(s.history),
         }
@@ -207,8 +368,10 @@ class CultWarsEngine(Engine[CultWarsState]):
                      "text": kind_of(cid).text, "target": kind_of(cid).target}
                     for cid in c.hand
                 ],
+                "target_choice": s.targets.get(seat) if s.phase == "targets" else None,
                 "orders": o.to_json() if o else None,
-                "orders_text": describe(o, c.followers) if o else None,
+                "orders_text": (describe(o, c.followers, split_after=s.insignia == "two_step")
+                                if o else None),
             }
         return v
 
@@ -216,27 +379,25 @@ class CultWarsEngine(Engine[CultWarsState]):
         return list(state.cults[seat].hand)
 
     def secret_variants(self, state: CultWarsState, seat: int, rng: random.Random) -> list[CultWarsState]:
-        """Two kinds of variant: the action cards in hand that the pending orders do not play,
+        """Three kinds of variant: the action cards in hand that the pending orders do not play,
         swapped with as many cards from the hidden deck (each swapped card takes the other's
-        place, so counts and identities are conserved); and, for a cult that has sent its orders,
-        the same orders aimed at another target or with two hidden slots exchanged (what is laid
-        face up stays as it was)."""
+        place, so counts and identities are conserved); in the insignia step, another target
+        for a cult that has chosen; and, for a cult that has sent its orders, the same orders
+        aimed at another target (a ``single`` game: there the target is part of the secret
+        orders) or with two hidden slots exchanged (what is laid face up stays as it was)."""
         s = state
         out: list[CultWarsState] = []
-        cult = s.cults[seat]
-        orders = s.orders.get(seat)
-        played = {pl.card for pl in orders.plays} if orders else set()
-        free = [i for i, c in enumerate(cult.hand) if c not in played]
-        below = range(_SWAP_CLEAR_OF_TOP, len(s.deck))  # leave the next draws as they are
-        if free and below:
-            v = self.clone(s)
-            take = rng.sample(below, min(len(free), len(below)))
-            for i, j in zip(free, take, strict=False):
-                hand = v.cults[seat].hand
-                hand[i], v.deck[j] = v.deck[j], hand[i]
-            out.append(v)
+        if s.phase == "targets" and seat in s.targets:
+            others = [k for k in range(s.players) if k not in (seat, s.targets[seat])]
+            if others:
+                v = self.clone(s)
+                v.targets[seat] = rng.choice(others)
+                out.append(v)
+        out += self._hand_variant(s, seat, rng)
+        # the orders of a turn paused for splits are revealed: only pending orders are secret
+        orders = s.orders.get(seat) if s.phase == "orders" else None
         if orders is not None:
-            if "target" not in orders.face_up:
+            if s.insignia == "single" and "target" not in orders.face_up:
                 others = [k for k in range(s.players) if k not in (seat, orders.target)]
                 if others:
                     v = self.clone(s)
@@ -251,6 +412,22 @@ class CultWarsEngine(Engine[CultWarsState]):
                 slots[a], slots[b] = slots[b], slots[a]
                 out.append(v)
         return out
+
+    def _hand_variant(self, s: CultWarsState, seat: int, rng: random.Random) -> list[CultWarsState]:
+        """The hand's cards not played by pending orders, swapped with cards of the hidden deck."""
+        cult = s.cults[seat]
+        orders = s.orders.get(seat) if s.phase == "orders" else None
+        played = {pl.card for pl in orders.plays} if orders else set()
+        free = [i for i, c in enumerate(cult.hand) if c not in played]
+        below = range(_SWAP_CLEAR_OF_TOP, len(s.deck))  # leave the next draws as they are
+        if not free or not below:
+            return []
+        v = self.clone(s)
+        take = rng.sample(below, min(len(free), len(below)))
+        for i, j in zip(free, take, strict=False):
+            hand = v.cults[seat].hand
+            hand[i], v.deck[j] = v.deck[j], hand[i]
+        return [v]
 
     # ------------------------------------------------------------------ result
     def result(self, state: CultWarsState) -> Result | None:
@@ -278,12 +455,27 @@ class CultWarsEngine(Engine[CultWarsState]):
 
     # ------------------------------------------------------------------ computer player
     def bot_action(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+        if prompt.kind == "target":
+            return choose_target(view, rng)
+        if prompt.kind == "split":
+            return choose_split(view, prompt, rng)
         return choose_orders(view, rng)
+
+    def timeout_action(self, state: CultWarsState, prompt: Prompt) -> Action:
+        """A defender who lets the deadline pass shares the losses in proportion (the first
+        choice); targets and orders are written by the computer player."""
+        if prompt.kind == "split":
+            return dict(prompt.choices[0].action)
+        return super().timeout_action(state, prompt)
 
     # ------------------------------------------------------------------ serialisation
     def to_json(self, state: CultWarsState) -> dict[str, Any]:
         return state.to_json(self.schema_version)
 
     def from_json(self, data: Mapping[str, Any]) -> CultWarsState:
+        """Reads this layout, and a version-1 state (stored before the insignia option) as the
+        ``single`` game it was; any other version is refused."""
+        if data.get("schema_version") == 1:
+            data = {**upgrade(data), "schema_version": self.schema_version}
         self.check_schema(data)
         return CultWarsState.from_json(data)

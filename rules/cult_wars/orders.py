@@ -1,8 +1,11 @@
 """Parsing, checking and describing a cult's secret orders (rulebook "Turn", steps 1–2).
 
-One action carries everything a cult decides in a turn: the insignia it reveals (its target),
-the strategy cards on each of the four slots, the action cards it lays down with their targets,
-what it lays face up, and how its defence shares out attackers' losses if it wins.
+With the ``"single"`` table option one action carries everything a cult decides in a turn: the
+insignia it reveals (its target), the strategy cards on each of the four slots, the action cards
+it lays down with their targets, what it lays face up, and how its defence shares out attackers'
+losses if it wins. With ``"two_step"`` (the rulebook) the target was chosen and revealed in the
+insignia step before (:func:`parse_target`), so the orders may omit it (or repeat it), cannot lay
+it face up, and carry no loss order: the defender shares out losses after the reveal.
 """
 
 from __future__ import annotations
@@ -16,7 +19,11 @@ from .state import Orders, Play
 
 ORDERS_USAGE = ('{"type": "orders", "target": seat, "slots": {...}, "actions": [...], '
                 '"face_up": [...], "loss_order": ...}')
-"""What an orders action looks like, for refusals."""
+"""What an orders action looks like, for refusals (``"single"`` games)."""
+ORDERS_USAGE_TWO_STEP = '{"type": "orders", "slots": {...}, "actions": [...], "face_up": [...]}'
+"""What an orders action looks like after the insignia step (``"two_step"`` games)."""
+TARGET_USAGE = '{"type": "target", "target": seat}'
+"""What an insignia choice looks like."""
 PLAY_USAGE = '{"card": "AC07", "target": 2}'
 """What one action-card play inside the orders looks like."""
 ORDER_FIELDS: dict[str, FieldSpec] = {
@@ -31,19 +38,31 @@ def _is_int(x: Any) -> bool:
     return type(x) is int
 
 
-def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: list[str]) -> Orders:
+def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: list[str],
+                 fixed_target: int | None = None) -> Orders:
     """Check a raw ``{"type": "orders", …}`` action and return the :class:`Orders` it gives.
 
     Read exactly (:func:`rules.engine.fields`): only the keys of :data:`ORDER_KEYS`; seats and
     strategy-card values are whole numbers (never ``true`` or ``3.0``), card ids and face-up items
-    strings. Raises :class:`IllegalAction` naming the bad part and what is allowed.
+    strings. ``fixed_target`` is the insignia revealed in a ``"two_step"`` game's insignia step
+    (None in a ``"single"`` game, whose orders name the target). Raises :class:`IllegalAction`
+    naming the bad part and what is allowed.
     """
-    got = fields(raw, "orders", {"type": str, "target": int}, ORDER_FIELDS, usage=ORDERS_USAGE)
+    two_step = fixed_target is not None
+    usage = ORDERS_USAGE_TWO_STEP if two_step else ORDERS_USAGE
+    if two_step:
+        got = fields(raw, "orders", {"type": str}, {"target": int, **ORDER_FIELDS}, usage=usage)
+    else:
+        got = fields(raw, "orders", {"type": str, "target": int}, ORDER_FIELDS, usage=usage)
     others = [k for k in range(players) if k != seat]
     others_txt = ", ".join(f"{k} ({seat_name(k)})" for k in others)
 
-    target: int = got["target"]
-    if target not in others:
+    target: int | None = got.get("target", fixed_target)
+    if fixed_target is not None and target != fixed_target:
+        raise IllegalAction(
+            f"your insignia was revealed this turn: your target is {seat_name(fixed_target)} (seat "
+            f"{fixed_target}), not {shown(target)}; leave \"target\" out or repeat {fixed_target}.")
+    if target is None or target not in others:
         raise IllegalAction(
             f"target {shown(target)} is not another cult; reveal the insignia of one of seats {others_txt}.")
 
@@ -100,7 +119,10 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
             plays.append(Play(cid, tgt))
 
     fu_raw: Any = got.get("face_up") or []
-    allowed = ["target", *SLOTS, *(pl.card for pl in plays)]
+    allowed = [*([] if two_step else ["target"]), *SLOTS, *(pl.card for pl in plays)]
+    if two_step and type(fu_raw) is list and "target" in fu_raw:
+        raise IllegalAction("your target was revealed in the insignia step already; lay face up only "
+                            f"slots and action cards: {', '.join(allowed)}.")
     if fu_raw == "all":
         fu_raw = list(allowed)
     if type(fu_raw) is not list or not all(type(x) is str for x in fu_raw):
@@ -114,6 +136,10 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
 
     lo_raw = got.get("loss_order")
     loss_order: str | list[int]
+    if two_step and lo_raw is not None:
+        raise IllegalAction(
+            f"loss_order {shown(lo_raw, 60)} is not part of the orders at this table: if your defence "
+            "wins against several attackers, you share out their losses after the reveal.")
     if lo_raw is None or lo_raw == "proportional":
         loss_order = "proportional"
     elif type(lo_raw) is list and all(_is_int(x) for x in lo_raw):
@@ -126,6 +152,18 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
             f"loss_order {shown(lo_raw, 60)} must be \"proportional\" or a priority list of seats from {others_txt}.")
 
     return Orders(target=target, slots=slots, plays=plays, face_up=face_up, loss_order=loss_order)
+
+
+def parse_target(raw: Any, *, seat: int, players: int) -> int:
+    """Check a raw ``{"type": "target", "target": seat}`` action (the insignia step) and return
+    the target seat."""
+    got = fields(raw, "an insignia choice", {"type": str, "target": int}, usage=TARGET_USAGE)
+    others = [k for k in range(players) if k != seat]
+    target: int = got["target"]
+    if target not in others:
+        txt = ", ".join(f"{k} ({seat_name(k)})" for k in others)
+        raise IllegalAction(f"target {shown(target)} is not another cult; choose one of seats {txt}.")
+    return target
 
 
 def check_face_up_kept(old: Orders, new: Orders) -> None:
@@ -181,12 +219,15 @@ def loss_order_text(lo: str | list[int]) -> str:
     return "attackers' losses go first to " + ", ".join(seat_name(k) for k in lo)
 
 
-def describe(o: Orders, followers: int) -> str:
-    """The whole orders in words, for the seat's own eyes."""
+def describe(o: Orders, followers: int, *, split_after: bool = False) -> str:
+    """The whole orders in words, for the seat's own eyes (``split_after``: a ``"two_step"``
+    game, where a winning defence shares out losses after the reveal)."""
     parts = [f"target {seat_name(o.target)}"] + [slot_text(s, o.slots[s]) for s in SLOTS]
     parts.append(f"idle {max(0, followers - o.total())}")
     cards = ", ".join(play_text(pl) for pl in o.plays) or "no action cards"
     fu = ", ".join(_item_label(x) for x in o.face_up) or "nothing"
+    if split_after:
+        return f"{' · '.join(parts)}; {cards}; face up: {fu}."
     return f"{' · '.join(parts)}; {cards}; face up: {fu}; {loss_order_text(o.loss_order)}."
 
 

@@ -52,30 +52,37 @@ def assign(wish: Mapping[str, float], budget: int,
     return out
 
 
-def preset_orders(seat: int, players: int, followers: list[int], vp: list[int]) -> list[tuple[str, str, dict[str, Any]]]:
-    """Ready-made orders for a generic UI: (label, description, action)."""
+def preset_orders(seat: int, players: int, followers: list[int], vp: list[int], *,
+                  fixed_target: int | None = None) -> list[tuple[str, str, dict[str, Any]]]:
+    """Ready-made orders for a generic UI: (label, description, action). ``fixed_target`` is the
+    target revealed in a ``two_step`` game's insignia step: every preset then aims there and
+    carries no target or loss order of its own."""
     me = followers[seat]
     others = [k for k in range(players) if k != seat]
     leader = max(others, key=lambda k: (vp[k], followers[k], -k))
     out: list[tuple[str, str, dict[str, Any]]] = []
 
     def orders(wish: dict[str, float], target: int) -> dict[str, Any]:
+        if fixed_target is not None:
+            return {"type": "orders", "slots": assign(wish, me), "actions": [], "face_up": []}
         return {"type": "orders", "target": target, "slots": assign(wish, me),
                 "actions": [], "face_up": [], "loss_order": "proportional"}
 
     def label(slots: dict[str, list[int]]) -> str:
         return ", ".join(f"{SLOT_NAMES[s]} {sum(v)}" for s, v in slots.items() if v) or "all idle"
 
+    aim = leader if fixed_target is None else fixed_target
+    at = "" if fixed_target is not None else f", target {seat_name(leader)}"
     q = me / 4
-    o = orders({"attack": q, "defend": q, "sacrifice": q, "breed": q}, leader)
-    out.append((f"Balanced, target {seat_name(leader)}", label(o["slots"]), o))
-    for k in others:
+    o = orders({"attack": q, "defend": q, "sacrifice": q, "breed": q}, aim)
+    out.append((f"Balanced{at}", label(o["slots"]), o))
+    for k in (others if fixed_target is None else [fixed_target]):
         o = orders({"attack": me * 0.75, "defend": me * 0.25}, k)
         out.append((f"All-out attack on {seat_name(k)}", label(o["slots"]), o))
-    o = orders({"defend": me}, leader)
-    out.append((f"Turtle (all defend), target {seat_name(leader)}", label(o["slots"]), o))
-    o = orders({"sacrifice": me * 0.7, "defend": me * 0.3}, leader)
-    out.append((f"Sacrifice big, target {seat_name(leader)}", label(o["slots"]), o))
-    o = orders({"breed": me * 0.7, "defend": me * 0.3}, leader)
-    out.append((f"Breed big, target {seat_name(leader)}", label(o["slots"]), o))
+    o = orders({"defend": me}, aim)
+    out.append((f"Turtle (all defend){at}", label(o["slots"]), o))
+    o = orders({"sacrifice": me * 0.7, "defend": me * 0.3}, aim)
+    out.append((f"Sacrifice big{at}", label(o["slots"]), o))
+    o = orders({"breed": me * 0.7, "defend": me * 0.3}, aim)
+    out.append((f"Breed big{at}", label(o["slots"]), o))
     return out

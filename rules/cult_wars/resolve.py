@@ -3,15 +3,31 @@
 Called once every cult has submitted its orders. Works on a copy of the state that the engine
 owns, mutating it in place, and returns the public and private events that tell the story of
 each step: reveal, action cards, combat, sacrifices, breeding, clean-up.
+
+With the ``"two_step"`` table option a defence that wins against two or more attackers lets the
+defender share out their losses after the reveal (rulebook step 5a) whenever there is a real
+choice (:func:`rules.cult_wars.combat.needs_split`). The resolution then pauses after step 5:
+its working data goes into ``state.resolution`` (everything in it is public by then), the phase
+becomes ``"split"``, and :func:`answer_split` resumes it once every such defender has chosen.
+Combats at different cults never touch the same followers (each cult attacks one target and its
+attackers are away from home), so the other combats are settled at once and the paused ones
+only wait for their defender.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..engine import Event, seat_name
-from .combat import CARD_LOSS_ORDER, home_losses, share_attacker_losses, split_sacrifice_vp
+from ..text import count, listing
+from .combat import (
+    CARD_LOSS_ORDER,
+    home_losses,
+    needs_split,
+    share_attacker_losses,
+    split_sacrifice_vp,
+)
 from .content import SLOTS, ActionKind, card_name, kind_of
 from .orders import play_text, slot_text
 from .state import TURNS, CultWarsState, Orders, Play
@@ -33,8 +49,28 @@ class Mods:
 
 
 @dataclass
+class Split:
+    """A defender's choice the resolution waits for: ``loss`` attackers die among ``attackers``
+    (seat → followers attacking); ``combat`` is the index of its record in ``Turn.combats``."""
+
+    defender: int
+    loss: int
+    attackers: dict[int, int]
+    combat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"defender": self.defender, "loss": self.loss,
+                "attackers": [[k, n] for k, n in sorted(self.attackers.items())], "combat": self.combat}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Split:
+        return cls(int(d["defender"]), int(d["loss"]), {int(k): int(n) for k, n in d["attackers"]},
+                   int(d["combat"]))
+
+
+@dataclass
 class Turn:
-    """Working data of one resolution."""
+    """Working data of one resolution (stored in the state while it waits for splits)."""
 
     orders: dict[int, Orders]
     board: dict[int, dict[str, int]]
@@ -43,6 +79,40 @@ class Turn:
     cancelled: set[str] = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
     combats: list[dict[str, Any]] = field(default_factory=list)
+    before: list[tuple[int, int]] = field(default_factory=list)
+    """(followers, VP) of each cult before the reveal."""
+    assigned: dict[int, int] = field(default_factory=dict)
+    """Followers each cult laid on Sacrifice (before any loss)."""
+    splits: list[Split] = field(default_factory=list)
+    """Defenders' splits still awaited, in seat order of the defenders."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "board": [[k, dict(b)] for k, b in sorted(self.board.items())],
+            "mods": [[k, asdict(m)] for k, m in sorted(self.mods.items())],
+            "in_play": [[k, pl.card, pl.target] for k, pl in self.in_play],
+            "cancelled": sorted(self.cancelled),
+            "lines": list(self.lines),
+            "combats": [dict(c) for c in self.combats],
+            "before": [list(b) for b in self.before],
+            "assigned": [[k, n] for k, n in sorted(self.assigned.items())],
+            "splits": [sp.to_json() for sp in self.splits],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], orders: dict[int, Orders]) -> Turn:
+        return cls(
+            orders=dict(orders),
+            board={int(k): {str(x): int(n) for x, n in b.items()} for k, b in d["board"]},
+            mods={int(k): Mods(**m) for k, m in d["mods"]},
+            in_play=[(int(k), Play(str(c), None if t is None else int(t))) for k, c, t in d["in_play"]],
+            cancelled={str(c) for c in d["cancelled"]},
+            lines=[str(x) for x in d["lines"]],
+            combats=[dict(c) for c in d["combats"]],
+            before=[(int(f), int(v)) for f, v in d["before"]],
+            assigned={int(k): int(n) for k, n in d["assigned"]},
+            splits=[Split.from_json(sp) for sp in d["splits"]],
+        )
 
 
 def draw(s: CultWarsState, seat: int, n: int, events: list[Event], why: str) -> int:
@@ -67,8 +137,7 @@ def draw(s: CultWarsState, seat: int, n: int, events: list[Event], why: str) -> 
     if got:
         names = ", ".join(f"{card_name(c)} ({c})" for c in got)
         events.append(Event(f"You draw {names} ({why}).", to=(seat,), kind="draw"))
-        plural = "s" if len(got) > 1 else ""
-        events.append(Event(f"{seat_name(seat)} draws {len(got)} action card{plural} ({why}).", kind="draw"))
+        events.append(Event(f"{seat_name(seat)} draws {count(len(got), 'action card')} ({why}).", kind="draw"))
     return len(got)
 
 
@@ -79,21 +148,23 @@ def _lose(board: dict[str, int], loss: dict[str, int]) -> int:
 
 
 def _losses_text(loss: dict[str, int]) -> str:
-    names = {"sacrifice": "sacrificial", "breed": "breeders", "defend": "defenders",
-             "idle": "idle", "attack": "attackers"}
-    return ", ".join(f"{n} {names[k]}" for k, n in loss.items() if n) or "nobody"
+    names = {"sacrifice": "sacrificial", "breed": "breeder", "defend": "defender",
+             "idle": "idle", "attack": "attacker"}
+    return ", ".join(f"{n} {names[k]}" if names[k] in ("sacrificial", "idle") else count(n, names[k])
+                     for k, n in loss.items() if n) or "nobody"
 
 
 def resolve_turn(s: CultWarsState) -> list[Event]:
-    """Reveal every cult's orders and resolve the turn; advance to the next turn or the end."""
+    """Reveal every cult's orders and resolve the turn; advance to the next turn or the end, or
+    pause for the defenders' splits (``"two_step"`` only)."""
     events: list[Event] = []
     n = s.players
-    before = [(c.followers, c.vp) for c in s.cults]
     t = Turn(
         orders=dict(s.orders),
         board={},
         mods={k: Mods() for k in range(n)},
         in_play=[],
+        before=[(c.followers, c.vp) for c in s.cults],
     )
     # Step 3: everything is turned face up; played action cards leave the hands.
     events.append(Event(f"Turn {s.turn}: all orders are revealed.", kind="reveal"))
@@ -109,13 +180,52 @@ def resolve_turn(s: CultWarsState) -> list[Event]:
         slots = ", ".join(slot_text(slot, o.slots[slot]) for slot in SLOTS)
         cards = ", ".join(play_text(pl) for pl in o.plays) or "no action cards"
         events.append(Event(
-            f"{seat_name(k)} ({cult.followers} followers) targets {seat_name(o.target)}: {slots}, idle {b['idle']}; "
+            f"{seat_name(k)} ({count(cult.followers, 'follower')}) targets {seat_name(o.target)}: {slots}, idle {b['idle']}; "
             f"plays {cards}.", kind="reveal"))
-    assigned_sacrifice = {k: t.board[k]["sacrifice"] for k in range(n)}
+    t.assigned = {k: t.board[k]["sacrifice"] for k in range(n)}
 
     _resolve_action_cards(s, t, events)
-    _resolve_combat(s, t, events)
-    drawn = _resolve_sacrifices(s, t, events, assigned_sacrifice)
+    _resolve_combat(s, t, events, ask=s.insignia == "two_step")
+    if t.splits:
+        s.phase = "split"
+        s.resolution = t.to_json()
+        return events
+    _finish(s, t, events)
+    return events
+
+
+def pending(s: CultWarsState) -> Turn | None:
+    """The paused resolution of a state in the ``"split"`` phase (None otherwise)."""
+    if s.phase != "split" or s.resolution is None:
+        return None
+    return Turn.from_json(s.resolution, s.orders)
+
+
+def answer_split(s: CultWarsState, defender: int, losses: dict[int, int]) -> list[Event]:
+    """Apply ``defender``'s split of its combat (already checked against the possible splits);
+    once no split is awaited any more, resume the resolution at step 6."""
+    t = pending(s)
+    assert t is not None
+    sp = next(x for x in t.splits if x.defender == defender)
+    t.splits.remove(sp)
+    events: list[Event] = []
+    _apply_attacker_losses(t, sp.combat, losses, chosen=True)
+    text = (f"Combat at {seat_name(defender)}: {seat_name(defender)} shares out {_losses(sp.loss)}: "
+            f"{_share_text(losses)}.")
+    events.append(Event(text, kind="combat"))
+    t.lines.append(text)
+    if t.splits:
+        s.resolution = t.to_json()
+        return events
+    s.resolution = None
+    _finish(s, t, events)
+    return events
+
+
+def _finish(s: CultWarsState, t: Turn, events: list[Event]) -> None:
+    """Steps 6–8 and the end of the turn."""
+    n = s.players
+    drawn = _resolve_sacrifices(s, t, events, t.assigned)
     born = _resolve_breeding(s, t, events)
 
     # Step 8: played cards are discarded and their effects end.
@@ -123,19 +233,55 @@ def resolve_turn(s: CultWarsState) -> list[Event]:
         s.discard.append(pl.card)
     for k in range(n):
         s.cults[k].followers = sum(t.board[k].values())
-    record = _record(s, t, before, drawn, born)
+    record = _record(s, t, t.before, drawn, born)
     s.last_turn = record
     s.history.append({"turn": s.turn, "followers": [c.followers for c in s.cults],
                       "vp": [c.vp for c in s.cults]})
-    standing = "; ".join(f"{seat_name(k)} {c.followers} followers, {c.vp} VP" for k, c in enumerate(s.cults))
+    standing = "; ".join(f"{seat_name(k)} {count(c.followers, 'follower')}, {c.vp} VP" for k, c in enumerate(s.cults))
     events.append(Event(f"End of turn {s.turn}: {standing}.", kind="turn_end"))
     s.orders = {}
+    s.targets = {}
     if s.turn >= TURNS:
         s.phase = "over"
         events.append(Event(f"The game ends after turn {TURNS}.", kind="end"))
     else:
         s.turn += 1
-    return events
+        s.phase = "targets" if s.insignia == "two_step" else "orders"
+
+
+def reveal_record(s: CultWarsState, t: Turn) -> dict[str, Any]:
+    """Public record of a paused resolution: what every cult revealed, the combats so far (a
+    pending one has ``"split": "awaited"``), the lines told so far and the splits awaited."""
+    cults = []
+    for k in range(s.players):
+        o = t.orders[k]
+        cults.append({
+            "seat": k, "target": o.target, "slots": {slot: list(o.slots[slot]) for slot in SLOTS},
+            "idle": t.before[k][0] - o.total(),
+            "plays": [{"name": card_name(pl.card), "target": pl.target,
+                       "cancelled": pl.card in t.cancelled} for kk, pl in t.in_play if kk == k],
+        })
+    return {"turn": s.turn, "cults": cults, "combats": [dict(c) for c in t.combats],
+            "lines": list(t.lines),
+            "splits": [{"defender": sp.defender, "loss": sp.loss,
+                        "attackers": [[k, n] for k, n in sorted(sp.attackers.items())]} for sp in t.splits]}
+
+
+def _losses(n: int) -> str:
+    return "the 1 loss" if n == 1 else f"the {n} losses"
+
+
+def _share_text(losses: dict[int, int]) -> str:
+    return ", ".join(f"{seat_name(k)} loses {n}" for k, n in sorted(losses.items()) if n) or "nobody dies"
+
+
+def _apply_attacker_losses(t: Turn, index: int, share: dict[int, int], *, chosen: bool) -> None:
+    for k, n in share.items():
+        t.board[k]["attack"] -= n
+    rec = t.combats[index]
+    rec["attacker_losses"] = [[k, n] for k, n in sorted(share.items())]
+    if chosen:
+        rec["split"] = "chosen"
 
 
 # ----------------------------------------------------------------------------- step 4
@@ -188,7 +334,7 @@ def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
         return f"{who}'s {kind.name}: its sacrificial followers cannot be killed this turn."
     if e == "breed_bonus":
         m.breed_bonus += amt
-        return f"{who}'s {kind.name}: {amt} extra followers will be born if a breeder survives."
+        return f"{who}'s {kind.name}: {count(amt, 'extra follower')} will be born if a breeder survives."
     if e == "sacrifice_bonus":
         m.sacrifice_bonus += amt
         return f"{who}'s {kind.name}: its sacrifice will earn {amt} extra VP if any of it survives."
@@ -215,10 +361,10 @@ def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
         return f"{who}'s {kind.name} takes an action card from {seat_name(tgt)}'s hand."
     if e == "draw_cards":
         got = draw(s, k, amt, events, kind.name)
-        return f"{who}'s {kind.name}: {got} card{'s' if got != 1 else ''} drawn."
+        return f"{who}'s {kind.name}: {count(got, 'card')} drawn."
     if e == "gain_defenders":
         t.board[k]["defend"] += amt
-        return f"{who}'s {kind.name}: {amt} new followers join its defenders."
+        return f"{who}'s {kind.name}: {count(amt, 'new follower')} {'joins' if amt == 1 else 'join'} its defenders."
     if e in ("kill_followers", "convert_followers"):
         assert tgt is not None
         loss = home_losses(amt, t.board[tgt], shelter_sacrifices=t.mods[tgt].shelter,
@@ -234,7 +380,10 @@ def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
 
 # ----------------------------------------------------------------------------- step 5
 
-def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event]) -> None:
+def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event], *, ask: bool) -> None:
+    """Step 5 at every targeted cult. With ``ask``, a winning defence with a real choice of split
+    is left for its defender (a :class:`Split` in ``t.splits``); otherwise the defender's
+    ``loss_order`` from its orders shares the losses out."""
     fought = False
     for d in range(s.players):
         attackers = {k: t.board[k]["attack"] for k in range(s.players)
@@ -247,16 +396,24 @@ def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event]) -> None:
         total = sum(strength.values())
         defence = t.board[d]["defend"] + t.mods[d].defend_bonus
         parts = " + ".join(
-            f"{seat_name(k)} {strength[k]}" + (f" ({attackers[k]} followers)" if strength[k] != attackers[k] else "")
+            f"{seat_name(k)} {strength[k]}" + (f" ({count(attackers[k], 'follower')})" if strength[k] != attackers[k] else "")
             for k in sorted(attackers))
-        dtxt = f"{defence}" + (f" ({t.board[d]['defend']} followers)" if defence != t.board[d]["defend"] else "")
+        dtxt = f"{defence}" + (f" ({count(t.board[d]['defend'], 'follower')})" if defence != t.board[d]["defend"] else "")
         head = f"Combat at {seat_name(d)}: attack {parts} = {total} against defence {dtxt}."
         rec: dict[str, Any] = {
             "defender": d, "attackers": [[k, attackers[k], strength[k]] for k in sorted(attackers)],
             "attack": total, "defence": defence, "outcome": "", "attacker_losses": [],
             "defender_losses": {}, "vp": [],
         }
-        if defence > total:
+        if defence > total and ask and needs_split(defence - total, attackers):
+            dead = min(defence - total, sum(attackers.values()))
+            who = listing([seat_name(k) for k in sorted(attackers)])
+            text = (f"{head} The defence holds by {defence - total}: {seat_name(d)} chooses how {who} "
+                    f"share {_losses(dead)}.")
+            rec["outcome"] = "defence"
+            rec["split"] = "awaited"
+            t.splits.append(Split(d, dead, dict(attackers), len(t.combats)))
+        elif defence > total:
             share = share_attacker_losses(defence - total, attackers, t.orders[d].loss_order)
             for k, n in share.items():
                 t.board[k]["attack"] -= n
@@ -312,7 +469,7 @@ def _resolve_sacrifices(s: CultWarsState, t: Turn, events: list[Event],
         t.board[k]["sacrifice"] = 0
         extra = ""
         if m.sacrifice_bonus or m.sacrifice_malus:
-            extra = f" ({n} followers{f' +{m.sacrifice_bonus}' if m.sacrifice_bonus else ''}" \
+            extra = f" ({count(n, 'follower')}{f' +{m.sacrifice_bonus}' if m.sacrifice_bonus else ''}" \
                     f"{f' −{m.sacrifice_malus}' if m.sacrifice_malus else ''})"
         lines.append(f"{seat_name(k)} sacrifices {n}: +{gain} VP{extra}")
     if lines:
@@ -348,7 +505,7 @@ def _resolve_breeding(s: CultWarsState, t: Turn, events: list[Event]) -> dict[in
         born[k] = n + bonus
         t.board[k]["idle"] += born[k]
         extra = f" ({n} + {bonus} Fertility Rite)" if bonus else ""
-        lines.append(f"{seat_name(k)} +{born[k]} followers{extra}")
+        lines.append(f"{seat_name(k)} +{count(born[k], 'follower')}{extra}")
     text = ("Breeding: " + "; ".join(lines) + ".") if lines else "Breeding: nobody bred."
     events.append(Event(text, kind="breed"))
     t.lines.append(text)
@@ -359,6 +516,9 @@ def _resolve_breeding(s: CultWarsState, t: Turn, events: list[Event]) -> dict[in
 
 def _record(s: CultWarsState, t: Turn, before: list[tuple[int, int]], drawn: dict[int, int],
             born: dict[int, int]) -> dict[str, Any]:
+    """Public record of a resolved turn (``state.last_turn``). ``loss_order`` is the split a
+    ``"single"`` game chose in advance (``"proportional"`` in ``"two_step"`` games, where the
+    combat records say ``"split": "chosen"`` when the defender chose after the reveal)."""
     cults: list[dict[str, Any]] = []
     for k in range(s.players):
         o = t.orders[k]

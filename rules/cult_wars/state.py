@@ -1,7 +1,13 @@
-"""Cult Wars state: cults, the action deck, secret orders, the public record of the last reveal.
+"""Cult Wars state: cults, the action deck, secret targets and orders, the public record of the
+last reveal, and a resolution paused for the defenders' splits.
 
 Plain dataclasses that round-trip exactly through JSON (rulebook "Setup" and "In-game
 Resources": followers, victory points, hands of action cards).
+
+Layout versions: 1 had one secret order per cult and turn (target and cards together), with the
+defender's split chosen in advance. 2 adds the ``insignia`` table option (``"two_step"``: targets
+first, then cards; ``"single"``: version 1's flow), the secret ``targets`` of the insignia step and
+the paused ``resolution``. A version-1 state reads as a ``"single"`` game (see :func:`upgrade`).
 """
 
 from __future__ import annotations
@@ -45,7 +51,8 @@ class Orders:
     """Items laid face up: ``"target"``, slot names and action-card ids."""
     loss_order: str | list[int]
     """How a winning defence shares out the attackers' losses: ``"proportional"`` or seats in
-    priority order (those not named follow in seat order)."""
+    priority order (those not named follow in seat order). Only the ``"single"`` table option
+    uses it; with ``"two_step"`` the defender chooses the split after the reveal."""
 
     def slot_total(self, slot: str) -> int:
         return sum(self.slots[slot])
@@ -95,9 +102,18 @@ class CultWarsState:
     discard: list[str] = field(default_factory=list)
     turn: int = 1
     phase: str = "orders"
-    """``"orders"`` while orders are collected, ``"over"`` after turn 8."""
+    """``"targets"`` while the insignia are chosen (``"two_step"`` only), ``"orders"`` while orders
+    are collected, ``"split"`` while defenders share out attackers' losses, ``"over"`` after turn 8."""
+    insignia: str = "single"
+    """The table option: ``"two_step"`` (the rulebook: targets chosen and revealed together, then
+    cards) or ``"single"`` (target and cards in one secret order). ``setup`` sets it."""
+    targets: dict[int, int] = field(default_factory=dict)
+    """``"two_step"``: insignia chosen this turn (secret while ``phase == "targets"``, public after)."""
     orders: dict[int, Orders] = field(default_factory=dict)
     """Orders submitted this turn (secret until the reveal, except the face-up parts)."""
+    resolution: dict[str, Any] | None = None
+    """While ``phase == "split"``: the turn's resolution, paused in step 5 (public: everything in
+    it was revealed). See :class:`rules.cult_wars.resolve.Turn`."""
     reshuffles: int = 0
     """How many times the discard pile has been shuffled back into the deck."""
     last_turn: dict[str, Any] | None = None
@@ -115,7 +131,10 @@ class CultWarsState:
             "discard": list(self.discard),
             "turn": self.turn,
             "phase": self.phase,
+            "insignia": self.insignia,
+            "targets": {str(k): t for k, t in sorted(self.targets.items())},
             "orders": {str(k): o.to_json() for k, o in sorted(self.orders.items())},
+            "resolution": self.resolution,
             "reshuffles": self.reshuffles,
             "last_turn": self.last_turn,
             "history": list(self.history),
@@ -132,9 +151,22 @@ class CultWarsState:
             discard=[str(x) for x in d["discard"]],
             turn=int(d["turn"]),
             phase=str(d["phase"]),
+            insignia=str(d["insignia"]),
+            targets={int(k): int(t) for k, t in d["targets"].items()},
             orders={int(k): Orders.from_json(o) for k, o in d["orders"].items()},
+            resolution=d["resolution"],
             reshuffles=int(d["reshuffles"]),
             last_turn=d["last_turn"],
             history=list(d["history"]),
         )
 
+
+
+def upgrade(d: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored version-1 state in the version-2 layout: a ``"single"`` game (its turn was one
+    secret order, its split chosen in advance), nothing chosen in an insignia step, nothing paused."""
+    out = dict(d)
+    out.setdefault("insignia", "single")
+    out.setdefault("targets", {})
+    out.setdefault("resolution", None)
+    return out

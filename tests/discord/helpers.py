@@ -151,7 +151,8 @@ async def first_choice(player: Any, message: Any) -> tuple[str, Any]:
 
 
 async def open_seeded_table(env: Any, bot: Any, game: str, seed: int, *, computers: int = 0,
-                            deadline: str | None = None) -> tuple[Any, Any, list[Any]]:
+                            deadline: str | None = None,
+                            options: str | None = None) -> tuple[Any, Any, list[Any]]:
     """/play ``game`` by alice, joined by bob (plus computer players), seeded, started.
 
     The seed is written on the lobby's row before Start (the test hook the Hegemony of Faith
@@ -164,6 +165,8 @@ async def open_seeded_table(env: Any, bot: Any, game: str, seed: int, *, compute
     opts: dict[str, Any] = {"game": game}
     if deadline:
         opts["deadline"] = deadline
+    if options:
+        opts["options"] = options
     await alice.slash(channel, "play", **opts)
     lobby = channel.last_message
     await bob.click(lobby, label="Join")

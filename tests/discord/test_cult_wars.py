@@ -1,6 +1,10 @@
 """Cult Wars on Discord: secret orders through the form (DM and ephemeral), changed orders, an
 over-commit refused, an outsider refused, a missed deadline filled by the computer player, the
-reveal in the thread with its image — and no order or hand leaking before the reveal."""
+reveal in the thread with its image — and no order or hand leaking before the reveal.
+
+The first tests play the ``insignia=single`` table option (one secret order a turn); the
+two-step turn of the rulebook (targets, then cards, then the defender's split) has its own
+tests at the end."""
 
 from __future__ import annotations
 
@@ -12,7 +16,14 @@ import simcord
 
 from bot.app import HeraldBot
 from tests.discord.conftest import make_config
-from tests.discord.helpers import custom_ids, find_by_prefix, public_text, reply_text
+from tests.discord.helpers import (
+    components,
+    custom_ids,
+    find_by_prefix,
+    public_text,
+    reply_text,
+    simultaneously,
+)
 
 SLOT_WORDS = ("Attack", "Defend", "Sacrifice", "Breed")
 
@@ -21,15 +32,21 @@ def cid(message: discord.Message, suffix: str) -> str:
     return next(c for c in custom_ids(message) if c.endswith(suffix))
 
 
-async def open_table(env: simcord.Env) -> tuple[Any, Any, Any, Any, Any]:
+async def open_table(env: simcord.Env, options: str | None = "insignia=single",
+                     *, carol_plays: bool = False) -> tuple[Any, Any, Any, Any, Any]:
+    """alice (P1) and bob (P2), then the computer player (P3) — or carol (P3) with ``carol_plays``."""
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     carol = guild.add_member(env.create_user("carol"))
-    await alice.slash(channel, "play", game="cult_wars", deadline="2h")
+    extra = {"options": options} if options else {}
+    await alice.slash(channel, "play", game="cult_wars", deadline="2h", **extra)
     await bob.click(channel.last_message, label="Join")
-    await alice.click(channel.last_message, label="Add computer player")
+    if carol_plays:
+        await carol.click(channel.last_message, label="Join")
+    else:
+        await alice.click(channel.last_message, label="Add computer player")
     await alice.click(channel.last_message, label="Start")
     return guild, channel, alice, bob, carol
 
@@ -106,7 +123,7 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     # --- bob misses the deadline: the computer player writes his orders, the log says so
     await env.advance_time(2 * 3600 + 60)
     log = "\n".join(m.content for m in thread.history())
-    assert "P2 bob** ran out of time (orders): the computer player writes your orders" in log
+    assert "P2 bob** ran out of time (orders): the computer player writes" in log
     assert "P2 bob** has sent its orders for turn 1" in log
     board = find_by_prefix(thread.history(), "herald:act:")
     embed = board.embeds[0]
@@ -175,3 +192,120 @@ async def test_a_whole_game_of_eight_turns_by_dm_forms(simcord_env: simcord.Env,
     board = next(m for m in thread.history() if m.id == game.board_message_id)
     assert board.attachments and not custom_ids(board)  # the final board keeps its image, no buttons
     assert await simcord_bot.sessions.verify_replay(1)
+
+
+# ------------------------------------------------------------------ the rulebook's two-step turn
+
+def aim(message: discord.Message, seat: int) -> str:
+    """The custom_id of the insignia button aiming at ``seat`` in a target DM."""
+    return cid(message, f":aim_{chr(ord('a') + seat)}")
+
+
+async def lay(player: Any, form_message: discord.Message, slots: dict[str, list[str]]) -> Any:
+    """Open the followers page of an order form and lay exactly ``slots`` (others emptied)."""
+    r = await player.user.click(form_message, label="Followers on slots ▶")
+    for slot in ("attack", "defend", "sacrifice", "breed"):
+        if slot not in slots:
+            r = await player.user.select(r.response.message, [], custom_id=cid(r.response.message, f":sl_{slot}"))
+    for slot, cards in slots.items():
+        r = await player.user.select(r.response.message, cards, custom_id=cid(r.response.message, f":sl_{slot}"))
+    return r
+
+
+async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_splits(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    """Three humans at the default table: two choose their targets at the same moment (both
+    count), nothing is revealed until the third has chosen; the order forms then show who targets
+    whom; the defence holds against 5 + 3 by 4 and the defender splits the losses 2/2."""
+    env = simcord_env
+    guild, channel, alice, bob, carol = await open_table(env, None, carol_plays=True)
+    thread = channel.threads[0]
+    players = (alice, bob, carol)
+    dms = [find_by_prefix(p.user.dm_channel.history(), "herald:cwb:1:") for p in players]
+    assert all("insignia step" in m.content for m in dms)
+    assert not any(c.startswith("herald:cw:1:") for m in dms for c in custom_ids(m))  # no order form yet
+
+    spare = (await alice.slash(thread, "orders")).response.message  # the same choice, ephemeral
+    assert "insignia step" in spare.content and aim(spare, 2)
+
+    # --- alice and bob choose at the same moment: both choices count, neither is revealed
+    a, b = await simultaneously(env, alice.user.click(dms[0], custom_id=aim(dms[0], 1)),
+                                bob.user.click(dms[1], custom_id=aim(dms[1], 0)))
+    assert "Target chosen" in reply_text(a) and "bob" in reply_text(a)
+    assert "Target chosen" in reply_text(b) and "alice" in reply_text(b)
+    log = "\n".join(m.content for m in thread.history())
+    assert "P1 alice** has chosen its insignia" in log and "P2 bob** has chosen its insignia" in log
+    assert "insignia are revealed" not in public_text(channel)
+    game = await simcord_bot.sessions.get(1)
+    assert (await simcord_bot.sessions.snapshot(game)).state.targets == {0: 1, 1: 0}
+    # the DM keeps no buttons; the other copy of the choice is refused: the choice is made
+    assert not custom_ids(alice.user.dm_channel.history()[-1]) or \
+        not any(":aim_" in c for c in custom_ids(a.response.message))
+    again = await alice.click(spare, custom_id=aim(spare, 2))
+    assert "out of date" in reply_text(again)
+
+    # --- carol chooses: all three are revealed together, and the order forms follow
+    await carol.user.click(dms[2], custom_id=aim(dms[2], 0))
+    log = "\n".join(m.content for m in thread.history())
+    assert "the insignia are revealed: **P1 alice** → **P2 bob**; **P2 bob** → **P1 alice**; " \
+           "**P3 carol** → **P1 alice**" in log
+    forms = [find_by_prefix(p.user.dm_channel.history(), "herald:cw:1:") for p in players]
+    summary = forms[0].embeds[0].description
+    assert "Target: **P2 bob** (revealed)" in summary
+    assert "Targeting you: P2 bob, P3 carol" in summary
+    assert not any(c.endswith(":tgt") or c.endswith(":lo") for c in custom_ids(forms[0]))
+
+    # --- cards: alice defends with 12, bob attacks with 5 and carol with 3
+    ra = await lay(alice, forms[0], {"defend": ["8", "3", "1a"]})
+    rb = await lay(bob, forms[1], {"attack": ["5"]})
+    rc = await lay(carol, forms[2], {"attack": ["3"]})
+    sa, sb = await simultaneously(env, alice.user.click(ra.response.message, label="✅ Confirm orders"),
+                                  bob.user.click(rb.response.message, label="✅ Confirm orders"))
+    assert "Orders sent" in reply_text(sa) and "Orders sent" in reply_text(sb)
+    await carol.user.click(rc.response.message, label="✅ Confirm orders")
+    log = "\n".join(m.content for m in thread.history())
+    assert "The defence holds by 4: **P1 alice** chooses how **P2 bob** and **P3 carol** share the 4 losses" in log
+
+    # --- only alice is asked; she splits 2/2 (impossible with a priority list or in proportion)
+    board = find_by_prefix(thread.history(), "herald:act:")
+    r = await bob.click(board, label="Decide")
+    assert "Nothing for you to decide right now — waiting for P1 alice" in reply_text(r)
+    panel = await alice.click(board, label="Decide")
+    labels = [c["label"] for c in components(panel.response.message)]
+    # (labels name seats as P2/P3, or by name where the platform spells the names out)
+    assert len(labels) == 4 and labels[0].startswith("In proportion: P2")
+    assert re.search(r"P2( bob)? loses 3, P3( carol)? loses 1$", labels[0])
+    two_two = next(lbl for lbl in labels if re.fullmatch(r"P2( bob)? loses 2, P3( carol)? loses 2", lbl))
+    await alice.click(panel.response.message, label=two_two)
+    log = "\n".join(m.content for m in thread.history())
+    assert "**P1 alice** shares out the 4 losses: **P2 bob** loses 2, **P3 carol** loses 2." in log
+    assert "End of turn 1: **P1 alice** 12 followers, 0 VP; **P2 bob** 10 followers, 0 VP; " \
+           "**P3 carol** 10 followers, 0 VP." in log
+    # turn 2 opens with the insignia step again
+    fresh = find_by_prefix(alice.user.dm_channel.history(), "herald:cwb:1:")
+    assert "turn 2 of 8" in fresh.content and "insignia step" in fresh.content
+    assert await simcord_bot.sessions.verify_replay(1)
+
+
+async def test_two_step_buttons_survive_a_restart_and_deadlines_fill_each_step(
+        simcord_env: simcord.Env, db_path: Any) -> None:
+    """The insignia buttons work after a restart (they carry no state); each step has its own
+    deadline: a missed target is chosen by the computer player, then missed orders are written."""
+    env = simcord_env
+    guild, channel, alice, bob, carol = await open_table(env, None)
+    thread = channel.threads[0]
+    dm = find_by_prefix(alice.user.dm_channel.history(), "herald:cwb:1:")
+    await env.restart_bot(HeraldBot(make_config(db_path)))
+    r = await alice.user.click(dm, custom_id=aim(dm, 2))
+    assert "Target chosen" in reply_text(r) and "waiting for P2 bob" in reply_text(r)
+    await env.advance_time(2 * 3600 + 60)  # bob misses the insignia step
+    log = "\n".join(m.content for m in thread.history())
+    assert "P2 bob** ran out of time (target): the computer player chooses" in log
+    assert "the insignia are revealed" in log
+    form = find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:")
+    assert "Target: **P3 Computer 1** (revealed)" in form.embeds[0].description
+    await alice.user.click(form, label="✅ Confirm orders")
+    await env.advance_time(2 * 3600 + 60)  # and the orders step
+    log = "\n".join(m.content for m in thread.history())
+    assert "P2 bob** ran out of time (orders)" in log
+    assert "Turn 1: all orders are revealed." in log or "Turn 1 revealed" in public_text(channel)

@@ -92,8 +92,10 @@ async def open_duel(env: simcord.Env) -> tuple[Any, Any, list[Any]]:
 
 
 async def open_cult_wars(env: simcord.Env, bot: HeraldBot) -> tuple[Any, Any, list[Any]]:
-    """alice, bob and a computer player (it sends its orders at once), seeded."""
-    return await open_seeded_table(env, bot, "cult_wars", CULT_WARS_SEED, computers=1, deadline="2h")
+    """alice, bob and a computer player (it sends its orders at once), seeded, at a table with the
+    single secret order a turn (``insignia=single``): these tests are about confirming one form."""
+    return await open_seeded_table(env, bot, "cult_wars", CULT_WARS_SEED, computers=1, deadline="2h",
+                                   options="insignia=single")
 
 
 async def flick_to_missions(env: simcord.Env, bot: HeraldBot) -> tuple[Any, Any, Any]:

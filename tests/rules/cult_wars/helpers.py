@@ -18,9 +18,13 @@ def card(key: str, nth: int = 0) -> str:
 
 def make(followers: list[int], *, hands: list[list[str]] | None = None, vp: list[int] | None = None,
          turn: int = 1, deck: list[str] | None = None, discard: list[str] | None = None,
-         seed: int = 5) -> CultWarsState:
+         seed: int = 5, insignia: str = "single") -> CultWarsState:
     """A state at the start of ``turn`` with the given cults. Cards not placed in a hand or in
-    the discard pile make up the deck (in id order) unless ``deck`` is given."""
+    the discard pile make up the deck (in id order) unless ``deck`` is given.
+
+    By default the table plays the ``single`` option (one secret order a turn), so a scenario
+    about cards or combat needs one action per cult; ``insignia="two_step"`` starts in the
+    insignia step (see :func:`play2`)."""
     n = len(followers)
     hands = hands or [[] for _ in range(n)]
     vp = vp or [0] * n
@@ -31,7 +35,8 @@ def make(followers: list[int], *, hands: list[list[str]] | None = None, vp: list
     return CultWarsState(
         players=n, rng=Rng(seed),
         cults=[Cult(followers[k], vp[k], list(hands[k])) for k in range(n)],
-        deck=list(deck), discard=discard, turn=turn)
+        deck=list(deck), discard=discard, turn=turn, insignia=insignia,
+        phase="targets" if insignia == "two_step" else "orders")
 
 
 def orders(target: int, attack: list[int] | None = None, defend: list[int] | None = None,
@@ -52,9 +57,26 @@ def play(s: CultWarsState, by_seat: dict[int, dict[str, Any]]) -> tuple[CultWars
     return s, events
 
 
+def play2(s: CultWarsState, targets: dict[int, int],
+          by_seat: dict[int, dict[str, Any]]) -> tuple[CultWarsState, list[Event]]:
+    """A ``two_step`` turn: every seat chooses its target, then sends its orders (in seat order);
+    returns the state (the next turn, or paused for splits) and all events."""
+    events: list[Event] = []
+    for seat in sorted(targets):
+        s, ev = ENGINE.apply(s, seat, {"type": "target", "target": targets[seat]})
+        events.extend(ev)
+    for seat in sorted(by_seat):
+        s, ev = ENGINE.apply(s, seat, by_seat[seat])
+        events.extend(ev)
+    return s, events
+
+
 def public_text(events: list[Event]) -> str:
     return "\n".join(e.text for e in events if e.to is None)
 
 
 def all_cards(s: CultWarsState) -> list[str]:
-    return sorted([c for cult in s.cults for c in cult.hand] + s.deck + s.discard)
+    """Every action card: hands, deck, discard pile, and the cards on the table of a turn paused
+    for the defenders' splits."""
+    table = [str(c) for _k, c, _t in s.resolution["in_play"]] if s.resolution else []
+    return sorted([c for cult in s.cults for c in cult.hand] + s.deck + s.discard + table)

@@ -139,7 +139,7 @@ def test_pestilence_kills_two_in_loss_order_then_attackers() -> None:
     s, ev = play(s, {0: orders(1, attack=[2], sacrifice=[1]), 1: orders(0, actions=[{"card": pest}]),
                      2: orders(0)})
     # 1 sacrificial follower, then (no breeders, no defenders, no idle) 1 attacker.
-    assert "kills 2 of P1's followers (1 sacrificial, 1 attackers)" in public_text(ev)
+    assert "kills 2 of P1's followers (1 sacrificial, 1 attacker)" in public_text(ev)
     assert s.cults[0].followers == 1 and s.cults[0].vp == 0
 
 

@@ -91,7 +91,7 @@ def test_beaten_defender_loses_in_rulebook_order_in_play() -> None:
     assert s.cults[0].followers == 4
     assert s.cults[0].vp == 0
     assert s.cults[1].vp == 2  # the two killed sacrificial followers
-    assert "P1 loses 2 sacrificial, 3 breeders, 1 defenders, 2 idle" in public_text(ev)
+    assert "P1 loses 2 sacrificial, 3 breeders, 1 defender, 2 idle" in public_text(ev)
 
 
 def test_defender_away_attacking_keeps_its_attackers() -> None:

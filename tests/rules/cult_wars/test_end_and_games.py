@@ -79,10 +79,23 @@ def test_seeded_computer_games_end_after_eight_turns_with_cards_conserved(player
 
 
 def test_state_round_trips_through_json_mid_turn() -> None:
-    s = ENGINE.setup(4, 3)
+    s = ENGINE.setup(4, 3, {"insignia": "single"})
     s, _ = ENGINE.apply(s, 2, orders(0, attack=[3], face_up=["attack"]))
     data = json.loads(json.dumps(ENGINE.to_json(s)))
     assert ENGINE.to_json(ENGINE.from_json(data)) == ENGINE.to_json(s)
+
+
+def test_state_round_trips_through_json_in_every_step_of_a_two_step_turn() -> None:
+    s = ENGINE.setup(3, 0)
+    seen = set()
+    rng = random.Random(0)
+    while ENGINE.result(s) is None:
+        seen.add(s.phase)
+        data = json.loads(json.dumps(ENGINE.to_json(s)))
+        assert ENGINE.to_json(ENGINE.from_json(data)) == data
+        pr = ENGINE.prompts(s)[0]
+        s, _ = ENGINE.apply(s, pr.seat, ENGINE.bot_action(ENGINE.view(s, pr.seat), pr, rng))
+    assert {"targets", "orders", "split"} <= seen
 
 
 @pytest.mark.skipif(os.environ.get("HERALD_SOAK") != "1", reason="soak runs only with HERALD_SOAK=1")

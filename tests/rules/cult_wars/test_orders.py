@@ -25,7 +25,7 @@ def test_setup_gives_twelve_followers_two_action_cards_and_a_shuffled_deck() -> 
 
 
 def test_every_cult_is_prompted_at_once_in_secret_with_a_form_and_presets() -> None:
-    s = ENGINE.setup(4, 1)
+    s = ENGINE.setup(4, 1, {"insignia": "single"})
     prompts = ENGINE.prompts(s)
     assert [pr.seat for pr in prompts] == [0, 1, 2, 3]
     for pr in prompts:

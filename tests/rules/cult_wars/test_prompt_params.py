@@ -8,6 +8,7 @@ import pytest
 from rules.cult_wars import ENGINE
 from rules.cult_wars.content import MAX_DEPLOY, STRATEGY_VALUES
 from rules.engine import IllegalAction, NotYourTurn
+from rules.text import count
 
 from .helpers import card, make, orders
 
@@ -18,13 +19,13 @@ def test_the_orders_prompt_says_what_a_cult_can_do() -> None:
     assert dict(by_seat[0].params) == {
         "turn": 3, "turns": 8, "followers": 12, "max_assign": 12,
         "strategy_cards": list(STRATEGY_VALUES), "slots": ["attack", "defend", "sacrifice", "breed"],
-        "targets": [1, 2], "action_cards": 1, "replace": False,
+        "targets": [1, 2], "target": None, "targeted_by": [], "action_cards": 1, "replace": False,
     }
     assert by_seat[1].params["max_assign"] == MAX_DEPLOY < 30
     assert by_seat[2].params["targets"] == [0, 1]
     for p in by_seat.values():
-        assert (f"{p.params['followers']} followers (at most {p.params['max_assign']} can be assigned) "
-                f"and {p.params['action_cards']} action card(s)") in p.text
+        assert (f"{count(p.params['followers'], 'follower')} (at most {p.params['max_assign']} can be "
+                f"assigned) and {count(p.params['action_cards'], 'action card')}") in p.text
 
 
 def test_max_assign_is_what_the_engine_enforces() -> None:
