@@ -77,7 +77,7 @@ def main() -> None:
     times = []
     for _ in range(10):
         t = time.perf_counter()
-        files = UI.attachments(view, ev)
+        files = [f for e in ev for f in UI.event_files(view, e)]
         times.append(time.perf_counter() - t)
     print(f"flick GIF (40 discs, power 9): median {statistics.median(times) * 1000:.1f} ms, "
           f"{len(files[0][1]) / 1024:.0f} KiB")

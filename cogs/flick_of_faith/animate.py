@@ -2,23 +2,30 @@
 
 The event carries the bodies before the flick and the resolved launch velocities; the same
 physics replays it frame by frame. Frames are drawn small (they are for a phone) over the cached
-map layer, quantised to one shared palette, and kept well under 2 MB.
+map layer, quantised to one shared palette, and kept well under 2 MB. Each disc carries its
+owner's seat number, as on the board, so the shot reads without telling colours apart.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render import cached_layer
+from bot.render import alt_text, cached_layer, min_text, seat_names
 from rules.flick_of_faith import flick, physics
 
 from .render import Board, draw_discs, draw_map
 
 MAX_FRAMES = 48
 FRAME_MS = 50
+MAX_BYTES = 1_000_000
+"""A GIF over this is drawn again smaller: it is posted with each flick's line in the thread, where
+a phone on a slow connection loads every one (one flick on a crowded map is about 300 KB)."""
+SMALLER = (0.75, 0.6)
+"""Sizes tried in turn (fractions of ``side``) while a GIF stays over :data:`MAX_BYTES`."""
 
 
 def flick_frames(data: dict[str, Any]) -> list[list[tuple[int, float, float]]]:
@@ -32,14 +39,25 @@ def flick_frames(data: dict[str, Any]) -> list[list[tuple[int, float, float]]]:
     return frames
 
 
-def flick_gif(data: dict[str, Any], players: int, *, side: int = 480) -> bytes:
+def flick_gif(data: dict[str, Any], players: int, *, side: int = 480, max_bytes: int = MAX_BYTES) -> bytes:
     """An animated GIF of the flick described by ``data`` (a flick event's ``data``)."""
-    return flicks_gif([data], players, side=side)
+    return flicks_gif([data], players, side=side, max_bytes=max_bytes)
 
 
-def flicks_gif(datas: list[dict[str, Any]], players: int, *, side: int = 480) -> bytes:
+def flicks_gif(datas: list[dict[str, Any]], players: int, *, side: int = 480,
+               max_bytes: int = MAX_BYTES) -> bytes:
     """One GIF playing several flicks in order (yours, then the computer player's reply), each
-    ending on a short pause, with one shared palette."""
+    ending on a short pause, with one shared palette; drawn smaller while it is over
+    ``max_bytes`` (the smallest size tried is returned whatever its weight)."""
+    data = _gif(datas, players, side)
+    for scale in SMALLER:
+        if len(data) <= max_bytes:
+            break
+        data = _gif(datas, players, int(side * scale))
+    return data
+
+
+def _gif(datas: list[dict[str, Any]], players: int, side: int) -> bytes:
     palette: Image.Image | None = None
     images: list[Image.Image] = []
     durations: list[int] = []
@@ -76,8 +94,22 @@ def _flick_images(data: dict[str, Any], players: int, side: int,
         for trail in trails.values():
             if len(trail) > 1:
                 d.line(trail, fill=(255, 255, 255), width=2)
-        draw_discs(d, b, discs, labels=False)
+        draw_discs(d, b, discs, text=min_text(side))  # seat numbers on the discs, as on the board
         if palette is None:
             palette = img.quantize(colors=96, method=Image.Quantize.MEDIANCUT)
         images.append(img.quantize(palette=palette, dither=Image.Dither.NONE))
     return images, palette
+
+
+def flicks_alt(datas: list[dict[str, Any]], view: dict[str, Any], names: Sequence[str] | None = None) -> str:
+    """The animation in words: whose flicks it shows, at what angle and power (public)."""
+    who = seat_names(names, view["players"], drawn=False)
+    shots: list[str] = []
+    for data in datas:
+        seat = data.get("seat")
+        if seat is None:
+            shots.append("the contest flicks of every player at once")
+        else:
+            shots.append(f"{who[seat]}'s flick at angle {data.get('angle', 0):g}, power {data.get('power', 0):g}")
+    return alt_text("Animation of " + ("; then ".join(shots) or "the last flick") + ".",
+                    "It ends where every disc came to rest.")

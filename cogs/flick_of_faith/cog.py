@@ -1,9 +1,16 @@
-"""Flick of Faith on Discord: ``/flick``, ``/aim`` and the flick form behind **Decide**.
+"""Flick of Faith on Discord: ``/flick``, ``/aim``, ``/temple`` and their forms behind **Decide**.
 
 Thin: find the game and the player's seat → build the engine action → ``Sessions.act`` → answer.
 The engine checks every rule (ranges, pieces, whose turn); its RulesError text is shown as is.
-Enumerated prompts (god, vote, build, Anubis, temple reuse) go through the generic Decide panel;
-the free-form flick prompts (``flick`` in turn order, secret ``contest_flick``) get the form here.
+Enumerated prompts (god, vote, Anubis, temple reuse) go through the generic Decide panel; the
+free-form flick prompts (``flick`` in turn order, secret ``contest_flick``) and temple placement
+(``build``, free-form ``temple``) get their panels here: the prompt's shortcut choices as buttons
+("Leave it where it lies", a temple on a city, "Stop building") plus the forms.
+
+A temple's place is given as an island, a clock direction (12 up, 3 right on the board picture)
+and a distance from the city; the cog turns that into board coordinates for the engine, which
+checks the place and says why when it is not allowed. ``/temple … preview:True`` (or **Preview
+place…**) draws the island close up with the temple where it would stand, privately.
 
 Angle convention (rulebook "Flicking on Discord", drawn at every corner of the board image):
 0 = from your disc straight at the navel, positive = clockwise on the board picture, −180..180;
@@ -30,8 +37,12 @@ from bot.render import to_png
 from bot.session import Decision, Ticket
 from bot.storage import GameRow
 from bot.text import NO_PINGS, clip, humanise
+from bot.views import choice_view
 from rules.flick_of_faith import map as board
+from rules.flick_of_faith import temples
 
+from .placement import placement_image, problem_for
+from .render import aim_alt
 from .ui import UI
 
 KEY = "flick_of_faith"
@@ -43,6 +54,13 @@ CONVENTION = ("**Angle** in degrees, −180 to 180: **0 = from your disc straigh
               "≈6 the navel, 10 slides off the far side). Decimals are fine, e.g. `-28.5` and `5.2`.")
 PIECES = [app_commands.Choice(name=k, value=k) for k in ("prophet", "templar", "sphinx", "heart")]
 HANDS = [app_commands.Choice(name=k, value=k) for k in board.HAND_TARGETS]
+ISLANDS = [app_commands.Choice(name=f"island {i.name}", value=i.name) for i in board.ISLANDS]
+CLOCK_RANGE = (0.0, 12.0)
+PLACE_HELP = (f"**Where:** an island, a **clock** direction as seen on the board picture (12 up, 3 right, "
+              f"6 down, 9 left; decimals like `4.5` are fine) and a **distance** from the city "
+              f"(0 = on the city, up to {temples.MAX_DISTANCE:g}: the whole temple stays on the island). "
+              "It may not overlap another disc. Type `/temple island:II clock:4 distance:6` "
+              "(add `preview:True` to see the spot privately first) or use the buttons below.")
 
 
 def parse_number(raw: str, name: str, lo: float, hi: float) -> float:
@@ -78,6 +96,47 @@ def flick_inputs(*, mission: bool, dagda: bool) -> list[discord.ui.TextInput[Any
     return inputs
 
 
+def island_index(raw: str) -> int:
+    """``II``, ``ii``, ``island II`` or ``2`` → 1; a clear refusal otherwise."""
+    text = raw.strip().upper().removeprefix("ISLAND").strip()
+    names = [i.name for i in board.ISLANDS]
+    if text in names:
+        return names.index(text)
+    if text in ("1", "2", "3", "4"):
+        return int(text) - 1
+    raise TableError(f"island `{shown(raw)}` is not on the map; give I, II, III or IV.")
+
+
+def place_inputs(default_island: str) -> list[discord.ui.TextInput[Any]]:
+    """Island, clock and distance: where a temple goes."""
+    return [
+        discord.ui.TextInput(label="Island (I, II, III or IV)", custom_id="island", max_length=10,
+                             default=default_island or None, placeholder="e.g. II"),
+        discord.ui.TextInput(label="Clock direction (12 = up, 3 = right)", custom_id="clock", max_length=8,
+                             placeholder="0 to 12, e.g. 4.5"),
+        discord.ui.TextInput(label=f"Distance from the city (0 to {temples.MAX_DISTANCE:g})",
+                             custom_id="distance", max_length=8, placeholder="e.g. 6")]
+
+
+def read_place(values: dict[str, str]) -> tuple[int, float, float]:
+    """A submitted place form → island index, clock, distance (refusing unreadable numbers)."""
+    island = island_index(values.get("island", ""))
+    clock = parse_number(values.get("clock", ""), "clock", *CLOCK_RANGE)
+    distance = parse_number(values.get("distance", ""), "distance", 0.0, temples.MAX_DISTANCE)
+    return island, clock, distance
+
+
+def place_point(island: int, clock: float, distance: float) -> tuple[float, float]:
+    """Board coordinates of a place, after checking the clock and distance ranges (the engine
+    checks the rest and says why a place is refused)."""
+    if not CLOCK_RANGE[0] <= clock <= CLOCK_RANGE[1]:
+        raise TableError(f"clock {clock:g} is out of range: give a direction from 0 to 12 (12 = up).")
+    if distance < 0:
+        raise TableError(f"distance {distance:g} is out of range: give a distance from 0 (the city) "
+                         f"to {temples.MAX_DISTANCE:g}.")
+    return temples.from_clock(island, clock, distance)
+
+
 def read_inputs(values: dict[str, str]) -> tuple[float, float, str | None, str | None]:
     """A submitted flick or aim form → angle, power, piece, hand (refusing unreadable numbers)."""
     angle = parse_number(values.get("angle", ""), "angle", *ANGLE_RANGE)
@@ -98,14 +157,17 @@ class FlickCog(commands.Cog):
     async def cog_load(self) -> None:
         forms = self.herald.forms
         forms.add_panel(KEY, "flick", self.panel)
+        forms.add_panel(KEY, "temple", self.temple_panel)
         forms.add_modal("fof_flick", self.flick_submitted)
         forms.add_modal("fof_aim", self.aim_submitted)
+        forms.add_modal("fof_temple", self.temple_submitted)
+        forms.add_modal("fof_where", self.where_submitted)
 
     async def cog_unload(self) -> None:
         forms = self.herald.forms
         forms.remove(KEY)
-        forms.remove_modal("fof_flick")
-        forms.remove_modal("fof_aim")
+        for name in ("fof_flick", "fof_aim", "fof_temple", "fof_where"):
+            forms.remove_modal(name)
 
     # ------------------------------------------------------------- finding the player
 
@@ -122,7 +184,7 @@ class FlickCog(commands.Cog):
                 raise TableError(f"game #{over.id} is over — no more flicks.") from None
             raise
         if game.game_key != KEY:
-            raise TableError(f"game #{game.id} is not a Flick of Faith game; `/flick` and `/aim` "
+            raise TableError(f"game #{game.id} is not a Flick of Faith game; `/flick`, `/aim` and `/temple` "
                              "only work there.")
         return game
 
@@ -191,15 +253,18 @@ class FlickCog(commands.Cog):
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
 
+        names = [s.name for s in row.seats]
+
         def draw() -> bytes:
-            return to_png(UI.aim_image(view, seat, angle, power, piece=piece, hand=hand))
+            return to_png(UI.aim_image(view, seat, angle, power, piece=piece, hand=hand, names=names))
 
         png = await self.sessions.cpu(draw)
         await interaction.followup.send(
             f"🎯 Aim preview (only you see this), from your {corner_name(view, seat)} corner: angle "
             f"{angle:g}, power {power:g}. Real flicks wobble a little. Flick with "
             f"`/flick angle:{angle:g} power:{power:g}`.",
-            file=discord.File(io.BytesIO(png), filename="aim.png"),
+            file=discord.File(io.BytesIO(png), filename="aim.png",
+                              description=aim_alt(view, seat, angle, power)),
             ephemeral=True, allowed_mentions=NO_PINGS)
 
     # ------------------------------------------------------------- slash commands
@@ -234,6 +299,24 @@ class FlickCog(commands.Cog):
         g = await self.find_game(interaction, game)
         await self.aim_for(interaction, g, angle, power, piece, hand)
 
+    @app_commands.command(name="temple")
+    @app_commands.describe(island="the island the temple goes on",
+                           clock="direction from the city as on the board picture: 12 up, 3 right (0–12)",
+                           distance=f"from the city: 0 = on it, up to {temples.MAX_DISTANCE:g}",
+                           preview="only show privately where it would stand (and whether it may)",
+                           game="game number, if you play several here")
+    @app_commands.choices(island=ISLANDS)
+    @refusals
+    async def temple(self, interaction: discord.Interaction, island: str, clock: float, distance: float,
+                     preview: bool = False, game: int | None = None) -> None:
+        """Place the temple you are building: an island, a clock direction and a distance."""
+        g = await self.find_game(interaction, game)
+        if preview:
+            await self.where_for(interaction, g, island_index(island), clock, distance)
+            return
+        d = await self.build_decision(interaction, g)
+        await self.temple_for(interaction, d, Ticket(d.open.opened), island_index(island), clock, distance)
+
     # ------------------------------------------------------------- Decide → the flick form
 
     async def panel(self, d: Decision) -> Payload:
@@ -247,9 +330,90 @@ class FlickCog(commands.Cog):
                 f"{CONVENTION}\nType `/flick angle:<degrees> power:<1–10>` or use the form below."
                 + (" `/aim` (or **Preview aim…**) shows privately where a flick would go." if aim_ok
                    else " Eyes Closed is in force: no aim preview."))
-        return {"content": clip(text), "view": form_view(d.game.id, str(d.ticket), aim=aim_ok)}
+        if prompt.choices:  # a disc still in the corner: "Leave it where it lies" as a button
+            text += "\nOr leave the disc where it lies (it stays in your corner, in the sea)."
+        base = choice_view(d.game.id, d.open) if prompt.choices else None
+        return {"content": clip(text), "view": form_view(d.game.id, str(d.ticket), aim=aim_ok, base=base)}
+
+    async def temple_panel(self, d: Decision) -> Payload:
+        """What Decide shows for building: the shortcuts (a temple on a free city, stop) as
+        buttons, and the place and preview forms."""
+        text = f"**{d.prompt.text}**\n{PLACE_HELP}"
+        view = choice_view(d.game.id, d.open)
+        for op in ("temple", "where"):
+            view.add_item(FlickFormButton(d.game.id, str(d.ticket), op))
+        return {"content": clip(text), "view": view}
+
+    async def build_decision(self, interaction: discord.Interaction, game: GameRow | int,
+                             ticket: Ticket | None = None) -> Decision:
+        """The player's open temple placement, or a refusal that says why not."""
+        try:
+            d = await self.controller.decision(interaction, game, ticket, game_key=KEY)
+        except NothingToDecide as exc:
+            raise TableError(f"you have no temple to place now — waiting for {exc.waiting}.") from None
+        if d.prompt.free_form != "temple":
+            raise TableError("you have no temple to place now: a temple is built right after your "
+                             "flick, when one of your prophets touches a city.")
+        return d
+
+    async def temple_for(self, interaction: discord.Interaction, d: Decision, answers: Ticket,
+                         island: int, clock: float, distance: float) -> None:
+        """``/temple`` and the place form end here: build at that place, answer privately."""
+        x, y = place_point(island, clock, distance)
+        update = await self.controller.act(interaction, d, {"type": "build", "x": x, "y": y}, answers)
+        built = next((e for e in update.events if e.to is None and "temple" in e.text
+                      and ("builds" in e.text or "moves" in e.text)), None)
+        text = "✅ " + (humanise(built.text, update.game) if built else "Your temple's place is chosen.")
+        nxt = update.snap.prompt_of(d.seat)
+        if nxt is not None and nxt.prompt.kind in ("build", "reuse"):
+            text += ("\n➡️ Next for you: another temple — `/temple` or **Decide**."
+                     if nxt.prompt.kind == "build" else
+                     "\n➡️ Next for you: choose which built temple moves there — press **Decide** on the board.")
+        await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def where_for(self, interaction: discord.Interaction, game: GameRow, island: int,
+                        clock: float, distance: float) -> None:
+        """The private placement preview: the island close up, the temple where it would stand,
+        and what the engine would say about that place."""
+        x, y = place_point(island, clock, distance)
+        snap = await self.sessions.snapshot(game)
+        row = snap.game
+        if row.status != "active":
+            raise TableError(f"game #{row.id} is over." if row.status == "finished" else "this game is not running.")
+        seat = row.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("you are not playing in this game — only seated players build temples.")
+        view = snap.view(seat)
+        mine = snap.prompt_of(seat)
+        params = dict(mine.prompt.params) if mine is not None and mine.prompt.free_form == "temple" else None
+        why = problem_for(view, params, island, x, y)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+        def draw() -> bytes:
+            return to_png(placement_image(view, seat, island, x, y, why))
+
+        png = await self.sessions.cpu(draw)
+        where = temples.describe(island, x, y)
+        verdict = "a temple may stand there" if why is None else f"not there: {why}"
+        await interaction.followup.send(
+            clip(f"🏛️ Placement preview (only you see this): {where} — {verdict}"
+                 + (f"\nBuild it with `/temple island:{board.ISLANDS[island].name} clock:{clock:g} "
+                    f"distance:{distance:g}`." if why is None else "")),
+            file=discord.File(io.BytesIO(png), filename="temple.png",
+                              description=f"Island {board.ISLANDS[island].name} close up with the temple at {where}."),
+            ephemeral=True, allowed_mentions=NO_PINGS)
 
     async def show_modal(self, interaction: discord.Interaction, game_id: int, op: str, ticket: Ticket) -> None:
+        if op in ("temple", "where"):
+            d = await self.build_decision(interaction, game_id, ticket)
+            cities = {int(o["city"]) for o in d.prompt.params.get("prophets", [])}
+            default = board.ISLANDS[min(cities)].name if len(cities) == 1 else ""
+            title = "Place your temple" if op == "temple" else "Preview a temple's place (private)"
+            await interaction.response.send_modal(self.herald.forms.modal(
+                f"fof_{op}", game_id, d.ticket if op == "temple" else NO_DECISION, title,
+                place_inputs(default)))
+            return
         if op == "flick":
             d = await self.flick_decision(interaction, game_id, ticket)
             mission, seat, snap = d.prompt.kind == "flick", d.seat, d.snap
@@ -283,8 +447,23 @@ class FlickCog(commands.Cog):
         await self.aim_for(interaction, game, angle, power, piece, hand)
 
 
-def form_view(game_id: int, ticket: str, *, aim: bool) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    async def temple_submitted(self, interaction: discord.Interaction, game_id: int, ticket: Ticket,
+                               values: dict[str, str]) -> None:
+        """The place form, sent: build there (once, under the game's lock)."""
+        island, clock, distance = read_place(values)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        d = await self.build_decision(interaction, game_id, ticket)
+        await self.temple_for(interaction, d, ticket, island, clock, distance)
+
+    async def where_submitted(self, interaction: discord.Interaction, game_id: int, ticket: Ticket,
+                              values: dict[str, str]) -> None:
+        island, clock, distance = read_place(values)
+        game = await self.controller.game_for(interaction, game_id)
+        await self.where_for(interaction, game, island, clock, distance)
+
+def form_view(game_id: int, ticket: str, *, aim: bool, base: discord.ui.View | None = None) -> discord.ui.View:
+    view = base if base is not None else discord.ui.View(timeout=None)
     view.add_item(FlickFormButton(game_id, ticket, "flick"))
     if aim:
         view.add_item(FlickFormButton(game_id, ticket, "aim"))
@@ -292,12 +471,17 @@ def form_view(game_id: int, ticket: str, *, aim: bool) -> discord.ui.View:
 
 
 class FlickFormButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"herald:fof:(?P<op>flick|aim):(?P<game>\d+):(?P<ticket>\d+-[0-9a-f]+)"):
-    """Opens the angle/power form; the custom_id carries the game, the decision and the op."""
+                      template=r"herald:fof:(?P<op>flick|aim|temple|where):(?P<game>\d+):(?P<ticket>\d+-[0-9a-f]+)"):
+    """Opens the angle/power form or the temple place form; the custom_id carries the game, the
+    decision and the op."""
+
+    LABELS = {"flick": ("Flick…", discord.ButtonStyle.primary),
+              "aim": ("Preview aim…", discord.ButtonStyle.secondary),
+              "temple": ("Place temple…", discord.ButtonStyle.primary),
+              "where": ("Preview place…", discord.ButtonStyle.secondary)}
 
     def __init__(self, game_id: int, ticket: str, op: str) -> None:
-        label, style = (("Flick…", discord.ButtonStyle.primary) if op == "flick"
-                        else ("Preview aim…", discord.ButtonStyle.secondary))
+        label, style = self.LABELS[op]
         super().__init__(discord.ui.Button(label=label, style=style,
                                            custom_id=f"herald:fof:{op}:{game_id}:{ticket}"))
         self.game_id, self.ticket, self.op = game_id, ticket, op

@@ -3,16 +3,34 @@
 The map (sea, islands with their border band and city ring, the navel, the cloud corners with
 their angle convention) is a cached static layer; discs, tokens, laws, scores and the turn are
 drawn on top for every update. ``aim_image`` draws a seat's private wobble-free preview.
+
+Drawn for a phone first: 800 px wide with the map across it, no text under 2.2% of the width
+(see ``bot.render.MIN_TEXT_SHARE``). Every disc carries its owner's seat number and its kind has
+its own mark (prophet plain, templar ringed, sphinx with a diamond, temple square), explained in
+the legend under the map, so seats and kinds never depend on colour alone.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render import PALETTE, Canvas, cached_layer, font, seat_colour, text_size, wrap
+from bot.render import (
+    PALETTE,
+    Canvas,
+    alt_text,
+    cached_layer,
+    draw_text,
+    min_text,
+    plural,
+    seat_colour,
+    seat_names,
+    shape_mark,
+    text_size,
+)
 from rules.flick_of_faith import aim, gods, laws
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import HEART_REACH, KINDS
@@ -55,8 +73,15 @@ def _seat_corner(view: JSON) -> dict[int, int]:
     return {c: k for k, c in enumerate(view["corners"])}
 
 
+def map_text(side: int) -> int:
+    """The smallest label size on a map ``side`` pixels wide (a little above the image rule, the
+    map being nearly as wide as the image it sits in)."""
+    return math.ceil(side * 0.0235)
+
+
 def draw_map(side: int, players: int) -> Image.Image:
     """The static map layer (sea, islands, cities, navel, corners, angle conventions)."""
+    small = map_text(side)
     img = Image.new("RGB", (side, side), SEA)
     d = ImageDraw.Draw(img)
     b = Board(0, 0, side)
@@ -73,10 +98,10 @@ def draw_map(side: int, players: int) -> Image.Image:
         dx, dy = isl.x - 50, isl.y - 50
         n = math.hypot(dx, dy)
         tx, ty = b.p(isl.x - dx / n * (isl.radius + 4.2), isl.y - dy / n * (isl.radius + 4.2))
-        d.text((tx, ty), isl.name, font=font(int(b.k * 4.0)), fill=BORDER, anchor="mm",
-               stroke_width=2, stroke_fill=SEA_DEEP)
+        draw_text(d, (tx, ty), isl.name, max(small, int(b.k * 4.0)), BORDER, anchor="mm",
+                  stroke_width=2, stroke_fill=SEA_DEEP)
     b.circle(d, 50, 50, board.NAVEL_RADIUS, fill=(250, 226, 150), outline=NAVEL, width=max(3, int(b.k * 0.8)))
-    d.text(b.p(50, 50), "navel", font=font(int(b.k * 2.0)), fill=(90, 60, 20), anchor="mm")
+    draw_text(d, b.p(50, 50), "navel", max(small, int(b.k * 2.0)), (90, 60, 20), anchor="mm")
     used = set(board.SEAT_CORNERS[players])
     seat_of = {c: k for k, c in enumerate(board.SEAT_CORNERS[players])}
     for c, (cx, cy) in enumerate(board.CORNER_POINTS):
@@ -86,11 +111,11 @@ def draw_map(side: int, players: int) -> Image.Image:
         d.ellipse((px - rr, py - rr, px + rr, py + rr), fill=CLOUD if c in used else (120, 140, 165),
                   outline=colour, width=max(3, int(b.k * 0.7)))
         if c in used:
-            _draw_convention(d, b, c, colour)
+            _draw_convention(d, b, c, colour, small)
     return img
 
 
-def _draw_convention(d: ImageDraw.ImageDraw, b: Board, corner: int, colour: RGB) -> None:
+def _draw_convention(d: ImageDraw.ImageDraw, b: Board, corner: int, colour: RGB, small: int) -> None:
     """The angle convention at a corner: 0° at the navel, ticks every 30°, + is clockwise."""
     sx, sy = board.launch_spot(corner)
     base = board.base_heading((sx, sy))
@@ -103,8 +128,8 @@ def _draw_convention(d: ImageDraw.ImageDraw, b: Board, corner: int, colour: RGB)
         d.line((p0, p1), fill=colour if a == 0 else (110, 120, 140), width=max(2, int(b.k * (0.5 if a == 0 else 0.25))))
         lx, ly = b.p(sx + (r1 + 2.6) * math.cos(h), sy + (r1 + 2.6) * math.sin(h))
         label = "0°" if a == 0 else f"{a:+d}"
-        d.text((lx, ly), label, font=font(int(b.k * 2.0)), fill=(30, 30, 40) if a else colour, anchor="mm",
-               stroke_width=2, stroke_fill=(255, 255, 255))
+        draw_text(d, (lx, ly), label, max(small, int(b.k * 2.0)), (30, 30, 40) if a else colour, anchor="mm",
+                  stroke_width=2, stroke_fill=(255, 255, 255))
     # arrowhead on the 0° line
     h = math.radians(base)
     tip = b.p(sx + 16 * math.cos(h), sy + 16 * math.sin(h))
@@ -115,9 +140,14 @@ def _draw_convention(d: ImageDraw.ImageDraw, b: Board, corner: int, colour: RGB)
     d.ellipse((o[0] - 3, o[1] - 3, o[0] + 3, o[1] + 3), fill=colour)
 
 
+KIND_MARK = {"prophet": "prophet", "templar": "templar", "sphinx": "sphinx", "temple": "temple"}
+
+
 def draw_discs(d: ImageDraw.ImageDraw, b: Board, discs: list[JSON], *, highlight: set[int] | None = None,
-               labels: bool = True) -> None:
-    """Every disc by owner and kind, temples first (they are the lowest)."""
+               labels: bool = True, text: int = 18) -> None:
+    """Every disc by owner and kind, temples first (they are the lowest). With ``labels`` each
+    player's disc shows its owner's seat number (at least ``text`` px) and the neutral ones their
+    name."""
     order = {"temple": 0, "hand": 1, "king_ape": 2, "heart": 3, "sphinx": 4, "templar": 5, "prophet": 6}
     for disc in sorted(discs, key=lambda x: (order.get(x["kind"], 9), x["id"])):
         kind = KINDS[disc["kind"]]
@@ -125,44 +155,65 @@ def draw_discs(d: ImageDraw.ImageDraw, b: Board, discs: list[JSON], *, highlight
         owner = disc.get("owner")
         colour = seat_colour(owner) if owner is not None else (200, 200, 200)
         w = max(2, int(b.k * 0.35))
+        cx, cy = b.p(x, y)
+        label = ""
         if disc["kind"] == "temple":
-            b.circle(d, x, y, r, fill=tuple(int(c * 0.55) for c in colour), outline=colour, width=max(3, int(b.k * 0.7)))
-            b.circle(d, x, y, r * 0.55, fill=colour)
-            cx, cy = b.p(x, y)
-            s = r * 0.35 * b.k
-            d.polygon([(cx - s, cy + s * 0.6), (cx + s, cy + s * 0.6), (cx, cy - s)], fill=(250, 250, 250))
+            shape_mark(d, (cx, cy), r * b.k * 0.92, "square", tuple(int(v * 0.55) for v in colour),
+                       outline=colour, width=max(3, int(b.k * 0.7)))
+            shape_mark(d, (cx, cy), r * b.k * 0.5, "square", colour)
         elif disc["kind"] == "king_ape":
             b.circle(d, x, y, r, fill=APE, outline=(60, 40, 20), width=w)
+            label = "APE"
         elif disc["kind"] == "heart":
             b.circle(d, x, y, r + HEART_REACH, outline=HEART, width=max(2, int(b.k * 0.25)))
             b.circle(d, x, y, r, fill=HEART, outline=(120, 20, 40), width=w)
         elif disc["kind"] == "hand":
             b.circle(d, x, y, r, fill=(150, 150, 160), outline=(60, 60, 70), width=w)
+            label = "HAND"
         else:
             b.circle(d, x, y, r, fill=colour, outline=(20, 20, 28), width=w)
-        if labels and kind.label and disc["kind"] != "heart":
-            d.text(b.p(x, y), kind.label, font=font(max(10, int(b.k * r * 0.9))), fill=(20, 20, 28)
-                   if disc["kind"] not in ("king_ape",) else (250, 240, 220), anchor="mm")
+            if disc["kind"] == "templar":
+                b.circle(d, x, y, r * 0.78, outline=(250, 250, 250), width=max(2, int(b.k * 0.3)))
+            elif disc["kind"] == "sphinx":
+                shape_mark(d, (cx, cy), r * b.k * 0.72, "diamond", None, outline=(20, 20, 28),
+                           width=max(2, int(b.k * 0.35)))
+        if labels:
+            if owner is not None and disc["kind"] in ("prophet", "templar", "sphinx", "temple"):
+                size = max(text, int(b.k * r * (0.8 if disc["kind"] == "temple" else 1.1)))
+                draw_text(d, (cx, cy), str(owner + 1), size, (20, 20, 28), anchor="mm")
+            elif label:
+                draw_text(d, (cx, cy), label, max(text, int(b.k * r * 0.8)),
+                          (250, 240, 220) if disc["kind"] == "king_ape" else (20, 20, 28), anchor="mm")
         if highlight and disc["id"] in highlight:
             b.circle(d, x, y, r + 1.2, outline=(255, 255, 255), width=max(2, int(b.k * 0.3)))
 
 
-def _player_line(view: JSON, k: int) -> str:
+def _god(view: JSON, k: int) -> str:
     g = view["gods"][k]
-    god = gods.name(g) if g else f"{view['dealt'][k]} card"
-    return f"P{k + 1} {god}"
+    return gods.name(g) if g else f"{view['dealt'][k]} card"
 
 
-def board_image(view: JSON) -> Image.Image:
-    """The public board: map, discs, tokens, scores, laws, generation and phase, whose turn."""
-    side, panel = 900, 400
-    W, H = side + panel + 48, side + 56 + 32
-    c = Canvas(W, H)
-    gen = f"Generation {view['generation']}/{view['generations']}" if view["generation"] else "Setup"
-    c.header("Flick of Faith", f"{gen} · {PHASES.get(view['phase'], view['phase'])}")
-    layer = cached_layer(("fof-map", side, view["players"]), lambda: draw_map(side, view["players"]))
-    c.image.paste(layer, (16, 72))
-    b = Board(16, 72, side)
+def _ranking(view: JSON) -> list[int]:
+    winners = view.get("winners") or []
+    return sorted(range(view["players"]), key=lambda k: (k not in winners, -view["vp"][k], k))
+
+
+W = 800
+MAP = 768
+
+
+def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+    """The public board: map with discs, whose turn (or the final ranking), the players with their
+    god, VP and hand, the legend, the council and the laws in force."""
+    who = seat_names(names, view["players"])
+    c = Canvas(W, 2400)
+    gen = f"Generation {view['generation']} of {view['generations']}" if view["generation"] else "Setup"
+    c.header("Flick of Faith", gen if view["phase"] != "over" else "game over")
+    y = 72
+    y = _banner(c, view, who, y)
+    layer = cached_layer(("fof-map", MAP, view["players"]), lambda: draw_map(MAP, view["players"]))
+    c.image.paste(layer, (16, y))
+    b = Board(16, y, MAP)
     lf = view.get("last_flick")
     if lf and lf.get("origin") and str(lf.get("flicked")) in (lf.get("result") or {}):
         end = lf["result"][str(lf["flicked"])]
@@ -170,82 +221,140 @@ def board_image(view: JSON) -> Image.Image:
     if lf and lf.get("hand"):
         hx, hy = lf["hand"]
         b.circle(c.draw, hx, hy, KINDS["hand"].radius, outline=(200, 200, 210), width=2)
-    draw_discs(c.draw, b, view["discs"], highlight=set(view.get("in_corner") or []))
-    _panel(c, view, side + 40, 72, panel)
-    return c.image
+    draw_discs(c.draw, b, view["discs"], highlight=set(view.get("in_corner") or []), text=min_text(W))
+    y += MAP + 12
+    y = _legend(c, view, y)
+    y = _players(c, view, who, y)
+    y = _laws(c, view, y)
+    return c.image.crop((0, 0, W, y + 12))
 
 
-def _panel(c: Canvas, view: JSON, x: int, y: int, w: int) -> None:
+def _banner(c: Canvas, view: JSON, who: list[str], y: int) -> int:
+    phase = view["phase"]
     active = view.get("active")
-    # whose turn
-    if view["phase"] == "mission" and active is not None:
+    if phase == "over":
+        rows = _ranking(view)
+        winners = view.get("winners") or []
+        h = 60 + 40 * len(rows) + (30 if view.get("end_reason") else 0)
+        c.rect((16, y, W - 16, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
+        c.text((32, y + 12), "Final ranking", 28, PALETTE["accent"])
+        yy = y + 56
+        for place, k in enumerate(rows, 1):
+            win = k in winners
+            score = f"{view['vp'][k]} VP" + ("  WINNER" if win else "")
+            c.text((32, yy), f"{place}.", 24, PALETTE["accent"] if win else PALETTE["ink"])
+            c.name_tag((70, yy + 14), k, f"{who[k]} ({_god(view, k)})", 24, W - 130 - text_size(score, 24)[0])
+            c.text((W - 32, yy + 2), score, 24, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
+            yy += 40
+        if view.get("end_reason"):
+            c.text((32, yy), view["end_reason"], 20, PALETTE["muted"], width=W - 64)
+        return y + h + 10
+    if phase == "mission" and active is not None:
         what = {"flick": "to flick", "anubis": "Anubis: flick again?", "build": "to build temples",
                 "reuse": "to move a temple"}.get(view["stage"], "")
-        c.rect((x, y, x + w, y + 52), fill=seat_colour(active), radius=10, width=0)
-        c.text((x + 14, y + 13), f"{_player_line(view, active)} {what}", 24, PALETTE["bg"])
-        y += 66
-    elif view["phase"] in ("gods", "council", "setup_flick", "tiebreak"):
-        waiting = {"gods": [k for k in range(view["players"]) if k not in view["god_chosen"]],
-                   "council": [k for k in range(view["players"]) if k not in view["voted"]],
-                   }.get(view["phase"], [k for k in view["flickers"] if k not in view["flicked"]])
-        c.text((x, y + 6), "Waiting for " + (", ".join(f"P{k + 1}" for k in waiting) or "—"), 22, PALETTE["accent"])
-        y += 44
-    elif view["phase"] == "over" and view.get("winners"):
-        c.rect((x, y, x + w, y + 52), fill=PALETTE["accent"], radius=10, width=0)
-        c.text((x + 14, y + 13), "Winner: " + ", ".join(f"P{k + 1}" for k in view["winners"]), 24, PALETTE["bg"])
-        y += 66
-    # players
-    for k in range(view["players"]):
-        col = seat_colour(k)
-        c.rect((x, y, x + w, y + 74), fill=PALETTE["panel"], outline=col, radius=10, width=3)
-        c.circle((x + 24, y + 24), 11, fill=col)
-        first = "  (1st)" if view["first_player"] == k and view["phase"] not in ("gods", "setup_flick") else ""
-        c.text((x + 44, y + 10), _player_line(view, k) + first, 22)
-        c.text((x + w - 14, y + 8), f"{view['vp'][k]} VP", 26, PALETTE["accent"], anchor="ra")
-        hand = " ".join(f"{n}{KINDS[kd].label or 'P'}" for kd, n in view["supply"][k].items() if n) or "empty"
-        extra = " +Heart" if view["gods"][k] == "freja" and view["heart_ready"] else ""
-        c.text((x + 14, y + 44), f"hand {hand}{extra} · temples {view['temples'][k]} · reserve {view['reserve'][k]}",
-               17, PALETTE["muted"])
-        y += 84
-    # council
+        c.rect((16, y, W - 16, y + 60), fill=PALETTE["panel_hi"], outline=seat_colour(active), radius=14, width=4)
+        c.name_tag((32, y + 30), active, f"{who[active]} ({_god(view, active)}) {what}", 28, W - 64)
+        return y + 70
+    waiting = {"gods": [k for k in range(view["players"]) if k not in view["god_chosen"]],
+               "council": [k for k in range(view["players"]) if k not in view["voted"]],
+               }.get(phase, [k for k in view.get("flickers", []) if k not in view.get("flicked", [])])
+    what = {"gods": "to choose a god", "council": "to vote", "setup_flick": "to flick for first player",
+            "tiebreak": "to flick the tie-break"}.get(phase, "")
+    text = (f"Waiting for {', '.join(who[k] for k in waiting)} {what}" if waiting
+            else str(PHASES.get(phase, phase)).capitalize())
+    c.rect((16, y, W - 16, y + 60), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
+    c.text((32, y + 15), text, 26, PALETTE["accent"], width=W - 64)
+    return y + 70
+
+
+def _legend(c: Canvas, view: JSON, y: int) -> int:
+    kinds = ["prophet", "templar", "sphinx", "temple"]
+    present = {d["kind"] for d in view["discs"]}
+    kinds += [k for k in ("king_ape", "heart", "hand") if k in present]
+    label = {"prophet": "prophet", "templar": "templar", "sphinx": "sphinx", "temple": "temple",
+             "king_ape": "King Ape", "heart": "Heart", "hand": "Hand"}
+    x = 20
+    r = 14
+    for kind in kinds:
+        w = 2 * r + 8 + text_size(label[kind], 20)[0] + 18
+        if x + w > W - 16:
+            x, y = 20, y + 36
+        sample = Board(x + r, y + 16, r / KINDS[kind].radius * board.SIZE)  # the disc r px wide
+        draw_discs(c.draw, sample, [{"id": 0, "kind": kind, "owner": 0 if kind in KIND_MARK else None,
+                                     "x": 0.0, "y": 0.0}], labels=False)
+        c.text((x + 2 * r + 8, y + 16), label[kind], 20, PALETTE["ink"], anchor="lm")
+        x += w
+    c.text((W - 20, y + 16), "number = seat", 20, PALETTE["muted"], anchor="rm")
+    return y + 42
+
+
+def _players(c: Canvas, view: JSON, who: list[str], y: int) -> int:
+    cw = (W - 16 * 2 - 12) // 2
+    n = int(view["players"])
+    for k in range(n):
+        x = 16 + (k % 2) * (cw + 12)
+        yy = y + (k // 2) * 118
+        now = view.get("active") == k and view["phase"] == "mission"
+        c.rect((x, yy, x + cw, yy + 108), fill=PALETTE["panel_hi"] if now else PALETTE["panel"],
+               outline=seat_colour(k), radius=12, width=3)
+        vp = f"{view['vp'][k]} VP"
+        c.name_tag((x + 12, yy + 24), k, who[k], 24, cw - 36 - text_size(vp, 26)[0])
+        c.text((x + cw - 12, yy + 10), vp, 26, PALETTE["accent"], anchor="ra")
+        first = " · 1st player" if view["first_player"] == k and view["phase"] not in ("gods", "setup_flick") else ""
+        c.text((x + 12, yy + 46), _god(view, k) + first, 20, width=cw - 24)
+        hand = ", ".join(plural(m, kd) for kd, m in view["supply"][k].items() if m) or "no prophets"
+        extra = ", Heart" if view["gods"][k] == "freja" and view["heart_ready"] else ""
+        c.text((x + 12, yy + 74), f"{hand}{extra} · {plural(view['temples'][k], 'temple')}", 20,
+               PALETTE["muted"], width=cw - 24)
+    return y + ((n + 1) // 2) * 118 + 4
+
+
+def _laws(c: Canvas, view: JSON, y: int) -> int:
     if view["council"]:
-        c.text((x, y + 4), "Council vote", 22, PALETTE["accent"])
-        y += 34
-        for tag, law in zip(("👍 upper", "👎 lower"), view["council"], strict=False):
-            c.text((x, y), f"{'UP' if 'upper' in tag else 'DOWN'}: {law['name']}", 19)
-            y = c.text_block((x + 12, y + 24), law["text"], w - 12, 15, PALETTE["muted"], spacing=3) + 6
-    # laws in force
-    c.text((x, y + 6), "Laws in force", 22, PALETTE["accent"])
-    y += 38
-    if not view["laws"]:
-        c.text((x, y), "none yet", 17, PALETTE["muted"])
-        y += 26
-    for law in view["laws"]:
-        dur = {"game": "whole game", "generation": "this Generation", "instant": "done"}[law["duration"]]
-        c.text((x, y), f"{law['name']} ({dur})", 18)
-        lines = wrap(law["text"], 14, w - 12)[:3]
-        for i, line in enumerate(lines):
-            c.text((x + 12, y + 24 + i * 18), line, 14, PALETTE["muted"])
-        y += 30 + 18 * len(lines)
-        if y > c.size[1] - 60:
-            break
+        up, down = (view["council"] + [None, None])[:2]
+        text = "Council vote: up " + (up["name"] if up else "-") + ", down " + (down["name"] if down else "-")
+        y = c.text_block((20, y), text, W - 40, 22, PALETTE["accent"], max_lines=2) + 4
+    laws_now = ", ".join(law["name"] for law in view["laws"]) or "none yet"
+    y = c.text_block((20, y), f"Laws in force: {laws_now}", W - 40, 20, PALETTE["muted"], max_lines=3) + 4
     if not view.get("aim_preview", True):
-        c.text((x, c.size[1] - 40), "Eyes Closed: no aim preview", 18, PALETTE["bad"])
+        c.text((20, y), "Eyes Closed: no aim preview", 22, PALETTE["bad"])
+        y += 32
+    return y
+
+
+def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+    """The board in words: the scores, whose turn or who won, the laws (public)."""
+    who = seat_names(names, view["players"], drawn=False)
+    scores = "; ".join(f"{who[k]} ({_god(view, k)}) {view['vp'][k]} VP" for k in _ranking(view))
+    laws_now = ", ".join(law["name"] for law in view["laws"]) or "none"
+    if view["phase"] == "over":
+        won = ", ".join(who[k] for k in view.get("winners") or []) or "nobody"
+        return alt_text(f"Flick of Faith, game over: {won} {'wins' if len(view.get('winners') or []) < 2 else 'share the win'}.",
+                        f"Final ranking: {scores}.", view.get("end_reason", ""))
+    gen = f"Generation {view['generation']} of {view['generations']}" if view["generation"] else "Setup"
+    active = view.get("active")
+    turn = f"{who[active]} is to play." if view["phase"] == "mission" and active is not None else ""
+    return alt_text(f"Flick of Faith board, {gen}, {PHASES.get(view['phase'], view['phase'])}.", turn,
+                    f"Scores: {scores}.", f"Laws in force: {laws_now}.")
 
 
 def aim_image(view: JSON, seat: int, angle: float, power: float, *, piece: str | None = None,
-              hand: str | None = None) -> Image.Image:
+              hand: str | None = None, names: Sequence[str] | None = None) -> Image.Image:
     """A seat's private aim preview: the wobble-free path and where discs would stop."""
-    side = 720
-    c = Canvas(side + 32, side + 56 + 60)
-    c.header("Aim preview", f"P{seat + 1} · angle {angle:g} · power {power:g}")
-    c.image.paste(cached_layer(("fof-map", side, view["players"]), lambda: draw_map(side, view["players"])), (16, 64))
-    b = Board(16, 64, side)
+    who = seat_names(names, view["players"])
+    c = Canvas(W, 64 + MAP + 110)
+    c.rect((0, 0, W, 64), fill=PALETTE["panel"], radius=0)
+    sub = f"angle {angle:g} · power {power:g}"
+    c.name_tag((18, 32), seat, f"{who[seat]}: aim", 28, W - 60 - text_size(sub, 24)[0])
+    c.text((W - 18, 20), sub, 24, PALETTE["muted"], anchor="ra")
+    c.image.paste(cached_layer(("fof-map", MAP, view["players"]), lambda: draw_map(MAP, view["players"])), (16, 72))
+    b = Board(16, 72, MAP)
+    small = min_text(W)
     if not view.get("aim_preview", True):
-        draw_discs(c.draw, b, view["discs"])
-        c.rect((16, side // 2, side + 16, side // 2 + 70), fill=PALETTE["panel"], radius=10, width=0)
-        c.text((side // 2 + 16, side // 2 + 35), "Eyes Closed: no preview this Generation", 24, PALETTE["bad"], anchor="mm")
-        return c.image
+        draw_discs(c.draw, b, view["discs"], text=small)
+        c.rect((16, MAP // 2, MAP + 16, MAP // 2 + 70), fill=PALETTE["panel"], radius=10, width=0)
+        c.text((W // 2, MAP // 2 + 35), "Eyes Closed: no preview this Generation", 26, PALETTE["bad"], anchor="mm")
+        return c.image.crop((0, 0, W, 72 + MAP + 12))
     pred = aim.predict(view, seat, angle, power, piece=piece, hand=hand)
     ghosts = [dict(d) for d in view["discs"]]
     draw_discs(c.draw, b, ghosts, labels=False)
@@ -262,14 +371,23 @@ def aim_image(view: JSON, seat: int, angle: float, power: float, *, piece: str |
         c.draw.line((pts[i], pts[i + 1]), fill=(255, 255, 255), width=3)
     for d in after:
         b.circle(c.draw, d["x"], d["y"], KINDS[d["kind"]].radius + 0.6, outline=(255, 255, 255), width=2)
-    draw_discs(c.draw, b, after)
+    draw_discs(c.draw, b, after, text=small)
     where = "leaves the map" if pred.landing is None else "stops at the ringed spot"
-    c.text((16, side + 72), f"Without wobble your disc {where}. Real flicks wobble more at high power.", 18)
-    return c.image
+    y = c.text_block((18, 72 + MAP + 10), f"Without wobble your disc {where}. Real flicks wobble more "
+                     "at high power.", W - 36, 22, max_lines=3)
+    return c.image.crop((0, 0, W, y + 8))
+
+
+def aim_alt(view: JSON, seat: int, angle: float, power: float) -> str:
+    """The aim preview in words (shown only to the seat aiming)."""
+    if not view.get("aim_preview", True):
+        return "Aim preview refused: Eyes Closed is in force this Generation."
+    return alt_text(f"Your aim preview at angle {angle:g} and power {power:g}: the dashed line is "
+                    "the path without wobble, ringed discs show where discs would stop.")
 
 
 def text_fits(text: str, size: int, width: int) -> bool:
     return text_size(text, size)[0] <= width
 
 
-__all__ = ["board_image", "aim_image", "draw_map", "draw_discs", "Board", "laws"]
+__all__ = ["board_image", "board_alt", "aim_image", "aim_alt", "draw_map", "draw_discs", "Board", "laws"]

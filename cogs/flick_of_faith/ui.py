@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
@@ -10,8 +11,8 @@ from bot.gameui import GameUI
 from rules.engine import Event, seat_name
 from rules.flick_of_faith import gods
 
-from .animate import flicks_gif
-from .render import PHASES, aim_image, board_image
+from .animate import flick_gif, flicks_alt
+from .render import PHASES, aim_image, board_alt, board_image
 
 JSON = dict[str, Any]
 
@@ -20,8 +21,12 @@ class FlickUI(GameUI):
     key = "flick_of_faith"
     cog_extension = "cogs.flick_of_faith.cog"
 
-    def board_image(self, view: JSON, events: list[Event]) -> Image.Image:
-        return board_image(view)
+    def board_image(self, view: JSON, events: list[Event], *,
+                    names: Sequence[str] | None = None) -> Image.Image:
+        return board_image(view, names)
+
+    def board_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
+        return board_alt(view, names)
 
     def status_text(self, view: JSON) -> str:
         gen = f"Generation {view['generation']}/{view['generations']}" if view["generation"] else "Setup"
@@ -57,18 +62,18 @@ class FlickUI(GameUI):
                      + ("" if view.get("aim_preview", True) else " Eyes Closed: no preview."))
         return "\n".join(parts)
 
-    def attachments(self, view: JSON, events: list[Event]) -> list[tuple[str, bytes]]:
-        flicks = [e for e in events if e.to is None and e.kind == "flick" and e.data.get("bodies")]
-        if not flicks:
+    def event_files(self, view: JSON, event: Event, *,
+                    names: Sequence[str] | None = None) -> list[tuple[str, bytes, str]]:
+        """Each flick's own animation, posted with that flick's line (the board message keeps
+        the still board)."""
+        if event.to is not None or event.kind != "flick" or not event.data.get("bodies"):
             return []
-        # every flick of this update, in order (e.g. yours, then the computer player's reply);
-        # at most the last four so the file stays small
-        return [("flick.gif", flicks_gif([e.data for e in flicks[-4:]], view["players"]))]
+        return [("flick.gif", flick_gif(event.data, view["players"]), flicks_alt([event.data], view, names))]
 
     def aim_image(self, view: JSON, seat: int, angle: float, power: float, *, piece: str | None = None,
-                  hand: str | None = None) -> Image.Image:
+                  hand: str | None = None, names: Sequence[str] | None = None) -> Image.Image:
         """Private /aim preview for ``seat`` (pass that seat's own view)."""
-        return aim_image(view, seat, angle, power, piece=piece, hand=hand)
+        return aim_image(view, seat, angle, power, piece=piece, hand=hand, names=names)
 
 
 UI = FlickUI()

@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.engine import Action, Prompt
 
-from . import aim, geometry, scoring
+from . import aim, geometry, scoring, temples
 from . import map as board
 from .discs import KINDS, PROPHET_KINDS
 from .physics import DECEL, power_for_distance
@@ -65,31 +65,51 @@ def _vote(view: JSON, seat: int, rng: random.Random) -> Action:
     return {"type": "vote", "thumb": "up" if taste(up) >= taste(low) else "down"}
 
 
+PLACE_RINGS = (0.0, 3.0, 6.0, 8.5, temples.MAX_DISTANCE)
+"""Distances from an island's centre at which the computer player considers a temple, each at
+the twelve clock hours (the centre once)."""
+
+
+def place_candidates(island: int) -> list[tuple[float, float]]:
+    """Where the computer player considers a temple on ``island``."""
+    out = []
+    for r in PLACE_RINGS:
+        for hour in ([12.0] if r == 0 else [float(h) for h in range(1, 13)]):
+            out.append(temples.from_clock(island, hour, r))
+    return out
+
+
 def _build(view: JSON, seat: int, prompt: Prompt) -> Action:
     """Build where the board afterwards scores best (Worship now, without the prophet that
-    becomes the temple); among equals, far from the navel, away from the bot's own temples."""
+    becomes the temple); among equals on the side of the island away from the navel (out of the
+    line of long shots) and away from the bot's own temples. Only legal places are tried; with
+    no free ground left, the city itself."""
     if view["temples"][seat] == 0:
         return {"type": "build_done"}
     law_keys = [x["key"] for x in view["laws"]]
     best: tuple[float, Action] | None = None
-    worship_cache: dict[tuple[int, int], float] = {}
-    for c in prompt.choices:
-        a = c.action
-        if a["type"] != "build":
-            continue
-        spot = next((x, y) for n, x, y in board.temple_spots(a["island"]) if n == a["spot"])
-        key = (a["prophet"], a["island"])
-        if key not in worship_cache:
-            after = [d for d in view["discs"] if d["id"] != a["prophet"]]
-            after.append({"id": -1, "kind": "temple", "owner": seat, "x": spot[0], "y": spot[1]})
+    for o in prompt.params.get("prophets", []):
+        for island in o["islands"]:
+            after = [d for d in view["discs"] if d["id"] != o["id"]]
+            isl = board.ISLANDS[island]
+            after.append({"id": -1, "kind": "temple", "owner": seat, "x": isl.x, "y": isl.y})
             res = scoring.worship(after, view["players"], law_keys, view["gods"], view["vp"])
             rival = max((res[k]["vp"] for k in range(view["players"]) if k != seat), default=0)
-            worship_cache[key] = float(res[seat]["vp"]) - 0.6 * float(rival)
-        mine_there = sum(1 for d in view["discs"] if d["owner"] == seat and d["kind"] == "temple"
-                         and geometry.island_at(d["x"], d["y"], KINDS["temple"].radius) == a["island"])
-        score = 10.0 * worship_cache[key] + 0.01 * geometry.navel_distance(*spot) - 0.5 * mine_there
-        if best is None or score > best[0]:
-            best = (score, dict(a))
+            value = 10.0 * (float(res[seat]["vp"]) - 0.6 * float(rival))
+            mine = [d for d in view["discs"] if d["owner"] == seat and d["kind"] == "temple"
+                    and geometry.island_at(d["x"], d["y"], KINDS["temple"].radius) == island]
+            value -= 0.5 * len(mine)
+            if best is not None and value + 1.0 < best[0]:
+                continue
+            spots = [p for p in place_candidates(island)
+                     if temples.problem(view["discs"], p[0], p[1], [island], exclude=o["id"]) is None]
+            if not spots:  # crowded: any free ground, else (no free ground at all) the city
+                spots = temples.free_points(view["discs"], island, exclude=o["id"], step=1.0) or [(isl.x, isl.y)]
+            for x, y in spots:
+                score = value + 0.01 * geometry.navel_distance(x, y) - 0.002 * sum(
+                    1 for d in mine if math.hypot(d["x"] - x, d["y"] - y) < 10)
+                if best is None or score > best[0]:
+                    best = (score, {"type": "build", "x": x, "y": y, "prophet": o["id"]})
     return best[1] if best else {"type": "build_done"}
 
 

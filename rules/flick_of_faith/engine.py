@@ -3,7 +3,8 @@
 Flow: every seat secretly picks a side of its dealt god card; everyone submits a secret setup
 flick and the disc closest to the navel wins the first player token. Each Generation then runs a
 Council (two laws drawn, a secret thumbs-up/down vote), a Mission (turns in order: place a
-prophet in your corner and flick it; flick again while it has not left the corner; build temples;
+prophet in your corner and flick it; flick again if you like while it has not left the corner;
+build temples anywhere on the island;
 the navel scores; fallen discs go to the reserve; stray temples go home) and Worship (Presence
 and Domination; prophets come back; the first player token passes; expired laws leave). After
 the last Generation the most VP wins, then the most temples, then a tie-break flick.
@@ -20,10 +21,19 @@ Prompt ``params`` (see :class:`rules.engine.Prompt`), per prompt kind:
   ``hand_targets``, the values of Dagda's optional ``hand`` (empty for any other god, who may
   not send one; null for ``piece`` or ``hand`` means none); ``in_corner``, True when the disc is
   still in the corner from a previous flick, ``attempt``, which flick of that disc this is, and
-  ``max_attempts``, after which a disc still in the corner goes to the reserve.
+  ``max_attempts`` (``flick.REFLICK_LIMIT``), after which a disc still in the corner stays where
+  it lies. While ``in_corner``, the prompt also has one choice, ``{"type": "leave"}``: leave the
+  disc where it lies instead of flicking it again.
+* ``"build"`` (free-form ``"temple"``): the action is ``{"type": "build", "x": .., "y": ..}``
+  (board coordinates, numbers from 0 to 100, kept to ``grid``) with an optional ``"prophet"`` id,
+  or ``{"type": "build_done"}``. ``prophets`` lists the seat's prophets touching a city: ``id``,
+  ``kind``, ``city`` (island index) and ``islands`` (where its temple may go); ``max_distance``
+  is how far a temple's centre may be from its island's centre, ``temple_radius`` its size, and
+  ``islands`` every island's ``index``, ``name`` and centre. The choices are shortcuts (a temple
+  on each reachable free city, stop building). See :mod:`.temples` for what is a legal place.
 
-The other prompts (``god``, ``vote``, ``anubis``, ``build``, ``reuse``) are enumerated: their
-choices say everything and ``params`` is empty.
+The other prompts (``god``, ``vote``, ``anubis``, ``reuse``) are enumerated: their choices say
+everything and ``params`` is empty.
 """
 
 from __future__ import annotations
@@ -47,7 +57,7 @@ from rules.engine import (
     shown,
 )
 
-from . import flick, geometry, gods, laws, physics, scoring
+from . import flick, geometry, gods, laws, physics, scoring, temples
 from . import map as board
 from .discs import KINDS, PROPHET_KINDS
 from .state import DiscD, FlickState, state_from_json, state_to_json
@@ -84,6 +94,8 @@ def _flick_ranges() -> dict[str, Any]:
 
 FLICK_USAGE = '{"type": "flick", "angle": -180..180, "power": 1..10}'
 """What a flick action looks like, for refusals."""
+BUILD_USAGE = '{"type": "build", "x": 0..100, "y": 0..100, "prophet": id (optional)}'
+"""What a temple placement looks like, for refusals."""
 
 
 def _read_flick(action: Action, what: str, *, mission: bool) -> tuple[float, float, dict[str, Any]]:
@@ -170,7 +182,9 @@ class FlickOfFaith(Engine[FlickState]):
         if s.stage == "flick":
             bits = []
             if s.in_corner:
-                bits.append(f"Your disc is still in your corner: flick it again (attempt {s.attempts + 1} of {flick.MAX_ATTEMPTS}).")
+                bits.append(f"Your disc has not left your corner: you may flick it again (flick "
+                            f"{s.attempts + 1}, at most {flick.REFLICK_LIMIT} this turn) or leave it "
+                            "where it lies.")
             elif s.turn.get("extra"):
                 bits.append("Anubis returns your fallen prophet to your corner: flick it again.")
             else:
@@ -192,9 +206,14 @@ class FlickOfFaith(Engine[FlickState]):
                 "piece_default": flick.default_piece(s.supply[seat]) if pieces else None,
                 "hand_targets": list(board.HAND_TARGETS) if s.gods[seat] == "dagda" else [],
                 "in_corner": bool(s.in_corner), "attempt": s.attempts + 1,
-                "max_attempts": flick.MAX_ATTEMPTS,
+                "max_attempts": flick.REFLICK_LIMIT,
             }
-            return Prompt(seat, "flick", " ".join(bits), free_form="flick",
+            # a disc still in the corner may be flicked again or left where it lies (rulebook:
+            # "may flick again"); the free-form flick is the one answer otherwise
+            leave = (Choice("Leave it where it lies", {"type": "leave"},
+                            description="Do not flick this disc again; it stays in your corner (sea)."),) \
+                if s.in_corner else ()
+            return Prompt(seat, "flick", " ".join(bits), leave, free_form="flick",
                           timeout_note="the computer player flicks for you", params=params)
         if s.stage == "anubis":
             kind = s.turn.get("fallen_kind", "prophet")
@@ -203,9 +222,7 @@ class FlickOfFaith(Engine[FlickState]):
                            Choice("Leave it in the reserve", {"type": "anubis", "reflick": False})),
                           timeout_note="the fallen prophet is flicked again by the computer player")
         if s.stage == "build":
-            return Prompt(seat, "build", "Build a temple: choose a prophet touching a city and where its temple stands, or stop.",
-                          tuple(self._build_choices(s, seat)) + (Choice("Stop building", {"type": "build_done"}),),
-                          timeout_note="the computer player builds")
+            return self._build_prompt(s, seat)
         # reuse
         return Prompt(seat, "reuse", "You have no temple left in your supply: choose one of your built temples to move.",
                       tuple(Choice(f"Temple on {self._where(d)}", {"type": "reuse", "temple": d["id"]})
@@ -226,29 +243,40 @@ class FlickOfFaith(Engine[FlickState]):
         i = geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius)
         return f"island {board.ISLANDS[i].name}" if i is not None else "the sea"
 
-    def _build_choices(self, s: FlickState, seat: int) -> list[Choice]:
-        out: list[Choice] = []
+    def _build_prompt(self, s: FlickState, seat: int) -> Prompt:
+        """Building is free-form: the player gives a position (see :mod:`temples`). The choices
+        are shortcuts: a temple on each reachable city, where that is free, and stopping."""
+        options = self._build_options(s, seat)
+        quick: list[Choice] = []
+        seen: set[int] = set()
+        for o in options:
+            for i in o["islands"]:
+                isl = board.ISLANDS[i]
+                if i not in seen and temples.problem(s.discs, isl.x, isl.y, [i], exclude=o["id"]) is None:
+                    seen.add(i)
+                    quick.append(Choice(f"Temple on the city of island {isl.name}",
+                                        {"type": "build", "x": isl.x, "y": isl.y, "prophet": o["id"]}))
+        cities = ", ".join(sorted({board.ISLANDS[o["city"]].name for o in options}))
+        where = "any island" if s.gods[seat] == "zeus" else f"island {cities}"
+        text = (f"Build a temple: your prophet touches the city of island {cities}. Place the temple "
+                f"anywhere on {where} (wholly on the island, on free ground), or stop building.")
+        params = {"prophets": options, "max_distance": temples.MAX_DISTANCE,
+                  "temple_radius": temples.RADIUS, "grid": temples.GRID,
+                  "islands": [{"index": i.index, "name": i.name, "x": i.x, "y": i.y} for i in board.ISLANDS]}
+        return Prompt(seat, "build", text, (*quick[:4], Choice("Stop building", {"type": "build_done"})),
+                      free_form="temple", timeout_note="the computer player places the temple",
+                      params=params)
+
+    def _build_options(self, s: FlickState, seat: int) -> list[dict[str, Any]]:
+        """Each of the seat's prophets touching a city: its id, kind, city and the islands its
+        temple may go to (that island; any island for Zeus)."""
+        out: list[dict[str, Any]] = []
         for d in self._city_prophets(s, seat):
             city = geometry.city_at(d["x"], d["y"], KINDS[d["kind"]].radius)
             assert city is not None
-            islands = range(4) if s.gods[seat] == "zeus" else [city]
-            for i in islands:
-                group = f"{d['kind'].capitalize()} #{d['id']} on city {board.ISLANDS[city].name}"
-                if s.gods[seat] == "zeus":
-                    group += f" → island {board.ISLANDS[i].name}"
-                for name in self._free_spots(s, i, exclude=d["id"]):
-                    out.append(Choice(f"Island {board.ISLANDS[i].name}, {name}",
-                                      {"type": "build", "prophet": d["id"], "island": i, "spot": name},
-                                      group=group))
+            out.append({"id": d["id"], "kind": d["kind"], "city": city,
+                        "islands": list(range(4)) if s.gods[seat] == "zeus" else [city]})
         return out
-
-    def _free_spots(self, s: FlickState, island: int, exclude: int) -> list[str]:
-        r = KINDS["temple"].radius
-        spots = board.temple_spots(island)
-        free = [n for n, x, y in spots
-                if all(not geometry.overlaps(x, y, r, d["x"], d["y"], KINDS[d["kind"]].radius)
-                       for d in s.discs if d["id"] != exclude)]
-        return free or [n for n, _, _ in spots]
 
     def _city_prophets(self, s: FlickState, seat: int) -> list[DiscD]:
         return [d for d in s.discs if d["owner"] == seat and d["kind"] in PROPHET_KINDS
@@ -274,10 +302,14 @@ class FlickOfFaith(Engine[FlickState]):
             self._anubis(s, seat, bool(action["reflick"]), ev)
         elif kind == "build":
             if action["type"] == "build_done":
+                fields(action, "stopping", {"type": str})
                 ev.append(Event(f"{seat_name(seat)} stops building."))
                 self._finish_turn(s, ev)
-            else:
+            elif action["type"] == "build":
                 self._build(s, seat, action, ev)
+            else:
+                raise IllegalAction(f"{shown(action)} is not allowed now; send {BUILD_USAGE} or "
+                                    '{"type": "build_done"}.')
         elif kind == "reuse":
             self._reuse(s, seat, int(action["temple"]), ev)
         else:  # pragma: no cover - prompts() only produces the kinds above
@@ -475,6 +507,14 @@ class FlickOfFaith(Engine[FlickState]):
         return d
 
     def _mission_flick(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
+        if action["type"] == "leave":
+            fields(action, "leaving a disc", {"type": str})
+            if not s.in_corner:
+                raise IllegalAction("there is no disc in your corner to leave: send a flick: "
+                                    f"{FLICK_USAGE}.")
+            ev.append(Event(f"{seat_name(seat)} leaves the disc where it lies in the corner."))
+            self._done_flicking(s, seat, ev)
+            return
         angle, power, got = _read_flick(action, "a flick", mission=True)
         piece: str | None = got.get("piece")
         hand: str | None = got.get("hand")
@@ -539,16 +579,18 @@ class FlickOfFaith(Engine[FlickState]):
             ids = list(s.in_corner)
         on = {d["id"]: d for d in s.discs}
         still = [i for i in ids if i in on and geometry.in_corner(on[i]["x"], on[i]["y"], KINDS[on[i]["kind"]].radius, corner)]
-        if still and s.attempts < flick.MAX_ATTEMPTS:
+        if still and s.attempts < flick.REFLICK_LIMIT:
             s.in_corner = still
             s.stage = "flick"
             return
         if still:
-            for i in still:
-                d = on[i]
-                s.discs.remove(d)
-                self._to_reserve(s, d)
-            ev.append(Event(f"{seat_name(seat)}'s disc never left the corner and goes to the reserve."))
+            ev.append(Event(f"{seat_name(seat)}'s disc is still in the corner after {s.attempts} "
+                            "flicks: it stays where it lies."))
+        self._done_flicking(s, seat, ev)
+
+    def _done_flicking(self, s: FlickState, seat: int, ev: list[Event]) -> None:
+        """The active player has finished flicking (the disc left the corner, or they leave it
+        there, or the re-flick limit is reached): Anubis's second chance, then building."""
         s.in_corner = []
         s.attempts = 0
         # Anubis: the first of his prophets to leave the map this turn may be flicked again
@@ -642,24 +684,40 @@ class FlickOfFaith(Engine[FlickState]):
 
     # ---------------------------------------------------------------------------- temples
     def _build(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
-        d = next(x for x in s.discs if x["id"] == action["prophet"])
+        got = fields(action, "a temple", {"type": str, "x": float, "y": float}, {"prophet": int},
+                     usage=BUILD_USAGE)
+        x = _in_range(got["x"], "x", 0.0, board.SIZE, "a board coordinate")
+        y = _in_range(got["y"], "y", 0.0, board.SIZE, "a board coordinate")
+        x, y = temples.snap(x), temples.snap(y)
+        options = self._build_options(s, seat)
+        island, _ = temples.nearest_island(x, y)
+        if "prophet" in got:
+            chosen = next((o for o in options if o["id"] == got["prophet"]), None)
+            if chosen is None:
+                ids = ", ".join(f"#{o['id']} (city {board.ISLANDS[o['city']].name})" for o in options)
+                raise IllegalAction(f"prophet #{got['prophet']} is not one of yours touching a city; "
+                                    f"choose {ids}.")
+        else:
+            chosen = temples.choose_prophet(options, island)
+        why = temples.problem(s.discs, x, y, chosen["islands"], exclude=chosen["id"])
+        if why is not None:
+            raise IllegalAction(why)
+        d = next(t for t in s.discs if t["id"] == chosen["id"])
         s.discs.remove(d)
         s.reserve[seat] += 1
-        island, spot = int(action["island"]), str(action["spot"])
         if s.temples[seat] > 0:
             s.temples[seat] -= 1
-            self._place_temple(s, seat, island, spot, None, ev)
+            self._place_temple(s, seat, x, y, None, ev)
         else:
-            s.turn["pending"] = {"island": island, "spot": spot}
+            s.turn["pending"] = {"x": x, "y": y}
             s.stage = "reuse"
 
     def _reuse(self, s: FlickState, seat: int, temple: int, ev: list[Event]) -> None:
         p = s.turn.pop("pending")
-        self._place_temple(s, seat, int(p["island"]), str(p["spot"]), temple, ev)
+        self._place_temple(s, seat, float(p["x"]), float(p["y"]), temple, ev)
 
-    def _place_temple(self, s: FlickState, seat: int, island: int, spot: str, moved: int | None,
+    def _place_temple(self, s: FlickState, seat: int, x: float, y: float, moved: int | None,
                       ev: list[Event]) -> None:
-        x, y = next((sx, sy) for n, sx, sy in board.temple_spots(island) if n == spot)
         if moved is None:
             d = self._add_disc(s, "temple", seat, x, y)
         else:
@@ -668,12 +726,14 @@ class FlickOfFaith(Engine[FlickState]):
         s.discs.sort(key=lambda t: t["id"])
         r = KINDS["temple"].radius
         if any(geometry.overlaps(x, y, r, o["x"], o["y"], KINDS[o["kind"]].radius) for o in s.discs if o is not d):
+            # only when the island had no free ground left: the new temple shoves what is there
             out = physics.simulate(flick.bodies_of(s.discs, s.gods), {}, decel=laws.decel(s.laws), min_steps=60)
             fallen = self._apply_outcome(s, out, ev)
             if fallen:
                 ev.append(Event("Pushed off the map by the new temple: " + ", ".join(fallen) + "."))
+        island, _ = temples.nearest_island(x, y)
         verb = "moves a temple to" if moved is not None else "builds a temple on"
-        ev.append(Event(f"{seat_name(seat)} {verb} island {board.ISLANDS[island].name} ({spot})."))
+        ev.append(Event(f"{seat_name(seat)} {verb} {temples.describe(island, x, y)}."))
         if "consecration" in s.laws:
             s.vp[seat] += 1
             ev.append(Event(f"Consecration: {seat_name(seat)} gains 1 VP."))

@@ -25,13 +25,14 @@ CENTRE = (SIZE / 2, SIZE / 2)
 
 ISLAND_RADIUS = 14.0
 CITY_RADIUS = 4.0
-NAVEL_RADIUS = 5.0
+NAVEL_RADIUS = 2.5
+"""The navel is "a small ring": smaller than a city, so the straight shot at it is a long shot
+that misses more often than it hits (it was 5, and a prophet on the navel then earned 62–70% of
+all VP in computer-player games; see docs/rules/flick_of_faith.md, Balance)."""
 CORNER_RADIUS = 14.0
 """Radius of each quarter-circle cloud corner, centred on the map corner point."""
 LAUNCH_OFFSET = 5.5
 """A new disc is placed this far from both edges, on the corner's diagonal."""
-TEMPLE_RING = 10.0
-"""Distance of the eight outer temple spots from the city centre."""
 
 
 @dataclass(frozen=True)
@@ -98,30 +99,23 @@ def angle_towards(origin: tuple[float, float], target: tuple[float, float]) -> f
     return (raw + 180.0) % 360.0 - 180.0
 
 
-COMPASS: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-
-
-def temple_spots(island: int) -> list[tuple[str, float, float]]:
-    """Nine places a temple may stand on an island: the city centre and eight around it."""
-    isl = ISLANDS[island]
-    spots = [("city", isl.x, isl.y)]
-    for k, name in enumerate(COMPASS):
-        a = math.radians(-90 + 45 * k)
-        spots.append((name, round(isl.x + TEMPLE_RING * math.cos(a), 4),
-                      round(isl.y + TEMPLE_RING * math.sin(a), 4)))
-    return spots
-
-
 HAND_TARGETS: tuple[str, ...] = ("I", "II", "III", "IV", "navel")
+HAND_BEYOND_CITY = 6.0
+"""How far beyond a city's ring the Hand of God's centre stands (seen from Dagda's corner). A
+prophet stopped dead by the Hand rests just touching the ring when it came straight on: the Hand
+saves an overshoot from the sea, it does not deliver the disc (at 4, with the longer shots less
+certain, Dagda won 57–82% of games)."""
+HAND_BEYOND_NAVEL = 6.0
+"""How far beyond the navel's ring the Hand of God's centre stands (see ``HAND_BEYOND_CITY``)."""
 
 
 def hand_spot(corner: int, target: str) -> tuple[float, float]:
     """Where Dagda's Hand of God stands for ``target``: just beyond it, seen from his corner."""
     if target == "navel":
-        tx, ty, reach = CENTRE[0], CENTRE[1], NAVEL_RADIUS + 4.0
+        tx, ty, reach = CENTRE[0], CENTRE[1], NAVEL_RADIUS + HAND_BEYOND_NAVEL
     else:
         isl = ISLANDS[HAND_TARGETS.index(target)]
-        tx, ty, reach = isl.x, isl.y, CITY_RADIUS + 4.0
+        tx, ty, reach = isl.x, isl.y, CITY_RADIUS + HAND_BEYOND_CITY
     ox, oy = launch_spot(corner)
     d = math.hypot(tx - ox, ty - oy)
     return (round(tx + (tx - ox) / d * reach, 4), round(ty + (ty - oy) / d * reach, 4))

@@ -1,5 +1,6 @@
 """Flick of Faith on Discord: /play → gods → secret first-player flick → Councils → Missions with
-/flick (GIF + PNG on the board), temples, a stale /flick → the final score; /aim; refusals."""
+/flick (each flick's GIF in the thread, the PNG on the board), temples, a stale /flick → the final
+score; /aim; refusals."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 import simcord
 
 from bot.app import HeraldBot
-from rules.flick_of_faith import laws
+from rules.flick_of_faith import ENGINE, laws, temples
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.physics import power_for_distance
 from tests.discord.helpers import components, find_by_prefix, public_text, reply_text
@@ -175,15 +176,16 @@ async def test_two_player_game_from_play_to_final_score(simcord_env: simcord.Env
             if p.kind == "flick":
                 game = await bot.storage.get_game(game.id)
                 b = next(m for m in thread.history() if m.id == game.board_message_id)
-                names = [a.filename for a in b.attachments]
-                assert "board.png" in names and "flick.gif" in names, names
-                gif = next(a for a in b.attachments if a.filename == "flick.gif")
-                assert 0 < gif.size < 2_000_000
+                assert [a.filename for a in b.attachments] == ["board.png"]  # the still board
+                shot = [m for m in thread.history() if any(a.filename == "flick.gif" for a in m.attachments)][-1]
+                assert " flicks " in shot.content, shot.content  # the GIF goes with its flick's line
+                gif = shot.attachments[0]
+                assert 0 < gif.size < 1_000_000 and gif.description
                 stats["gifs"] += 1
         else:
             label = await decide_first(player, thread)
             stats["votes"] += p.kind == "vote"
-            stats["builds"] += p.kind == "build" and label.startswith("Island")
+            stats["builds"] += p.kind == "build" and label.startswith("Temple on the city")
         assert_no_private_text(thread)
         if not replaced and time.monotonic() - started > 30:
             # hand bob's seat to the computer player to finish the game quickly
@@ -231,3 +233,98 @@ async def test_flick_refusals_and_eyes_closed(simcord_env: simcord.Env, monkeypa
     form = await alice.click(board_message(thread), label="Decide")
     assert "Eyes Closed" in form.response.content
     assert [c["label"] for c in components(form.response.message)] == ["Flick…"]
+
+
+async def test_a_temple_is_placed_by_position_with_a_private_preview(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    env, bot = simcord_env, simcord_bot
+    guild, channel, thread, alice, bob, carol = await open_game(env)
+    gid = (await bot.storage.list_games(guild_id=guild.id))[0].id
+    r = await alice.slash(thread, "game replace", player=bob)
+    assert "handed over" in reply_text(r), reply_text(r)
+    build = None
+    for _ in range(80):  # alice flicks at the cities until one of her prophets touches one
+        game = await bot.sessions.get(gid)
+        assert game.status == "active"
+        mine = [p for p in (await bot.sessions.snapshot(game)).prompts if p.seat == 0]
+        assert mine, "the computer player answers bob's prompts"
+        p = mine[0]
+        if p.kind == "build":
+            build = p
+            break
+        if p.free_form == "flick":
+            view = (await bot.sessions.snapshot(game)).view(0)
+            mine_on = {i for i in range(4) for d in view["discs"] if d["owner"] == 0 and d["kind"] == "temple"}
+            island = next(i for i in (0, 3, 1, 2) if i not in mine_on)
+            angle, power = city_aim(0, 2, island)
+            r = await alice.slash(thread, "flick", angle=angle, power=power)
+            assert r.ephemeral, reply_text(r)
+        else:
+            await decide_first(alice, thread)
+    assert build is not None, "alice never reached a city"
+    island = build.params["prophets"][0]["city"]
+    name = board.ISLANDS[island].name
+    game = await bot.sessions.get(gid)
+    view = (await bot.sessions.snapshot(game)).view(0)
+    # a free place six from the city, as a player would find it on the preview
+    clock = next(h for h in (7.5, 4.5, 1.5, 10.5, 6.0, 3.0, 9.0, 12.0)
+                 if temples.problem(view["discs"], *temples.from_clock(island, h, 6.0), [island],
+                                    exclude=build.params["prophets"][0]["id"]) is None)
+
+    # the preview is private, drawn, and says whether the temple may stand there
+    r = await alice.slash(thread, "temple", island=name, clock=clock, distance=6.0, preview=True)
+    assert r.ephemeral and files_of(r) == ["temple.png"], reply_text(r)
+    assert "only you see this" in reply_text(r) and "may stand there" in reply_text(r)
+    assert f"/temple island:{name} clock:{clock:g} distance:6" in reply_text(r)
+    # an illegal place is refused with the reason, and nothing is applied
+    before = (await bot.sessions.get(gid)).version
+    r = await alice.slash(thread, "temple", island=name, clock=3.0, distance=10.0 + 2.0)
+    assert r.ephemeral and "wholly on its island, at most 10.2 from the centre" in reply_text(r), reply_text(r)
+    r = await alice.slash(thread, "temple", island=name, clock=13.0, distance=2.0)
+    assert r.ephemeral and "from 0 to 12" in reply_text(r), reply_text(r)
+    assert (await bot.sessions.get(gid)).version == before
+    # Decide offers the shortcuts and the place form; the form builds exactly there
+    panel = await alice.click(board_message(thread), label="Decide")
+    labels = [c["label"] for c in components(panel.response.message)]
+    assert {"Place temple…", "Preview place…", "Stop building"} <= set(labels), labels
+    assert "clock" in panel.response.content and "10.2" in panel.response.content
+    shown = await alice.click(panel.response.message, label="Place temple…")
+    assert shown.modal is not None
+    r = await alice.submit_modal(shown, {"island": name.lower(), "clock": f"{clock:g}", "distance": "6"})
+    assert r.ephemeral and "✅" in reply_text(r) and "6.0 from the city" in reply_text(r), reply_text(r)
+    game = await bot.sessions.get(gid)
+    state = ENGINE.from_json(game.state)
+    x, y = temples.from_clock(island, clock, 6.0)
+    assert any(d["kind"] == "temple" and d["owner"] == 0 and (d["x"], d["y"]) == (x, y) for d in state.discs)
+    assert "builds a temple on island" in everything_public(thread)
+
+
+async def test_a_disc_left_in_the_corner_by_choice(simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    env, bot = simcord_env, simcord_bot
+    guild, channel, thread, alice, bob, carol = await open_game(env)
+    gid = (await bot.storage.list_games(guild_id=guild.id))[0].id
+    r = await alice.slash(thread, "game replace", player=bob)
+    assert "handed over" in reply_text(r), reply_text(r)
+    for _ in range(40):  # to alice's first Mission flick
+        game = await bot.sessions.get(gid)
+        p = next(p for p in (await bot.sessions.snapshot(game)).prompts if p.seat == 0)
+        if p.kind == "flick":
+            break
+        if p.free_form == "flick":
+            await alice.slash(thread, "flick", angle=0.0, power=6.0)
+        else:
+            await decide_first(alice, thread)
+    r = await alice.slash(thread, "flick", angle=0.0, power=1.0)  # a nudge: still in the corner
+    assert "Next for you: flick" in reply_text(r), reply_text(r)
+    panel = await alice.click(board_message(thread), label="Decide")
+    labels = [c["label"] for c in components(panel.response.message)]
+    assert "Leave it where it lies" in labels and "Flick…" in labels, labels
+    assert "flick it again" in panel.response.content and "at most 10" in panel.response.content
+    await alice.click(panel.response.message, label="Leave it where it lies")
+    state = ENGINE.from_json((await bot.sessions.get(gid)).state)
+    corner = board.corner_of(2, 0)
+    assert any(d["owner"] == 0 and d["kind"] == "prophet"
+               and ((d["x"] - board.CORNER_POINTS[corner][0]) ** 2 + (d["y"] - board.CORNER_POINTS[corner][1]) ** 2) ** 0.5
+               < board.CORNER_RADIUS + 1.6 for d in state.discs)
+    assert state.reserve[0] == 0 and not state.in_corner
+    assert "leaves the disc where it lies" in everything_public(thread)

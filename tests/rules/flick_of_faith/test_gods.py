@@ -106,12 +106,16 @@ def test_zeus_builds_on_any_island() -> None:
     s = mission(2, ("zeus", "dagda"))
     put(s, "prophet", 0, NORTH.x, NORTH.y + 1.0)
     s.stage = "build"
-    islands = {c.action["island"] for c in E.prompts(s)[0].choices if c.action["type"] == "build"}
-    assert islands == {0, 1, 2, 3}
+    assert E.prompts(s)[0].params["prophets"][0]["islands"] == [0, 1, 2, 3]
+    south = board.ISLANDS[2]
+    zeus, _ = E.apply(s, 0, {"type": "build", "x": south.x + 2.0, "y": south.y})
+    assert [(d["x"], d["y"]) for d in zeus.discs if d["kind"] == "temple"] == [(south.x + 2.0, south.y)]
     s2 = mission(2, ("dagda", "zeus"))
     put(s2, "prophet", 0, NORTH.x, NORTH.y + 1.0)
     s2.stage = "build"
-    assert {c.action["island"] for c in E.prompts(s2)[0].choices if c.action["type"] == "build"} == {0}
+    assert E.prompts(s2)[0].params["prophets"][0]["islands"] == [0]
+    with pytest.raises(IllegalAction, match="touches the city of island I"):
+        E.apply(s2, 0, {"type": "build", "x": south.x + 2.0, "y": south.y})
 
 
 def test_themis_gains_one_vp_when_she_ties_for_domination_with_two_pieces() -> None:

@@ -142,7 +142,7 @@ def test_consecration_pays_one_vp_per_temple_built() -> None:
     s = mission(2, ("dagda", "ra"), laws=("consecration",))
     p = put(s, "prophet", 0, NORTH.x, NORTH.y)
     s.stage = "build"
-    s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "island": 0, "spot": "N"})
+    s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "x": NORTH.x, "y": NORTH.y - 8.0})
     assert s.vp[0] == 1
 
 

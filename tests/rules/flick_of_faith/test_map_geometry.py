@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from rules.flick_of_faith import aim, geometry, physics
+from rules.flick_of_faith import aim, geometry, physics, temples
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
 
@@ -76,9 +76,18 @@ def test_angle_zero_points_at_the_navel_and_positive_turns_clockwise() -> None:
     assert board.angle_towards(o, (board.ISLANDS[3].x, board.ISLANDS[3].y)) > 0
 
 
-def test_temple_spots_are_on_the_island() -> None:
+def test_a_temple_place_is_given_by_clock_and_distance_and_must_lie_wholly_on_the_island() -> None:
     for i in range(4):
-        spots = board.temple_spots(i)
-        assert len(spots) == 9
-        for _, x, y in spots:
+        isl = board.ISLANDS[i]
+        assert temples.from_clock(i, 12, 5) == (isl.x, isl.y - 5)
+        assert temples.from_clock(i, 3, 5) == (isl.x + 5, isl.y)
+        for hour in range(1, 13):
+            x, y = temples.from_clock(i, hour, temples.MAX_DISTANCE)
+            assert temples.problem([], x, y, [i]) is None
             assert geometry.island_at(x, y, KINDS["temple"].radius) == i
+            clock, dist = temples.to_clock(i, x, y)
+            assert math.isclose(clock, hour, abs_tol=1e-3) and math.isclose(dist, temples.MAX_DISTANCE, abs_tol=0.01)
+            far = temples.from_clock(i, hour, temples.MAX_DISTANCE + 0.1)
+            assert "at most 10.2 from the centre" in (temples.problem([], *far, [i]) or "")
+    assert "in the sea" in (temples.problem([], 50.0, 50.0, [0]) or "")
+    assert "touches the city of island I" in (temples.problem([], 82.0, 50.0, [0]) or "")

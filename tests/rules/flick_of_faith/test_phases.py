@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from rules.engine import IllegalAction, NotYourTurn
-from rules.flick_of_faith import aim, geometry, gods
+from rules.flick_of_faith import aim, flick, geometry, gods, temples
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
 
@@ -120,15 +122,40 @@ def test_a_vote_stays_secret_until_everyone_has_voted() -> None:
     assert all("down" not in e.text for e in ev if e.to is None)
 
 
-def test_a_flick_that_stays_in_the_corner_may_be_flicked_again() -> None:
+def test_a_flick_that_stays_in_the_corner_may_be_flicked_again_past_three() -> None:
     s = mission(2)
     s, _ = E.apply(s, 0, {"type": "flick", "angle": 0, "power": 1})
     assert s.stage == "flick" and s.active == 0 and len(s.in_corner) == 1
     assert E.prompts(s)[0].kind == "flick"
-    s.attempts = 2
+    s.attempts = 3  # no cap of three: a fourth flick of the same disc is still offered
     s, _ = E.apply(s, 0, {"type": "flick", "angle": 90, "power": 1})
-    # after the third try the stubborn disc goes to the reserve and the turn passes
-    assert s.active == 1 and s.reserve[0] == 1 and s.supply[0]["prophet"] == 4
+    assert s.active == 0 and s.in_corner and s.attempts == 4
+
+
+def test_re_flicking_is_a_choice_the_disc_may_stay_in_the_corner() -> None:
+    s = mission(2)
+    s, _ = E.apply(s, 0, {"type": "flick", "angle": 0, "power": 1})
+    p = E.prompts(s)[0]
+    assert [c.action for c in p.choices] == [{"type": "leave"}] and p.free_form == "flick"
+    disc = s.in_corner[0]
+    s, ev = E.apply(s, 0, {"type": "leave"})
+    assert s.active == 1 and s.reserve[0] == 0 and s.supply[0]["prophet"] == 4
+    d = next(d for d in s.discs if d["id"] == disc)
+    assert geometry.in_corner(d["x"], d["y"], KINDS["prophet"].radius, 0)
+    assert any("leaves the disc where it lies" in e.text for e in ev)
+    # nothing to leave on a fresh flick
+    with pytest.raises(IllegalAction, match="no disc in your corner"):
+        E.apply(s, 1, {"type": "leave"})
+
+
+def test_the_re_flick_safeguard_leaves_the_disc_where_it_lies() -> None:
+    s = mission(2)
+    s, _ = E.apply(s, 0, {"type": "flick", "angle": 0, "power": 1})
+    s.attempts = flick.REFLICK_LIMIT - 1
+    disc = s.in_corner[0]
+    s, ev = E.apply(s, 0, {"type": "flick", "angle": 90, "power": 1})
+    assert s.active == 1 and s.reserve[0] == 0 and disc in [d["id"] for d in s.discs]
+    assert any(f"after {flick.REFLICK_LIMIT} flicks" in e.text for e in ev)
 
 
 def test_a_flicked_prophet_that_leaves_the_corner_ends_the_turn() -> None:
@@ -165,7 +192,7 @@ def test_reusing_a_built_temple_when_none_are_left() -> None:
     s.temples[0] = 0
     p = put(s, "prophet", 0, NORTH.x, NORTH.y + 2.0)
     s.stage = "build"
-    s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "island": 0, "spot": "N"})
+    s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "x": NORTH.x, "y": NORTH.y - 8.0})
     assert s.stage == "reuse"
     assert [c.action["temple"] for c in E.prompts(s)[0].choices] == [old]
     s, _ = E.apply(s, 0, {"type": "reuse", "temple": old})
@@ -173,15 +200,34 @@ def test_reusing_a_built_temple_when_none_are_left() -> None:
     assert geometry.island_at(t["x"], t["y"], KINDS["temple"].radius) == 0
 
 
-def test_occupied_temple_spots_are_not_offered() -> None:
+def test_a_temple_needs_free_ground() -> None:
     s = mission(2)
     p = put(s, "prophet", 0, NORTH.x, NORTH.y + 2.0)
     put(s, "prophet", 1, NORTH.x, NORTH.y - 10.0)
     s.stage = "build"
-    spots = {c.action.get("spot") for c in E.prompts(s)[0].choices}
-    assert "N" not in spots and "S" in spots
-    s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "island": 0, "spot": "S"})
+    with pytest.raises(IllegalAction, match="would overlap P2's prophet"):
+        E.apply(s, 0, {"type": "build", "prophet": p, "x": NORTH.x, "y": NORTH.y - 8.0})
+    # where the prophet itself stood is free: it becomes the temple
+    s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "x": NORTH.x, "y": NORTH.y + 2.0})
     assert any(d["kind"] == "temple" for d in s.discs)
+
+
+def test_a_crowded_island_takes_a_temple_anywhere_and_pushes_discs_aside() -> None:
+    s = mission(2)
+    p = put(s, "prophet", 0, NORTH.x, NORTH.y + 1.0)
+    # P2's prophets over every free place of island I
+    for x in range(-12, 13, 4):
+        for y in range(-12, 13, 4):
+            if (x, y) != (0, 0) and math.hypot(x, y) <= 12:
+                put(s, "prophet", 1, NORTH.x + x, NORTH.y + y)
+    assert not temples.has_free_place(s.discs, 0, exclude=p)
+    s.stage = "build"
+    s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "x": NORTH.x + 4.0, "y": NORTH.y})
+    t = next(d for d in s.discs if d["kind"] == "temple")
+    assert geometry.island_at(t["x"], t["y"], 3.8) == 0
+    # the prophets under it were shoved aside (resting contact at most)
+    assert all(math.hypot(t["x"] - d["x"], t["y"] - d["y"]) > 3.8 + 1.6 - 0.3
+               for d in s.discs if d is not t)
 
 
 def test_mission_ends_when_nobody_has_prophets_left_and_worship_follows() -> None:

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from rules.engine import IllegalAction
+from rules.flick_of_faith import flick
 from rules.flick_of_faith import map as board
 
 from .helpers import E, mission
@@ -41,7 +42,7 @@ def test_a_fresh_mission_flick_lists_the_pieces_and_the_default() -> None:
     p = E.prompts(s)[0]
     assert dict(p.params) == {**RANGES, "pieces": ["prophet"], "piece_default": "prophet",
                               "hand_targets": [], "in_corner": False, "attempt": 1,
-                              "max_attempts": 3}
+                              "max_attempts": flick.REFLICK_LIMIT}
     s.supply[0]["templar"] = 2
     assert E.prompts(s)[0].params["pieces"] == ["prophet", "templar"]
     assert "Optional \"piece\": prophet, templar (default prophet)." in E.prompts(s)[0].text
@@ -66,7 +67,8 @@ def test_a_disc_still_in_the_corner_takes_no_piece_and_counts_attempts() -> None
     assert p.kind == "flick" and s.in_corner
     assert p.params["in_corner"] is True and p.params["attempt"] == 2
     assert p.params["pieces"] == [] and p.params["piece_default"] is None
-    assert f"attempt {p.params['attempt']} of {p.params['max_attempts']}" in p.text
+    assert f"flick {p.params['attempt']}, at most {p.params['max_attempts']} this turn" in p.text
+    assert p.params["max_attempts"] == 10
 
 
 def test_other_prompts_have_no_params() -> None:
@@ -79,6 +81,8 @@ def test_other_prompts_have_no_params() -> None:
             kinds.add(p.kind)
             if p.free_form is None:
                 assert p.params == {}
+            elif p.free_form == "temple":
+                assert set(p.params) == {"prophets", "max_distance", "temple_radius", "grid", "islands"}
             else:
                 assert set(RANGES) <= set(p.params)
         p = rng.choice(open_)

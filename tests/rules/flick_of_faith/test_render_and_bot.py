@@ -21,34 +21,50 @@ def test_the_board_image_is_phone_sized_and_draws_every_disc() -> None:
     on_island(s, 0, 1, kind="temple")
     put(s, "heart", None, 40.0, 40.0)
     img = UI.board_image(E.view(s, None), [])
-    assert 1000 <= img.width <= 1400
+    assert 700 <= img.width <= 900
     assert "P1 (Zeus) to flick" in UI.status_text(E.view(s, None))
 
 
-def test_a_flick_update_comes_with_a_small_gif() -> None:
+def test_a_flick_comes_with_a_small_gif_and_its_alt_text() -> None:
     s = mission(2)
     put(s, "prophet", 1, NORTH.x, NORTH.y)
     s, ev = E.apply(s, 0, {"type": "flick", "angle": -29.3, "power": 6})
-    files = UI.attachments(E.view(s, None), ev)
-    assert [f for f, _ in files] == ["flick.gif"]
-    data = files[0][1]
-    assert len(data) < 2_000_000
+    view = E.view(s, None)
+    flick = next(e for e in ev if e.kind == "flick")
+    files = UI.event_files(view, flick, names=["Ann", "Bob"])
+    assert [f for f, _, _ in files] == ["flick.gif"]
+    data, alt = files[0][1], files[0][2]
+    assert len(data) < 1_000_000
     gif = Image.open(io.BytesIO(data))
     assert gif.n_frames > 5
-    assert UI.attachments(E.view(s, None), []) == []
+    assert "Ann's flick at angle -29.3, power 6" in alt
+    assert UI.attachments(view, ev) == []  # the board message keeps the still board
+    assert all(UI.event_files(view, e) == [] for e in ev if e is not flick)
 
 
-def test_a_reply_flick_in_the_same_update_plays_after_yours_in_one_gif() -> None:
+def test_each_flick_of_an_update_gets_its_own_gif() -> None:
     s = mission(2)
     put(s, "prophet", 1, NORTH.x, NORTH.y)
     s, mine = E.apply(s, 0, {"type": "flick", "angle": -29.3, "power": 6})
-    alone = Image.open(io.BytesIO(UI.attachments(E.view(s, None), mine)[0][1])).n_frames
     p = E.prompts(s)[0]
     s, reply = E.apply(s, p.seat, {"type": "flick", "angle": 10, "power": 5})
-    files = UI.attachments(E.view(s, None), [*mine, *reply])
-    assert [f for f, _ in files] == ["flick.gif"]
-    both = Image.open(io.BytesIO(files[0][1]))
-    assert both.n_frames > alone and len(files[0][1]) < 2_000_000
+    view = E.view(s, None)
+    shots = [UI.event_files(view, e) for e in [*mine, *reply] if e.kind == "flick"]
+    assert len(shots) == 2 and all(len(files) == 1 for files in shots)
+    assert shots[0][0][1] != shots[1][0][1]
+
+
+def test_a_heavy_gif_is_drawn_again_smaller() -> None:
+    from cogs.flick_of_faith.animate import flick_gif
+
+    s = mission(2)
+    put(s, "prophet", 1, NORTH.x, NORTH.y)
+    s, ev = E.apply(s, 0, {"type": "flick", "angle": -29.3, "power": 6})
+    data = next(e for e in ev if e.kind == "flick").data
+    full = flick_gif(data, 2)
+    light = flick_gif(data, 2, max_bytes=len(full) - 1)
+    assert len(light) < len(full)
+    assert Image.open(io.BytesIO(light)).width < Image.open(io.BytesIO(full)).width
 
 
 def test_the_aim_preview_image_respects_eyes_closed() -> None:
@@ -69,7 +85,7 @@ def test_the_bot_aims_at_a_city_or_the_navel_on_an_empty_board() -> None:
 
 
 def _careless(view: dict, prompt: Prompt, rng: random.Random) -> dict:  # type: ignore[type-arg]
-    if prompt.free_form:
+    if prompt.free_form == "flick":
         return {"type": "flick", "angle": round(rng.uniform(-45, 45), 1), "power": round(rng.uniform(3, 8), 1)}
     return dict(rng.choice(prompt.choices).action)
 

@@ -62,9 +62,10 @@ def test_building_temples_example_temple_goes_anywhere_on_that_island() -> None:
     p = put(s, "prophet", 0, NORTH.x + 1.0, NORTH.y)
     s.stage = "build"
     prompt = E.prompts(s)[0]
-    spots = {c.action["spot"] for c in prompt.choices if c.action["type"] == "build"}
-    assert {"N", "S", "E", "W", "NE", "NW", "SE", "SW"} <= spots
-    s, _ = E.apply(s, 0, {"type": "build", "prophet": p, "island": 0, "spot": "S"})
+    assert prompt.free_form == "temple" and prompt.params["max_distance"] == 10.2
+    # any free place wholly on the island, to the grid's hundredth of a unit, not one of nine spots
+    s, ev = E.apply(s, 0, {"type": "build", "prophet": p, "x": NORTH.x - 3.371, "y": NORTH.y + 7.814})
     temples = [d for d in s.discs if d["kind"] == "temple"]
-    assert len(temples) == 1 and temples[0]["y"] > NORTH.y
+    assert len(temples) == 1 and (temples[0]["x"], temples[0]["y"]) == (NORTH.x - 3.37, NORTH.y + 7.81)
+    assert any("builds a temple on island I, 6.8 o'clock, 8.5 from the city" in e.text for e in ev)
     assert s.temples[0] == 3 and s.reserve[0] == 1
