@@ -1,8 +1,10 @@
 # Herald: a Discord game master.
 #   docker build -t herald .
-#   docker run -d --name herald -e DISCORD_TOKEN=... -v herald-data:/data herald
+#   docker run -d --name herald --restart unless-stopped -e DISCORD_TOKEN=... -v herald-data:/data herald
 # The token comes from the environment at run time and is never baked into the image.
-# The SQLite database (and its -wal/-shm files) lives on the /data volume.
+# The SQLite database (and its -wal/-shm files, and the bot's heartbeat file) lives on the /data
+# volume, owned by the unprivileged user herald (uid and gid 10001: give a bind-mounted folder to
+# that id, e.g. `chown 10001:10001 /srv/herald`).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -11,18 +13,35 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     HERALD_DB=/data/herald.db
 
-# an unprivileged user that may write only to the data volume
-RUN groupadd --system herald \
- && useradd --system --gid herald --home-dir /data --no-create-home --shell /usr/sbin/nologin herald \
+# an unprivileged user that may write only to the data volume; a fixed id, so that the owner
+# of a bind-mounted folder can be set on the host
+RUN groupadd --system --gid 10001 herald \
+ && useradd --system --uid 10001 --gid herald --home-dir /data --no-create-home \
+            --shell /usr/sbin/nologin herald \
  && mkdir -p /data \
  && chown herald:herald /data
 
+# the dependencies first, from pyproject.toml alone: this layer is rebuilt only when they
+# change, not at every change of the source
+COPY pyproject.toml /src/pyproject.toml
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('/src/pyproject.toml', 'rb'))['project']['dependencies']))" \
+        > /tmp/requirements.txt \
+ && pip install -r /tmp/requirements.txt \
+ && rm /tmp/requirements.txt
+
+# then Herald itself (the build copies docs/rules/*.md into the package for /rules)
 COPY . /src
-RUN pip install /src && rm -rf /src
+RUN pip install --no-deps /src && rm -rf /src
 
 USER herald
 WORKDIR /data
 VOLUME ["/data"]
 
+# healthy = the database opens and the bot's gateway heartbeat (written every 30 s while it
+# is connected to Discord) is less than two minutes old; see `python -m bot health`
+HEALTHCHECK --interval=60s --timeout=15s --start-period=120s --retries=3 \
+    CMD ["python", "-m", "bot", "health"]
+
 # SIGTERM (docker stop) lets in-flight actions finish before the bot exits
+STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

@@ -1,8 +1,11 @@
-"""Command line: ``python -m bot`` runs the bot; ``simulate``, ``games`` and ``replay`` need no token.
+"""Command line: ``python -m bot`` runs the bot; ``simulate``, ``games``, ``replay``, ``backup`` and
+``health`` need no token.
 
 Every refusal is one line on stderr and a non-zero exit, never a traceback: a mistake on the
 command line or in the configuration exits 2 before anything is opened or written; ``replay`` only
-reads. The configuration is checked once, up front, for every command that uses it.
+reads, ``backup`` only reads the database. ``health`` exits 1 for every problem, a configuration it
+cannot read included, because Docker reserves exit code 2 of a health check. The configuration is
+checked once, up front, for every command that uses it.
 """
 
 from __future__ import annotations
@@ -66,6 +69,12 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="check that a stored game replays to its stored state "
                                         "(reads the database, never changes or creates it)")
     rep.add_argument("game_id", type=whole("game id", 1, MAX_ID))
+    bak = sub.add_parser("backup", help="copy the database safely while the bot runs (SQLite's "
+                                        "online backup; the copy is checked before it is kept)")
+    bak.add_argument("path", help="the backup file to write (a new file, unless --force)")
+    bak.add_argument("--force", action="store_true", help="replace PATH if it exists")
+    sub.add_parser("health", help="exit 0 if the database opens and the running bot's gateway "
+                                  "heartbeat is recent, 1 otherwise (for Docker HEALTHCHECK)")
     p.add_argument("--version", action="version", version=f"Herald {__version__}")
     return p
 
@@ -81,13 +90,16 @@ def main(argv: list[str] | None = None) -> int:
 
     from .config import Config, ConfigError, load_dotenv
     from .logs import setup_logging
-    from .storage import StorageError
+    from .storage import StorageError, is_postgres_url
 
     try:
         load_dotenv()
         config = Config.from_env()
     except ConfigError as exc:
-        if args.command in ("run", "simulate", "replay", None):
+        if args.command == "health":
+            print(f"unhealthy: {exc}", file=sys.stderr)
+            return 1
+        if args.command in ("run", "simulate", "replay", "backup", None):
             return _fail(exc)
         config = None  # `games` reads no configuration: log at the default level
     # the logs scrub the token they find in the environment: exactly the one in use, or none
@@ -103,6 +115,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{key:<22} {engine.name} ({engine.min_players}–{engine.max_players} players)")
         return 0
     assert config is not None
+    if args.command in ("backup", "health") and is_postgres_url(config.db_path):
+        # both read a SQLite file; PostgreSQL has its own tools (docs/deployment.md)
+        tool = "pg_dump" if args.command == "backup" else "pg_isready"
+        print(f"{'error' if args.command == 'backup' else 'unhealthy'}: `{args.command}` works on a "
+              f"SQLite database file, and HERALD_DB names a PostgreSQL database: use {tool} "
+              "(see docs/deployment.md).", file=sys.stderr)
+        return 2 if args.command == "backup" else 1
+    if args.command == "backup":
+        from .backup import main as backup_main
+
+        return backup_main(config.db_path, args.path, force=args.force)
+    if args.command == "health":
+        from .health import main as health_main
+
+        return health_main(config.db_path)
     try:
         if args.command == "simulate":
             from .simulate import SimulateError

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import signal
 import sys
 from pathlib import Path
@@ -30,11 +31,12 @@ from .delivery import DiscordDelivery
 from .errors import TableError
 from .forms import Forms
 from .gameui import get_ui
+from .health import HEARTBEAT_EVERY, clear_heartbeat, heartbeat_path, write_heartbeat
 from .platform import Platform
 from .refusals import APOLOGY, reply, sentence_for
 from .scheduler import Scheduler
 from .session import Sessions
-from .storage import Storage, StorageError, open_storage
+from .storage import Storage, StorageError, is_postgres_url, open_storage, shown_location
 from .views import ALL_ITEMS
 
 log = logging.getLogger("herald")
@@ -48,6 +50,20 @@ def intents() -> discord.Intents:
     i = discord.Intents.none()
     i.guilds = True
     return i
+
+
+def invite_permissions() -> discord.Permissions:
+    """The permissions Herald asks for when invited (least privilege; the README's table says
+    why each is needed). Reading the lobby message's history is what starting a thread on it
+    needs; unarchiving a game's thread needs only Send Messages."""
+    return discord.Permissions(view_channel=True, send_messages=True,
+                               send_messages_in_threads=True, create_public_threads=True,
+                               embed_links=True, attach_files=True, read_message_history=True)
+
+
+def invite_url(application_id: int) -> str:
+    return discord.utils.oauth_url(application_id, permissions=invite_permissions(),
+                                   scopes=("bot", "applications.commands"))
 
 
 class HeraldBot(commands.Bot):
@@ -68,6 +84,7 @@ class HeraldBot(commands.Bot):
         self.add_listener(forms.on_interaction, "on_interaction")
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._storage_open = False
+        self._heartbeat_task: asyncio.Task[None] | None = None
 
     # the parts, for tests and the command line
     @property
@@ -119,9 +136,43 @@ class HeraldBot(commands.Bot):
         active = await self.storage.list_games(statuses=("active",))
         lobbies = await self.storage.list_games(statuses=("lobby",))
         log.info("Herald %s ready to start: database %s, %d game(s) resumed, %d open table(s), games: %s",
-                 __version__, getattr(self.storage, "path", "?"), len(active), len(lobbies),
+                 __version__, getattr(self.storage, "where", None) or getattr(self.storage, "path", "?"),
+                 len(active), len(lobbies),
                  ", ".join(registry.all_engines()))
+        if self.application_id:
+            log.info("invite Herald to a server with %s", invite_url(self.application_id))
         self.loop.create_task(self._start_scheduler())
+        # the heartbeat file lives beside a SQLite file; a PostgreSQL deployment has no such
+        # folder (its health checks are the multi-process step's: docs/deployment.md)
+        beating = self._heartbeat_task is not None and not self._heartbeat_task.done()
+        if not beating and not is_postgres_url(self.config.db_path):
+            self._heartbeat_task = self.loop.create_task(self._heartbeat())
+
+    def gateway_alive(self) -> bool:
+        """Connected and answered: ready, the gateway socket open, and Discord has acknowledged
+        a heartbeat on this connection (the latency is infinite until it does)."""
+        ws = self.ws
+        return (self.is_ready() and not self.is_closed() and ws is not None
+                and bool(getattr(ws, "open", False)) and math.isfinite(self.latency))
+
+    async def _heartbeat(self) -> None:
+        """Write the liveness file ``python -m bot health`` reads (see :mod:`bot.health`) every
+        ``HEARTBEAT_EVERY`` seconds while the gateway is alive. A stuck event loop or a lost
+        connection stops the writes, which is what makes the file worth checking."""
+        path = heartbeat_path(self.config.db_path)
+        failing = False
+        await self.wait_until_ready()
+        while not self.is_closed():
+            if self.gateway_alive():
+                try:
+                    write_heartbeat(path, latency=self.latency)
+                    failing = False
+                except OSError as exc:
+                    if not failing:  # once per outage, not every 30 s
+                        log.warning("cannot write the heartbeat file %s (%s); `python -m bot "
+                                    "health` will report Herald unhealthy", path, exc)
+                    failing = True
+            await asyncio.sleep(HEARTBEAT_EVERY)
 
     async def _start_scheduler(self) -> None:
         await self.wait_until_ready()
@@ -145,6 +196,9 @@ class HeraldBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            if self._heartbeat_task is not None:
+                self._heartbeat_task.cancel()
+                clear_heartbeat(heartbeat_path(self.config.db_path))
             await self.sessions.drain()
             await self.scheduler.stop()
             await super().close()
@@ -220,8 +274,9 @@ def replay_check(game_id: int, config: Config | None = None) -> int:
     Read-only: a missing database is reported, never created."""
     config = config or Config.from_env()
     path = Path(config.db_path)
-    if not path.is_file() or path.stat().st_size == 0:
-        print(f"error: there is no Herald database at {config.db_path} (set HERALD_DB to the "
+    where = shown_location(config.db_path)
+    if not is_postgres_url(config.db_path) and (not path.is_file() or path.stat().st_size == 0):
+        print(f"error: there is no Herald database at {where} (set HERALD_DB to the "
               "bot's database file); nothing was created.", file=sys.stderr)
         return 2
 
@@ -231,7 +286,7 @@ def replay_check(game_id: int, config: Config | None = None) -> int:
             await storage.open()
             game = await storage.get_game(game_id)
             if game is None:
-                raise TableError(f"there is no game #{game_id} in {config.db_path}.")
+                raise TableError(f"there is no game #{game_id} in {where}.")
             if game.state is None:
                 raise TableError(f"game #{game_id} has not started yet: there is nothing to replay.")
             return await Sessions(storage, config).verify_replay(game_id)

@@ -3,12 +3,12 @@
 | variable | default | meaning |
 |---|---|---|
 | ``DISCORD_TOKEN`` | — (required to run the bot) | the bot token (blank counts as unset) |
-| ``HERALD_DB`` | ``./herald.db`` | SQLite database file |
+| ``HERALD_DB`` | ``./herald.db`` | SQLite database file, or a ``postgresql://user:password@host:5432/database`` URL (docs/deployment.md) |
 | ``HERALD_DEV_GUILD`` | — | a guild id: sync commands there instantly (development) |
 | ``HERALD_LOG_LEVEL`` | ``INFO`` | ``DEBUG``, ``INFO``, ``WARNING``, ``ERROR`` or ``CRITICAL`` |
 | ``HERALD_DEFAULT_DEADLINE`` | ``1d`` | time a player has for a decision, 1 minute – 14 days (guilds can change it) |
 | ``HERALD_REMINDER_LEAD`` | ``1h`` | time before a deadline the reminder goes out, 1 minute – 7 days |
-| ``HERALD_DOCS_URL`` | project repository URL | where ``/rules`` links to the full rules pages (``http(s)://``) |
+| ``HERALD_DOCS_URL`` | — (no link) | a web copy of the repository: ``/rules`` adds a link to ``<url>docs/rules/<game>.md`` (``http(s)://``) |
 
 Times use the syntax of ``/play deadline:`` (:func:`bot.parsing.parse_duration`): ``30m``, ``12h``,
 ``2d``, ``1h30m`` or plain seconds (``86400``). A variable set to blank text counts as unset.
@@ -23,6 +23,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .errors import TableError
 from .parsing import (
@@ -34,8 +35,10 @@ from .parsing import (
     parse_duration,
     shown,
 )
+from .storage.postgres import is_postgres_url, redacted
 
-DOCS_URL = "https://github.com/herald-bot/herald/blob/main/"
+DOCS_URL = ""
+"""No web link by default: ``/rules`` shows the rules pages shipped with Herald in Discord itself."""
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_SNOWFLAKE = 2**63 - 1
 
@@ -75,6 +78,25 @@ def _duration(env: Mapping[str, str], name: str, default: int, lo: int, hi: int)
                           "or plain seconds.") from None
 
 
+def _database(env: Mapping[str, str]) -> str:
+    """``HERALD_DB``: a SQLite file path (the default), or a PostgreSQL URL whose form is checked
+    here (whether the server answers is ``open``'s business). The password is never echoed."""
+    raw = env.get("HERALD_DB", "").strip()
+    if not raw:
+        return "./herald.db"
+    if not is_postgres_url(raw):
+        return raw
+    try:
+        parts = urlsplit(raw)
+        parts.port  # noqa: B018 - parsing the port is the check (a bad one raises)
+    except ValueError:
+        parts = None
+    if parts is None or any(ch.isspace() for ch in raw) or not parts.path.strip("/"):
+        raise ConfigError(f"HERALD_DB='{shown(redacted(raw), 80)}' is not a usable PostgreSQL URL: "
+                          "write it as postgresql://user:password@host:5432/database.")
+    return raw
+
+
 def _dev_guild(env: Mapping[str, str]) -> int | None:
     raw = env.get("HERALD_DEV_GUILD", "").strip()
     if not raw:
@@ -102,7 +124,7 @@ def _docs_url(env: Mapping[str, str]) -> str:
     if not raw.startswith(("https://", "http://")) or any(ch.isspace() for ch in raw):
         raise ConfigError(f"HERALD_DOCS_URL='{shown(raw)}' is not a web address: give one "
                           "starting with https://.")
-    return raw
+    return raw if raw.endswith("/") else raw + "/"  # a base the page's path is appended to
 
 
 @dataclass(frozen=True)
@@ -122,7 +144,7 @@ class Config:
         env = os.environ if env is None else env
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
-            db_path=env.get("HERALD_DB", "").strip() or "./herald.db",
+            db_path=_database(env),
             dev_guild=_dev_guild(env),
             log_level=_log_level(env),
             default_deadline=_duration(env, "HERALD_DEFAULT_DEADLINE", 86400, MIN_DEADLINE, MAX_DEADLINE),
@@ -132,7 +154,8 @@ class Config:
         )
 
     def __repr__(self) -> str:  # never print the token
-        return (f"Config(db_path={self.db_path!r}, dev_guild={self.dev_guild}, "
+        shown_db = redacted(self.db_path) if is_postgres_url(self.db_path) else self.db_path
+        return (f"Config(db_path={shown_db!r}, dev_guild={self.dev_guild}, "
                 f"log_level={self.log_level!r}, token={'set' if self.token else 'unset'})")
 
 

@@ -32,7 +32,7 @@ from .refusals import answering, is_manager, reply
 from .session import STALLED_REPLY, Decision, Sessions, Ticket, Update, format_duration
 from .storage import GameRow
 from .text import NO_PINGS, clip, seat_label
-from .views import choice_view, lobby_view
+from .views import choice_notes, choice_view, lobby_view, shown_label
 
 log = logging.getLogger("herald.controller")
 
@@ -222,7 +222,9 @@ class Controller:
         if not prompt.choices:
             raise TableError(prompt.text)
         due = due_text(d)
-        await reply(interaction, f"**{prompt.text}**" + (f"\n{due}" if due else ""),
+        notes = choice_notes(d.open)  # buttons show only labels: what each does is said here
+        await reply(interaction, clip(f"**{prompt.text}**" + (f"\n{notes}" if notes else "")
+                                      + (f"\n{due}" if due else "")),
                     view=choice_view(d.game.id, d.open))
 
     async def group_chosen(self, interaction: discord.Interaction, game_id: int, ticket: str,
@@ -253,7 +255,7 @@ class Controller:
             await interaction.response.defer()
             update = await self.sessions.act(game_id, d.seat, dict(choice.action),
                                              user_id=interaction.user.id, answers=answers)
-            await self.done(interaction, f"✅ {choice.label}" + (f"\n{STALLED_REPLY}" if update.stalled else ""))
+            await self.done(interaction, f"✅ {shown_label(choice)}" + (f"\n{STALLED_REPLY}" if update.stalled else ""))
 
     async def done(self, interaction: discord.Interaction, text: str) -> None:
         try:

@@ -1,10 +1,14 @@
 """Delivery to Discord: the living board message, log lines, DMs, reminders.
 
 Per update: the public board image is rendered off the event loop and the one board message is
-edited in place (sent once); public events become one short log message, which mentions only the
-players who now have a decision to make; players whose private view changed get a DM (hand text
-and image, their private events, a Decide button when they have a secret choice). A failed DM is
-remembered and announced once per game in the thread; "My hand" and ``/game hand`` always work.
+edited in place (sent once); public events become short log messages in the order they happened
+(an event with a file of its own, a flick and its animation, opens a message carrying it), the
+last of which mentions only the players who now have a decision to make. Private news is quiet
+(:meth:`DiscordDelivery.push_private`): a new DM only when a player must decide (one per decision)
+or something happened to them that they did not cause; what their own click changed edits their
+hand DM in place. A refused DM is announced once per game in the thread and tried again in each
+new game and after a back-off; "My hand" and ``/game hand`` always work. The end of a game
+mentions every human player once and DMs each their standing.
 
 **Archived threads.** Discord archives a quiet thread after at most a week, while a decision may
 take two. Sending into an archived (unlocked) thread reopens it, but editing a message there fails
@@ -20,17 +24,22 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import Any, TypeVar
 
 import discord
 
+from rules import registry
+from rules.engine import InvalidOptions
+from rules.text import count, listing, ordinal
+
 from .forms import Forms
-from .gameui import get_ui
+from .gameui import GameUI, get_ui
 from .render import to_png
-from .session import Decision, OpenPrompt, Snapshot, Update, format_duration
+from .session import Decision, OpenPrompt, Snapshot, Update
 from .storage import DeadlineRow, GameRow, Storage
-from .text import NO_PINGS, clip, humanise, pings, seat_label
+from .text import NO_PINGS, board_url, clip, humanise, pings, seat_label
 from .views import board_view
 
 log = logging.getLogger("herald.delivery")
@@ -43,6 +52,19 @@ THREAD_ARCHIVED = 50083
 THREAD_LOCKED = 160005
 """Discord's error code for posting in a locked thread without Manage Threads."""
 STALLED_LINE = "⏳ Everything above is stored; the computer players will answer shortly."
+CANNOT_DM = 50007
+"""Discord's error code for a DM the user does not accept."""
+DM_RETRY_FIRST = 3600.0
+"""Seconds before a refused user is tried again within the same game; doubled at each refusal…"""
+DM_RETRY_MAX = 86400.0
+"""…up to a day. A new game always tries once more."""
+MAX_SHOTS = 8
+"""Events of one update posted with files of their own (the last ones: a flick and its
+animation); earlier ones of a long run of computer players are told in words only."""
+
+Files = list[tuple[str, bytes, str]]
+"""Files to attach as (file name, bytes, alt text): a fresh ``discord.File`` is made for each
+attempt to post, a used one being spent."""
 
 
 def thread_closed(exc: discord.HTTPException) -> bool:
@@ -64,6 +86,79 @@ def ask_line(game: GameRow, asks: list[OpenPrompt]) -> tuple[str, list[int]]:
     return ("➡️ " + "; ".join(dict.fromkeys(parts)) if parts else ""), ids
 
 
+def result_text(game: GameRow) -> str:
+    """The winners, the reason and the scores (winner first, whole numbers without ".0")."""
+    r = game.result or {}
+    scores = {int(k): v for k, v in (r.get("scores") or {}).items()}
+    winners = listing([seat_label(game, w) for w in r.get("winners", [])]) or "nobody"
+    lines = [f"Winner: {winners}", str(r.get("reason") or "")]
+    if scores:
+        order = sorted(scores, key=lambda k: (-float(scores[k]), k))
+        lines += [""] + [f"{seat_label(game, k)}: {count(scores[k], 'point')}" for k in order]
+    return "\n".join(lines).strip()
+
+
+def standing(game: GameRow, seat: int) -> str:
+    """One seat's final standing, said to its player: "You finished 2nd of 4 with 12 points."."""
+    r = game.result or {}
+    scores = {int(k): float(v) for k, v in (r.get("scores") or {}).items()}
+    winners = [int(w) for w in r.get("winners", [])]
+    points = f" with {count(scores[seat], 'point')}" if seat in scores else ""
+    if seat in winners:
+        said = (f"You won{points}!" if len(winners) == 1
+                else f"You share the win with {listing([seat_label(game, w) for w in winners if w != seat])}{points}.")
+    elif scores and seat in scores:
+        rank = 1 + sum(1 for v in scores.values() if v > scores[seat])
+        said = f"You finished {ordinal(rank)} of {len(scores)}{points}."
+    else:
+        said = ""
+    win = listing([seat_label(game, w) for w in winners])
+    tail = f" Winner: {win}." if win and seat not in winners else ""
+    reason = str(r.get("reason") or "").strip()
+    if reason:
+        reason = reason[0].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
+    return " ".join(x for x in (said, tail.strip(), reason) if x)
+
+
+def draw_event_files(ui: Any, view: dict[str, Any], events: Sequence[Any], names: Sequence[str],
+                     game_id: int, limit: int = MAX_SHOTS) -> dict[int, Files]:
+    """The files of each public event that has some (index → files), for the last ``limit`` of
+    them. Runs off the event loop; a failure to draw one event's files is logged and costs only
+    those files (its line is posted without them)."""
+    out: dict[int, Files] = {}
+    for i in range(len(events) - 1, -1, -1):
+        if len(out) >= limit:
+            break
+        try:
+            files = ui.event_files(view, events[i], names=names)
+        except Exception:
+            log.exception("drawing the files of a log line failed; the line goes without them",
+                          extra={"game_id": game_id})
+            continue
+        if files:
+            out[i] = list(files)
+    return out
+
+
+def chunk_lines(lines: Sequence[str], limit: int = 1900) -> list[str]:
+    """Lines joined into as few messages as Discord's length limit allows (a longer line is
+    clipped when it is sent)."""
+    chunks: list[str] = []
+    for line in lines:
+        if chunks and len(chunks[-1]) + len(line) < limit:
+            chunks[-1] += "\n" + line
+        else:
+            chunks.append(line)
+    return chunks
+
+
+def get_engine_name(game: GameRow) -> str:
+    try:
+        return registry.get(game.game_key).name
+    except InvalidOptions:  # a game this Herald no longer has
+        return game.game_key.replace("_", " ").title()
+
+
 class DiscordDelivery:
     """Sends what an :class:`Update` carries; reads nothing back but its own DM bookkeeping."""
 
@@ -77,6 +172,17 @@ class DiscordDelivery:
         self.cpu = cpu
         self.now = now
         self._leaving: dict[int, asyncio.Lock] = {}
+        self._hands: dict[tuple[int, int], tuple[int, int]] = {}
+        """(game, user) → (DM channel, message) of the user's hand DM, edited on quiet changes."""
+        self._dm_tried: set[tuple[int, int]] = set()
+        """(game, user) pairs a DM was tried for: a refused user is tried once in each new game."""
+        self._dm_backoff: dict[int, tuple[float, float]] = {}
+        """user → (next try, current interval) after a refused DM."""
+        self._dm_ok: set[int] = set()
+        """Users whose DMs went through since this process started (stored once)."""
+        self._posting: dict[int, asyncio.Lock] = {}
+        """game → lock held while one update's board and lines are posted: updates of one game
+        delivered at the same moment never interleave their messages in the thread."""
 
     async def channel(self, game: GameRow, cid: int | None = None) -> discord.abc.Messageable | None:
         """The game's home (its thread, else its channel), or the channel ``cid``."""
@@ -179,9 +285,10 @@ class DiscordDelivery:
     # --------------------------------------------------------------- board
 
     async def board_payload(self, snap: Snapshot, events: list[Any], *, with_image: bool
-                            ) -> tuple[discord.Embed, list[tuple[str, bytes]], discord.ui.View | None]:
-        """The board's embed, its images as (file name, bytes) — a fresh ``discord.File`` is made
-        for each attempt to post, a used one being spent — and its buttons."""
+                            ) -> tuple[discord.Embed, list[tuple[str, bytes, str]], discord.ui.View | None]:
+        """The board's embed, its images as (file name, bytes, alt text) — a fresh
+        ``discord.File`` is made for each attempt to post, a used one being spent — and its
+        buttons."""
         game = snap.game
         ui = get_ui(game.game_key)
         public = snap.view(None)
@@ -198,12 +305,14 @@ class DiscordDelivery:
         embed.description = clip("\n".join(lines), 4000)
         embed.add_field(name="Players", value=clip("\n".join(
             seat_label(game, s.seat) + (" 🤖" if s.is_bot else "") for s in game.seats), 1000))
-        files: list[tuple[str, bytes]] = []
+        files: list[tuple[str, bytes, str]] = []
         if with_image:
-            image = await self.cpu(ui.board_image, public, public_events)
-            files.append(("board.png", await self.cpu(to_png, image)))
+            names = [s.name for s in game.seats]
+            image = await self.cpu(partial(ui.board_image, public, public_events, names=names))
+            files.append(("board.png", await self.cpu(to_png, image), ui.board_alt(public, names=names)))
             embed.set_image(url="attachment://board.png")
-            files += await self.cpu(ui.attachments, public, public_events)
+            files += [(name, data, ui.attachment_alt(name, public, public_events, names=names))
+                      for name, data in await self.cpu(ui.attachments, public, public_events)]
         else:
             embed.set_footer(text="I need the Attach Files permission here to show the board image.")
         view = board_view(game.id, game.version, active=game.status == "active",
@@ -213,21 +322,23 @@ class DiscordDelivery:
     async def update_board(self, snap: Snapshot, events: list[Any]) -> discord.Message | None:
         """Edit the game's one board message (post it if it has none, or it was deleted)."""
         game = snap.game
-        drawn: dict[bool, tuple[discord.Embed, list[tuple[str, bytes]], discord.ui.View | None]] = {}
+        drawn: dict[bool, tuple[discord.Embed, list[tuple[str, bytes, str]], discord.ui.View | None]] = {}
 
         async def post(channel: Any) -> discord.Message:
             attach = self._can_attach(channel)
             if attach not in drawn:  # drawn once, unless the game moves to a channel without files
                 drawn[attach] = await self.board_payload(snap, events, with_image=attach)
             embed, images, view = drawn[attach]
-            files = [discord.File(io.BytesIO(data), filename=name) for name, data in images]
+            files = [discord.File(io.BytesIO(data), filename=name, description=alt)
+                     for name, data, alt in images]
             if game.board_message_id:
                 msg = channel.get_partial_message(game.board_message_id)
                 try:
                     return await msg.edit(attachments=files, embed=embed, view=view,  # type: ignore[no-any-return]
                                           allowed_mentions=NO_PINGS)
                 except discord.NotFound:
-                    files = [discord.File(io.BytesIO(data), filename=name) for name, data in images]
+                    files = [discord.File(io.BytesIO(data), filename=name, description=alt)
+                             for name, data, alt in images]
             kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
             if view is not None:
                 kwargs["view"] = view
@@ -252,69 +363,146 @@ class DiscordDelivery:
             log.exception("delivery failed", extra={"game_id": game.id, "guild_id": game.guild_id})
 
     async def _deliver(self, update: Update) -> None:
+        async with self._posting.setdefault(update.game.id, asyncio.Lock()):
+            await self.post_update(update)
+        await self.push_private(update)
+        if update.result is not None:
+            await self.announce_result(update.game)
+
+    async def post_update(self, update: Update) -> None:
+        """The board message, then the update's public lines in the thread, in the order they
+        happened. An event with files of its own (a flick: its animation) starts a message of its
+        own carrying them, followed by the lines after it, so a player scrolling the thread sees
+        each shot next to its line; the decision now asked comes last, with its pings."""
         game = update.game
-        public = [humanise(e.text, game) for e in update.events if e.to is None]
+        snap = update.snap
         # the player who just acted is looking at the result already: no ping for them
         acted = {seat for seat, _, origin in update.actions if origin == "player"}
         new_for_humans = [o for o in update.new_prompts
                           if o.seat < len(game.seats) and not game.seats[o.seat].is_bot
                           and o.seat not in acted]
-        board = await self.update_board(update.snap, update.events)
+        told = [e for e in update.events if e.to is None]
+        lines = [f"• {humanise(e.text, game)}" for e in told]
         # a long update (a reveal) is told whole, in up to three messages
-        text_lines = [f"• {t}" for t in public]
-        while len(text_lines) > 15 and sum(len(t) + 1 for t in text_lines) > 5000:
-            text_lines.pop(0)
-        if len(text_lines) < len(public):
-            text_lines.insert(0, f"… {len(public) - len(text_lines)} earlier lines in `/game log`")
+        skip = 0
+        while len(lines) - skip > 15 and sum(len(t) + 1 for t in lines[skip:]) > 5000:
+            skip += 1
+        board, shots = await asyncio.gather(self.update_board(snap, update.events),
+                                            self.event_files(snap, told[skip:]))
+        posts: list[tuple[list[str], Files]] = [([], [])]
+        if skip:
+            posts[0][0].append(f"… {skip} earlier lines in `/game log`")
+        for i, line in enumerate(lines[skip:]):
+            if i in shots:
+                posts.append(([line], shots[i]))
+            else:
+                posts[-1][0].append(line)
+        tail: list[str] = []
         if update.stalled and game.status == "active":
-            text_lines.append(STALLED_LINE)
+            tail.append(STALLED_LINE)
         ping_ids: list[int] = []
         if game.status == "active" and new_for_humans:
-            line, ping_ids = ask_line(game, new_for_humans)
-            if line:
-                text_lines.append(line)
-        if board is not None and text_lines:
-            text_lines.append(f"[board]({board.jump_url})")
-        chunks: list[str] = []
-        for line in text_lines:
-            if chunks and len(chunks[-1]) + len(line) < 1900:
-                chunks[-1] += "\n" + line
-            else:
-                chunks.append(line)
+            ask, ping_ids = ask_line(game, new_for_humans)
+            if ask:
+                tail.append(ask)
+        if board is not None and (tail or lines):
+            tail.append(f"[board]({board.jump_url})")
+        posts[-1][0].extend(tail)
+        messages = [(chunk, files if k == 0 else [])
+                    for text_lines, files in posts for k, chunk in enumerate(chunk_lines(text_lines))]
+        sent = 0
 
         async def send_log(channel: Any) -> None:
-            for i, chunk in enumerate(chunks):
-                last = i == len(chunks) - 1
-                await channel.send(clip(chunk), allowed_mentions=pings(ping_ids) if last else NO_PINGS)
+            nonlocal sent  # (a retry in a reopened thread goes on from the first message not sent)
+            attach = self._can_attach(channel)
+            while sent < len(messages):
+                text, files = messages[sent]
+                last = sent == len(messages) - 1
+                await self.send_line(game, channel, clip(text), files if attach else [],
+                                     pings(ping_ids) if last else NO_PINGS)
+                sent += 1
 
-        if chunks:
+        if messages:
             try:
                 await self.in_home(game, send_log)
             except discord.Forbidden:
                 log.warning("cannot post the log line", extra={"game_id": game.id})
-        await self.push_private(update)
-        if update.result is not None:
-            await self.announce_result(game)
+
+    async def event_files(self, snap: Snapshot, events: Sequence[Any]) -> dict[int, Files]:
+        """The files of the update's public events that have some (:func:`draw_event_files`),
+        drawn off the event loop; nothing at all should drawing fail outright."""
+        game = snap.game
+        ui = get_ui(game.game_key)
+        if not events or type(ui).event_files is GameUI.event_files:  # (this game has none)
+            return {}
+        try:
+            return await self.cpu(partial(draw_event_files, ui, snap.view(None), events,  # type: ignore[no-any-return]
+                                          [s.name for s in game.seats], game.id))
+        except Exception:
+            log.exception("drawing the files of the log lines failed", extra={"game_id": game.id})
+            return {}
+
+    async def send_line(self, game: GameRow, channel: Any, content: str, files: Files,
+                        mentions: discord.AllowedMentions) -> None:
+        """Post one thread message with its files; should Discord refuse it with them (too large,
+        no permission to attach), the line goes without them: a line is never lost for a picture."""
+        if files:
+            try:
+                await channel.send(content, allowed_mentions=mentions, files=[
+                    discord.File(io.BytesIO(data), filename=name, description=alt) for name, data, alt in files])
+                return
+            except discord.HTTPException as exc:
+                if thread_closed(exc):  # (the caller reopens the thread and tries again)
+                    raise
+                log.warning("posting a line with its files failed (HTTP %s, code %s); posting it without",
+                            exc.status, exc.code, extra={"game_id": game.id})
+        await channel.send(content, allowed_mentions=mentions)
 
     async def announce_result(self, game: GameRow) -> None:
-        r = game.result or {}
-        scores = r.get("scores", {})
-        lines = [f"{seat_label(game, int(k))}: {v}" for k, v in sorted(scores.items(), key=lambda kv: -float(kv[1]))]
-        winners = ", ".join(seat_label(game, w) for w in r.get("winners", [])) or "nobody"
+        """The final result: in the game's home with one line mentioning every human player, and
+        one DM to each with their standing and a link to the board (the end of a game that ran
+        for days must not pass unnoticed)."""
+        humans = sorted({s.user_id for s in game.seats if s.user_id is not None and not s.is_bot})
         embed = discord.Embed(title="🏁 Final result", colour=0x60C478,
-                              description=clip(f"Winner: {winners}\n{r.get('reason', '')}\n\n" + "\n".join(lines), 4000))
+                              description=clip(result_text(game) or "The game is over.", 4000))
+        mention = " ".join(f"<@{uid}>" for uid in humans)
+        content = f"🏁 {mention} game #{game.id} is over." if mention else None
 
-        async def send(channel: Any) -> None:
-            await channel.send(embed=embed, allowed_mentions=NO_PINGS)
+        async def send(channel: Any) -> discord.Message:
+            return await channel.send(content, embed=embed,  # type: ignore[no-any-return]
+                                      allowed_mentions=pings(humans))
 
+        message: discord.Message | None = None
         try:
-            await self.in_home(game, send)
+            message = await self.in_home(game, send)
         except discord.Forbidden:
-            pass
+            log.warning("cannot post the final result", extra={"game_id": game.id})
+        link = board_url(game) or (message.jump_url if message is not None else None)
+        engine_name = get_engine_name(game)
+        for seat in game.seats:
+            if seat.is_bot or seat.user_id is None:
+                continue
+            text = (f"🏁 **{engine_name} — game #{game.id}** is over. {standing(game, seat.seat)}"
+                    + (f"\nFinal board: {link}" if link else ""))
+            await self._send_dm(game, seat.user_id, content=clip(text), allowed_mentions=NO_PINGS)
+        for key in [k for k in self._hands if k[0] == game.id]:  # (nothing left to edit or try)
+            del self._hands[key]
+        self._posting.pop(game.id, None)
+        self._dm_tried = {k for k in self._dm_tried if k[0] != game.id}
 
     # ------------------------------------------------------------- private
 
     async def push_private(self, update: Update) -> None:
+        """Each human seat concerned hears of this update in the quietest useful way:
+
+        * a decision opened for them → one new DM (their hand, what happened to them, the
+          decision; a game's own form is that DM, the hand DM being brought up to date);
+        * something happened to them that they did not cause (an event for their eyes from
+          another seat's move, a computer player's, a timeout) → one new DM;
+        * otherwise (their own click changed their hand, or it changed without a word) their
+          hand DM is edited in place: no notification for what they are looking at already.
+
+        When the game is over nothing new is sent here: the final result's DM says it."""
         snap = update.snap
         game = snap.game
         if game.state is None:
@@ -328,70 +516,153 @@ class DiscordDelivery:
         for seat in sorted(targets):
             if seat >= len(game.seats) or game.seats[seat].is_bot or game.seats[seat].user_id is None:
                 continue
-            private_events = [humanise(e.text, game) for e in update.events
-                              if e.to is not None and seat in e.to]
-            mine = snap.prompt_of(seat)
-            sent = await self.dm_seat(snap, seat, private_events, mine if seat in new_seats else None)
-            builder = self.forms.panel_for(game.game_key, mine.prompt.free_form) \
-                if mine is not None and mine.prompt.secret else None
-            if sent and builder is not None and mine is not None:
-                await self.dm_form(Decision(snap, seat, mine), builder)
+            mine = [(i, humanise(e.text, game)) for i, e in enumerate(update.events)
+                    if e.to is not None and seat in e.to]
+            news = [t for i, t in mine if update.clicked_by.get(i) != seat]
+            told = [t for _, t in mine]
+            open_ = snap.prompt_of(seat)
+            asked = open_ if open_ is not None and seat in new_seats and game.status == "active" else None
+            builder = self.forms.panel_for(game.game_key, asked.prompt.free_form) \
+                if asked is not None and asked.prompt.secret else None
+            if asked is not None and builder is not None:
+                await self.refresh_hand(snap, seat, [], post=True)
+                await self.dm_form(Decision(snap, seat, asked), builder, told)
+            elif asked is not None:
+                await self.dm_seat(snap, seat, told, asked)
+            elif news and game.status == "active":
+                await self.dm_seat(snap, seat, told, None)
+            else:
+                await self.refresh_hand(snap, seat, told, post=game.status == "active")
 
     async def hand_payload(self, snap: Snapshot, seat: int) -> tuple[str, list[discord.File]]:
         ui = get_ui(snap.game.game_key)
         view = snap.view(seat)
         text = ui.hand_text(view)
         files: list[discord.File] = []
-        image = await self.cpu(ui.hand_image, view)
+        names = [s.name for s in snap.game.seats]
+        image = await self.cpu(partial(ui.hand_image, view, names=names))
         if image is not None:
-            files.append(discord.File(io.BytesIO(await self.cpu(to_png, image)), filename="hand.png"))
+            files.append(discord.File(io.BytesIO(await self.cpu(to_png, image)), filename="hand.png",
+                                      description=ui.hand_alt(view, names=names)))
         return text, files
 
-    async def _user(self, user_id: int) -> discord.User:
-        return self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-
-    async def dm_seat(self, snap: Snapshot, seat: int, private_events: list[str],
-                      asked: OpenPrompt | None) -> bool:
+    async def hand_message(self, snap: Snapshot, seat: int, private_events: list[str],
+                           asked: OpenPrompt | None) -> tuple[str, list[discord.File], discord.ui.View | None]:
+        """The text, image and buttons of a seat's hand DM (with the decision it is asked, if any)."""
         game = snap.game
-        uid = game.seats[seat].user_id
-        assert uid is not None
-        known = await self.storage.dm_reachable(uid)
-        if known is False:
-            return False
         text, files = await self.hand_payload(snap, seat)
         parts = [f"**{snap.engine.name} — game #{game.id}** (you are {seat_label(game, seat)})"]
         parts += [f"• {t}" for t in private_events]
         parts.append(text)
         view = None
         if asked is not None and game.status == "active":
-            parts.append(f"➡️ **Your decision:** {asked.prompt.text}")
+            due = f" — due <t:{int(asked.deadline.due_at)}:R>" if asked.deadline else ""
+            parts.append(f"➡️ **Your decision:** {asked.prompt.text}{due}")
             view = board_view(game.id, game.version, active=True, has_prompts=True)
-        try:
-            user = await self._user(uid)
-            kwargs: dict[str, Any] = {"files": files, "allowed_mentions": NO_PINGS}
-            if view is not None:
-                kwargs["view"] = view
-            await user.send(clip("\n".join(parts)), **kwargs)
-            if known is None:
-                await self.storage.set_dm_reachable(uid, True, self.now())
-            return True
-        except (discord.Forbidden, discord.HTTPException) as exc:
-            if isinstance(exc, discord.Forbidden) or getattr(exc, "code", 0) == 50007:
-                await self.storage.set_dm_reachable(uid, False, self.now())
-                await self.dm_failed_notice(game, uid)
-            else:
-                log.warning("DM failed: %s", exc, extra={"game_id": game.id})
-            return False
+        return clip("\n".join(parts)), files, view
 
-    async def dm_form(self, d: Decision, builder: Any) -> None:
+    async def dm_seat(self, snap: Snapshot, seat: int, private_events: list[str],
+                      asked: OpenPrompt | None) -> bool:
+        """A new hand DM (it becomes the one later quiet changes edit)."""
+        game = snap.game
+        uid = game.seats[seat].user_id
+        assert uid is not None
+        if not await self.may_dm(game, uid):
+            return False
+        text, files, view = await self.hand_message(snap, seat, private_events, asked)
+        kwargs: dict[str, Any] = {"content": text, "files": files, "allowed_mentions": NO_PINGS}
+        if view is not None:
+            kwargs["view"] = view
+        sent = await self._send_dm(game, uid, checked=True, **kwargs)
+        if sent is not None:
+            self._hands[(game.id, uid)] = (sent.channel.id, sent.id)
+        return sent is not None
+
+    async def refresh_hand(self, snap: Snapshot, seat: int, private_events: list[str], *,
+                           post: bool) -> None:
+        """Bring the seat's hand DM up to date by editing it (no notification); with ``post``, a
+        seat that has no hand DM this process knows of gets a new one instead."""
+        game = snap.game
+        uid = game.seats[seat].user_id
+        assert uid is not None
+        where = self._hands.get((game.id, uid))
+        if where is None:
+            if post:
+                await self.dm_seat(snap, seat, private_events, None)
+            return
+        open_ = snap.prompt_of(seat)
+        keep = open_ if open_ is not None and not (
+            open_.prompt.secret and self.forms.panel_for(game.game_key, open_.prompt.free_form)) else None
+        text, files, view = await self.hand_message(snap, seat, private_events, keep)
+        message = self.client.get_partial_messageable(where[0], type=discord.ChannelType.private) \
+            .get_partial_message(where[1])
+        try:
+            await message.edit(content=text, attachments=files, view=view, allowed_mentions=NO_PINGS)
+        except discord.NotFound:  # the player deleted it: the next change posts a new one
+            del self._hands[(game.id, uid)]
+            if post:
+                await self.dm_seat(snap, seat, private_events, None)
+        except discord.HTTPException as exc:
+            log.warning("editing the hand DM failed (HTTP %s)", exc.status, extra={"game_id": game.id})
+
+    async def _user(self, user_id: int) -> discord.User:
+        return self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+
+    async def may_dm(self, game: GameRow, user_id: int) -> bool:
+        """Whether to try a DM now. A user whose DMs were refused is tried again at the first DM
+        of each game and after a back-off (:data:`DM_RETRY_FIRST`, doubling up to
+        :data:`DM_RETRY_MAX`): people open their DMs again, and a refusal must not be forever."""
+        if await self.storage.dm_reachable(user_id) is not False:
+            return True
+        if (game.id, user_id) not in self._dm_tried:
+            return True
+        retry_at, _ = self._dm_backoff.get(user_id, (0.0, 0.0))
+        return self.now() >= retry_at
+
+    async def _send_dm(self, game: GameRow, user_id: int, *, checked: bool = False,
+                       **kwargs: Any) -> discord.Message | None:
+        """Send one DM, keeping the reachability bookkeeping: a refusal is remembered (with its
+        back-off) and announced once in the game's home; a success clears it. None if not sent."""
+        if not checked and not await self.may_dm(game, user_id):
+            return None
+        self._dm_tried.add((game.id, user_id))
+        try:
+            user = await self._user(user_id)
+            sent: discord.Message = await user.send(**kwargs)
+        except discord.HTTPException as exc:
+            if isinstance(exc, discord.Forbidden) or exc.code == CANNOT_DM:
+                _, interval = self._dm_backoff.get(user_id, (0.0, 0.0))
+                interval = min(DM_RETRY_MAX, interval * 2 if interval else DM_RETRY_FIRST)
+                self._dm_backoff[user_id] = (self.now() + interval, interval)
+                self._dm_ok.discard(user_id)
+                await self.storage.set_dm_reachable(user_id, False, self.now())
+                await self.dm_failed_notice(game, user_id)
+            else:
+                log.warning("DM failed (HTTP %s)", exc.status, extra={"game_id": game.id})
+            return None
+        self._dm_backoff.pop(user_id, None)
+        if user_id not in self._dm_ok:  # (stored once per process: a refusal clears it)
+            await self.storage.set_dm_reachable(user_id, True, self.now())
+            self._dm_ok.add(user_id)
+        return sent
+
+    async def dm_form(self, d: Decision, builder: Any, private_events: Sequence[str] = ()) -> None:
+        """The game's own form for a secret decision, as the one new DM of that decision (what
+        happened to the player heads it)."""
         uid = d.game.seats[d.seat].user_id
         assert uid is not None
+        if not await self.may_dm(d.game, uid):
+            return
         try:
             kwargs = await builder(d)
-            user = await self._user(uid)
-            await user.send(allowed_mentions=NO_PINGS, **kwargs)
         except discord.HTTPException as exc:
-            log.warning("DM form failed: %s", exc, extra={"game_id": d.game.id})
+            log.warning("building the DM form failed: %s", exc, extra={"game_id": d.game.id})
+            return
+        head = [f"**{d.snap.engine.name} — game #{d.game.id}** (you are {seat_label(d.game, d.seat)})"]
+        head += [f"• {t}" for t in private_events]
+        kwargs["content"] = clip("\n".join([*head, str(kwargs.get("content") or "")]).strip(), 2000)
+        kwargs.setdefault("allowed_mentions", NO_PINGS)
+        await self._send_dm(d.game, uid, checked=True, **kwargs)
 
     async def dm_failed_notice(self, game: GameRow, user_id: int) -> None:
         if not await self.storage.note_dm_notice(game.id, user_id):
@@ -409,15 +680,20 @@ class DiscordDelivery:
             pass
 
     async def remind(self, game: GameRow, deadline: DeadlineRow) -> None:
+        """A reminder before a deadline: in the game's home (with a ping) and by DM, with the
+        deadline as a Discord timestamp (each reader sees their own time zone) and a link to the
+        board, where **Decide** is."""
         if deadline.seat >= len(game.seats):
             return
         seat = game.seats[deadline.seat]
         if seat.is_bot or seat.user_id is None:
             return
-        left = max(0, deadline.due_at - self.now())
-        text = (f"⏳ <@{seat.user_id}> reminder: your **{deadline.kind.replace('_', ' ')}** in game "
-                f"#{game.id} is due <t:{int(deadline.due_at)}:R> (about {format_duration(round(left / 60) * 60 or 60)} left).")
         uid = seat.user_id
+        url = board_url(game)
+        due = int(deadline.due_at)  # (a timestamp: each reader sees it in their own time zone)
+        text = (f"⏳ <@{uid}>, a reminder: the **{deadline.kind.replace('_', ' ')}** in game #{game.id} is "
+                f"due <t:{due}:R> (<t:{due}:f>)."
+                + (f" Decide on the board: {url}" if url else " Press **Decide** on the board."))
 
         async def send(channel: Any) -> None:
             await channel.send(text, allowed_mentions=pings([uid]))
@@ -426,10 +702,4 @@ class DiscordDelivery:
             await self.in_home(game, send)
         except discord.Forbidden:
             pass
-        if await self.storage.dm_reachable(seat.user_id) is not False:
-            try:
-                user = await self._user(seat.user_id)
-                await user.send(text, allowed_mentions=NO_PINGS)
-            except discord.HTTPException:
-                await self.storage.set_dm_reachable(seat.user_id, False, self.now())
-                await self.dm_failed_notice(game, seat.user_id)
+        await self._send_dm(game, uid, content=text, allowed_mentions=NO_PINGS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
@@ -28,16 +29,31 @@ class GameUI:
     cog_extension: str | None = None
     """Dotted module of a discord.py extension with the game's own commands, if any."""
 
-    def board_image(self, view: JSON, events: list[Event]) -> Image.Image:
-        """The public board, drawn from the public view (``engine.view(state, None)``)."""
-        c = Canvas(900, 500)
+    def board_image(self, view: JSON, events: list[Event], *,
+                    names: Sequence[str] | None = None) -> Image.Image:
+        """The public board, drawn from the public view (``engine.view(state, None)``);
+        ``names`` are the seats' display names (raw: the renderer cleans and clips them)."""
+        c = Canvas(800, 500)
         c.header(self.key.replace("_", " ").title(), "")
-        c.text_block((20, 80), json.dumps(view, sort_keys=True)[:1500], 860, 14)
+        c.text_block((20, 80), json.dumps(view, sort_keys=True)[:600], 760, 20)
         return c.image
 
-    def hand_image(self, view: JSON) -> Image.Image | None:
+    def hand_image(self, view: JSON, *, names: Sequence[str] | None = None) -> Image.Image | None:
         """The seat's private hand as an image (``engine.view(state, seat)``), or None."""
         return None
+
+    def board_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
+        """The board image's alt text: who leads, whose turn, the scores, in words (public)."""
+        return f"The {self.key.replace('_', ' ')} board."
+
+    def hand_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
+        """The hand image's alt text (it goes only to the seat whose view this is)."""
+        return "Your hand."
+
+    def attachment_alt(self, filename: str, view: JSON, events: list[Event], *,
+                       names: Sequence[str] | None = None) -> str:
+        """Alt text for an extra public file of :meth:`attachments` (public events only)."""
+        return "An animation of the last move."
 
     def hand_text(self, view: JSON) -> str:
         """The seat's private hand as text."""
@@ -48,7 +64,15 @@ class GameUI:
         return ""
 
     def attachments(self, view: JSON, events: list[Event]) -> list[tuple[str, bytes]]:
-        """Extra public files for this update (e.g. a flick animation). Public events only."""
+        """Extra public files for the board message of this update. Public events only."""
+        return []
+
+    def event_files(self, view: JSON, event: Event, *,
+                    names: Sequence[str] | None = None) -> list[tuple[str, bytes, str]]:
+        """Public files that go with one public event's log line in the thread, as (file name,
+        bytes, alt text): a flick's animation is posted with the line of that flick, so a player
+        scrolling the thread sees each shot where it happened. ``view`` is the public view after
+        the update. Drawn off the event loop; a failure costs the files, never the line."""
         return []
 
     def seat_badge(self, seat: int) -> tuple[int, int, int]:

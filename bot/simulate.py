@@ -21,6 +21,7 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from rules import registry
@@ -109,19 +110,26 @@ class FileDelivery:
         public = update.snap.view(None)
         public_events = [e for e in update.events if e.to is None]
         if self.images and (self.step % self.every == 0 or update.result is not None or update.kind == "start"):
-            image = await self.sessions.cpu(ui.board_image, public, public_events)
+            image = await self.sessions.cpu(partial(ui.board_image, public, public_events,
+                                                    names=[s.name for s in game.seats]))
             name = f"board_{self.step:04d}.png"
             (self.out / name).write_bytes(await self.sessions.cpu(to_png, image))
             self.files.append(name)
-            for fname, data in await self.sessions.cpu(ui.attachments, public, public_events):
-                target = f"step{self.step:04d}_{fname}"
+            extra = await self.sessions.cpu(ui.attachments, public, public_events)
+            shown = [s.name for s in game.seats]
+            for e in public_events:  # (what goes with a log line: a flick's animation)
+                extra += [(fname, data) for fname, data, _ in
+                          await self.sessions.cpu(partial(ui.event_files, public, e, names=shown))]
+            for n, (fname, data) in enumerate(extra):
+                target = f"step{self.step:04d}_{fname}" if n == 0 else f"step{self.step:04d}_{n}_{fname}"
                 (self.out / target).write_bytes(data)
                 self.files.append(target)
         if update.result is not None:
             r = update.result
             winners = ", ".join(f"{seat_name(w)} {names[w]}" for w in r.winners) or "nobody"
             scores = ", ".join(f"{seat_name(int(k))}: {v}" for k, v in sorted(r.scores.items()))
-            self.lines.append(f"RESULT: winner(s) {winners}; scores {scores}; {r.reason}")
+            word = "winner" if len(r.winners) == 1 else "winners"
+            self.lines.append(f"RESULT: {word} {winners}; scores {scores}; {r.reason}")
 
 
 def check(game_key: str, players: int | None, seed: int, every: int,

@@ -133,6 +133,8 @@ def board_view(game_id: int, version: int, *, active: bool, has_prompts: bool) -
 # ------------------------------------------------------------------ choices
 
 PAGE = 23  # options per page, leaving room for "previous" / "more"
+BUTTONS = 5
+"""Up to this many choices are buttons; more make a select."""
 
 
 class GroupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -191,8 +193,35 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await handlers(interaction).choice_made(interaction, self.game_id, self.ticket, str(self.idx))
 
 
+_WORD = re.compile(r"[A-Za-z0-9']{3,}")
+
+
+def shown_label(c: Choice) -> str:
+    """What a choice is called on a button or in a menu: its label, preceded by its group (the
+    card played) when the label alone does not name it — "Faith War — Against every other sect",
+    but "End my turn" (group "End turn") and "Discard action cards…" stay as they are."""
+    if not c.group:
+        return c.label
+    group_words = {w.lower() for w in _WORD.findall(c.group)} - {"skill"}
+    label_words = {w.lower() for w in _WORD.findall(c.label)}
+    if not group_words or group_words & label_words:
+        return c.label
+    return f"{c.group.removeprefix('Skill: ')} — {c.label}"
+
+
+def choice_notes(open_: OpenPrompt) -> str:
+    """What each choice does, for the message above buttons (buttons show only a label; select
+    options carry their description themselves). Empty when the choices have no descriptions or
+    are shown in a select."""
+    prompt = open_.prompt
+    if len(prompt.choices) > BUTTONS or not any(c.description for c in prompt.choices):
+        return ""
+    return "\n".join(f"• **{shown_label(c)}** — {c.description}" if c.description else f"• **{shown_label(c)}**"
+                     for c in prompt.choices)
+
+
 def _option(c: Choice, value: str) -> discord.SelectOption:
-    return discord.SelectOption(label=c.label[:100], value=value,
+    return discord.SelectOption(label=shown_label(c)[:100], value=value,
                                 description=(c.description or None) and c.description[:100])
 
 
@@ -211,7 +240,7 @@ def choice_view(game_id: int, open_: OpenPrompt, *, group: int | None = None,
     indexed = list(enumerate(prompt.choices))
     keys = list(dict.fromkeys(group_key(c) for c in prompt.choices))
     grouped = any(c.group for c in prompt.choices)
-    if group is None and grouped and len(indexed) > 5 and 1 < len(keys) <= 25:
+    if group is None and grouped and len(indexed) > BUTTONS and 1 < len(keys) <= 25:
         options = []
         for gi, key in enumerate(keys):
             members = [(i, c) for i, c in indexed if group_key(c) == key]
@@ -223,9 +252,9 @@ def choice_view(game_id: int, open_: OpenPrompt, *, group: int | None = None,
         return view
     if group is not None and 0 <= group < len(keys):
         indexed = [(i, c) for i, c in indexed if group_key(c) == keys[group]]
-    if len(indexed) <= 5 and group is None:
+    if len(indexed) <= BUTTONS and group is None:
         for i, c in indexed:
-            view.add_item(ChoiceButton(game_id, ticket, i, c.label))
+            view.add_item(ChoiceButton(game_id, ticket, i, shown_label(c)))
         return view
     start = page * PAGE
     chunk = indexed[start:start + PAGE]

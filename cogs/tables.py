@@ -3,6 +3,8 @@ replace), ``/hand`` and ``/rules``. Thin: parse → session → respond."""
 
 from __future__ import annotations
 
+import difflib
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -12,19 +14,57 @@ from bot.errors import TableError
 from bot.parsing import parse_options
 from bot.platform import Platform, platform_of
 from bot.refusals import is_manager, refusals, reply
+from bot.rulebook import RULES_ITEMS, send_rules
 from bot.session import format_duration
 from bot.storage import GameRow
 from bot.text import NO_PINGS, clip, humanise, seat_label
 from bot.views import lobby_view
 from rules import registry
-from rules.engine import seat_name
+from rules.engine import InvalidOptions, seat_name
+from rules.text import count
+
+
+def _squash(text: str) -> str:
+    """'Cult Wars', 'cult_wars' and 'cult-wars ' all read 'cultwars'."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def find_game(text: str) -> str:
+    """The registry key of the game a player typed: its key or display name in any case and
+    spacing ("Cult Wars", "cult_wars"), or an unambiguous part of either ("hegemony"). An unknown
+    name is refused with the closest game suggested, when one is close."""
+    engines = registry.all_engines()
+    typed = _squash(text)
+    names = {key: (_squash(key), _squash(e.name)) for key, e in engines.items()}
+    exact = [key for key, forms in names.items() if typed in forms]
+    if len(exact) == 1:
+        return exact[0]
+    partial_ = [key for key, forms in names.items() if len(typed) >= 3 and any(typed in f for f in forms)]
+    if len(partial_) == 1:
+        return partial_[0]
+    shown = ", ".join(f"{e.name} (`{key}`)" for key, e in engines.items())
+    if len(partial_) > 1:
+        raise InvalidOptions(f"'{clip(text, 40)}' could be several games: "
+                             + ", ".join(f"{engines[k].name} (`{k}`)" for k in partial_) + "; pick one.")
+    forms = {f: key for key, pair in names.items() for f in pair}
+    close = difflib.get_close_matches(typed, list(forms), n=1, cutoff=0.6)
+    if close:
+        key = forms[close[0]]
+        raise InvalidOptions(f"unknown game '{clip(text, 40)}' — did you mean {engines[key].name} "
+                             f"(`{key}`)? Available games: {shown}.")
+    raise InvalidOptions(f"unknown game '{clip(text, 40)}'; available games: {shown}.")
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    current = current.lower()
-    return [app_commands.Choice(name=f"{e.name} ({key})", value=key)
-            for key, e in registry.all_engines().items()
-            if current in key or current in e.name.lower()][:25]
+    """Games whose key or display name contains what was typed (in any case and spacing); when
+    nothing does, the closest ones."""
+    typed = _squash(current)
+    engines = registry.all_engines()
+    hits = [key for key, e in engines.items() if typed in _squash(key) or typed in _squash(e.name)]
+    if not hits:
+        forms = {f: key for key, e in engines.items() for f in (_squash(key), _squash(e.name))}
+        hits = list(dict.fromkeys(forms[f] for f in difflib.get_close_matches(typed, list(forms), n=5, cutoff=0.4)))
+    return [app_commands.Choice(name=f"{engines[key].name} ({key})", value=key) for key in hits][:25]
 
 
 AUTOCOMPLETE_MAX = 25
@@ -80,7 +120,7 @@ class Tables(commands.Cog):
                 raise TableError(f"only members with the <@&{settings.opener_role_id}> role can open tables here.")
         table = await self.sessions.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
-            host_name=interaction.user.display_name, game_key=game, options=parse_options(options),
+            host_name=interaction.user.display_name, game_key=find_game(game), options=parse_options(options),
             deadline=deadline, bots=bots)
         await interaction.response.send_message(embed=self.controller.lobby_embed(table),
                                                 view=lobby_view(table.id), allowed_mentions=NO_PINGS)
@@ -104,9 +144,8 @@ class Tables(commands.Cog):
             return
         pages = -(-found.total // PAGE_SIZE)
         if not found.games:
-            await reply(interaction, f"There {'is' if pages == 1 else 'are'} only {pages} "
-                                     f"page{'s' if pages != 1 else ''} of tables and games; "
-                                     f"try `/games page:{pages}`.")
+            await reply(interaction, f"There {'is' if pages == 1 else 'are'} only {count(pages, 'page')} "
+                                     f"of tables and games; try `/games page:{pages}`.")
             return
         lines = []
         for g in found.games:
@@ -128,17 +167,8 @@ class Tables(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     @refusals
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        """Show a game's rules summary and a link to the full rules page."""
-        engine = registry.get(game)
-        embed = discord.Embed(title=f"{engine.name} — rules", colour=0xF2BA48,
-                              description=clip(engine.summary or "No summary yet.", 3500))
-        embed.add_field(name="Players", value=f"{engine.min_players}–{engine.max_players}")
-        if engine.option_help:
-            embed.add_field(name="Options (`/play options:`)", inline=False, value=clip(
-                "\n".join(f"`{k}` — {v}" for k, v in engine.option_help.items()), 1000))
-        if engine.rules_page:
-            embed.add_field(name="Full rules", value=f"{self.herald.config.docs_url}{engine.rules_page}", inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        """Read a game's rules: a summary, then the full rules a page at a time (only you see it)."""
+        await send_rules(interaction, game)
 
     # ------------------------------------------------------------------- /hand
 
@@ -260,4 +290,5 @@ class Tables(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*RULES_ITEMS)  # /rules' page buttons, working across restarts
     await bot.add_cog(Tables(platform_of(bot)))

@@ -1,26 +1,45 @@
-"""Herald's shared drawing kit: fonts, palette, seat colours, primitives and static-layer caching.
+"""Herald's shared drawing kit: fonts, palette, seat colours and shapes, primitives, static-layer
+caching, text measuring and alt text.
 
 Every board, hand and table image is drawn with Pillow from a *redacted* view. Fonts come from
 Pillow itself (its embedded scalable font), never from the host, so images look the same on
-every machine.
+every machine. Images are designed for a phone first: see ``MIN_TEXT_SHARE``.
 """
 
 from .kit import (
+    ALT_LIMIT,
+    MIN_TEXT_SHARE,
     PALETTE,
     SEAT_COLOURS,
     SEAT_NAMES,
+    SEAT_SHAPES,
     Canvas,
+    alt_text,
     cached_layer,
     card,
+    card_height,
+    clean_name,
+    clip_text,
+    draw_text,
+    drawable,
     font,
+    legend,
+    measure,
+    min_text,
     pill,
+    plural,
     seat_colour,
+    seat_names,
+    shape_mark,
     text_size,
     to_png,
+    with_names,
     wrap,
 )
 
 __all__ = [
-    "PALETTE", "SEAT_COLOURS", "SEAT_NAMES", "Canvas", "cached_layer", "card", "font", "pill",
-    "seat_colour", "text_size", "to_png", "wrap",
+    "ALT_LIMIT", "MIN_TEXT_SHARE", "PALETTE", "SEAT_COLOURS", "SEAT_NAMES", "SEAT_SHAPES", "Canvas",
+    "alt_text", "cached_layer", "card", "card_height", "clean_name", "clip_text", "draw_text",
+    "drawable", "font", "legend", "measure", "min_text", "pill", "plural", "seat_colour", "seat_names",
+    "shape_mark", "text_size", "to_png", "with_names", "wrap",
 ]

@@ -10,7 +10,7 @@ Most points after three rounds wins; a tie is a shared win.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,7 +183,8 @@ class DuelEngine(Engine[DuelState]):
 class DuelUI(GameUI):
     key = "duel"
 
-    def board_image(self, view: dict[str, Any], events: list[Event]) -> Image.Image:
+    def board_image(self, view: dict[str, Any], events: list[Event], *,
+                    names: Sequence[str] | None = None) -> Image.Image:
         c = Canvas(640, 240)
         c.header("High Card Duel", f"round {view['round']} · {view['phase']}")
         for seat, pts in enumerate(view["points"]):

@@ -1,5 +1,6 @@
 """The layers import one way only: ``rules/`` knows nothing of the bot, the cogs or Discord, and
-``bot/`` reaches games only through the registry (``rules``, ``rules.engine``, ``rules.registry``)."""
+``bot/`` reaches games only through the registry (``rules``, ``rules.engine``, ``rules.registry``;
+``rules.text`` is the text helper every game and the platform share)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 FORBIDDEN_IN_RULES = {"bot", "cogs", "discord"}
-RULES_PLATFORM = {"engine", "registry"}
+RULES_PLATFORM = {"engine", "registry", "text"}
+"""The rules modules the platform may use: the contract, the registry and the shared text helper."""
 
 
 def _python_files(folder: str) -> list[Path]:

@@ -4,18 +4,28 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageChops, ImageFont, ImageStat
 
 from bot.render import (
+    ALT_LIMIT,
+    MIN_TEXT_SHARE,
     PALETTE,
     SEAT_COLOURS,
     SEAT_NAMES,
+    SEAT_SHAPES,
     Canvas,
+    alt_text,
     cached_layer,
     card,
+    clean_name,
+    clip_text,
+    drawable,
     font,
+    measure,
+    min_text,
     pill,
     seat_colour,
+    seat_names,
     text_size,
     to_png,
     wrap,
@@ -67,9 +77,12 @@ def test_card_has_its_size_a_coloured_band_and_a_paper_face() -> None:
                colour=red, footer="defence")
     assert img.size == (200, 280) and img.mode == "RGB"
     assert img.getpixel((100, 10)) == red  # the band under the title
-    assert img.getpixel((100, 200)) == PALETTE["card"]  # the card face below the body text
+    assert img.getpixel((100, 270)) == PALETTE["card"]  # the card face below the footer
     assert img.getpixel((0, 0)) == PALETTE["bg"]  # rounded corner shows the background
-    assert card("A", "b").size == (180, 250)
+    fitted = card("A", "b")
+    assert fitted.size[0] == 240 and fitted.size[1] < 150  # no empty card face below short text
+    longer = card("A", "many words " * 12)
+    assert longer.size[1] > fitted.size[1]
 
 
 def test_card_drawing_is_deterministic() -> None:
@@ -106,16 +119,95 @@ def test_canvas_text_block_returns_the_y_below_it() -> None:
 
 def test_header_and_pill_draw_where_they_say() -> None:
     c = Canvas(400, 120)
-    assert c.header("Cult Wars", "turn 3") == 56
+    assert c.header("Cult Wars", "turn 3") == 64
     assert c.image.getpixel((200, 2)) == PALETTE["panel"]
     width = pill(c, (10, 70), "orders in", PALETTE["good"])
-    assert width == text_size("orders in", 16)[0] + 16
+    assert width == text_size("orders in", 20)[0] + 16
     assert c.image.getpixel((12, 85)) == PALETTE["good"]
 
 
-def test_to_png_round_trips() -> None:
-    img = card("X", "y")
+def test_to_png_keeps_a_few_colours_exactly() -> None:
+    img = Image.new("RGB", (40, 20), PALETTE["bg"])
+    img.paste(PALETTE["accent"], (0, 0, 20, 20))
     data = to_png(img)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     back = Image.open(io.BytesIO(data))
+    assert back.mode == "P"
     assert back.size == img.size and back.convert("RGB").tobytes() == img.tobytes()
+
+
+def test_to_png_of_a_many_coloured_image_stays_close_and_is_smaller() -> None:
+    img = card("The Prophet", "Reveal a believer of your choice to every player. " * 3)
+    img.paste(Image.linear_gradient("L").convert("RGB").resize((60, 60)), (5, 5))
+    data = to_png(img)
+    back = Image.open(io.BytesIO(data)).convert("RGB")
+    assert back.size == img.size
+    diff = ImageChops.difference(back, img).convert("L")
+    assert ImageStat.Stat(diff).mean[0] < 3  # 256 well-chosen colours: no visible change
+    full = io.BytesIO()
+    img.save(full, format="PNG")
+    assert len(data) < len(full.getvalue())
+
+
+def test_text_is_made_drawable_by_the_bundled_font() -> None:
+    assert drawable("P1 — P2 → P3 × 2") == "P1 - P2 -> P3 x 2"
+    assert drawable("Zoë Ångström") == "Zoe Angstrom"
+    assert drawable("win 🎉 now") == "win  now"
+    assert drawable("Жук") == ""  # a script the font lacks is left out, never drawn as boxes
+
+
+def test_names_lose_mentions_markdown_and_fall_back_to_the_seat() -> None:
+    assert clean_name("**Bob** <@123456> __x__", "P1") == "Bob x"
+    assert clean_name("@everyone ~~hi~~ `code`", "P1") == "everyone hi code"
+    assert clean_name("<:party:987654> Ann", "P2") == "party Ann"
+    assert clean_name("🎉🎉", "P3") == "P3"
+    assert seat_names(["Ann", "Жук"], 3) == ["Ann", "P2", "P3"]
+    assert seat_names(None, 2) == ["P1", "P2"]
+
+
+def test_clip_text_fits_the_width_with_an_ellipsis() -> None:
+    long = "Bartholomew the Unreasonably Long-Named"
+    clipped = clip_text(long, 24, 150)
+    assert clipped.endswith("\u2026") and text_size(clipped, 24)[0] <= 150
+    assert clip_text("Ann", 24, 150) == "Ann"
+
+
+def test_the_smallest_text_is_measured_everywhere_it_is_drawn() -> None:
+    assert min_text(800) == 18 and min_text(1200) == 27
+    assert abs(MIN_TEXT_SHARE - 0.022) < 1e-9
+    with measure() as sizes:
+        c = Canvas(300, 100)
+        c.text((0, 0), "big", 30)
+        c.text((0, 40), "small", 19)
+        c.text((0, 60), "   ", 5)  # nothing visible: not counted
+    assert sorted(sizes) == [19, 30] and c.smallest == 19
+    with measure() as sizes:
+        card("Title", "body text")  # a card drawn on its own canvas counts too
+    assert min(sizes) == 20
+
+    def build() -> Image.Image:
+        img = Image.new("RGB", (50, 50))
+        c = Canvas(50, 50, image=img)
+        c.text((0, 0), "I", 21)
+        return img
+
+    key = ("test_render_kit", "labelled layer")
+    for _ in range(2):  # built once, and its labels count on every use
+        with measure() as sizes:
+            cached_layer(key, build)
+        assert sizes == [21]
+
+
+def test_seat_badges_differ_in_shape_as_well_as_colour() -> None:
+    assert len(set(SEAT_SHAPES)) == len(SEAT_SHAPES) == 8
+    masks = []
+    for seat in range(8):
+        c = Canvas(60, 60, bg=(0, 0, 0))
+        c.badge((30, 30), seat, 24)
+        masks.append(c.image.convert("L").point(lambda v: 255 if v else 0).tobytes())
+    assert len(set(masks)) == 8
+
+
+def test_alt_text_joins_sentences_within_discords_limit() -> None:
+    assert alt_text("Ann leads.", "", "Bob's turn.") == "Ann leads. Bob's turn."
+    assert len(alt_text("x" * 5000)) == ALT_LIMIT

@@ -1,0 +1,126 @@
+"""The liveness file the running bot keeps, and ``python -m bot health`` that reads it.
+
+A process that is up is not necessarily a bot that works: the gateway connection can be lost
+while reconnects keep failing, or the event loop can be stuck. So the bot itself writes a small
+heartbeat file (beside the database, ``herald.db.heartbeat``) every :data:`HEARTBEAT_EVERY`
+seconds, and only while its gateway connection is open and Discord answers its heartbeats; a
+stuck loop or a lost connection stops the writes. ``health`` (a Docker ``HEALTHCHECK``, a
+systemd watchdog script, a monitoring probe) then checks two things from outside the process:
+the database opens and answers, and the last heartbeat is recent.
+
+Exit codes follow Docker's convention: 0 healthy, 1 unhealthy — never 2 (Docker reserves it),
+even for a configuration it cannot read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import sqlite3
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+HEARTBEAT_EVERY = 30.0
+"""Seconds between two heartbeat writes by the running bot."""
+STALE_AFTER = 120.0
+"""A heartbeat older than this (four missed writes) means the bot is stuck or disconnected."""
+DB_TIMEOUT = 5.0
+"""Seconds ``health`` waits for the database before calling it unavailable."""
+
+
+def heartbeat_path(db_path: str | os.PathLike[str]) -> Path:
+    """Where the bot using the database ``db_path`` writes its heartbeat: beside it, in the
+    folder Herald must be able to write anyway (the database's ``-wal`` and ``-shm`` go there)."""
+    return Path(f"{os.fspath(db_path)}.heartbeat")
+
+
+def write_heartbeat(path: Path, *, latency: float, now: float | None = None) -> None:
+    """Record a live gateway: the wall-clock time and the last heartbeat's round trip.
+
+    Written to a temporary file and renamed, so a reader never sees half a file."""
+    at = time.time() if now is None else now
+    body = {"at": round(at, 3), "pid": os.getpid(),
+            "latency_ms": round(latency * 1000) if math.isfinite(latency) else None}
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(body), encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def clear_heartbeat(path: Path) -> None:
+    """A cleanly stopped bot removes its heartbeat: ``health`` then says it is not running."""
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
+@dataclass(frozen=True)
+class Health:
+    ok: bool
+    message: str
+
+
+def _database(db_path: str) -> tuple[str | None, int]:
+    """(the problem, or None; the schema version) after opening the database and asking it one
+    cheap question. Never creates the file (``mode=rw``) and never writes."""
+    path = Path(db_path)
+    if not path.is_file() or path.stat().st_size == 0:
+        return f"there is no Herald database at {db_path}", 0
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=rw", uri=True,
+                             timeout=DB_TIMEOUT, isolation_level=None)
+    except sqlite3.Error as exc:
+        return f"the database {db_path} does not open ({exc})", 0
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        db.execute("SELECT count(*) FROM games").fetchone()
+    except sqlite3.Error as exc:
+        return f"the database {db_path} does not answer ({exc})", 0
+    finally:
+        db.close()
+    return None, version
+
+
+def check(db_path: str, *, now: float | None = None, stale_after: float = STALE_AFTER) -> Health:
+    """Is the bot using ``db_path`` healthy? One sentence either way."""
+    problem, version = _database(db_path)
+    if problem:
+        return Health(False, f"unhealthy: {problem}.")
+    beat = heartbeat_path(db_path)
+    try:
+        data = json.loads(beat.read_text(encoding="utf-8"))
+        at = float(data["at"])
+        latency = data.get("latency_ms")
+    except FileNotFoundError:
+        return Health(False, "unhealthy: the database is fine but there is no gateway heartbeat "
+                             f"({beat}): Herald is not running, or has not connected to Discord yet.")
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        return Health(False, f"unhealthy: the heartbeat file {beat} cannot be read ({exc}).")
+    age = (time.time() if now is None else now) - at
+    if not math.isfinite(age) or age > stale_after:
+        ago = f"{age:.0f} s ago" if math.isfinite(age) else "at an unreadable time"
+        return Health(False, f"unhealthy: the last gateway heartbeat was {ago} (more than "
+                             f"{stale_after:.0f} s): Herald is stuck or has lost its connection "
+                             "to Discord; its log says why.")
+    shown = f", latency {latency} ms" if isinstance(latency, int) else ""
+    return Health(True, f"healthy: database schema {version}, last gateway heartbeat "
+                        f"{max(age, 0):.0f} s ago{shown}.")
+
+
+def main(db_path: str) -> int:
+    """The ``health`` subcommand: the sentence on stdout (0) or stderr (1)."""
+    result = check(db_path)
+    print(result.message, file=sys.stdout if result.ok else sys.stderr)
+    return 0 if result.ok else 1
+
+
+__all__ = ["HEARTBEAT_EVERY", "STALE_AFTER", "Health", "check", "clear_heartbeat",
+           "heartbeat_path", "main", "write_heartbeat"]
