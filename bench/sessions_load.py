@@ -14,8 +14,18 @@ its own view), every other seat is a computer player answered by the session its
 * per game registered: median time of ``GameUI.board_image`` on a mid-game public view, and of the
   PNG encoding of that image.
 
+* storage cost per action: ``commit_action`` of a real mid-game state, one game at a time, next
+  to the floor — one plain-sqlite3 transaction (update + insert + commit, WAL) of the same state
+  in a file beside it — and their ratio;
+* ``--rate R`` (open loop): the games are opened first, then player actions arrive at random
+  (Poisson, R per second on average, for ``--duration`` seconds) in games waiting on their
+  player, whatever is still running; step and arrival-to-answer latencies are reported, and
+  finished games are replaced by new ones so that ``--games`` stay live;
+* ``--burst``: after the run, one action arrives in every live game at the same moment.
+
     python bench/sessions_load.py                      # 20 concurrent High Card Duel games
     python bench/sessions_load.py --games 50 --game cult_wars --players 4
+    python bench/sessions_load.py --games 1000 --game hegemony_of_faith --players 4 --rate 500 --burst
 """
 
 from __future__ import annotations
@@ -27,21 +37,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
+import concurrent.futures  # noqa: E402
+import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import resource  # noqa: E402
 import shlex  # noqa: E402
+import sqlite3  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 import tracemalloc  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
 from bot.config import Config  # noqa: E402
+from bot.errors import StaleAction  # noqa: E402
 from bot.gameui import get_ui, register_ui  # noqa: E402
 from bot.render import to_png  # noqa: E402
-from bot.session import NullDelivery, Sessions, StaleAction, Update  # noqa: E402
-from bot.storage import SqliteStorage  # noqa: E402
+from bot.session import NullDelivery, Sessions, Update  # noqa: E402
+from bot.storage import DeadlineRow, GuildSettings, SeatRow, SqliteStorage  # noqa: E402
 from rules import registry  # noqa: E402
 from rules.engine import Engine, Event  # noqa: E402
 from tests.support import duel  # noqa: E402
@@ -61,12 +76,50 @@ class TimedSessions(Sessions):
         self.step_times: list[float] = []
 
     async def _apply(self, update: Update, seat: int, action: dict[str, Any], origin: str,
-                     user_id: int | None) -> Update:
+                     user_id: int | None, notes: Sequence[Event] = ()) -> Update:
         t0 = time.perf_counter()
         try:
-            return await super()._apply(update, seat, action, origin, user_id)
+            return await super()._apply(update, seat, action, origin, user_id, notes)
         finally:
             self.step_times.append(time.perf_counter() - t0)
+
+
+class TimedStorage(SqliteStorage):
+    """The SQLite storage, recording how long each ``commit_action`` takes (lock wait included)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commit_times: list[float] = []
+
+    async def commit_action(self, game_id: int, **kwargs: Any) -> int:
+        t0 = time.perf_counter()
+        try:
+            version: int = await super().commit_action(game_id, **kwargs)
+            return version
+        finally:
+            self.commit_times.append(time.perf_counter() - t0)
+
+
+CPU_MODE = "default"
+_ONE_THREAD = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="bench-engine")
+
+
+async def _one_thread(fn: Any, *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(_ONE_THREAD, fn, *args)
+
+
+async def _inline(fn: Any, *args: Any) -> Any:
+    return fn(*args)
+
+
+RUN_CPU: dict[str, Any] = {"one-thread": _one_thread, "inline": _inline}
+"""``--cpu``: where engine work runs (default: the session's own choice)."""
+
+
+def rss_mb() -> float:
+    """The resident set size now (``ru_maxrss`` is only the peak)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -77,17 +130,41 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-async def play_one(sessions: Sessions, game_key: str, players: int, seed: int,
-                   act_times: list[float]) -> int:
-    """One table: seat 0 is the scripted player, the rest computer players. Returns its actions."""
+async def new_table(sessions: Sessions, game_key: str, players: int, seed: int) -> int:
+    """A started table whose seat 0 is the scripted player (user 10,000 + seed)."""
     user = 10_000 + seed
     table = await sessions.open_table(guild_id=1, channel_id=seed, host_id=user, host_name=f"p{seed}",
                                       game_key=game_key, bots=players - 1, seed=seed)
     await sessions.start(table.id, user)
+    return table.id
+
+
+async def player_move(sessions: Sessions, game_id: int, seed: int, rng: random.Random) -> bool:
+    """The scripted player answers its open prompt once; False when the game is over."""
+    snap = await sessions.snapshot(game_id)
+    if snap.game.status != "active":
+        return False
+    mine = snap.prompt_of(0)
+    if mine is None:
+        raise RuntimeError(f"game #{game_id}: nobody to answer {snap.prompts}")
+    action = snap.engine.bot_action(snap.view(0), mine.prompt, rng)
+    try:
+        await sessions.act(game_id, 0, action, user_id=10_000 + seed, answers=mine.ticket)
+    except StaleAction:
+        pass
+    return True
+
+
+async def play_one(sessions: Sessions, game_key: str, players: int, seed: int,
+                   act_times: list[float], stop_at: float = float("inf")) -> int:
+    """One table: seat 0 is the scripted player, the rest computer players. Returns its actions
+    (the player stops answering at ``stop_at``, a ``time.perf_counter`` time)."""
+    user = 10_000 + seed
+    table_id = await new_table(sessions, game_key, players, seed)
     rng = random.Random(f"bench/{seed}")
     engine = registry.get(game_key)
-    while True:
-        snap = await sessions.snapshot(table.id)
+    while time.perf_counter() < stop_at:
+        snap = await sessions.snapshot(table_id)
         if snap.game.status != "active":
             break
         mine = snap.prompt_of(0)
@@ -96,33 +173,208 @@ async def play_one(sessions: Sessions, game_key: str, players: int, seed: int,
         action = engine.bot_action(snap.view(0), mine.prompt, rng)
         t0 = time.perf_counter()
         try:
-            await sessions.act(table.id, 0, action, user_id=user, answers=mine.ticket)
+            await sessions.act(table_id, 0, action, user_id=user, answers=mine.ticket)
         except StaleAction:
             continue
         act_times.append(time.perf_counter() - t0)
-    return len(await sessions.storage.actions(table.id))
+    return len(await sessions.storage.actions(table_id))
 
 
-async def run_sessions(game_key: str, games: int, players: int, seed: int) -> dict[str, Any]:
+async def open_loop(sessions: TimedSessions, game_key: str, games: int, players: int, seed: int,
+                    rate: float, duration: float) -> dict[str, Any]:
+    """``games`` live tables; player actions arrive at random, ``rate`` per second on average.
+
+    An arrival goes to a random game waiting on its player (none waiting: it is counted as
+    dropped, the load generator never queues); it runs as its own task, so arrivals never wait
+    for earlier ones."""
+    rng = random.Random(f"open-loop/{seed}")
+    next_seed = seed
+    live: list[int] = []
+    seeds: dict[int, int] = {}
+    for _ in range(games):
+        gid = await new_table(sessions, game_key, players, next_seed)
+        seeds[gid], next_seed = next_seed, next_seed + 1
+        live.append(gid)
+    idle = set(live)
+    latencies: list[float] = []
+    tasks: set[asyncio.Task[None]] = set()
+    dropped = 0
+    sessions.step_times.clear()
+    sessions.storage.commit_times.clear()  # type: ignore[attr-defined]
+
+    async def arrive(gid: int) -> None:
+        nonlocal next_seed
+        t0 = time.perf_counter()
+        more = await player_move(sessions, gid, seeds[gid], random.Random(f"{seed}/{gid}/{t0}"))
+        latencies.append(time.perf_counter() - t0)
+        if more and (await sessions.snapshot(gid)).game.status == "active":
+            idle.add(gid)
+            return
+        fresh = await new_table(sessions, game_key, players, next_seed)  # keep ``games`` live
+        seeds[fresh], next_seed = next_seed, next_seed + 1
+        idle.add(fresh)
+
+    start = time.perf_counter()
+    due = start
+    arrivals = 0
+    while due - start < duration:
+        due += rng.expovariate(rate)
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        arrivals += 1
+        if not idle:
+            dropped += 1
+            continue
+        gid = rng.choice(tuple(idle))
+        idle.discard(gid)
+        task = asyncio.get_running_loop().create_task(arrive(gid))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    await asyncio.gather(*tasks)
+    wall = time.perf_counter() - start
+    return {"arrivals": arrivals, "dropped": dropped, "wall": wall, "latencies": latencies,
+            "steps": list(sessions.step_times),
+            "commits": list(sessions.storage.commit_times),  # type: ignore[attr-defined]
+            "rss": rss_mb()}
+
+
+async def burst(sessions: Sessions, seed: int) -> dict[str, Any]:
+    """One player action in every live game at the same moment; peak RSS while they run.
+
+    The actions are chosen first, one game at a time (choosing is the client's work: a player's
+    click carries no view), then all are sent at once."""
+    clicks = []
+    for g in await sessions.storage.list_games(statuses=("active",)):
+        snap = await sessions.snapshot(g.id)
+        mine = snap.prompt_of(0)
+        if mine is not None:
+            action = snap.engine.bot_action(snap.view(0), mine.prompt, random.Random(f"burst/{g.id}"))
+            clicks.append((g.id, 10_000 + g.seed, action, mine.ticket))
+    peak = rss_mb()
+    running = True
+
+    async def watch() -> None:
+        nonlocal peak
+        while running:
+            peak = max(peak, rss_mb())
+            await asyncio.sleep(0.005)
+
+    watcher = asyncio.get_running_loop().create_task(watch())
+    t0 = time.perf_counter()
+    results = await asyncio.gather(*(sessions.act(gid, 0, action, user_id=user, answers=ticket)
+                                     for gid, user, action, ticket in clicks),
+                                   return_exceptions=True)
+    wall = time.perf_counter() - t0
+    running = False
+    await watcher
+    failed = [r for r in results if isinstance(r, BaseException)]
+    if failed:
+        raise RuntimeError(f"{len(failed)} of the burst's actions failed") from failed[0]
+    return {"games": len(clicks), "wall": wall, "peak_rss": max(peak, rss_mb())}
+
+
+def storage_floor(folder: str, state: dict[str, Any], repeat: int) -> list[float]:
+    """One plain-sqlite3 transaction per action (update the state, insert the action, commit; WAL,
+    synchronous=NORMAL as Herald's): the floor ``commit_action`` is compared with."""
+    conn = sqlite3.connect(os.path.join(folder, "floor.db"), isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, state TEXT, version INTEGER)")
+    conn.execute("CREATE TABLE actions (game_id INTEGER, n INTEGER, action TEXT, "
+                 "PRIMARY KEY (game_id, n))")
+    conn.execute("INSERT INTO games VALUES (1, '{}', 0)")
+    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    times = []
+    for n in range(1, repeat + 1):
+        t0 = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("UPDATE games SET state=?, version=? WHERE id=1", (text, n))
+        conn.execute("INSERT INTO actions VALUES (1, ?, ?)", (n, '{"type":"pass"}'))
+        conn.execute("COMMIT")
+        times.append(time.perf_counter() - t0)
+    conn.close()
+    return times
+
+
+async def storage_cost(folder: str, game_key: str, players: int, seed: int,
+                       repeat: int) -> tuple[list[float], list[float]]:
+    """``commit_action`` of a real mid-game state, one at a time on a quiet storage, and the floor."""
+    engine = registry.get(game_key)
+    view, _ = mid_game_view(engine, players, seed)  # (warms the engine too)
+    state = engine.to_json(mid_game_state(engine, players, seed))
+    storage = SqliteStorage(os.path.join(folder, "cost.db"))
+    await storage.open()
+    try:
+        gid = await storage.create_game(guild_id=1, channel_id=1, game_key=game_key, seed=seed,
+                                        options={}, host_id=1, deadline=None, now=0.0,
+                                        seats=[SeatRow(k, 1 + k, k > 0, f"p{k}") for k in range(players)])
+        deadline = [DeadlineRow(gid, 0, "turn", 100.0, 50.0, False, 1)]
+        await storage.start_game(gid, seats=[SeatRow(k, 1 + k, k > 0, f"p{k}") for k in range(players)],
+                                 state=state, opened={0: 1}, deadlines=deadline, now=0.0)
+        times = []
+        for version in range(1, repeat + 1):
+            t0 = time.perf_counter()
+            await storage.commit_action(
+                gid, expected_version=version, seat=0, action={"type": "pass"}, origin="player",
+                user_id=1, state=state, events=[{"text": "P1 passes."}], status="active",
+                result=None, opened={0: version + 1}, answered={0: version},
+                deadlines=deadline, now=float(version))
+            times.append(time.perf_counter() - t0)
+    finally:
+        await storage.close()
+    return times, storage_floor(folder, state, repeat)
+
+
+async def run_sessions(game_key: str, games: int, players: int, seed: int, *, rate: float | None,
+                       duration: float | None, burst_after: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="herald-bench-") as tmp:
-        storage = SqliteStorage(os.path.join(tmp, "bench.db"))
+        cost, floor = await storage_cost(tmp, game_key, players, seed, 500)
+        storage = TimedStorage(os.path.join(tmp, "bench.db"))
         await storage.open()
-        sessions = TimedSessions(storage, CONFIG, NullDelivery())
+        # one server holds every table: lift its limit on open tables above the bench's count
+        await storage.save_guild_settings(GuildSettings(1, table_limit=2 * games + 10))
+        sessions = TimedSessions(storage, CONFIG, NullDelivery(), run_cpu=RUN_CPU.get(CPU_MODE))
         act_times: list[float] = []
+        out: dict[str, Any] = {"games": games, "cost": cost, "floor": floor}
         try:
             t0 = time.perf_counter()
-            counts = await asyncio.gather(*(play_one(sessions, game_key, players, seed + i, act_times)
-                                            for i in range(games)))
-            wall = time.perf_counter() - t0
-            db_bytes = sum(os.path.getsize(os.path.join(tmp, f)) for f in os.listdir(tmp))
+            if rate is None:
+                stop_at = t0 + duration if duration else float("inf")
+                counts = await asyncio.gather(*(play_one(sessions, game_key, players, seed + i,
+                                                         act_times, stop_at)
+                                                for i in range(games)))
+                out["actions"] = sum(counts)
+            else:
+                out["open"] = await open_loop(sessions, game_key, games, players, seed, rate,
+                                              duration or 20.0)
+                out["actions"] = len(sessions.step_times)
+            out["wall"] = time.perf_counter() - t0
+            out["rss_after"] = rss_mb()
+            if burst_after:
+                out["burst"] = await burst(sessions, seed)
+            out["db_bytes"] = sum(os.path.getsize(os.path.join(tmp, f)) for f in os.listdir(tmp))
         finally:
             await storage.close()
-    actions = sum(counts)
-    return {"games": games, "actions": actions, "wall": wall, "steps": sessions.step_times,
-            "acts": act_times, "db_bytes": db_bytes}
+    out.update(steps=sessions.step_times, acts=act_times, commits=storage.commit_times)
+    return out
 
 
-def mid_game_view(engine: Engine, players: int, seed: int) -> tuple[dict[str, Any], list[Event]]:
+def mid_game_state(engine: Engine[Any], players: int, seed: int) -> Any:
+    """The state halfway through a computer game (a representative size to store)."""
+    rng = random.Random(f"state/{seed}")
+    states = [engine.setup(players, seed, {})]
+    for _ in range(20_000):
+        prompts = engine.prompts(states[-1])
+        if not prompts:
+            break
+        p = prompts[0]
+        states.append(engine.apply(states[-1], p.seat,
+                                   engine.bot_action(engine.view(states[-1], p.seat), p, rng))[0])
+    return states[len(states) // 2]
+
+
+def mid_game_view(engine: Engine[Any], players: int, seed: int) -> tuple[dict[str, Any], list[Event]]:
     """The public view (and public events of the last step) halfway through a computer game."""
     rng = random.Random(f"render/{seed}")
     state = engine.setup(players, seed, {})
@@ -167,14 +419,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--renders", type=int, default=5, help="board images drawn per game for the median")
     ap.add_argument("--no-render", action="store_true", help="skip the render timings")
     ap.add_argument("--tracemalloc", action="store_true", help="also report the tracemalloc peak (slow)")
+    ap.add_argument("--rate", type=float, default=None,
+                    help="open loop: player actions arriving per second (default: closed loop)")
+    ap.add_argument("--duration", type=float, default=None,
+                    help="seconds of play (closed loop: players stop answering then, default: "
+                         "play every game to its end; open loop: of arrivals, default 20)")
+    ap.add_argument("--burst", action="store_true",
+                    help="then one action in every live game at the same moment (peak RSS)")
+    ap.add_argument("--cpu", choices=["default", *RUN_CPU], default="default",
+                    help="where engine work runs: the session's default, one worker thread, or "
+                         "inline on the event loop")
     args = ap.parse_args(argv)
+    global CPU_MODE
+    CPU_MODE = args.cpu
 
     engine = registry.get(args.game)
     players = args.players or engine.min_players
     engine.validate_options(players, {})
     if args.tracemalloc:
         tracemalloc.start()
-    result = asyncio.run(run_sessions(args.game, args.games, players, args.seed))
+    result = asyncio.run(run_sessions(args.game, args.games, players, args.seed, rate=args.rate,
+                                      duration=args.duration, burst_after=args.burst))
     traced_peak = tracemalloc.get_traced_memory()[1] if args.tracemalloc else None
     if args.tracemalloc:
         tracemalloc.stop()
@@ -182,18 +447,42 @@ def main(argv: list[str] | None = None) -> int:
 
     ms = 1000.0
     steps, acts = result["steps"], result["acts"]
+    commits = result["commits"]
+    if "open" in result:  # (the open loop's own steps: not those of opening tables or a burst)
+        steps, commits = result["open"]["steps"], result["open"]["commits"]
     print(f"command: python bench/sessions_load.py {shlex.join(sys.argv[1:] if argv is None else argv)}")
     print(f"Python {sys.version.split()[0]}, SQLite file in a temp folder, NullDelivery")
     print()
-    print(f"{engine.name} ({args.game}), {players} players, {args.games} concurrent games")
+    cost, floor = statistics.median(result["cost"]), statistics.median(result["floor"])
+    print(f"storage cost per action, one game at a time (median of {len(result['cost'])})")
+    print(f"  {'commit_action':<34} {cost * 1e6:.0f} µs")
+    print(f"  {'plain sqlite3 (update+insert+commit)':<34} {floor * 1e6:.0f} µs")
+    print(f"  {'ratio':<34} {cost / floor:.2f}x")
+    print()
+    print(f"{engine.name} ({args.game}), {players} players, {args.games} concurrent games"
+          + (f", open loop at {args.rate:g} player actions/s" if args.rate else ""))
     print(f"  {'actions':<34} {result['actions']}")
     print(f"  {'wall time':<34} {result['wall']:.2f} s")
     print(f"  {'throughput':<34} {result['actions'] / result['wall']:.0f} actions/s")
+    if "open" in result:
+        o = result["open"]
+        print(f"  {'arrivals (dropped: none waiting)':<34} {o['arrivals']} ({o['dropped']}), "
+              f"{o['arrivals'] / o['wall']:.0f}/s")
+        print(f"  {'arrival→answered p50 / p99':<34} {percentile(o['latencies'], 50) * ms:.2f} / "
+              f"{percentile(o['latencies'], 99) * ms:.2f} ms  (incl. computer replies)")
+        print(f"  {'actions/s in the open loop':<34} {len(o['steps']) / o['wall']:.0f}")
     print(f"  {'step (apply + commit) p50 / p99':<34} {percentile(steps, 50) * ms:.2f} / "
           f"{percentile(steps, 99) * ms:.2f} ms  (n={len(steps)})")
     print(f"  {'Sessions.act call p50 / p99':<34} {percentile(acts, 50) * ms:.2f} / "
           f"{percentile(acts, 99) * ms:.2f} ms  (n={len(acts)}, incl. computer replies)")
+    print(f"  {'commit_action under load p50 / p99':<34} {percentile(commits, 50) * ms:.2f} / "
+          f"{percentile(commits, 99) * ms:.2f} ms  (lock waits included)")
     print(f"  {'database size':<34} {result['db_bytes'] / 1024:.0f} KiB")
+    print(f"  {'RSS after the games':<34} {result['rss_after']:.0f} MiB")
+    if "burst" in result:
+        b = result["burst"]
+        print(f"  {'burst: one action in each game':<34} {b['games']} at once, {b['wall']:.2f} s, "
+              f"peak RSS {b['peak_rss']:.0f} MiB")
     print(f"  {'peak RSS (ru_maxrss)':<34} {maxrss_mb:.0f} MiB")
     if traced_peak is not None:
         print(f"  {'tracemalloc peak':<34} {traced_peak / 2**20:.1f} MiB")

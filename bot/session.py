@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from rules import registry
 from rules.engine import Engine, Event, InvalidOptions, Prompt, Result, seat_name
+from rules.text import about, count
 
 from . import clock as _clock
 from .config import Config
@@ -40,6 +41,13 @@ log = logging.getLogger("herald.session")
 COMMIT_ATTEMPTS = 3
 """Tries of one action when another process commits to the same game at the same moment."""
 STALLED_REPLY = "Your move was stored; the computer players will answer shortly."
+STEPS_IN_FLIGHT = 32
+"""Steps between engine work and commit at once. More would not go faster (the engine's work
+shares one interpreter), but a burst of a thousand clicks would hold a thousand games' new states,
+views and serialised copies in memory at the same moment."""
+KEPT_GAMES = 4096
+"""Games whose latest parsed state (and seats' private views) the session keeps: every live game
+of a big server, while a bounded number however many games there ever were."""
 """What a player reads when their move is stored but the computer players failed after it."""
 
 
@@ -165,6 +173,12 @@ class Update:
     events: list[Event] = field(default_factory=list)
     changed_private: set[int] = field(default_factory=set)
     """Seats whose private view changed (their hand, their pending choice)."""
+    changed_by_others: set[int] = field(default_factory=set)
+    """Of those, the seats whose view changed other than by their own player's click (another
+    seat's move, a computer player's, a timeout, the start, a seat handed over): delivery tells
+    these players, while a change a player caused themselves only updates their hand quietly."""
+    clicked_by: dict[int, int] = field(default_factory=dict)
+    """Index in ``events`` → the seat whose own click (a player's action) produced that event."""
     since: int = 0
     """The game version before this update's first step: prompts opened after it are new."""
     result: Result | None = None
@@ -215,7 +229,15 @@ class Sessions:
         self.now = now
         self._locks: dict[int, asyncio.Lock] = {}
         self._guild_locks: dict[int, asyncio.Lock] = {}
-        self._parsed: dict[tuple[int, int], Any] = {}
+        self._steps = asyncio.Semaphore(STEPS_IN_FLIGHT)
+        self._parsed: dict[int, tuple[int, Any]] = {}
+        """Game → (version, its parsed state): the latest version of each game (``state_of``)."""
+        self._prompts: dict[int, tuple[Any, list[Prompt]]] = {}
+        """Game → (a kept parsed state, the engine's prompts of it): every read of a game between
+        two steps finds its open prompts without asking the engine again."""
+        self._privates: dict[int, tuple[int, list[Any]]] = {}
+        """Game → (version, each seat's private view at it): the "before" side of the next step's
+        comparison, so each step computes the views of one state instead of two."""
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -243,18 +265,43 @@ class Sessions:
         """The engine state of a stored game, parsed once per (game, version).
 
         Engines never mutate a state they are given (``apply`` works on a clone), so the parsed
-        object can be shared by the session, delivery and views of the same version. A state
-        another Herald wrote raises ``StateSchemaError``."""
+        object can be shared by the session, delivery and views of the same version. The latest
+        version of each live game is kept (an older one asked for is parsed again, not kept). A
+        state another Herald wrote raises ``StateSchemaError``."""
         if game.state is None:
             raise TableError("this game has not started yet.")
-        key = (game.id, game.version)
-        state = self._parsed.get(key)
-        if state is None:
-            state = self.engine(game).from_json(game.state)
-            if len(self._parsed) >= 128:
-                self._parsed.pop(next(iter(self._parsed)))
-            self._parsed[key] = state
+        kept = self._parsed.get(game.id)
+        if kept is not None and kept[0] == game.version:
+            return kept[1]
+        state = self.engine(game).from_json(game.state)
+        if kept is None or kept[0] < game.version:
+            self._keep_parsed(game, state)
         return state
+
+    def _keep_parsed(self, game: GameRow, state: Any) -> None:
+        """Remember a game's parsed state at ``game.version`` (a game over is forgotten)."""
+        self._parsed.pop(game.id, None)
+        self._prompts.pop(game.id, None)
+        if game.status in ("finished", "cancelled"):
+            self._privates.pop(game.id, None)
+            return
+        self._parsed[game.id] = (game.version, state)
+        while len(self._parsed) > KEPT_GAMES:
+            oldest = next(iter(self._parsed))
+            del self._parsed[oldest]
+            self._privates.pop(oldest, None)
+            self._prompts.pop(oldest, None)
+
+    def _prompts_of(self, game: GameRow, state: Any) -> list[Prompt]:
+        """The engine's prompts of a game's state, asked once per kept state."""
+        kept = self._prompts.get(game.id)
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        prompts = self.engine(game).prompts(state)
+        parsed = self._parsed.get(game.id)
+        if parsed is not None and parsed[1] is state:
+            self._prompts[game.id] = (state, prompts)
+        return prompts
 
     async def get(self, game_id: int) -> GameRow:
         game = await self.storage.get_game(game_id)
@@ -271,7 +318,7 @@ class Sessions:
             return Snapshot(game, engine, state)
         due = {d.seat: d for d in deadlines}
         open_: list[OpenPrompt] = []
-        for p in engine.prompts(state):
+        for p in self._prompts_of(game, state):
             if any(o.seat == p.seat for o in open_):
                 continue  # one open decision per seat: the first in the engine's order
             open_.append(OpenPrompt(p, game.opened.get(p.seat, 0), due.get(p.seat)))
@@ -376,8 +423,9 @@ class Sessions:
 
     async def _deadlines_for(self, game: GameRow, prompts: Sequence[Prompt], opened: dict[int, int],
                              previous: Sequence[DeadlineRow]) -> list[DeadlineRow]:
-        """Keep the deadline of a prompt instance that stays open; give new instances a fresh one."""
-        deadline, lead = await self.deadline_settings(game)
+        """Keep the deadline of a prompt instance that stays open; give new instances a fresh one:
+        the table's deadline, or the prompt's own when shorter (a reaction window)."""
+        table_deadline, lead = await self.deadline_settings(game)
         now = self.now()
         bots = {s.seat for s in game.seats if s.is_bot}
         old = {(d.seat, d.opened): d for d in previous}
@@ -391,6 +439,7 @@ class Sessions:
             if kept is not None and kept.kind == p.kind:
                 out.append(kept)
                 continue
+            deadline = table_deadline if p.deadline is None else min(table_deadline, p.deadline)
             remind = now + deadline - lead if lead < deadline else now + deadline / 2
             out.append(DeadlineRow(game.id, p.seat, p.kind, now + deadline, remind, False, opened[p.seat]))
         return out
@@ -421,7 +470,8 @@ class Sessions:
         opts = dict(options or {})
         unknown = sorted(set(opts) - set(engine.option_help))
         if unknown:
-            raise InvalidOptions(f"unknown option(s) {', '.join(unknown)} for {engine.name}.")
+            raise InvalidOptions(f"unknown {'option' if len(unknown) == 1 else 'options'} "
+                                 f"{', '.join(unknown)} for {engine.name}.")
         seconds = parse_deadline(deadline)
         if bots < 0 or bots > engine.max_players - (1 if host_plays else 0):
             raise TableError(f"{engine.name} seats at most {engine.max_players} players; "
@@ -451,7 +501,7 @@ class Sessions:
         limits = (await self.storage.guild_settings(guild_id)).limits
         counts = await self.storage.count_tables(guild_id, user_id or 0)
         def tables(n: int) -> str:
-            return f"{n} table{'' if n == 1 else 's'}"
+            return count(n, "table")
 
         if opening and counts.tables >= limits.tables:
             raise TableError(f"this server already has {tables(limits.tables)} open, its limit; finish "
@@ -541,10 +591,11 @@ class Sessions:
             log.info("game started", extra={"game_id": game_id, "guild_id": game.guild_id})
             started = dataclasses.replace(game, status="active", state=data, version=1, opened=opened,
                                           updated_at=self.now())
-            self._parsed[(game_id, 1)] = state
+            self._keep_parsed(started, state)
             # every prompt open after the start is new (also when computer players answer first)
             update = Update(self._snap(started, deadlines), kind="start", since=0,
-                            changed_private={s.seat for s in game.seats})
+                            changed_private={s.seat for s in game.seats},
+                            changed_by_others={s.seat for s in game.seats})
             if self.delivery.per_action:
                 await self.delivery.deliver(update)
                 update = update.fresh()
@@ -612,43 +663,58 @@ class Sessions:
         engine = snap.engine
         before = snap.state
         version = game.version + 1
+        seats = range(len(game.seats))
+        kept = self._privates.get(game.id)
+        privates_before = kept[1] if kept is not None and kept[0] == game.version else None
+        was_open = snap.prompts  # (the engine's prompts of ``before``, the first of each seat)
 
-        def step() -> tuple[Any, list[Event], dict[str, Any], list[Prompt], list[Prompt], set[int], Result | None]:
-            # all engine work, off the event loop
+        def step() -> tuple[Any, list[Event], dict[str, Any], list[Prompt], list[Any], Result | None]:
+            # all engine work, off the event loop; the private views of ``before`` were usually
+            # computed by the step that made it
             after, events = engine.apply(before, seat, action)
-            was_open = engine.prompts(before)
             now_open = engine.prompts(after)
-            changed = {k for k in range(len(game.seats))
-                       if engine.view(before, k).get("private") != engine.view(after, k).get("private")}
-            return after, events, engine.to_json(after), was_open, now_open, changed, engine.result(after)
+            privates = [engine.view(after, k).get("private") for k in seats]
+            return after, events, engine.to_json(after), now_open, privates, engine.result(after)
 
-        # RulesError propagates to the caller, before anything is written
-        after, events, data, was_open, prompts_after, changed, result = await self.cpu(step)
-        events = [*notes, *events]
-        status = "finished" if result is not None else "active"
-        opened = {} if result is not None else self._opened_after(game.opened, was_open, prompts_after,
-                                                                   seat, version)
-        answered = dict(game.answered)
-        if any(p.seat == seat for p in was_open):
-            answered[seat] = game.opened.get(seat, 0)  # (a revision keeps the instance it revises)
-        previous = [o.deadline for o in snap.open if o.deadline is not None]
-        deadlines = [] if result is not None else await self._deadlines_for(game, prompts_after, opened, previous)
-        now = self.now()
-        await self.storage.commit_action(
-            game.id, expected_version=game.version, seat=seat, action=action, origin=origin,
-            user_id=user_id, state=data, events=[e.to_json() for e in events], status=status,
-            result=result.to_json() if result else None, opened=opened, answered=answered,
-            deadlines=deadlines, now=now)
+        async with self._steps:  # (bounds the states and views in flight: see STEPS_IN_FLIGHT)
+            # RulesError propagates to the caller, before anything is written
+            after, events, data, prompts_after, privates, result = await self.cpu(step)
+            if privates_before is None:
+                privates_before = await self.cpu(
+                    lambda: [engine.view(before, k).get("private") for k in seats])
+            changed = {k for k in seats if privates_before[k] != privates[k]}
+            events = [*notes, *events]
+            status = "finished" if result is not None else "active"
+            opened = {} if result is not None else self._opened_after(game.opened, was_open, prompts_after,
+                                                                       seat, version)
+            answered = dict(game.answered)
+            if any(p.seat == seat for p in was_open):
+                answered[seat] = game.opened.get(seat, 0)  # (a revision keeps the instance it revises)
+            previous = [o.deadline for o in snap.open if o.deadline is not None]
+            deadlines = [] if result is not None else await self._deadlines_for(game, prompts_after, opened, previous)
+            now = self.now()
+            await self.storage.commit_action(
+                game.id, expected_version=game.version, seat=seat, action=action, origin=origin,
+                user_id=user_id, state=data, events=[e.to_json() for e in events], status=status,
+                result=result.to_json() if result else None, opened=opened, answered=answered,
+                deadlines=deadlines, now=now)
         log.info("action applied seat=%s origin=%s", seat, origin,
                  extra={"game_id": game.id, "guild_id": game.guild_id})
         row = dataclasses.replace(game, state=data, version=version, status=status, opened=opened,
                                   answered=answered, result=result.to_json() if result else None,
                                   updated_at=now)
-        self._parsed[(game.id, version)] = after
+        self._keep_parsed(row, after)
+        if result is None:
+            self._privates[game.id] = (version, privates)
+            self._prompts[game.id] = (after, prompts_after)
         update.snap = self._snap(row, deadlines)
         update.events.extend(events)
         update.actions.append((seat, action, origin))
         update.changed_private |= changed
+        update.changed_by_others |= {k for k in changed if not (k == seat and origin == "player")}
+        if origin == "player":
+            first = len(update.events) - len(events)
+            update.clicked_by.update({i: seat for i in range(first, len(update.events))})
         update.result = result
         update.steps += 1
         if result is not None:
@@ -671,8 +737,8 @@ class Sessions:
                 return update
             prompt = mine.prompt
             rng = random.Random(f"{game.seed}/bot/{game.version}/{prompt.seat}")
-            view = snap.view(prompt.seat)
-            action = await self.cpu(snap.engine.bot_action, view, prompt, rng)
+            # (the view too is engine work: off the event loop with the choice)
+            action = await self.cpu(self._bot_choice, snap, prompt, rng)
             try:
                 update = await self._apply(update, prompt.seat, action, "bot", None)
             except VersionConflict:
@@ -682,6 +748,11 @@ class Sessions:
                 await self.delivery.deliver(update)
                 update = update.fresh()
         raise RuntimeError(f"computer players did not finish within {limit} moves")
+
+    @staticmethod
+    def _bot_choice(snap: Snapshot, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        """A computer player's answer, from its own view (all of it engine work)."""
+        return snap.engine.bot_action(snap.view(prompt.seat), prompt, rng)
 
     async def _run_bots_safely(self, update: Update) -> Update:
         """Computer players answer after a move that is already stored: should they fail (a locked
@@ -761,8 +832,9 @@ class Sessions:
             prompt = mine.prompt
             action = await self.cpu(snap.engine.timeout_action, snap.state, prompt)
             update = Update(snap, kind="timeout", since=game.version)
+            # (a public line: the engine's note speaks to the player, the log speaks about them)
             note = Event(f"⏰ {seat_name(seat)} ran out of time "
-                         f"({prompt.kind.replace('_', ' ')}): {prompt.timeout_note}.")
+                         f"({prompt.kind.replace('_', ' ')}): {about(prompt.timeout_note, seat_name(seat))}.")
             update = await self._apply(update, seat, action, "timeout", None, notes=[note])
             update = await self._run_bots_safely(update)
         self.on_deadlines_changed()
@@ -792,6 +864,7 @@ class Sessions:
                 update = await self._finish(update, "every human player has left the table")
             else:
                 update.changed_private.add(seat)
+                update.changed_by_others.add(seat)
                 update = await self._run_bots_safely(update)
         self.on_deadlines_changed()
         await self.delivery.deliver(update)

@@ -12,6 +12,8 @@ from bot.gameui import register_ui  # noqa: E402
 from rules import registry  # noqa: E402
 from tests.support import duel  # noqa: E402
 
+pytest_plugins = ["tests.support.postgres"]  # one throwaway PostgreSQL server per test session
+
 registry.register(duel.ENGINE)
 register_ui(duel.UI)
 

@@ -1,4 +1,4 @@
-"""Persistence: the interface (:mod:`.base`) and its backends (:mod:`.sqlite`).
+"""Persistence: the interface (:mod:`.base`) and its backends (:mod:`.sqlite`, :mod:`.postgres`).
 
 Only backends speak SQL. ``open_storage`` picks the backend for a configured location.
 """
@@ -24,16 +24,25 @@ from .base import (
     TableLimits,
     VersionConflict,
 )
+from .postgres import PostgresStorage, is_postgres_url, redacted
 from .sqlite import MIGRATIONS, SqliteStorage
 
 
 def open_storage(location: str) -> Storage:
-    """The backend for a database location (a SQLite file path)."""
+    """The backend for a database location: a ``postgresql://`` URL is a PostgreSQL database,
+    anything else a SQLite file path. Nothing is opened yet (``Storage.open`` does that)."""
+    if is_postgres_url(location):
+        return PostgresStorage(location.strip())
     return SqliteStorage(location)
 
 
-__all__ = ["DeadlineRow", "EventRow", "GamePage", "GameRow", "GuildSettings", "MIGRATIONS", "SeatRow", "Storage",
+def shown_location(location: str) -> str:
+    """The database location as logs and messages may show it: a URL without its password."""
+    return redacted(location) if is_postgres_url(location) else location
+
+
+__all__ = ["DeadlineRow", "EventRow", "GamePage", "GameRow", "GuildSettings", "MIGRATIONS", "PostgresStorage", "SeatRow", "Storage",
            "StorageBusy", "StorageCorrupt", "StorageError", "StorageFull", "StorageOpenError",
            "StorageReadOnly", "StorageUnavailable", "SqliteStorage", "TableCounts", "TableLimits",
-           "VersionConflict",
-           "open_storage"]
+           "VersionConflict", "is_postgres_url",
+           "open_storage", "shown_location"]

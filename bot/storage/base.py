@@ -194,6 +194,12 @@ class Storage(ABC):
     connection); callers back off and retry instead of giving up. Backends translate their
     driver's errors into :class:`StorageError` subclasses at their boundary."""
 
+    def forget(self, game_id: int | None = None) -> None:
+        """Drop whatever the backend keeps in memory of one game (or of everything), for whoever
+        changed the database behind its back (a repair by hand, a test). A backend that keeps
+        nothing has nothing to drop; every write through the storage keeps its memory current."""
+        return None
+
     @abstractmethod
     async def open(self) -> None: ...
     @abstractmethod

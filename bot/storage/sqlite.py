@@ -1,7 +1,10 @@
 """The SQLite backend of :class:`bot.storage.base.Storage`.
 
 SQLite through aiosqlite, WAL mode, numbered migrations tracked in ``PRAGMA user_version``; one
-connection whose statement groups are serialised by an asyncio lock. ``open`` refuses a file that
+connection whose statement groups are serialised by an asyncio lock. An action's statements run in
+one hand-off to the connection's thread, and the rows of live games, their deadlines and the
+servers' settings are kept in memory as last read or written (write-through: every write goes to
+the file first, nothing is ever written later), so a move re-reads nothing. ``open`` refuses a file that
 must not become Herald's database (empty, foreign, newer, damaged, read-only) before writing to
 it; in service, driver errors leave as :class:`StorageError` subclasses (busy, full, read-only,
 damaged), and a failed COMMIT is checked against what actually landed.
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
@@ -162,6 +166,19 @@ _UPDATABLE = {"channel_id", "thread_id", "status", "host_id", "deadline", "board
               "lobby_message_id", "options", "result", "updated_at", "seed"}
 
 
+CACHED_GAMES = 4096
+"""Live games (lobbies and running games) whose rows are kept in memory; beyond it the oldest
+written are dropped (and read from the file again when next needed)."""
+_LIVE = ("lobby", "active")
+
+
+def _copy_game(g: GameRow) -> GameRow:
+    """A copy a caller may change without changing the cached row (the state, options and result
+    dicts are shared: nobody changes those in place)."""
+    return dataclasses.replace(g, seats=[SeatRow(s.seat, s.user_id, s.is_bot, s.name) for s in g.seats],
+                               opened=dict(g.opened), answered=dict(g.answered))
+
+
 def _serialised(method: Any) -> Any:
     """One statement group at a time on the shared connection (transactions never interleave).
 
@@ -171,7 +188,7 @@ def _serialised(method: Any) -> Any:
     @functools.wraps(method)
     async def wrapper(self: SqliteStorage, *args: Any, **kwargs: Any) -> Any:
         async with self._lock:
-            self._doing = method.__name__
+            self._doing = method.__name__.lstrip("_")
             try:
                 return await method(self, *args, **kwargs)
             except sqlite3.Error as exc:
@@ -268,6 +285,38 @@ class SqliteStorage(Storage):
         self._lock = asyncio.Lock()
         self._doing = "open"
         """The method in progress (under the lock), named when a failure is logged."""
+        self._games: dict[int, GameRow] = {}
+        """Live games as last read or written, oldest written first (see ``CACHED_GAMES``)."""
+        self._deadlines: dict[int, list[DeadlineRow]] = {}
+        self._guilds: dict[int, GuildSettings] = {}
+
+    def forget(self, game_id: int | None = None) -> None:
+        """Drop what is kept in memory of one game (or of everything): for whoever wrote the file
+        behind this storage's back. Each write through this storage keeps it up to date itself."""
+        if game_id is None:
+            self._games.clear()
+            self._deadlines.clear()
+            self._guilds.clear()
+        else:
+            self._games.pop(game_id, None)
+            self._deadlines.pop(game_id, None)
+
+    def _keep(self, game: GameRow) -> None:
+        """Remember a live game's row as it is in the file now (a finished one is forgotten)."""
+        self._games.pop(game.id, None)
+        if game.status not in _LIVE:
+            return
+        self._games[game.id] = game
+        while len(self._games) > CACHED_GAMES:
+            dropped = next(iter(self._games))
+            del self._games[dropped]
+            self._deadlines.pop(dropped, None)
+
+    async def _on_thread(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``fn`` with the raw connection on the connection's own thread: a group of
+        statements in one hand-off, where each ``execute`` through aiosqlite is one of its own."""
+        db = self.db
+        return await db._execute(lambda: fn(db._conn))  # type: ignore[no-untyped-call]
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -275,10 +324,15 @@ class SqliteStorage(Storage):
             raise StorageError("storage is not open")
         return self._db
 
-    async def _x(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
-        cur = await self.db.execute(sql, params)
-        await cur.close()
+    async def _x(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """Execute one statement and close its cursor (an open cursor blocks COMMIT), in one
+        hand-off to the connection's thread (aiosqlite's own cursor takes two)."""
+        def run(conn: sqlite3.Connection) -> sqlite3.Cursor:
+            cur = conn.execute(sql, params)
+            cur.close()  # (its rowcount and lastrowid stay readable)
+            return cur
+
+        cur: sqlite3.Cursor = await self._on_thread(run)
         return cur
 
     # ------------------------------------------------------------ failures
@@ -318,17 +372,19 @@ class SqliteStorage(Storage):
             log.warning("%s: rolling back after %s failed too (%s)", self._doing, why, _cause(err))
 
     @contextlib.asynccontextmanager
-    async def _transaction(self, landed: Callable[[], Awaitable[bool]] | None = None
-                           ) -> AsyncIterator[None]:
+    async def _transaction(self, landed: Callable[[], Awaitable[bool]] | None = None, *,
+                           begin: bool = True) -> AsyncIterator[None]:
         """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error (callers hold the lock).
 
         Should COMMIT itself fail, the transaction may have been rolled back by SQLite, or be
         stored all the same: ``landed`` asks the database which. Stored, the commit stands (a
         warning is logged); not stored, or never asked, the error says nothing was stored; if the
-        database cannot even be asked, the error says the outcome is unknown."""
+        database cannot even be asked, the error says the outcome is unknown. With ``begin``
+        False the body's first hand-off begins the transaction itself (one hand-off fewer)."""
         if self.db.in_transaction:  # left over by a rollback that failed
             await self._rollback("an earlier failure")
-        await self._x("BEGIN IMMEDIATE")
+        if begin:
+            await self._x("BEGIN IMMEDIATE")
         try:
             yield
         except BaseException as exc:
@@ -540,6 +596,7 @@ class SqliteStorage(Storage):
                     os.remove(self.path)
 
     async def close(self) -> None:
+        self.forget()
         db, self._db = self._db, None
         if db is not None:
             await db.close()  # stops the connection's thread even when closing fails
@@ -600,14 +657,27 @@ class SqliteStorage(Storage):
             await self._write_seats(game_id, seats)
         return game_id
 
-    @_serialised
     async def get_game(self, game_id: int) -> GameRow | None:
+        # a remembered game is read without waiting for the lock (nothing to hand off): every
+        # write forgets or replaces the row while it holds the lock, so this is the file's row
+        kept = self._games.get(game_id)
+        if kept is not None:
+            return _copy_game(kept)
+        game: GameRow | None = await self._load_game(game_id)
+        return game
+
+    @_serialised
+    async def _load_game(self, game_id: int) -> GameRow | None:
+        kept = self._games.get(game_id)  # (remembered by a read that held the lock before this)
+        if kept is not None:
+            return _copy_game(kept)
         async with self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,)) as cur:
             r = await cur.fetchone()
         if r is None:
             return None
         game = self._row_to_game(r)
         game.seats = await self._seats(game_id)
+        self._keep(_copy_game(game))
         return game
 
     async def _many(self, sql: str, params: Sequence[Any]) -> list[GameRow]:
@@ -708,12 +778,18 @@ class SqliteStorage(Storage):
             raise StorageError(f"cannot update {sorted(bad)}")
         if not fields:
             return
+        kept = self._games.pop(game_id, None)
         values = [(_dumps(v) if k in ("options", "result") and v is not None else v) for k, v in fields.items()]
         sets = ", ".join(f"{k}=?" for k in fields)
         await self._x(f"UPDATE games SET {sets} WHERE id=?", (*values, game_id))
+        if kept is not None:  # stored: remember the row with the change (as a read would give it)
+            self._keep(dataclasses.replace(kept, **{
+                k: json.loads(_dumps(v)) if k in ("options", "result") and v is not None else v
+                for k, v in fields.items()}))
 
     @_serialised
     async def set_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
+        self._games.pop(game_id, None)
         async with self._transaction():
             await self._write_seats(game_id, seats)
 
@@ -724,8 +800,15 @@ class SqliteStorage(Storage):
             [(game_id, s.seat, s.user_id, int(s.is_bot), s.name) for s in seats])
 
     async def _write_deadlines(self, game_id: int, deadlines: Iterable[DeadlineRow]) -> None:
-        await self._x("DELETE FROM deadlines WHERE game_id=?", (game_id,))
-        await self.db.executemany(
+        """Replace a game's deadlines (inside the caller's transaction), in one hand-off."""
+        self._deadlines.pop(game_id, None)
+        await self._on_thread(lambda conn: self._deadline_statements(conn, game_id, deadlines))
+
+    def _deadline_statements(self, conn: sqlite3.Connection, game_id: int,
+                             deadlines: Iterable[DeadlineRow]) -> None:
+        """The statements that replace a game's deadlines (on the connection's thread)."""
+        conn.execute("DELETE FROM deadlines WHERE game_id=?", (game_id,))
+        conn.executemany(
             "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened) "
             "VALUES (?,?,?,?,?,?,?)",
             [(game_id, d.seat, d.kind, d.due_at, d.remind_at, int(d.reminded), d.opened)
@@ -741,6 +824,8 @@ class SqliteStorage(Storage):
                 row = await c.fetchone()
             return row is not None and tuple(row) == ("active", 1)
 
+        self._games.pop(game_id, None)
+        self._deadlines.pop(game_id, None)
         async with self._transaction(landed):
             cur = await self._x(
                 "UPDATE games SET status='active', state=?, version=1, opened=?, updated_at=? "
@@ -768,32 +853,51 @@ class SqliteStorage(Storage):
                 row = await c.fetchone()
             return row is not None and tuple(row) == (new_version, seat)
 
-        async with self._transaction(landed):
-            cur = await self._x(
+        kept = self._games.pop(game_id, None)
+        self._deadlines.pop(game_id, None)
+        state_text = _dumps(state)
+        action_row = (_dumps(action), origin, user_id)
+        event_rows = [(e["text"], _dumps(e["to"]) if e.get("to") is not None else None,
+                       e.get("kind", "log"), _dumps(e.get("data") or {})) for e in events]
+
+        def write(conn: sqlite3.Connection) -> int:
+            """BEGIN, the version-checked update, the action, its events and the deadlines: one
+            hand-off (COMMIT is the second, where its failures are told apart)."""
+            conn.execute("BEGIN IMMEDIATE")
+            cur = conn.execute(
                 "UPDATE games SET state=?, version=?, status=?, result=?, opened=?, answered=?, "
                 "updated_at=? WHERE id=? AND version=? AND status='active'",
-                (_dumps(state), new_version, status, _dumps(result) if result else None,
+                (state_text, new_version, status, _dumps(result) if result else None,
                  _opened(opened), _opened(answered), now, game_id, expected_version))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-            async with self.db.execute(
-                "SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id=?", (game_id,)) as c:
-                row = await c.fetchone()
-            n = int(row[0]) + 1 if row else 1
-            await self._x(
+            (last,) = conn.execute("SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id=?",
+                                   (game_id,)).fetchone()
+            number = int(last) + 1
+            conn.execute(
                 "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
-                "VALUES (?,?,?,?,?,?,?)", (game_id, n, seat, _dumps(action), origin, user_id, now))
-            async with self.db.execute(
-                "SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?", (game_id,)) as c:
-                row = await c.fetchone()
-            en = int(row[0]) if row else 0
-            await self.db.executemany(
+                "VALUES (?,?,?,?,?,?,?)", (game_id, number, seat, *action_row, now))
+            (en,) = conn.execute("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?",
+                                 (game_id,)).fetchone()
+            conn.executemany(
                 "INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
                 "VALUES (?,?,?,?,?,?,?,?)",
-                [(game_id, en + i + 1, new_version, e["text"],
-                  _dumps(e["to"]) if e.get("to") is not None else None, e.get("kind", "log"),
-                  _dumps(e.get("data") or {}), now) for i, e in enumerate(events)])
-            await self._write_deadlines(game_id, deadlines)
+                [(game_id, int(en) + i + 1, new_version, *e, now) for i, e in enumerate(event_rows)])
+            self._deadline_statements(conn, game_id, deadlines)
+            return number
+
+        async with self._transaction(landed, begin=False):
+            n = await self._on_thread(write)
+        if kept is not None and kept.version == expected_version:
+            # write-through: the row as it is in the file now, without reading it back
+            # (the state and result as a read would give them: JSON has no tuples, no int keys)
+            self._keep(dataclasses.replace(
+                kept, state=json.loads(state_text), version=new_version, status=status,
+                result=json.loads(_dumps(result)) if result else None,
+                opened={int(k): int(v) for k, v in opened.items()},
+                answered={int(k): int(v) for k, v in answered.items()}, updated_at=now))
+            if status in _LIVE and game_id in self._games:
+                self._deadlines[game_id] = list(deadlines)
         return new_version
 
     @_serialised
@@ -819,12 +923,24 @@ class SqliteStorage(Storage):
 
     # -------------------------------------------------------------- deadlines
 
-    @_serialised
     async def deadlines(self, game_id: int) -> list[DeadlineRow]:
-        async with self.db.execute(
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? "
-            "ORDER BY seat, kind", (game_id,)) as cur:
-            return [_deadline(r) async for r in cur]
+        kept = self._deadlines.get(game_id)  # (as for ``get_game``: no lock to wait for)
+        if kept is not None:
+            return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
+        loaded: list[DeadlineRow] = await self._load_deadlines(game_id)
+        return loaded
+
+    @_serialised
+    async def _load_deadlines(self, game_id: int) -> list[DeadlineRow]:
+        kept = self._deadlines.get(game_id)
+        if kept is None:
+            async with self.db.execute(
+                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? "
+                "ORDER BY seat, kind", (game_id,)) as cur:
+                kept = [_deadline(r) async for r in cur]
+            if game_id in self._games:  # only a live game's deadlines are worth keeping
+                self._deadlines[game_id] = kept
+        return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
 
     @_serialised
     async def next_deadline_time(self) -> float | None:
@@ -844,11 +960,13 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def mark_reminded(self, game_id: int, seat: int, kind: str) -> None:
+        self._deadlines.pop(game_id, None)
         await self._x("UPDATE deadlines SET reminded=1 WHERE game_id=? AND seat=? AND kind=?",
                               (game_id, seat, kind))
 
     @_serialised
     async def clear_deadlines(self, game_id: int) -> None:
+        self._deadlines.pop(game_id, None)
         await self._x("DELETE FROM deadlines WHERE game_id=?", (game_id,))
 
     @_serialised
@@ -858,19 +976,30 @@ class SqliteStorage(Storage):
 
     # ------------------------------------------------------- settings and DMs
 
-    @_serialised
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        async with self.db.execute(
-            "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
-            "member_lobby_limit, member_table_limit FROM guild_settings WHERE guild_id=?",
-            (guild_id,)) as cur:
-            r = await cur.fetchone()
-        if r is None:
-            return GuildSettings(guild_id)
-        return GuildSettings(guild_id, r[0], r[1], r[2], list(_loads(r[3]) or []), r[4], r[5], r[6])
+        kept = self._guilds.get(guild_id)  # (as for ``get_game``: no lock to wait for)
+        if kept is not None:
+            return dataclasses.replace(kept, channels=list(kept.channels))
+        loaded: GuildSettings = await self._load_guild_settings(guild_id)
+        return loaded
+
+    @_serialised
+    async def _load_guild_settings(self, guild_id: int) -> GuildSettings:
+        kept = self._guilds.get(guild_id)
+        if kept is None:
+            async with self.db.execute(
+                "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
+                "member_lobby_limit, member_table_limit FROM guild_settings WHERE guild_id=?",
+                (guild_id,)) as cur:
+                r = await cur.fetchone()
+            kept = GuildSettings(guild_id) if r is None else GuildSettings(
+                guild_id, r[0], r[1], r[2], list(_loads(r[3]) or []), r[4], r[5], r[6])
+            self._guilds[guild_id] = kept
+        return dataclasses.replace(kept, channels=list(kept.channels))
 
     @_serialised
     async def save_guild_settings(self, s: GuildSettings) -> None:
+        self._guilds.pop(s.guild_id, None)
         await self._x(
             "INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, opener_role_id, channels, "
             "table_limit, member_lobby_limit, member_table_limit) VALUES (?,?,?,?,?,?,?,?) "

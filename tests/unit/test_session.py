@@ -196,6 +196,28 @@ async def test_the_guild_default_deadline_applies_when_the_table_sets_none(env: 
         (env.clock.t + 7200, env.clock.t + 7200 - 60)}
 
 
+async def test_a_prompt_with_its_own_shorter_deadline_gets_it(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A prompt's ``deadline`` (a reaction window) caps the table's deadline; a longer one does
+    not stretch it; the reminder still comes before the due time."""
+    import dataclasses
+
+    from tests.support import duel
+
+    caps = {0: 600, 1: 86400}  # seat 0: ten minutes; seat 1: longer than the table's two hours
+    plain = duel.DuelEngine.prompts
+
+    def capped(self: duel.DuelEngine, s: duel.DuelState) -> list[Any]:
+        return [dataclasses.replace(p, deadline=caps.get(p.seat)) for p in plain(self, s)]
+
+    monkeypatch.setattr(duel.DuelEngine, "prompts", capped)
+    gid = await _started(env, guests=2, deadline="2h")
+    rows = {d.seat: d for d in await env.storage.deadlines(gid)}
+    now = env.clock.t
+    assert rows[0].due_at == now + 600 and now < rows[0].remind_at < now + 600
+    assert rows[1].due_at == now + 7200 and rows[1].remind_at == now + 7200 - 600
+    assert rows[2].due_at == now + 7200  # no deadline of its own: the table's
+
+
 # ------------------------------------------------------------------------------ play
 
 async def test_an_action_is_applied_persisted_and_delivered(env: Env) -> None:
@@ -371,6 +393,7 @@ async def test_replay_notices_a_tampered_state(env: Env) -> None:
     assert game.state is not None
     tampered = dict(game.state, points=[99, 0])
     await env.storage.db.execute("UPDATE games SET state=? WHERE id=?", (json.dumps(tampered), gid))
+    env.storage.forget(gid)  # (written behind the storage's back)
     assert not await env.sessions.verify_replay(gid)
 
 
@@ -652,3 +675,110 @@ async def test_a_game_that_cannot_resume_does_not_hold_up_the_others(
     assert first in env.sessions.stalled and second not in env.sessions.stalled
     assert await _awaited(env, first) == [1]
     assert await _awaited(env, second) != [1]
+
+
+# ------------------------------------------------------------------ work done per step
+
+class _Forgetful(dict[int, Any]):
+    """A memory that keeps nothing: the session computes everything afresh each step."""
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        return None
+
+
+async def _play_out(env: Env, *, forgetful: bool) -> list[tuple[set[int], set[int]]]:
+    """A whole game against a computer player: what each call's update says changed privately."""
+    if forgetful:
+        env.sessions._privates = _Forgetful()
+    gid = await _started(env, bots=1, guests=0)
+    seen = []
+    while (game := await env.sessions.get(gid)).status == "active":
+        mine = (await env.sessions.snapshot(gid)).prompt_of(0)
+        assert mine is not None
+        update = await env.sessions.act(gid, 0, dict(mine.prompt.choices[0].action), user_id=HOST,
+                                        answers=mine.ticket)
+        seen.append((update.changed_private, update.changed_by_others))
+        if len(seen) == 2:  # a session that starts afresh mid-game (a restart) knows nothing
+            env.sessions = Sessions(env.storage, CONFIG, env.delivery, now=env.clock)
+    assert game.status == "finished"
+    return seen
+
+
+async def test_views_remembered_from_the_last_step_find_the_same_changed_hands(tmp_path: Path) -> None:
+    results = []
+    for forgetful in (False, True):
+        storage = SqliteStorage(str(tmp_path / f"herald-{forgetful}.db"))
+        await storage.open()
+        try:
+            results.append(await _play_out(Env(Sessions(storage, CONFIG, Recorder(), now=Clock()),
+                                               storage, Clock(), Recorder()), forgetful=forgetful))
+        finally:
+            await storage.close()
+    assert results[0] == results[1]
+    assert any(changed for changed, _ in results[0])
+
+
+async def test_a_step_asks_the_engine_only_about_the_new_state(
+        env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await _started(env)
+    await env.sessions.act(gid, 0, await _bid(env, gid, 0), user_id=HOST)
+    engine = env.sessions.engine(await env.sessions.get(gid))
+    calls: dict[str, int] = {}
+    for name in ("view", "prompts", "from_json"):
+        real = getattr(engine, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+            calls[_name] = calls.get(_name, 0) + 1
+            return _real(*args)
+
+        monkeypatch.setattr(engine, name, counted)
+    action, ticket = await _bid(env, gid, 1), await _ticket(env, gid, 1)
+    calls.clear()
+    await env.sessions.act(gid, 1, action, user_id=GUEST, answers=ticket)
+    # the state before was parsed, its prompts and seats' views known from the step that made it:
+    # one view per seat, and the prompts of the state after (plus those ``apply`` itself asks for
+    # to check the action)
+    assert calls == {"view": 2, "prompts": 2}
+    calls.clear()
+    await env.sessions.snapshot(gid)
+    assert calls == {}
+
+
+async def test_only_so_many_games_keep_their_parsed_state(
+        env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.session.KEPT_GAMES", 2)
+    games = [await _started(env, seed=s) for s in (1, 2, 3)]
+    assert list(env.sessions._parsed) == games[1:]
+    assert set(env.sessions._prompts) <= set(games[1:])
+    for gid in games:  # a forgotten game is parsed again, and plays on
+        await env.sessions.act(gid, 0, await _bid(env, gid, 0), user_id=HOST)
+
+
+async def test_a_burst_of_clicks_keeps_only_so_many_steps_in_flight(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.session.STEPS_IN_FLIGHT", 2)
+    running, most = 0, 0
+
+    async def run_cpu(fn: Any, *args: Any) -> Any:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        try:
+            await asyncio.sleep(0.01)  # (every step is still under way when the next arrives)
+            return fn(*args)
+        finally:
+            running -= 1
+
+    storage = SqliteStorage(str(tmp_path / "herald.db"))
+    await storage.open()
+    try:
+        await storage.save_guild_settings(GuildSettings(5, table_limit=20, member_table_limit=20))
+        env = Env(Sessions(storage, CONFIG, Recorder(), now=Clock()), storage, Clock(), Recorder())
+        games = [await _started(env, seed=s) for s in range(6)]
+        bids = [await _bid(env, gid, 0) for gid in games]
+        env.sessions._run_cpu = run_cpu
+        updates = await asyncio.gather(*(env.sessions.act(gid, 0, bid, user_id=HOST)
+                                         for gid, bid in zip(games, bids, strict=True)))
+    finally:
+        await storage.close()
+    assert [u.steps for u in updates] == [1] * 6 and most == 2

@@ -1,31 +1,73 @@
-"""SQLite storage: migrations, WAL, the version-checked commit, one transaction per action,
-redacted event reads, guild settings and DM bookkeeping."""
+"""Storage: migrations, the version-checked commit, one transaction per action, redacted event
+reads, guild settings and DM bookkeeping.
+
+One suite, run against both backends: every test taking ``store`` (or ``location``) runs on SQLite
+and on PostgreSQL (a throwaway server, see ``tests/support/postgres.py``; skipped with its reason
+where the server binaries are missing, unless ``HERALD_REQUIRE_POSTGRES=1``). What only one
+backend has (WAL, a file's header) is tested on that one."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.storage import (
     MIGRATIONS,
     DeadlineRow,
     GuildSettings,
+    PostgresStorage,
     SeatRow,
     SqliteStorage,
+    Storage,
     StorageError,
     VersionConflict,
+    open_storage,
 )
+from bot.storage import postgres as pg
 
 TABLES = {"games", "seats", "actions", "events", "deadlines", "guild_settings", "dm_status",
           "dm_notices"}
 
 
+BACKENDS = ["sqlite", "postgres"]
+
+
+def _ignore(sql: str) -> None:
+    """A statement trace that keeps nothing (``_Statements`` swaps in its own)."""
+
+
+@pytest.fixture(params=BACKENDS)
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a new, empty database lives: a SQLite file path, or a PostgreSQL URL."""
+    if request.param == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return str(tmp_path / "herald.db")
+
+
+def _storage(location: str) -> Storage:
+    if pg.is_postgres_url(location):
+        return PostgresStorage(location, trace=_ignore)
+    return SqliteStorage(location)
+
+
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
+async def store(location: str) -> AsyncIterator[Storage]:
+    s = _storage(location)
+    await s.open()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
     s = SqliteStorage(str(tmp_path / "herald.db"))
     await s.open()
     try:
@@ -34,7 +76,37 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
         await s.close()
 
 
-async def _started_game(s: SqliteStorage, *, deadlines: list[DeadlineRow] | None = None) -> int:
+def _integrity(s: Storage) -> type[Exception]:
+    """The driver's error for a broken constraint (a bug: the storage does not translate it)."""
+    return asyncpg.IntegrityConstraintViolationError if isinstance(s, PostgresStorage) else sqlite3.IntegrityError
+
+
+async def _fetch(s: Storage, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    """A raw query (``?`` marks), on either backend: the tests' look behind the interface."""
+    if isinstance(s, PostgresStorage):
+        n = 0
+
+        def mark(_: Any) -> str:
+            nonlocal n
+            n += 1
+            return f"${n}"
+
+        async with s.pool.acquire() as conn:
+            return [tuple(r) for r in await conn.fetch(re.sub(r"\?", mark, sql), *params)]
+    assert isinstance(s, SqliteStorage)
+    async with s.db.execute(sql, params) as cur:
+        return [tuple(r) async for r in cur]
+
+
+async def _table_names(s: Storage) -> set[str]:
+    if isinstance(s, PostgresStorage):
+        rows = await _fetch(s, "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+    else:
+        rows = await _fetch(s, "SELECT name FROM sqlite_master WHERE type='table'")
+    return {str(r[0]) for r in rows}
+
+
+async def _started_game(s: Storage, *, deadlines: list[DeadlineRow] | None = None) -> int:
     gid = await s.create_game(guild_id=10, channel_id=20, game_key="duel", seed=5, options={},
                               host_id=100, deadline=None, now=1.0)
     seats = [SeatRow(0, 100, False, "Ada"), SeatRow(1, 200, False, "Bo")]
@@ -56,39 +128,58 @@ def _commit_args(gid: int, **over: Any) -> dict[str, Any]:
     return args
 
 
-async def _count(s: SqliteStorage, table: str, gid: int) -> int:
-    async with s.db.execute(f"SELECT COUNT(*) FROM {table} WHERE game_id=?", (gid,)) as cur:
-        row = await cur.fetchone()
-    assert row is not None
-    return int(row[0])
+async def _count(s: Storage, table: str, gid: int) -> int:
+    rows = await _fetch(s, f"SELECT COUNT(*) FROM {table} WHERE game_id=?", gid)
+    return int(rows[0][0])
 
 
 # ------------------------------------------------------------------------------ migrations
 
-async def test_fresh_database_reaches_the_latest_schema(store: SqliteStorage) -> None:
+async def test_fresh_database_reaches_the_latest_schema(store: Storage) -> None:
+    assert isinstance(store, SqliteStorage | PostgresStorage)
     assert await store.schema_version() == len(MIGRATIONS)
-    async with store.db.execute("SELECT name FROM sqlite_master WHERE type='table'") as cur:
-        names = {r[0] async for r in cur}
-    assert TABLES <= names
+    assert TABLES <= await _table_names(store)
 
 
-async def test_reopening_a_migrated_database_changes_nothing(tmp_path: Path) -> None:
-    path = str(tmp_path / "herald.db")
-    first = SqliteStorage(path)
+def test_both_backends_have_the_same_schema_steps() -> None:
+    """A schema number means the same in both: a migration added to one is added to the other."""
+    assert len(pg.MIGRATIONS) == len(MIGRATIONS)
+    assert pg._herald_tables() == TABLES
+
+
+async def test_reopening_a_migrated_database_changes_nothing(location: str) -> None:
+    path = location
+    first = _storage(path)
     await first.open()
     gid = await first.create_game(guild_id=1, channel_id=2, game_key="duel", seed=3, options={"fast": True},
                                   host_id=4, deadline=None, now=0.0)
     await first.close()
 
-    again = SqliteStorage(path)
+    again = open_storage(path)
     await again.open()
     try:
+        assert isinstance(again, SqliteStorage | PostgresStorage)
         assert await again.schema_version() == len(MIGRATIONS)
         assert await again.migrate() == len(MIGRATIONS)
         game = await again.get_game(gid)
         assert game is not None and game.options == {"fast": True}
     finally:
         await again.close()
+
+
+async def test_a_database_from_a_newer_herald_is_refused_postgres(postgres_url: str) -> None:
+    raw = await asyncpg.connect(postgres_url)
+    try:
+        await raw.execute(f"CREATE TABLE {pg.SCHEMA_TABLE} (version INTEGER NOT NULL)")
+        await raw.execute(f"INSERT INTO {pg.SCHEMA_TABLE} VALUES ({len(MIGRATIONS) + 1})")
+        s = PostgresStorage(postgres_url)
+        with pytest.raises(StorageError, match="newer"):
+            await s.open()
+        await s.close()
+        assert await raw.fetchval(f"SELECT version FROM {pg.SCHEMA_TABLE}") == len(MIGRATIONS) + 1
+        assert await raw.fetchval("SELECT to_regclass('games')") is None
+    finally:
+        await raw.close()
 
 
 async def test_a_database_from_a_newer_herald_is_refused(tmp_path: Path) -> None:
@@ -104,7 +195,8 @@ async def test_a_database_from_a_newer_herald_is_refused(tmp_path: Path) -> None
         assert raw.execute("SELECT COUNT(*) FROM sqlite_master WHERE name='games'").fetchone()[0] == 0
 
 
-async def test_the_database_runs_in_wal_mode(store: SqliteStorage, tmp_path: Path) -> None:
+async def test_the_database_runs_in_wal_mode(sqlite_store: Storage, tmp_path: Path) -> None:
+    store = sqlite_store
     async with store.db.execute("PRAGMA journal_mode") as cur:
         row = await cur.fetchone()
     assert row is not None and row[0].lower() == "wal"
@@ -112,15 +204,15 @@ async def test_the_database_runs_in_wal_mode(store: SqliteStorage, tmp_path: Pat
         assert raw.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
 
 
-async def test_a_closed_storage_says_so(tmp_path: Path) -> None:
-    s = SqliteStorage(str(tmp_path / "x.db"))
+async def test_a_closed_storage_says_so(location: str) -> None:
+    s = _storage(location)
     with pytest.raises(StorageError, match="not open"):
         await s.get_game(1)
 
 
 # --------------------------------------------------------------------------- games, commits
 
-async def test_lobby_game_round_trips_with_its_seats(store: SqliteStorage) -> None:
+async def test_lobby_game_round_trips_with_its_seats(store: Storage) -> None:
     gid = await store.create_game(guild_id=10, channel_id=20, game_key="duel", seed=5,
                                   options={"fast": True}, host_id=100, deadline=3600, now=1.0)
     await store.set_seats(gid, [SeatRow(0, 100, False, "Ada"), SeatRow(1, None, True, "Computer 2")])
@@ -135,7 +227,7 @@ async def test_lobby_game_round_trips_with_its_seats(store: SqliteStorage) -> No
     assert await store.get_game(gid + 1) is None
 
 
-async def test_update_game_refuses_columns_it_does_not_own(store: SqliteStorage) -> None:
+async def test_update_game_refuses_columns_it_does_not_own(store: Storage) -> None:
     gid = await _started_game(store)
     with pytest.raises(StorageError, match="version"):
         await store.update_game(gid, version=99)
@@ -143,7 +235,7 @@ async def test_update_game_refuses_columns_it_does_not_own(store: SqliteStorage)
     assert game is not None and game.version == 1
 
 
-async def test_starting_a_game_twice_is_a_conflict(store: SqliteStorage) -> None:
+async def test_starting_a_game_twice_is_a_conflict(store: Storage) -> None:
     gid = await _started_game(store)
     with pytest.raises(VersionConflict):
         await store.start_game(gid, seats=[], state={"other": True}, opened={}, deadlines=[], now=9.0)
@@ -151,7 +243,7 @@ async def test_starting_a_game_twice_is_a_conflict(store: SqliteStorage) -> None
     assert game is not None and game.state == {"turn": 0} and len(game.seats) == 2
 
 
-async def test_commit_appends_action_events_and_replaces_deadlines(store: SqliteStorage) -> None:
+async def test_commit_appends_action_events_and_replaces_deadlines(store: Storage) -> None:
     gid = await _started_game(store)
     assert await store.commit_action(gid, **_commit_args(gid)) == 2
     game = await store.get_game(gid)
@@ -164,7 +256,7 @@ async def test_commit_appends_action_events_and_replaces_deadlines(store: Sqlite
 
 
 async def test_second_commit_from_the_same_version_conflicts_and_changes_nothing(
-        store: SqliteStorage) -> None:
+        store: Storage) -> None:
     gid = await _started_game(store)
     await store.commit_action(gid, **_commit_args(gid))
     with pytest.raises(VersionConflict):
@@ -178,7 +270,7 @@ async def test_second_commit_from_the_same_version_conflicts_and_changes_nothing
     assert [d.seat for d in await store.deadlines(gid)] == [1]
 
 
-async def test_finishing_commit_stores_the_result(store: SqliteStorage) -> None:
+async def test_finishing_commit_stores_the_result(store: Storage) -> None:
     gid = await _started_game(store)
     result = {"winners": [0], "scores": {"0": 4, "1": 2}, "reason": "most points"}
     await store.commit_action(gid, **_commit_args(gid, status="finished", result=result, deadlines=[]))
@@ -188,7 +280,7 @@ async def test_finishing_commit_stores_the_result(store: SqliteStorage) -> None:
         await store.commit_action(gid, **_commit_args(gid, expected_version=2))
 
 
-async def _assert_untouched(store: SqliteStorage, gid: int) -> None:
+async def _assert_untouched(store: Storage, gid: int) -> None:
     game = await store.get_game(gid)
     assert game is not None and (game.version, game.state, game.status) == (1, {"turn": 0}, "active")
     assert await store.actions(gid) == []
@@ -196,31 +288,36 @@ async def _assert_untouched(store: SqliteStorage, gid: int) -> None:
     assert [(d.seat, d.kind, d.due_at) for d in await store.deadlines(gid)] == [(0, "bid", 100.0)]
 
 
-async def test_a_failure_while_writing_events_leaves_nothing_behind(store: SqliteStorage) -> None:
+async def test_a_failure_while_writing_events_leaves_nothing_behind(store: Storage) -> None:
     gid = await _started_game(store)
     # the second event has no text: NOT NULL fails after the state, the action and one event
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(_integrity(store)):
         await store.commit_action(gid, **_commit_args(gid, events=[{"text": "ok"}, {"text": None}]))
     await _assert_untouched(store, gid)
     assert await store.commit_action(gid, **_commit_args(gid)) == 2  # the connection still works
 
 
-async def test_a_failure_while_writing_deadlines_leaves_nothing_behind(store: SqliteStorage) -> None:
+async def test_a_failure_while_writing_deadlines_leaves_nothing_behind(store: Storage) -> None:
     gid = await _started_game(store)
     twice = [DeadlineRow(gid, 1, "bid", 200.0, None, False), DeadlineRow(gid, 1, "bid", 300.0, None, False)]
-    with pytest.raises(sqlite3.IntegrityError):  # duplicate primary key, the very last write
+    with pytest.raises(_integrity(store)):  # duplicate primary key, the very last write
         await store.commit_action(gid, **_commit_args(gid, deadlines=twice))
     await _assert_untouched(store, gid)
 
 
 async def test_an_exception_raised_mid_transaction_rolls_back(
-        store: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
+        store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     gid = await _started_game(store)
 
-    async def broken(game_id: int, deadlines: Any) -> None:
+    async def broken(*args: Any) -> None:
+        raise RuntimeError("disk on fire")
+
+    def broken_on_thread(*args: Any) -> None:  # (SQLite writes an action in one hand-off)
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(store, "_write_deadlines", broken)
+    if isinstance(store, SqliteStorage):
+        monkeypatch.setattr(store, "_deadline_statements", broken_on_thread)
     with pytest.raises(RuntimeError, match="disk on fire"):
         await store.commit_action(gid, **_commit_args(gid))
     monkeypatch.undo()
@@ -229,7 +326,7 @@ async def test_an_exception_raised_mid_transaction_rolls_back(
 
 # --------------------------------------------------------------------------------- events
 
-async def test_private_events_reach_only_their_seats(store: SqliteStorage) -> None:
+async def test_private_events_reach_only_their_seats(store: Storage) -> None:
     gid = await _started_game(store)
     await store.commit_action(gid, **_commit_args(gid, events=[
         {"text": "public one"},
@@ -255,7 +352,7 @@ async def test_private_events_reach_only_their_seats(store: SqliteStorage) -> No
 
 # -------------------------------------------------------------------- settings and DMs
 
-async def test_guild_settings_round_trip(store: SqliteStorage) -> None:
+async def test_guild_settings_round_trip(store: Storage) -> None:
     assert await store.guild_settings(7) == GuildSettings(7)
     await store.save_guild_settings(GuildSettings(7, default_deadline=7200, reminder_lead=600,
                                                   opener_role_id=55, channels=[1, 2]))
@@ -265,7 +362,7 @@ async def test_guild_settings_round_trip(store: SqliteStorage) -> None:
     assert await store.guild_settings(8) == GuildSettings(8)
 
 
-async def test_dm_reachability_is_remembered(store: SqliteStorage) -> None:
+async def test_dm_reachability_is_remembered(store: Storage) -> None:
     assert await store.dm_reachable(42) is None
     await store.set_dm_reachable(42, False, now=1.0)
     assert await store.dm_reachable(42) is False
@@ -274,7 +371,7 @@ async def test_dm_reachability_is_remembered(store: SqliteStorage) -> None:
     assert await store.dm_reachable(43) is None
 
 
-async def test_the_closed_dm_notice_is_given_once_per_game(store: SqliteStorage) -> None:
+async def test_the_closed_dm_notice_is_given_once_per_game(store: Storage) -> None:
     first = await _started_game(store)
     second = await _started_game(store)
     assert await store.note_dm_notice(first, 42) is True
@@ -283,7 +380,7 @@ async def test_the_closed_dm_notice_is_given_once_per_game(store: SqliteStorage)
     assert await store.note_dm_notice(second, 42) is True
 
 
-async def test_prompt_instances_are_stored_with_the_action_and_read_back(store: SqliteStorage) -> None:
+async def test_prompt_instances_are_stored_with_the_action_and_read_back(store: Storage) -> None:
     gid = await _started_game(store)
     assert (await store.get_game(gid)).opened == {0: 1, 1: 1}  # type: ignore[union-attr]
     await store.commit_action(gid, **_commit_args(gid))
@@ -294,7 +391,7 @@ async def test_prompt_instances_are_stored_with_the_action_and_read_back(store: 
 
 # ------------------------------------------------------------ listings, limits (boundaries)
 
-async def _table(s: SqliteStorage, *, guild_id: int | None = 10, status: str = "lobby",
+async def _table(s: Storage, *, guild_id: int | None = 10, status: str = "lobby",
                  seats: tuple[tuple[int | None, str], ...] = ((100, "Ada"),), at: float = 1.0) -> int:
     """A table with ``seats`` (user id, name; a None user is a computer player)."""
     gid = await s.create_game(guild_id=guild_id, channel_id=20, game_key="duel", seed=1, options={},
@@ -310,8 +407,15 @@ class _Statements:
     def __init__(self) -> None:
         self.sql: list[str] = []
 
-    async def __call__(self, s: SqliteStorage, call: Any) -> Any:
+    async def __call__(self, s: Storage, call: Any) -> Any:
         self.sql.clear()
+        if isinstance(s, PostgresStorage):
+            s.trace = self.sql.append
+            try:
+                return await call
+            finally:
+                s.trace = _ignore
+        assert isinstance(s, SqliteStorage)
         await s.db.set_trace_callback(self.sql.append)
         try:
             return await call
@@ -320,7 +424,7 @@ class _Statements:
 
 
 async def test_listings_load_any_number_of_games_with_their_seats_in_fixed_statements(
-        store: SqliteStorage) -> None:
+        store: Storage) -> None:
     count = _Statements()
     await _table(store, seats=((100, "Ada"), (None, "Computer 2")))
     few = {}
@@ -332,6 +436,7 @@ async def test_listings_load_any_number_of_games_with_their_seats_in_fixed_state
         "games_near": lambda: store.games_near(guild_id=10, channel_id=20, user_id=100, statuses=("lobby",)),
     }
     for name, call in listings.items():
+        await call()  # PostgreSQL: the driver looks up the array types once per connection
         await count(store, call())
         few[name] = len(count.sql)
     for i in range(11):
@@ -344,7 +449,7 @@ async def test_listings_load_any_number_of_games_with_their_seats_in_fixed_state
     assert [s.name for s in (await store.list_games(guild_id=10))[-1].seats] == ["Ada", "Bo10", "Computer 3"]
 
 
-async def test_counting_open_tables_for_the_limits(store: SqliteStorage) -> None:
+async def test_counting_open_tables_for_the_limits(store: Storage) -> None:
     await _table(store, seats=((100, "Ada"),))                                 # Ada's lobby
     await _table(store, seats=((200, "Bo"), (100, "Ada")))                     # a lobby Ada joined
     await _table(store, status="active", seats=((100, "Ada"), (200, "Bo")))    # a game Ada plays
@@ -359,7 +464,7 @@ async def test_counting_open_tables_for_the_limits(store: SqliteStorage) -> None
     assert await store.count_tables(12, 100) == type(counts)(0, 0, 0)
 
 
-async def test_a_page_of_games_is_the_most_recently_active_with_the_total(store: SqliteStorage) -> None:
+async def test_a_page_of_games_is_the_most_recently_active_with_the_total(store: Storage) -> None:
     ids = [await _table(store, at=float(i)) for i in range(7)]
     await store.update_game(ids[0], updated_at=100.0)  # the oldest table just moved
     await _table(store, status="finished", at=50.0)
@@ -371,7 +476,7 @@ async def test_a_page_of_games_is_the_most_recently_active_with_the_total(store:
     assert (await store.page_games(guild_id=99)).total == 0
 
 
-async def test_searching_games_filters_in_the_database_and_keeps_to_its_scope(store: SqliteStorage) -> None:
+async def test_searching_games_filters_in_the_database_and_keeps_to_its_scope(store: Storage) -> None:
     ada = await _table(store, status="active", seats=((100, "Ada"), (200, "Bo_b")))
     zoe = await _table(store, status="active", seats=((300, "Zoe"), (None, "Computer 2")), at=2.0)
     far = await _table(store, guild_id=11, status="active", seats=((100, "Ada"), (400, "Kim")), at=3.0)
@@ -394,7 +499,7 @@ async def test_searching_games_filters_in_the_database_and_keeps_to_its_scope(st
     assert await found(guild_id=None, user_id=999) == []
 
 
-async def test_guild_limits_round_trip_and_default(store: SqliteStorage) -> None:
+async def test_guild_limits_round_trip_and_default(store: Storage) -> None:
     from bot.storage.base import (
         DEFAULT_MEMBER_LOBBY_LIMIT,
         DEFAULT_MEMBER_TABLE_LIMIT,
@@ -409,6 +514,26 @@ async def test_guild_limits_round_trip_and_default(store: SqliteStorage) -> None
     assert (saved.default_deadline, saved.table_limit, saved.member_lobby_limit, saved.member_table_limit) == (
         600, 3, 1, 2)
     assert (saved.limits.tables, saved.limits.member_lobbies, saved.limits.member_tables) == (3, 1, 2)
+
+
+async def test_settings_of_a_schema_2_database_survive_migration_3_postgres(postgres_url: str) -> None:
+    raw = await asyncpg.connect(postgres_url)
+    try:
+        await raw.execute(f"CREATE TABLE {pg.SCHEMA_TABLE} (version INTEGER NOT NULL)")
+        await raw.execute(f"INSERT INTO {pg.SCHEMA_TABLE} VALUES (2)")
+        for script in pg.MIGRATIONS[:2]:
+            await raw.execute(script)
+        await raw.execute("INSERT INTO guild_settings (guild_id, default_deadline, channels) "
+                          "VALUES (7, 600, '[5]')")
+    finally:
+        await raw.close()
+    s = PostgresStorage(postgres_url)
+    await s.open()
+    try:
+        assert await s.schema_version() == len(MIGRATIONS) >= 3
+        assert await s.guild_settings(7) == GuildSettings(7, 600, None, None, [5])
+    finally:
+        await s.close()
 
 
 async def test_settings_of_a_schema_2_database_survive_migration_3(tmp_path: Path) -> None:
@@ -427,11 +552,11 @@ async def test_settings_of_a_schema_2_database_survive_migration_3(tmp_path: Pat
         await s.close()
 
 
-async def test_a_failure_while_seating_a_new_table_leaves_no_lobby_behind(store: SqliteStorage) -> None:
+async def test_a_failure_while_seating_a_new_table_leaves_no_lobby_behind(store: Storage) -> None:
     """A table and its host's seat are one transaction: never a seatless lobby nobody can close
     that counts against the server's table limit."""
     twice = [SeatRow(0, 7, False, "alice"), SeatRow(0, 8, False, "bob")]  # duplicate seat number
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(_integrity(store)):
         await store.create_game(guild_id=10, channel_id=20, game_key="duel", seed=5, options={},
                                 host_id=7, deadline=None, now=1.0, seats=twice)
     assert await store.list_games(guild_id=10, statuses=("lobby", "active", "cancelled")) == []

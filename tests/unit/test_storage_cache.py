@@ -1,0 +1,195 @@
+"""The SQLite storage's memory of live games: an action is a couple of hand-offs to the connection's
+thread, reads of a live game go to no database at all, and what they return is always what the file
+holds (write-through: every write reaches the file before anything is remembered)."""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.storage import DeadlineRow, GameRow, GuildSettings, SeatRow, SqliteStorage, VersionConflict
+from bot.storage import sqlite as sqlite_backend
+
+SEATS = [SeatRow(0, 100, False, "Ada"), SeatRow(1, None, True, "Computer 2")]
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
+    s = SqliteStorage(str(tmp_path / "herald.db"))
+    await s.open()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def _started(s: SqliteStorage) -> int:
+    gid = await s.create_game(guild_id=10, channel_id=20, game_key="duel", seed=1, options={"x": 1},
+                              host_id=100, deadline=None, now=1.0, seats=SEATS)
+    await s.start_game(gid, seats=SEATS, state={"turn": 0, "pairs": [[1, 2]]}, opened={0: 1},
+                       deadlines=[DeadlineRow(gid, 0, "bid", 100.0, 50.0, False, 1)], now=2.0)
+    return gid
+
+
+def _commit(gid: int, version: int, **over: Any) -> dict[str, Any]:
+    args: dict[str, Any] = dict(
+        expected_version=version, seat=0, action={"type": "bid", "card": version}, origin="player",
+        user_id=100, state={"turn": version, "pairs": [[version, 2]], "by_seat": {"0": 1}},
+        events=[{"text": "P1 has bid."}, {"text": "You bid.", "to": [0]}], status="active",
+        result=None, opened={1: version + 1}, answered={0: 1},
+        deadlines=[DeadlineRow(gid, 1, "bid", 200.0 + version, 150.0, False, version + 1)],
+        now=3.0 + version)
+    args.update(over)
+    return args
+
+
+async def _from_file(path: str, gid: int) -> tuple[GameRow | None, list[DeadlineRow]]:
+    """The game as a storage that remembers nothing reads it from the file."""
+    fresh = SqliteStorage(path)
+    await fresh.open()
+    try:
+        return await fresh.get_game(gid), await fresh.deadlines(gid)
+    finally:
+        await fresh.close()
+
+
+class _HandOffs:
+    """Counts the calls handed to the connection's thread."""
+
+    def __init__(self, s: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        real = s.db._execute
+
+        async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return await real(fn, *args, **kwargs)
+
+        monkeypatch.setattr(s.db, "_execute", counted)
+
+
+async def test_what_is_remembered_after_each_action_is_what_the_file_holds(store: SqliteStorage) -> None:
+    gid = await _started(store)
+    for version in range(1, 4):
+        await store.get_game(gid)  # (remembered from here on)
+        assert await store.commit_action(gid, **_commit(gid, version)) == version + 1
+        remembered = await store.get_game(gid), await store.deadlines(gid)
+        assert remembered == await _from_file(store.path, gid)
+    game = remembered[0]
+    assert game is not None and game.version == 4
+    assert game.state == {"turn": 3, "pairs": [[3, 2]], "by_seat": {"0": 1}}
+
+
+async def test_the_last_action_forgets_the_finished_game(store: SqliteStorage) -> None:
+    gid = await _started(store)
+    await store.get_game(gid)
+    await store.commit_action(gid, **_commit(gid, 1, status="finished", result={"winners": [0]},
+                                             opened={}, deadlines=[]))
+    assert gid not in store._games and gid not in store._deadlines
+    assert (await store.get_game(gid), await store.deadlines(gid)) == await _from_file(store.path, gid)
+
+
+async def test_an_action_is_two_hand_offs_and_reading_a_live_game_none(
+        store: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await _started(store)
+    await store.get_game(gid), await store.deadlines(gid), await store.guild_settings(10)
+    calls = _HandOffs(store, monkeypatch)
+    await store.commit_action(gid, **_commit(gid, 1))
+    assert calls.count == 2  # BEGIN … every statement; then COMMIT (where its failures are told apart)
+    calls.count = 0
+    for _ in range(3):
+        assert (await store.get_game(gid)) is not None
+        assert len(await store.deadlines(gid)) == 1
+        assert (await store.guild_settings(10)).guild_id == 10
+    assert calls.count == 0
+
+
+async def test_every_other_write_is_seen_by_the_next_read(store: SqliteStorage) -> None:
+    gid = await _started(store)
+    await store.get_game(gid), await store.deadlines(gid), await store.guild_settings(10)
+    await store.update_game(gid, thread_id=77, board_message_id=88)
+    await store.set_seats(gid, [*SEATS[:1], SeatRow(1, 200, False, "Bea")])
+    await store.mark_reminded(gid, 0, "bid")
+    game = await store.get_game(gid)
+    assert game is not None and (game.thread_id, game.board_message_id) == (77, 88)
+    assert [s.name for s in game.seats] == ["Ada", "Bea"]
+    assert [d.reminded for d in await store.deadlines(gid)] == [True]
+    await store.replace_deadlines(gid, [DeadlineRow(gid, 1, "bid", 500.0, None, False, 1)])
+    assert [d.due_at for d in await store.deadlines(gid)] == [500.0]
+    await store.clear_deadlines(gid)
+    assert await store.deadlines(gid) == []
+    await store.save_guild_settings(GuildSettings(10, default_deadline=600, channels=[5]))
+    assert (await store.guild_settings(10)).default_deadline == 600
+    assert (await store.get_game(gid), await store.deadlines(gid)) == await _from_file(store.path, gid)
+    await store.update_game(gid, status="finished", updated_at=9.0)
+    assert gid not in store._games
+    game = await store.get_game(gid)
+    assert game is not None and game.status == "finished"
+
+
+async def test_changing_what_a_read_returned_changes_nothing_remembered(store: SqliteStorage) -> None:
+    gid = await _started(store)
+    game = await store.get_game(gid)
+    assert game is not None
+    game.seats.append(SeatRow(2, 300, False, "Cy"))
+    game.seats[0].name = "Mallory"
+    game.opened[1] = 99
+    game.thread_id = 5
+    (await store.deadlines(gid))[0].reminded = True
+    settings = await store.guild_settings(10)
+    settings.channels.append(1)
+    again = await store.get_game(gid)
+    assert again is not None and [s.name for s in again.seats] == ["Ada", "Computer 2"]
+    assert again.opened == {0: 1} and again.thread_id is None
+    assert [d.reminded for d in await store.deadlines(gid)] == [False]
+    assert (await store.guild_settings(10)).channels == []
+
+
+async def test_a_game_another_process_moved_is_read_again_after_the_lost_race(
+        store: SqliteStorage) -> None:
+    gid = await _started(store)
+    await store.get_game(gid)
+    with sqlite3.connect(store.path) as other:  # another Herald on the same file commits first
+        other.execute("UPDATE games SET version=2, state='{\"turn\":\"theirs\"}' WHERE id=?", (gid,))
+    with pytest.raises(VersionConflict):
+        await store.commit_action(gid, **_commit(gid, 1))
+    game = await store.get_game(gid)
+    assert game is not None and (game.version, game.state) == (2, {"turn": "theirs"})
+    assert await store.commit_action(gid, **_commit(gid, 2)) == 3
+
+
+async def test_a_failed_action_leaves_nothing_remembered_that_the_file_lacks(
+        store: SqliteStorage) -> None:
+    gid = await _started(store)
+    await store.get_game(gid), await store.deadlines(gid)
+    twice = [DeadlineRow(gid, 1, "bid", 200.0, None, False), DeadlineRow(gid, 1, "bid", 300.0, None, False)]
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.commit_action(gid, **_commit(gid, 1, deadlines=twice))
+    assert (await store.get_game(gid), await store.deadlines(gid)) == await _from_file(store.path, gid)
+    game = await store.get_game(gid)
+    assert game is not None and game.version == 1
+
+
+async def test_forget_shows_a_write_made_behind_the_storage(store: SqliteStorage) -> None:
+    gid = await _started(store)
+    await store.get_game(gid)
+    await store.db.execute("UPDATE games SET state='{\"edited\":true}' WHERE id=?", (gid,))
+    store.forget(gid)
+    game = await store.get_game(gid)
+    assert game is not None and game.state == {"edited": True}
+
+
+async def test_only_so_many_games_are_remembered(
+        store: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sqlite_backend, "CACHED_GAMES", 3)
+    games = [await _started(store) for _ in range(5)]
+    for gid in games:
+        await store.get_game(gid), await store.deadlines(gid)
+    assert list(store._games) == games[2:] and set(store._deadlines) <= set(games[2:])
+    for gid in games:
+        game = await store.get_game(gid)
+        assert game is not None and dataclasses.replace(game) == (await _from_file(store.path, gid))[0]
