@@ -183,6 +183,9 @@ class DiscordDelivery:
         self._posting: dict[int, asyncio.Lock] = {}
         """game → lock held while one update's board and lines are posted: updates of one game
         delivered at the same moment never interleave their messages in the thread."""
+        self._board_version: dict[int, int] = {}
+        """game → the version of the newest board drawn: an update delivered late (two players
+        deciding at once, the later one's delivery overtaking) never puts an older board back."""
 
     async def channel(self, game: GameRow, cid: int | None = None) -> discord.abc.Messageable | None:
         """The game's home (its thread, else its channel), or the channel ``cid``."""
@@ -387,8 +390,14 @@ class DiscordDelivery:
         skip = 0
         while len(lines) - skip > 15 and sum(len(t) + 1 for t in lines[skip:]) > 5000:
             skip += 1
-        board, shots = await asyncio.gather(self.update_board(snap, update.events),
-                                            self.event_files(snap, told[skip:]))
+        newest = self._board_version.get(game.id, -1)
+        drawing: Awaitable[discord.Message | discord.PartialMessage | None]
+        if game.version >= newest:
+            self._board_version[game.id] = game.version
+            drawing = self.update_board(snap, update.events)
+        else:  # a newer board is up already: keep it, post only this update's lines
+            drawing = self._board_link(game)
+        board, shots = await asyncio.gather(drawing, self.event_files(snap, told[skip:]))
         posts: list[tuple[list[str], Files]] = [([], [])]
         if skip:
             posts[0][0].append(f"… {skip} earlier lines in `/game log`")
@@ -427,6 +436,13 @@ class DiscordDelivery:
                 await self.in_home(game, send_log)
             except discord.Forbidden:
                 log.warning("cannot post the log line", extra={"game_id": game.id})
+
+    async def _board_link(self, game: GameRow) -> discord.PartialMessage | None:
+        """The game's board message as it stands (for its link), without drawing it again."""
+        if not game.board_message_id:
+            return None
+        channel = await self.home(game)
+        return None if channel is None else channel.get_partial_message(game.board_message_id)
 
     async def event_files(self, snap: Snapshot, events: Sequence[Any]) -> dict[int, Files]:
         """The files of the update's public events that have some (:func:`draw_event_files`),
@@ -488,6 +504,7 @@ class DiscordDelivery:
         for key in [k for k in self._hands if k[0] == game.id]:  # (nothing left to edit or try)
             del self._hands[key]
         self._posting.pop(game.id, None)
+        self._board_version.pop(game.id, None)
         self._dm_tried = {k for k in self._dm_tried if k[0] != game.id}
 
     # ------------------------------------------------------------- private
@@ -703,3 +720,4 @@ class DiscordDelivery:
         except discord.Forbidden:
             pass
         await self._send_dm(game, uid, content=text, allowed_mentions=NO_PINGS)
+

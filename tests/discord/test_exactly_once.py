@@ -235,6 +235,39 @@ async def test_two_players_keeping_their_secret_skills_at_the_same_moment_both_c
     assert "choosing a secret skill" not in (hand_board(thread).embeds[0].description or "")
 
 
+async def test_a_late_delivery_never_puts_an_older_board_back(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    """Two players deciding at once: the later decision's delivery can overtake the earlier
+    one's. Whatever order they arrive in, the board shows the newest state and every line is told."""
+    env = simcord_env
+    delivered: list[Any] = []
+    delivery = simcord_bot.sessions.delivery
+    real = delivery.deliver
+
+    async def record(update: Any) -> None:
+        delivered.append(update)
+        await real(update)
+
+    delivery.deliver = record  # type: ignore[method-assign]
+    channel, thread, (alice, bob) = await open_seeded_table(env, simcord_bot, "hegemony_of_faith",
+                                                            HEGEMONY_SEED, computers=2, deadline="1h")
+    board = hand_board(thread)
+    _, choose_a = await first_choice(alice, (await alice.click(board, label="Decide")).response.message)
+    _, choose_b = await first_choice(bob, (await bob.click(board, label="Decide")).response.message)
+    await choose_a()
+    await choose_b()
+    before = hand_board(thread).embeds[0].description or ""
+    assert "choosing a secret skill" not in before, before
+    older = next(u for u in delivered if u.kind == "action")
+    lines_before = len(thread.history())
+    await real(older)  # the earlier decision's delivery, arriving last
+    await env.settle()
+    after = hand_board(thread).embeds[0].description or ""
+    assert after == before, (before, after)
+    assert "choosing a secret skill" not in after
+    assert len(thread.history()) > lines_before  # its lines are still told
+
+
 # ------------------------------------------------------------------- 2. double taps
 
 
