@@ -52,6 +52,7 @@ from ..engine import (
     Choice,
     Engine,
     Event,
+    GameOver,
     IllegalAction,
     InvalidOptions,
     NotYourTurn,
@@ -154,6 +155,34 @@ class CultWarsEngine(Engine[CultWarsState]):
         return super().replay(players, seed, opts, log)
 
     # ------------------------------------------------------------------ prompts
+    _PROMPT_KIND = {"targets": "target", "orders": "orders", "split": "split"}
+    """Phase → the kind of every prompt open in it."""
+
+    def _open_seats(self, s: CultWarsState) -> list[int]:
+        """The seats of :meth:`prompts`, in its order, without building the prompts (their
+        ready-made orders are the costly part): what views and ``prompt_for`` need."""
+        if s.phase == "targets":
+            return [seat for seat in range(s.players) if seat not in s.targets]
+        if s.phase == "orders":
+            return [seat for seat in range(s.players) if seat not in s.orders]
+        if s.phase == "split":
+            t = pending(s)
+            return [sp.defender for sp in (t.splits if t else [])]
+        return []
+
+    def prompt_for(self, state: CultWarsState, seat: int) -> Prompt:
+        """As :meth:`Engine.prompt_for` (same prompt, same refusals), building only the seat's
+        own prompt rather than every open one."""
+        if self.result(state) is not None:
+            raise GameOver("the game is over; no more moves are accepted.")
+        seats = self._open_seats(state)
+        if seat in seats:
+            if state.phase == "targets":
+                return self._target_prompt(state, seat)
+            if state.phase == "orders":
+                return self._orders_prompt(state, seat)
+        return super().prompt_for(state, seat)
+
     def prompts(self, state: CultWarsState) -> list[Prompt]:
         s = state
         if s.phase == "targets":
@@ -347,7 +376,7 @@ class CultWarsEngine(Engine[CultWarsState]):
             "strategy_cards": list(STRATEGY_VALUES),
             "cults": cults,
             "submitted": sorted(answered) if s.phase in ("targets", "orders") else [],
-            "waiting_for": sorted({p.seat for p in self.prompts(s)}),
+            "waiting_for": sorted(set(self._open_seats(s))),
             "deck_size": len(s.deck),
             "discard_size": len(s.discard),
             "reshuffles": s.reshuffles,

@@ -56,10 +56,33 @@ def preset_orders(seat: int, players: int, followers: list[int], vp: list[int], 
                   fixed_target: int | None = None) -> list[tuple[str, str, dict[str, Any]]]:
     """Ready-made orders for a generic UI: (label, description, action). ``fixed_target`` is the
     target revealed in a ``two_step`` game's insignia step: every preset then aims there and
-    carries no target or loss order of its own."""
+    carries no target or loss order of its own.
+
+    Every view and prompt list asks for these, and :func:`assign` searches card subsets for each
+    one: they depend only on the cult's followers and who leads, so they are computed once per
+    such combination and handed out as fresh copies (a caller may change what it gets)."""
     me = followers[seat]
     others = [k for k in range(players) if k != seat]
     leader = max(others, key=lambda k: (vp[k], followers[k], -k))
+    return [(label, desc, _copy_action(action))
+            for label, desc, action in _presets(seat, players, me, leader, fixed_target)]
+
+
+def _copy_action(action: dict[str, Any]) -> dict[str, Any]:
+    """A fresh copy of a preset's action (plain JSON: lists and dicts rebuilt)."""
+    out = dict(action)
+    out["slots"] = {s: list(v) for s, v in action["slots"].items()}
+    out["actions"] = list(action["actions"])
+    out["face_up"] = list(action["face_up"])
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _presets(seat: int, players: int, me: int, leader: int,
+             fixed_target: int | None) -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    """The presets of :func:`preset_orders` for a cult of ``me`` followers with ``leader`` the
+    leading rival (shared by every caller: never handed out without :func:`_copy_action`)."""
+    others = [k for k in range(players) if k != seat]
     out: list[tuple[str, str, dict[str, Any]]] = []
 
     def orders(wish: dict[str, float], target: int) -> dict[str, Any]:
@@ -85,4 +108,4 @@ def preset_orders(seat: int, players: int, followers: list[int], vp: list[int], 
     out.append((f"Sacrifice big{at}", label(o["slots"]), o))
     o = orders({"breed": me * 0.7, "defend": me * 0.3}, aim)
     out.append((f"Breed big{at}", label(o["slots"]), o))
-    return out
+    return tuple(out)

@@ -12,6 +12,7 @@ the paused ``resolution``. A version-1 state reads as a ``"single"`` game (see :
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,6 +121,14 @@ class CultWarsState:
     """Public record of the last reveal and its resolution (what the board image draws)."""
     history: list[dict[str, Any]] = field(default_factory=list)
     """Public per-turn standings: ``{"turn", "followers": [...], "vp": [...]}``."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CultWarsState:
+        # ``Engine.clone`` deep-copies the state before every action: a pickle round trip makes
+        # the same independent copy (shared references stay shared, no __init__ call) several
+        # times faster than copy.deepcopy's generic walk over the nested dataclasses
+        twin: CultWarsState = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        memo[id(self)] = twin
+        return twin
 
     def to_json(self, schema_version: int) -> dict[str, Any]:
         return {

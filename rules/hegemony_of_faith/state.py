@@ -8,7 +8,9 @@ Pending decisions live on ``stack``: a list of plain-dict frames, the top one be
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+import copy
+import pickle
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
 from rules.engine import Event, Rng
@@ -89,22 +91,49 @@ class State:
         if len(self.follower_draws) != self.players:
             self.follower_draws = [0] * self.players
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        # ``Engine.clone`` deep-copies the state before every action: a pickle round trip makes
+        # the same independent copy (shared references stay shared, no __init__ call) about three
+        # times faster than copy.deepcopy's generic walk
+        twin: State = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        memo[id(self)] = twin
+        return twin
+
+
+_SCALARS = (str, int, float, bool, type(None))
+_FIELD_NAMES = tuple(f.name for f in fields(State) if f.name != "rng")
+
+
+def _plain(v: Any) -> Any:
+    """A fresh copy of ``v`` as ``dataclasses.asdict`` makes it (lists, dicts and tuples rebuilt,
+    dataclasses turned into dicts, anything else deep-copied), by a direct walk: the state holds
+    plain JSON data, and asdict's generic walk cost most of ``to_json``."""
+    t = type(v)
+    if t in _SCALARS:
+        return v
+    if t is list:
+        return [x if type(x) in _SCALARS else _plain(x) for x in v]
+    if t is dict:
+        return {k if type(k) in _SCALARS else _plain(k): x if type(x) in _SCALARS else _plain(x)
+                for k, x in v.items()}
+    if t is tuple:
+        return tuple(_plain(x) for x in v)
+    if is_dataclass(v) and not isinstance(v, type):
+        return asdict(v)
+    return copy.deepcopy(v)
+
 
 def state_to_json(s: State, schema_version: int) -> dict[str, Any]:
-    d = {f.name: getattr(s, f.name) for f in fields(s) if f.name != "rng"}
-    d = asdict(s)
-    d.pop("rng")
+    d = {name: _plain(getattr(s, name)) for name in _FIELD_NAMES}
     d["rng"] = s.rng.to_json()
     d["schema_version"] = schema_version
     return d
 
 
 def state_from_json(d: dict[str, Any]) -> State:
-    # a field added later (with its default) may be missing from a state stored before it
-    kw = {f.name: d[f.name] for f in fields(State) if f.name != "rng" and f.name in d}
-    import copy
-
-    kw = copy.deepcopy(kw)
+    # a field added later (with its default) may be missing from a state stored before it; the
+    # values are copied so the state never shares a list with the caller's data
+    kw = {name: _plain(d[name]) for name in _FIELD_NAMES if name in d}
     return State(rng=Rng.from_json(d["rng"]), **kw)
 
 
