@@ -25,13 +25,13 @@ import discord
 
 from rules import registry
 
-from .delivery import DiscordDelivery
+from .delivery import DiscordDelivery, get_engine_name, waits_for
 from .errors import TableError
 from .forms import Forms
 from .refusals import answering, is_manager, reply
 from .session import STALLED_REPLY, Decision, Sessions, Ticket, Update, format_duration
-from .storage import GameRow
-from .text import NO_PINGS, clip, seat_label
+from .storage import DeadlineRow, GameRow
+from .text import NO_PINGS, board_url, clip, seat_label
 from .views import choice_notes, choice_view, lobby_view, shown_label
 
 log = logging.getLogger("herald.controller")
@@ -62,6 +62,45 @@ def due_text(d: Decision) -> str:
     if d.deadline is None:
         return ""
     return f"Due <t:{int(d.deadline.due_at)}:R>; then {d.prompt.timeout_note}."
+
+
+MY_GAMES_PAGE = 1800
+"""Characters of games per page of ``/mygames``: with its footer, within a message's 2,000."""
+
+
+def server_name(client: discord.Client, game: GameRow) -> str:
+    """The game's server as the player knows it (escaped: a server's name is anyone's text)."""
+    if game.guild_id is None:
+        return "direct messages"
+    guild = client.get_guild(game.guild_id)
+    if guild is None:
+        return "a server I can no longer see"
+    return clip(discord.utils.escape_markdown(discord.utils.escape_mentions(guild.name)), 40)
+
+
+def opened_at(deadline: DeadlineRow, table_deadline: int, lead: int) -> float:
+    """When the decision ``deadline`` belongs to was opened, from what its row keeps: it was due
+    the table's deadline after it opened — or, for a prompt with a shorter window of its own (its
+    reminder then falls halfway, the lead being longer than the window), twice the time from the
+    reminder to the deadline."""
+    if deadline.remind_at is not None and deadline.due_at - deadline.remind_at < lead:
+        return 2 * deadline.remind_at - deadline.due_at
+    return deadline.due_at - table_deadline
+
+
+def pack(blocks: list[str], limit: int) -> list[list[str]]:
+    """Blocks of text into pages of at most ``limit`` characters each (one block per page at
+    least, clipped if it alone is longer)."""
+    pages: list[list[str]] = [[]]
+    size = 0
+    for block in blocks:
+        block = clip(block, limit)
+        if pages[-1] and size + len(block) + 1 > limit:
+            pages.append([])
+            size = 0
+        pages[-1].append(block)
+        size += len(block) + 1
+    return pages
 
 
 class Controller:
@@ -294,3 +333,66 @@ class Controller:
         text, files = await self.delivery.hand_payload(snap, seat)
         await interaction.followup.send(clip(f"You are {seat_label(game, seat)}.\n{text}"), files=files,
                                         ephemeral=True, allowed_mentions=NO_PINGS)
+
+    # ----------------------------------------------------------------- my games
+
+    async def my_games(self, client: discord.Client, user_id: int, page: int = 1) -> str:
+        """``/mygames``: every game and lobby the user sits at, in every server. The games
+        waiting for them come first, the longest-waiting first; then the others, soonest deadline
+        first; then the lobbies. Each says its server, whom it awaits (the user's own decision by
+        its kind, anyone else's by name only, as the thread shows it), the deadline as a Discord
+        timestamp and a link to the board. Pages of :data:`MY_GAMES_PAGE` characters."""
+        storage = self.sessions.storage
+        games = await storage.games_of_user(user_id, ("active", "lobby"))
+        mine: list[tuple[float, int, str]] = []
+        others: list[tuple[float, int, str]] = []
+        lobbies: list[str] = []
+        for g in games:
+            title = f"**{get_engine_name(g)} #{g.id}** · {server_name(client, g)}"
+            if g.status == "lobby":
+                url = (f"https://discord.com/channels/{g.guild_id}/{g.channel_id}/{g.lobby_message_id}"
+                       if g.guild_id and g.channel_id and g.lobby_message_id else None)
+                seated = f"{len(g.seats)} seated, waiting for the host to start"
+                lobbies.append(" — ".join(x for x in (f"• {title}", seated, url) if x))
+                continue
+            deadlines = await storage.deadlines(g.id)
+            url = board_url(g)
+            seat = waits_for(g, user_id)
+            own = next((d for d in deadlines if d.seat == seat), None) if seat is not None else None
+            if seat is not None:
+                kind = (own.kind if own else "decision").replace("_", " ")
+                since = g.updated_at
+                due = ""
+                if own is not None:
+                    table_deadline, lead = await self.sessions.deadline_settings(g)
+                    since = min(self.sessions.now(), opened_at(own, table_deadline, lead))
+                    due = f", due <t:{int(own.due_at)}:R>"
+                line = f"• {title} — your **{kind}**, waiting since <t:{int(since)}:R>{due}"
+                mine.append((since, g.id, " — ".join(x for x in (line, url) if x)))
+                continue
+            awaited = [seat_label(g, s) for s in sorted(g.opened)]
+            who = f"waiting for {', '.join(awaited)}" if awaited else "nothing asked right now"
+            soonest = min((d.due_at for d in deadlines), default=None)
+            due = f", next deadline <t:{int(soonest)}:R>" if soonest is not None else ""
+            others.append((soonest if soonest is not None else float("inf"), g.id,
+                           " — ".join(x for x in (f"• {title} — {who}{due}", url) if x)))
+        if not games:
+            return "You are not in any game or lobby right now. Open one with `/play` in a server."
+        blocks: list[str] = []
+        for header, lines in ((f"**Your move in {len(mine)} {'game' if len(mine) == 1 else 'games'}** "
+                               "(longest wait first)", [t for *_, t in sorted(mine)]),
+                              ("**Waiting for others**", [t for *_, t in sorted(others)]),
+                              ("**Lobbies you sit at**", lobbies)):
+            for i, line in enumerate(lines):
+                blocks.append(f"{header}\n{line}" if i == 0 else line)
+        pages = pack(blocks, MY_GAMES_PAGE)
+        if page > len(pages):
+            return (f"There {'is' if len(pages) == 1 else 'are'} only {len(pages)} "
+                    f"{'page' if len(pages) == 1 else 'pages'}; try `/mygames page:{len(pages)}`.")
+        text = "\n".join(pages[page - 1])
+        later = sum(len(p) for p in pages[page:])
+        if later:
+            text += f"\n…and {later} more — `/mygames page:{page + 1}` (page {page} of {len(pages)})."
+        elif len(pages) > 1:
+            text += f"\n(page {page} of {len(pages)})"
+        return text

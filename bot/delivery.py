@@ -38,7 +38,7 @@ from .forms import Forms
 from .gameui import GameUI, get_ui
 from .render import to_png
 from .session import Decision, OpenPrompt, Snapshot, Update
-from .storage import DeadlineRow, GameRow, Storage
+from .storage import DeadlineRow, GameRow, Storage, StorageError
 from .text import NO_PINGS, board_url, clip, humanise, pings, seat_label
 from .views import board_view
 
@@ -150,6 +150,15 @@ def chunk_lines(lines: Sequence[str], limit: int = 1900) -> list[str]:
         else:
             chunks.append(line)
     return chunks
+
+
+def waits_for(game: GameRow, user_id: int) -> int | None:
+    """The user's seat whose decision the game awaits (None: it awaits someone else, or nobody).
+    ``GameRow.opened`` holds exactly the seats with an open prompt, so no engine work is needed."""
+    for s in game.seats:
+        if s.user_id == user_id and not s.is_bot and s.seat in game.opened:
+            return s.seat
+    return None
 
 
 def get_engine_name(game: GameRow) -> str:
@@ -719,5 +728,17 @@ class DiscordDelivery:
             await self.in_home(game, send)
         except discord.Forbidden:
             pass
-        await self._send_dm(game, uid, content=text, allowed_mentions=NO_PINGS)
+        waiting = await self.games_waiting(uid)
+        tail = f"\nYour move in {waiting} games — `/mygames` lists them." if waiting > 1 else ""
+        await self._send_dm(game, uid, content=text + tail, allowed_mentions=NO_PINGS)
+
+    async def games_waiting(self, user_id: int) -> int:
+        """How many running games await a decision of the user (0 when the database cannot say:
+        a reminder goes out without its count rather than not at all)."""
+        try:
+            games = await self.storage.games_of_user(user_id, ("active",))
+        except StorageError as exc:
+            log.warning("counting a player's games failed: %s", exc)
+            return 0
+        return sum(1 for g in games if waits_for(g, user_id) is not None)
 

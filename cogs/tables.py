@@ -1,4 +1,4 @@
-"""Tables: ``/play`` lobbies, ``/games``, ``/game …`` (status, hand, log, resign, end, kick,
+"""Tables: ``/play`` lobbies, ``/games``, ``/mygames``, ``/game …`` (status, hand, log, resign, end, kick,
 replace), ``/hand`` and ``/rules``. Thin: parse → session → respond."""
 
 from __future__ import annotations
@@ -160,6 +160,17 @@ class Tables(commands.Cog):
         elif pages > 1:
             lines.append(f"(page {page} of {pages})")
         await reply(interaction, "\n".join(lines))
+
+    # --------------------------------------------------------------- /mygames
+
+    @app_commands.command(name="mygames")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.describe(page="which page, when your games fill more than one")
+    @refusals
+    async def mygames(self, interaction: discord.Interaction,
+                      page: app_commands.Range[int, 1, 1000] = 1) -> None:
+        """Every game you are in, in every server: those waiting for you first (only you see it)."""
+        await reply(interaction, await self.controller.my_games(interaction.client, interaction.user.id, page))
 
     # ------------------------------------------------------------------ /rules
 
