@@ -4,6 +4,12 @@ Deadlines live in the database, so a restart loses none: on start the scheduler 
 one and sleeps until then (or until woken because deadlines changed). Overdue deadlines found at
 start (the bot was down) are handled at once. Games left waiting on computer players (``stalled``,
 or a start-up look for them that failed) are retried with the same back-off as deadlines.
+
+Several processes may run over one database, each with its scheduler: a scheduler *claims* the due
+deadlines it handles (``Storage.claim_deadlines``, for ``LEASE`` seconds, under an owner name of
+its own), so each is handled by one process; a reminder is sent only by the process whose
+``mark_reminded`` set it. A process that dies mid-way leaves claims that expire, and another
+process takes them over.
 """
 
 from __future__ import annotations
@@ -12,6 +18,9 @@ import asyncio
 import contextlib
 import logging
 import math
+import os
+import secrets
+import socket
 from collections.abc import Awaitable, Callable
 
 from .session import Sessions
@@ -24,15 +33,30 @@ MAX_SLEEP = 3600.0
 """Longest sleep between passes when nothing is due sooner."""
 RETRY_FIRST, RETRY_MAX = 5.0, 600.0
 """Back-off after a transient failure: 5 s, doubling, at most 10 minutes; never given up."""
+LEASE = 120.0
+"""Seconds a claim on a deadline keeps it from other processes: long enough for one pass to
+handle what it claimed, short enough that a crashed process's deadlines are not late by much."""
+BATCH = 20
+"""Deadlines claimed at once; more due come in the next pass, at once."""
 SCAN = -1
 """Stands for "every game" among the stalled games' retries: the look at start for games waiting
 on computer players failed (game ids are positive)."""
 
 
+def process_owner() -> str:
+    """A name for this process's claims, unique among the processes over one database: the host,
+    the process id, and a random part (a restarted process must not take over its former self's
+    claims as its own: they expire instead)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
 class Scheduler:
-    def __init__(self, sessions: Sessions, remind: Reminder | None = None) -> None:
+    def __init__(self, sessions: Sessions, remind: Reminder | None = None, *,
+                 owner: str | None = None) -> None:
         self.sessions = sessions
         self.remind = remind
+        self.owner = owner or process_owner()
+        """Whose claims this scheduler's are (see ``process_owner``)."""
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
         self._woken = False
@@ -81,7 +105,7 @@ class Scheduler:
         """One pass of the loop: handle what is due; returns how long to sleep before the next."""
         try:
             await self.run_due()
-            nxt = await self.sessions.storage.next_deadline_time()
+            nxt = await self.sessions.storage.next_deadline_time(self.owner)
             if nxt is not None and nxt <= self.sessions.now() and self._retry:
                 # what is still due is backing off: sleep until the first retry
                 nxt = min(at for _, at in self._retry.values())
@@ -103,7 +127,15 @@ class Scheduler:
             return 0
         handled += await self._resume_due()
         now = self.sessions.now()
-        for d in await self.sessions.storage.due_deadlines(now):
+        # (room for this process's own claims that are backing off, which come back each pass)
+        limit = BATCH + len(self._retry)
+        claimed = await self.sessions.storage.claim_deadlines(now, self.owner, LEASE, limit)
+        if len(claimed) < limit:  # every due deadline of ours is here: forget the retries of
+            # those handled or taken over by another process since (their claim expired)
+            mine = {(d.game_id, d.seat, d.kind, d.opened) for d in claimed}
+            for gone in set(self._retry) - mine:
+                del self._retry[gone]
+        for d in claimed:
             key = (d.game_id, d.seat, d.kind, d.opened)
             if key in self._retry and self._retry[key][1] > now:
                 continue
@@ -111,8 +143,10 @@ class Scheduler:
             try:
                 if d.due_at <= now:
                     await self.sessions.timeout(d)
+                elif not await self.sessions.storage.mark_reminded(d.game_id, d.seat, d.kind,
+                                                                   d.opened or None):
+                    pass  # reminded already, by another process (or the prompt moved on)
                 else:
-                    await self.sessions.storage.mark_reminded(d.game_id, d.seat, d.kind)
                     game = await self.sessions.storage.get_game(d.game_id)
                     if game is not None and game.status == "active" and self.remind is not None:
                         try:

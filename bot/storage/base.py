@@ -266,11 +266,32 @@ class Storage(ABC):
     @abstractmethod
     async def deadlines(self, game_id: int) -> list[DeadlineRow]: ...
     @abstractmethod
-    async def next_deadline_time(self) -> float | None: ...
+    async def next_deadline_time(self, owner: str | None = None) -> float | None:
+        """When the next reminder or deadline falls due. With ``owner``, a deadline another owner
+        holds a claim on counts from when that claim expires (``claim_deadlines``): a process
+        sleeps past what another is handling instead of waking for it again and again."""
     @abstractmethod
-    async def due_deadlines(self, now: float) -> list[DeadlineRow]: ...
+    async def due_deadlines(self, now: float) -> list[DeadlineRow]:
+        """Every deadline or reminder due at ``now``, claimed or not (a plain read)."""
+
+    async def claim_deadlines(self, now: float, owner: str, lease_s: float,
+                              limit: int = 100) -> list[DeadlineRow]:
+        """Take up to ``limit`` due deadlines for ``owner`` (one process's scheduler) for
+        ``lease_s`` seconds, in due order: no other owner gets them until the lease expires, so
+        of several processes exactly one handles each, and a claim of a process that died comes
+        back when its lease runs out. The owner's own unexpired claims are returned again (its
+        retries). Handling a deadline ends the claim: the timeout's action replaces the row, a
+        reminder's ``mark_reminded`` releases it.
+
+        This default claims nothing (a backend serving one process): it is ``due_deadlines``."""
+        return (await self.due_deadlines(now))[:limit]
+
     @abstractmethod
-    async def mark_reminded(self, game_id: int, seat: int, kind: str) -> None: ...
+    async def mark_reminded(self, game_id: int, seat: int, kind: str,
+                            opened: int | None = None) -> bool:
+        """Mark the reminder of a deadline (of prompt instance ``opened``, if given) as sent and
+        release its claim; True only for the call that changed it, so that of several processes
+        exactly one sends the reminder."""
     @abstractmethod
     async def clear_deadlines(self, game_id: int) -> None: ...
     @abstractmethod

@@ -149,6 +149,11 @@ MIGRATIONS: list[str] = [
     DROP INDEX seats_user;
     CREATE INDEX seats_user ON seats(user_id, game_id);
     """,
+    # 4: claims on deadlines (one process handles each, until its lease runs out)
+    """
+    ALTER TABLE deadlines ADD COLUMN claimed_by TEXT;
+    ALTER TABLE deadlines ADD COLUMN claimed_until DOUBLE PRECISION;
+    """,
 ]
 """Step for step the SQLite backend's migrations: a schema number means the same in both."""
 
@@ -693,13 +698,18 @@ class PostgresStorage(Storage):
 
     async def _write_deadlines(self, conn: asyncpg.Connection, game_id: int,
                                deadlines: Iterable[DeadlineRow]) -> None:
-        await conn.execute("DELETE FROM deadlines WHERE game_id=$1", game_id)
-        rows = [(game_id, d.seat, d.kind, d.due_at, d.remind_at, bool(d.reminded), d.opened)
+        """Replace a game's deadlines; one of the same prompt instance as before keeps its claim
+        (another seat's move must not free a deadline a process is about to handle)."""
+        claims = {(r[0], r[1], r[2]): (r[3], r[4]) for r in await conn.fetch(
+            "DELETE FROM deadlines WHERE game_id=$1 "
+            "RETURNING seat, kind, opened, claimed_by, claimed_until", game_id)}
+        rows = [(game_id, d.seat, d.kind, d.due_at, d.remind_at, bool(d.reminded), d.opened,
+                 *claims.get((d.seat, d.kind, d.opened), (None, None)))
                 for d in deadlines]
         if rows:
             await conn.executemany(
-                "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened) "
-                "VALUES ($1,$2,$3,$4,$5,$6,$7)", rows)
+                "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened, "
+                "claimed_by, claimed_until) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)", rows)
 
     @_boundary
     async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],
@@ -798,19 +808,18 @@ class PostgresStorage(Storage):
         return [_deadline(r) for r in rows]
 
     @_boundary
-    async def next_deadline_time(self) -> float | None:
+    async def next_deadline_time(self, owner: str | None = None) -> float | None:
         async with self._connection() as conn:
             value = await conn.fetchval(
-                "SELECT MIN(CASE WHEN NOT reminded AND remind_at IS NOT NULL AND remind_at < due_at "
-                "THEN remind_at ELSE due_at END) FROM deadlines")
+                "SELECT MIN(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> $1::text "
+                "THEN GREATEST(at, claimed_until) ELSE at END) FROM (SELECT CASE WHEN NOT reminded "
+                "AND remind_at IS NOT NULL AND remind_at < due_at THEN remind_at ELSE due_at END "
+                "AS at, claimed_by, claimed_until FROM deadlines) AS d", owner)
         return float(value) if value is not None else None
 
     @_boundary
     async def due_deadlines(self, now: float) -> list[DeadlineRow]:
-        # A read, as in the interface: with one process the scheduler alone fires deadlines, and
-        # a second firing of the same one loses on the game's version anyway. Several processes
-        # need a claim (FOR UPDATE SKIP LOCKED held while the deadline is handled): see
-        # docs/deployment.md.
+        # A read, claimed or not: the scheduler uses ``claim_deadlines``.
         async with self._connection() as conn:
             rows = await conn.fetch(
                 f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
@@ -819,10 +828,34 @@ class PostgresStorage(Storage):
         return [_deadline(r) for r in rows]
 
     @_boundary
-    async def mark_reminded(self, game_id: int, seat: int, kind: str) -> None:
+    async def claim_deadlines(self, now: float, owner: str, lease_s: float,
+                              limit: int = 100) -> list[DeadlineRow]:
+        # One statement, its own transaction: SKIP LOCKED passes over rows another process is
+        # claiming this instant, and a row claimed and committed meanwhile is checked again
+        # (READ COMMITTED re-reads a locked row's newest version), so no two owners get it.
+        # The claim is committed at once, not held while the deadline is handled: handling it
+        # commits the game's action in another transaction, which rewrites this very row.
         async with self._connection() as conn:
-            await conn.execute("UPDATE deadlines SET reminded=TRUE WHERE game_id=$1 AND seat=$2 "
-                               "AND kind=$3", game_id, seat, kind)
+            rows = await conn.fetch(
+                "UPDATE deadlines AS d SET claimed_by=$2, claimed_until=$3 FROM ("
+                "SELECT game_id, seat, kind FROM deadlines "
+                "WHERE (due_at <= $1 OR (NOT reminded AND remind_at IS NOT NULL AND remind_at <= $1)) "
+                "AND (claimed_by IS NULL OR claimed_until <= $1 OR claimed_by = $2) "
+                "ORDER BY due_at, game_id, seat LIMIT $4 FOR UPDATE SKIP LOCKED) AS c "
+                "WHERE d.game_id=c.game_id AND d.seat=c.seat AND d.kind=c.kind "
+                "RETURNING d.game_id, d.seat, d.kind, d.due_at, d.remind_at, d.reminded, d.opened",
+                now, owner, now + lease_s, limit)
+        return sorted((_deadline(r) for r in rows), key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
+
+    @_boundary
+    async def mark_reminded(self, game_id: int, seat: int, kind: str,
+                            opened: int | None = None) -> bool:
+        async with self._connection() as conn:
+            status = await conn.execute(
+                "UPDATE deadlines SET reminded=TRUE, claimed_by=NULL, claimed_until=NULL "
+                "WHERE game_id=$1 AND seat=$2 AND kind=$3 AND NOT reminded "
+                "AND ($4::bigint IS NULL OR opened=$4)", game_id, seat, kind, opened)
+        return bool(status == "UPDATE 1")
 
     @_boundary
     async def clear_deadlines(self, game_id: int) -> None:

@@ -118,6 +118,12 @@ MIGRATIONS: list[str] = [
     DROP INDEX seats_user;
     CREATE INDEX seats_user ON seats(user_id, game_id);
     """,
+    # 4: claims on deadlines (several processes: each deadline is handled by the one that
+    # claimed it, until its lease runs out)
+    """
+    ALTER TABLE deadlines ADD COLUMN claimed_by TEXT;
+    ALTER TABLE deadlines ADD COLUMN claimed_until REAL;
+    """,
 ]
 
 
@@ -806,12 +812,17 @@ class SqliteStorage(Storage):
 
     def _deadline_statements(self, conn: sqlite3.Connection, game_id: int,
                              deadlines: Iterable[DeadlineRow]) -> None:
-        """The statements that replace a game's deadlines (on the connection's thread)."""
-        conn.execute("DELETE FROM deadlines WHERE game_id=?", (game_id,))
+        """The statements that replace a game's deadlines (on the connection's thread). A
+        deadline of the same prompt instance as before keeps its claim (another seat's move must
+        not free a deadline a process is about to handle)."""
+        claims = {(r[0], r[1], r[2]): (r[3], r[4]) for r in conn.execute(
+            "DELETE FROM deadlines WHERE game_id=? "
+            "RETURNING seat, kind, opened, claimed_by, claimed_until", (game_id,)).fetchall()}
         conn.executemany(
-            "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened) "
-            "VALUES (?,?,?,?,?,?,?)",
-            [(game_id, d.seat, d.kind, d.due_at, d.remind_at, int(d.reminded), d.opened)
+            "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened, "
+            "claimed_by, claimed_until) VALUES (?,?,?,?,?,?,?,?,?)",
+            [(game_id, d.seat, d.kind, d.due_at, d.remind_at, int(d.reminded), d.opened,
+              *claims.get((d.seat, d.kind, d.opened), (None, None)))
              for d in deadlines])
 
     @_serialised
@@ -943,10 +954,12 @@ class SqliteStorage(Storage):
         return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
 
     @_serialised
-    async def next_deadline_time(self) -> float | None:
+    async def next_deadline_time(self, owner: str | None = None) -> float | None:
         async with self.db.execute(
-            "SELECT MIN(CASE WHEN reminded=0 AND remind_at IS NOT NULL AND remind_at < due_at "
-            "THEN remind_at ELSE due_at END) FROM deadlines") as cur:
+            "SELECT MIN(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> ? "
+            "THEN MAX(at, claimed_until) ELSE at END) FROM (SELECT CASE WHEN reminded=0 "
+            "AND remind_at IS NOT NULL AND remind_at < due_at THEN remind_at ELSE due_at END "
+            "AS at, claimed_by, claimed_until FROM deadlines)", (owner,)) as cur:
             row = await cur.fetchone()
         return float(row[0]) if row and row[0] is not None else None
 
@@ -959,10 +972,31 @@ class SqliteStorage(Storage):
             return [_deadline(r) async for r in cur]
 
     @_serialised
-    async def mark_reminded(self, game_id: int, seat: int, kind: str) -> None:
+    async def claim_deadlines(self, now: float, owner: str, lease_s: float,
+                              limit: int = 100) -> list[DeadlineRow]:
+        # One statement is one write transaction: SQLite's write lock makes it the only writer
+        # of the file while it picks and marks the rows, whichever process runs it.
+        def claim(conn: sqlite3.Connection) -> list[Any]:
+            return conn.execute(
+                "UPDATE deadlines SET claimed_by=?, claimed_until=? WHERE rowid IN ("
+                "SELECT rowid FROM deadlines "
+                "WHERE (due_at <= ? OR (reminded=0 AND remind_at IS NOT NULL AND remind_at <= ?)) "
+                "AND (claimed_by IS NULL OR claimed_until <= ? OR claimed_by = ?) "
+                f"ORDER BY due_at, game_id, seat LIMIT ?) RETURNING {_DEADLINE_COLUMNS}",
+                (owner, now + lease_s, now, now, now, owner, limit)).fetchall()
+
+        rows = [_deadline(r) for r in await self._on_thread(claim)]
+        return sorted(rows, key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
+
+    @_serialised
+    async def mark_reminded(self, game_id: int, seat: int, kind: str,
+                            opened: int | None = None) -> bool:
         self._deadlines.pop(game_id, None)
-        await self._x("UPDATE deadlines SET reminded=1 WHERE game_id=? AND seat=? AND kind=?",
-                              (game_id, seat, kind))
+        cur = await self._x(
+            "UPDATE deadlines SET reminded=1, claimed_by=NULL, claimed_until=NULL "
+            "WHERE game_id=? AND seat=? AND kind=? AND reminded=0 AND (? IS NULL OR opened=?)",
+            (game_id, seat, kind, opened, opened))
+        return cur.rowcount == 1
 
     @_serialised
     async def clear_deadlines(self, game_id: int) -> None:

@@ -330,7 +330,7 @@ async def test_a_failed_pass_is_tried_again_soon_not_in_an_hour(
     async def locked(*args: Any, **kwargs: Any) -> Any:
         raise StorageBusy("the database is locked by another process.")
 
-    monkeypatch.setattr(bot.storage, "due_deadlines", locked)
+    monkeypatch.setattr(bot.storage, "claim_deadlines", locked)
     assert await bot.scheduler.pass_once() == 5
     assert await bot.scheduler.pass_once() == 10
     monkeypatch.undo()

@@ -8,6 +8,7 @@ backend has (WAL, a file's header) is tested on that one."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 from collections.abc import AsyncIterator
@@ -564,3 +565,103 @@ async def test_a_failure_while_seating_a_new_table_leaves_no_lobby_behind(store:
                                   host_id=7, deadline=None, now=1.0, seats=twice[:1])
     game = await store.get_game(gid)
     assert game is not None and [s.name for s in game.seats] == ["alice"]
+
+
+# ------------------------------------------------------------------ claims on deadlines
+# Several processes over one database: each due deadline is claimed by one of them for a lease.
+# A second storage over the same database stands for a second process.
+
+
+async def _games_with_due_deadlines(s: Storage, n: int) -> set[tuple[int, int]]:
+    """``n`` running games, both seats' deadlines due at 100 (reminders at 50)."""
+    keys: set[tuple[int, int]] = set()
+    for _ in range(n):
+        gid = await _started_game(s, deadlines=[])
+        await s.replace_deadlines(gid, [DeadlineRow(gid, seat, "bid", 100.0, 50.0, False, 1)
+                                        for seat in (0, 1)])
+        keys |= {(gid, 0), (gid, 1)}
+    return keys
+
+
+async def test_owners_claiming_at_once_never_get_the_same_deadline(
+        store: Storage, location: str) -> None:
+    due = await _games_with_due_deadlines(store, 6)
+    other = _storage(location)
+    await other.open()
+    try:
+        owners = [(store, "a"), (other, "b"), (store, "c"), (other, "d")]
+
+        async def claim(now: float) -> list[set[tuple[int, int]]]:
+            got = await asyncio.gather(*(s.claim_deadlines(now, who, 60.0, 3) for s, who in owners))
+            return [{(d.game_id, d.seat) for d in rows} for rows in got]
+
+        first = await claim(200.0)
+        assert [len(g) for g in first] == [3, 3, 3, 3]
+        assert set().union(*first) == due  # twelve deadlines, each to exactly one owner
+        # while the leases run, each owner gets its own again (its retries), nobody another's
+        assert await claim(230.0) == first
+        assert await store.claim_deadlines(230.0, "e", 60.0) == []
+    finally:
+        await other.close()
+
+
+async def test_a_claim_comes_back_when_its_lease_expires(store: Storage) -> None:
+    gid = await _started_game(store)  # seat 0: reminder at 50, deadline at 100
+    assert await store.claim_deadlines(40.0, "a", 30.0) == []  # nothing due yet
+    [mine] = await store.claim_deadlines(60.0, "a", 30.0)
+    assert (mine.game_id, mine.seat, mine.kind) == (gid, 0, "bid")
+    assert await store.claim_deadlines(70.0, "b", 30.0) == []  # a holds it until 90
+    assert len(await store.claim_deadlines(80.0, "a", 30.0)) == 1  # a's retry renews it: 110
+    assert await store.claim_deadlines(100.0, "b", 30.0) == []
+    # a died: at 110 its claim is free again
+    [taken] = await store.claim_deadlines(110.0, "b", 30.0)
+    assert (taken.game_id, taken.seat) == (gid, 0)
+    assert await store.claim_deadlines(120.0, "a", 30.0) == []
+    assert len(await store.due_deadlines(120.0)) == 1  # the plain read still sees it
+
+
+async def test_the_next_deadline_of_another_owners_claim_is_when_its_lease_ends(
+        store: Storage) -> None:
+    await _started_game(store)
+    assert await store.next_deadline_time("b") == 50.0
+    await store.claim_deadlines(60.0, "a", 30.0)
+    assert await store.next_deadline_time("b") == 90.0  # b sleeps past what a is handling
+    assert await store.next_deadline_time("a") == 50.0  # a's own: due (its retries)
+    assert await store.next_deadline_time() == 50.0
+
+
+async def test_a_move_keeps_the_claim_of_an_unchanged_deadline_only(store: Storage) -> None:
+    gid = await _started_game(store, deadlines=[DeadlineRow(0, 0, "bid", 100.0, None, False, 1),
+                                                DeadlineRow(0, 1, "bid", 100.0, None, False, 1)])
+    assert len(await store.claim_deadlines(100.0, "a", 60.0)) == 2
+    # seat 0 answered; seat 1's prompt is the same instance, seat 0 is asked anew
+    await store.commit_action(gid, **_commit_args(gid, opened={0: 2, 1: 1}, deadlines=[
+        DeadlineRow(gid, 0, "bid", 100.0, None, False, 2),
+        DeadlineRow(gid, 1, "bid", 100.0, None, False, 1)]))
+    assert [(d.seat, d.opened) for d in await store.claim_deadlines(100.0, "b", 60.0)] == [(0, 2)]
+
+
+async def test_a_reminder_is_marked_by_exactly_one_of_several_at_once(
+        store: Storage, location: str) -> None:
+    gid = await _started_game(store, deadlines=[DeadlineRow(0, 0, "bid", 100.0, 50.0, False, 1)])
+    other = _storage(location)
+    await other.open()
+    try:
+        marks = await asyncio.gather(*(s.mark_reminded(gid, 0, "bid", 1)
+                                       for s in (store, other) * 4))
+        assert sorted(marks) == [False] * 7 + [True]
+        assert [d.reminded for d in await other.deadlines(gid)] == [True]
+    finally:
+        await other.close()
+
+
+async def test_marking_a_reminder_releases_its_claim_and_checks_the_instance(
+        store: Storage) -> None:
+    gid = await _started_game(store, deadlines=[DeadlineRow(0, 0, "bid", 100.0, 50.0, False, 1)])
+    assert len(await store.claim_deadlines(60.0, "a", 100.0)) == 1
+    assert await store.mark_reminded(gid, 0, "bid", 2) is False  # another prompt instance
+    assert await store.mark_reminded(gid, 0, "bid", 1) is True
+    assert await store.mark_reminded(gid, 0, "bid") is False  # once
+    # the reminder is done; the deadline itself, at 100, is anyone's (a's lease ran to 160)
+    [d] = await store.claim_deadlines(100.0, "b", 30.0)
+    assert (d.game_id, d.reminded) == (gid, True)
