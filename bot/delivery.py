@@ -195,6 +195,9 @@ class DiscordDelivery:
         self._board_version: dict[int, int] = {}
         """game → the version of the newest board drawn: an update delivered late (two players
         deciding at once, the later one's delivery overtaking) never puts an older board back."""
+        self._waiting: dict[int, list[int]] = {}
+        """game → the versions of its updates waiting for their turn to post: one that has a newer
+        update behind it posts its lines but leaves drawing the board to that newer one."""
 
     async def channel(self, game: GameRow, cid: int | None = None) -> discord.abc.Messageable | None:
         """The game's home (its thread, else its channel), or the channel ``cid``."""
@@ -375,17 +378,49 @@ class DiscordDelivery:
             log.exception("delivery failed", extra={"game_id": game.id, "guild_id": game.guild_id})
 
     async def _deliver(self, update: Update) -> None:
-        async with self._posting.setdefault(update.game.id, asyncio.Lock()):
-            await self.post_update(update)
+        """Post the update (one update of a game at a time), then the private news and the result.
+
+        Board renders are coalesced: in a burst (several players deciding at once, deadlines
+        falling together) an update whose turn comes while a newer update of the same game is
+        already waiting posts its lines with a link to the board as it stands, and only the newest
+        draws it. Nothing is lost: the newest state is always drawn (the newest update never sees
+        a newer one behind it), every line is posted once in order, and event files (a flick's
+        animation) are drawn for each update."""
+        game_id, version = update.game.id, update.game.version
+        self._waiting.setdefault(game_id, []).append(version)
+        waiting = True
+        try:
+            async with self._posting.setdefault(game_id, asyncio.Lock()):
+                # (one turn of the loop: updates delivered at this very moment get in line first)
+                await asyncio.sleep(0)
+                self._unwait(game_id, version)
+                waiting = False
+                superseded = any(v > version for v in self._waiting.get(game_id, ()))
+                await self.post_update(update, draw=not superseded)
+        finally:
+            if waiting:  # (cancelled or failed while waiting its turn)
+                self._unwait(game_id, version)
         await self.push_private(update)
         if update.result is not None:
             await self.announce_result(update.game)
 
-    async def post_update(self, update: Update) -> None:
+    def _unwait(self, game_id: int, version: int) -> None:
+        """The update of ``version`` is no longer waiting to post (the game's list goes when empty)."""
+        versions = self._waiting.get(game_id)
+        if versions is None:
+            return
+        versions.remove(version)
+        if not versions:
+            del self._waiting[game_id]
+
+    async def post_update(self, update: Update, *, draw: bool = True) -> None:
         """The board message, then the update's public lines in the thread, in the order they
         happened. An event with files of its own (a flick: its animation) starts a message of its
         own carrying them, followed by the lines after it, so a player scrolling the thread sees
-        each shot next to its line; the decision now asked comes last, with its pings."""
+        each shot next to its line; the decision now asked comes last, with its pings.
+
+        Without ``draw`` (a newer update of the game is waiting to post and will draw it), the
+        board is not drawn: the lines link to it as it stands."""
         game = update.game
         snap = update.snap
         # the player who just acted is looking at the result already: no ping for them
@@ -401,10 +436,10 @@ class DiscordDelivery:
             skip += 1
         newest = self._board_version.get(game.id, -1)
         drawing: Awaitable[discord.Message | discord.PartialMessage | None]
-        if game.version >= newest:
+        if draw and game.version >= newest:
             self._board_version[game.id] = game.version
             drawing = self.update_board(snap, update.events)
-        else:  # a newer board is up already: keep it, post only this update's lines
+        else:  # a newer board is up already, or coming: keep it, post only this update's lines
             drawing = self._board_link(game)
         board, shots = await asyncio.gather(drawing, self.event_files(snap, told[skip:]))
         posts: list[tuple[list[str], Files]] = [([], [])]
