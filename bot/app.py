@@ -85,6 +85,9 @@ class HeraldBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._storage_open = False
         self._heartbeat_task: asyncio.Task[None] | None = None
+        self.heartbeat_every = HEARTBEAT_EVERY
+        """Seconds between two heartbeat writes (tests on a virtual clock that jumps days ahead
+        set it longer, so a jump is not thousands of wake-ups)."""
 
     # the parts, for tests and the command line
     @property
@@ -172,7 +175,7 @@ class HeraldBot(commands.Bot):
                         log.warning("cannot write the heartbeat file %s (%s); `python -m bot "
                                     "health` will report Herald unhealthy", path, exc)
                     failing = True
-            await asyncio.sleep(HEARTBEAT_EVERY)
+            await asyncio.sleep(self.heartbeat_every)
 
     async def _start_scheduler(self) -> None:
         await self.wait_until_ready()

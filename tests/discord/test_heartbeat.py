@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import simcord
 
 from bot.app import HeraldBot
 from bot.health import HEARTBEAT_EVERY, check, heartbeat_path
+
+pytestmark = pytest.mark.heartbeat
 
 
 async def test_the_bot_beats_while_connected_and_stops_when_the_gateway_is_lost(
