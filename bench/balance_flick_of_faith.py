@@ -2,7 +2,7 @@
 the VP come from, and whether one shot beats the computer player.
 
 Run: python bench/balance_flick_of_faith.py [--games N] [--players 2 3 4] [--candidates K]
-                                           [--workers W] [--seed S] [--copycat]
+                                           [--workers W] [--seed S] [--copycat | --exact]
 
 Each game deals god cards at random and the computer players pick a side at random, so every
 god appears about equally often. A shared win counts as a fraction for each winner. A fair god
@@ -22,6 +22,11 @@ its turn) by a "copycat": every Mission flick it makes is the straight shot at t
 the power whose slide on an empty map just reaches the navel, 6 on today's map; everything else
 it decides like the computer player). A game that collapses to one move is one where the
 copycat wins clearly more than the fair share against the computer player.
+
+``--exact`` puts the same seat in the hands of the computer player's former, slower search
+(``bot.best_flick(..., exact=True)``: a fresh engine-grade simulation per candidate) against
+today's cheaper search in all other seats, in the same games: if the cheaper search were weaker,
+the exact seat would win clearly more than the fair share.
 """
 
 from __future__ import annotations
@@ -67,8 +72,9 @@ def copycat_shot(view: dict[str, object], seat: int) -> dict[str, object]:
     return {"type": "flick", "angle": 0.0, "power": round(power, 1)}
 
 
-def play(players: int, seed: int, copycat: int = -1) -> Game:
-    """One seeded game (see ``Game``); seat ``copycat`` (if any) always flicks at the navel."""
+def play(players: int, seed: int, copycat: int = -1, exact: bool = False) -> Game:
+    """One seeded game (see ``Game``); seat ``copycat`` (if any) always flicks at the navel, or,
+    with ``exact``, aims with the former exact search."""
     s = E.setup(players, seed)
     rng = random.Random(seed)
     first = -1
@@ -78,7 +84,9 @@ def play(players: int, seed: int, copycat: int = -1) -> Game:
             first = s.first_player
         p = rng.choice(E.prompts(s))
         before = list(s.vp)
-        if p.seat == copycat and p.kind == "flick":
+        if p.seat == copycat and p.kind == "flick" and exact:
+            action = bot.best_flick(E.view(s, p.seat), p.seat, bot.CANDIDATES, exact=True)
+        elif p.seat == copycat and p.kind == "flick":
             action = copycat_shot(E.view(s, p.seat), p.seat)
         else:
             action = E.bot_action(E.view(s, p.seat), p, rng)
@@ -113,7 +121,7 @@ def _attribute(s: object, before: list[int], events: list[object], sources: list
         sources[k]["other"] += vp[k] - before[k] - explained[k]
 
 
-def _play(job: tuple[int, int, int]) -> Game:
+def _play(job: tuple[int, int, int, bool]) -> Game:
     return play(*job)
 
 
@@ -128,7 +136,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, mid - half), min(1.0, mid + half))
 
 
-def report(n: int, games: list[Game]) -> None:
+def report(n: int, games: list[Game], exact: bool = False) -> None:
     played: dict[str, int] = defaultdict(int)
     won: dict[str, float] = defaultdict(float)
     vp: dict[str, float] = defaultdict(float)
@@ -168,7 +176,8 @@ def report(n: int, games: list[Game]) -> None:
         mine = sum(g[3][g[6]] for g in cc) / len(cc)
         others = sum(sum(g[3]) - g[3][g[6]] for g in cc) / len(cc) / (n - 1)
         navel = sum(g[5][g[6]]["navel"] for g in cc) / max(1.0, sum(g[3][g[6]] for g in cc))
-        print(f"  copycat (always angle 0 at the navel) vs the computer player: wins "
+        who = "former exact search" if exact else "copycat (always angle 0 at the navel)"
+        print(f"  {who} vs the computer player: wins "
               f"{100 * wins / len(cc):.1f}% ({100 * lo:.1f}–{100 * hi:.1f}%, fair {fair:.1f}%), "
               f"avg VP {mine:.1f} vs {others:.1f}, {100 * navel:.0f}% of its VP from the navel")
 
@@ -183,9 +192,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="offset added to every game's seed")
     ap.add_argument("--copycat", action="store_true",
                     help="one seat per game always plays the straight shot at the navel")
+    ap.add_argument("--exact", action="store_true",
+                    help="one seat per game aims with the former exact (slower) search")
     args = ap.parse_args()
+    if args.copycat and args.exact:
+        ap.error("choose --copycat or --exact, not both")
     t0 = time.time()
-    jobs = [(n, 10_000 * n + args.seed + g, g % n if args.copycat else -1)
+    jobs = [(n, 10_000 * n + args.seed + g, g % n if args.copycat or args.exact else -1, args.exact)
             for n in args.players for g in range(args.games)]
     if args.workers > 1:
         with multiprocessing.Pool(args.workers, initializer=_init, initargs=(args.candidates,)) as pool:
@@ -195,9 +208,10 @@ def main() -> None:
         results = [_play(j) for j in jobs]
     print(f"Flick of Faith balance: {args.games} games per player count, "
           f"computer player with {args.candidates} candidates"
-          + (", one copycat seat per game" if args.copycat else ""))
+          + (", one copycat seat per game" if args.copycat else "")
+          + (", one seat per game with the former exact search" if args.exact else ""))
     for n in args.players:
-        report(n, [g for g in results if g[0] == n])
+        report(n, [g for g in results if g[0] == n], args.exact)
     print(f"\n({time.time() - t0:.0f} s, {args.workers} worker(s))")
 
 

@@ -2,13 +2,15 @@
 
 Run: python bench/flick_physics.py [--repeats N]
 Prints median and p95 times of a whole engine flick (validation, wobble, pymunk simulation,
-bookkeeping) with 1, 20 and 40 discs on the map, and the encode time and size of the board PNG
-and of the flick GIF.
+bookkeeping) with 1, 20 and 40 discs on the map, of one computer-player move's flick search
+(today's search and the former exact one, on the same boards: every flick decision of seeded
+2-, 3- and 4-player games), and the encode time and size of the board PNG and of the flick GIF.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -19,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.render import to_png  # noqa: E402
 from cogs.flick_of_faith.ui import UI  # noqa: E402
 from rules.flick_of_faith import ENGINE as E  # noqa: E402
+from rules.flick_of_faith import bot  # noqa: E402
 from rules.flick_of_faith import map as board  # noqa: E402
 
 
@@ -48,6 +51,22 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
+def search_views(games: int) -> list[tuple[dict, int]]:  # type: ignore[type-arg]
+    """The view at every computer-player flick of ``games`` seeded games per player count."""
+    out = []
+    for players in (2, 3, 4):
+        for seed in range(games):
+            s = E.setup(players, seed)
+            rng = random.Random(seed)
+            while E.result(s) is None:
+                p = rng.choice(E.prompts(s))
+                v = E.view(s, p.seat)
+                if p.kind == "flick":
+                    out.append((v, p.seat))
+                s, _ = E.apply(s, p.seat, E.bot_action(v, p, rng))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=60)
@@ -65,6 +84,20 @@ def main() -> None:
             last = (s2, ev)
         print(f"  {n:2d} discs: median {statistics.median(times) * 1000:6.1f} ms   p95 {pct(times, 0.95) * 1000:6.1f} ms")
     assert last is not None
+    print(f"computer player's flick search, {bot.CANDIDATES} candidates (bot.best_flick, one move)")
+    views = search_views(max(1, args.repeats // 20))
+    fast: list[float] = []
+    exact: list[float] = []
+    for v, seat in views:  # interleaved, so both see the same machine load
+        t = time.perf_counter()
+        bot.best_flick(v, seat)
+        fast.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        bot.best_flick(v, seat, exact=True)
+        exact.append(time.perf_counter() - t)
+    for name, xs in (("search", fast), ("former exact search", exact)):
+        print(f"  {name:20s} {len(xs)} moves: median {statistics.median(xs) * 1000:6.2f} ms   "
+              f"p95 {pct(xs, 0.95) * 1000:6.2f} ms")
     s2, ev = last
     view = E.view(s2, None)
     times, size = [], 0
