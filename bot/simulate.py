@@ -26,6 +26,7 @@ from pathlib import Path
 
 from rules import registry
 from rules.engine import Event, seat_name
+from rules.text import number
 
 from .config import Config
 from .gameui import get_ui
@@ -127,7 +128,7 @@ class FileDelivery:
         if update.result is not None:
             r = update.result
             winners = ", ".join(f"{seat_name(w)} {names[w]}" for w in r.winners) or "nobody"
-            scores = ", ".join(f"{seat_name(int(k))}: {v}" for k, v in sorted(r.scores.items()))
+            scores = ", ".join(f"{seat_name(int(k))}: {number(v)}" for k, v in sorted(r.scores.items()))
             word = "winner" if len(r.winners) == 1 else "winners"
             self.lines.append(f"RESULT: {word} {winners}; scores {scores}; {r.reason}")
 
