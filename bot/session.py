@@ -813,30 +813,54 @@ class Sessions:
             update = await self._run_bots_safely(Update(snap, since=snap.game.version))
         return update if update.steps else None
 
+    @staticmethod
+    def _fires(mine: OpenPrompt | None, deadline: DeadlineRow) -> bool:
+        """Whether ``deadline`` belongs to the open prompt ``mine`` (same kind, same instance)."""
+        return mine is not None and mine.prompt.kind == deadline.kind and (
+            not deadline.opened or mine.opened == deadline.opened)
+
     async def timeout(self, deadline: DeadlineRow) -> Update | None:
         """A deadline passed: its prompt's timeout action is taken (the log says so) — only if that
-        very prompt instance is still open; an answered one just drops its deadline."""
+        very prompt instance is still open; an answered one just drops its deadline.
+
+        The deadline row is fresh from the database, while the game may come from memory: a game
+        another process moved on looks answered, or loses the version race, here. Either way it is
+        read again before anything is judged or written (never deadlines derived from a stale
+        copy), as :meth:`act` retries a lost race."""
         game_id, seat = deadline.game_id, deadline.seat
         async with self.track(), self.lock(game_id):
-            snap = await self.snapshot(game_id)
-            game = snap.game
-            if game.status != "active":
-                await self.storage.clear_deadlines(game_id)
-                return None
-            mine = snap.prompt_of(seat)
-            if mine is None or mine.prompt.kind != deadline.kind or (
-                    deadline.opened and mine.opened != deadline.opened):
-                keep = [o.deadline for o in snap.open if o.deadline is not None and o.deadline != deadline]
-                await self.storage.replace_deadlines(game_id, keep)
-                return None
-            prompt = mine.prompt
-            action = await self.cpu(snap.engine.timeout_action, snap.state, prompt)
-            update = Update(snap, kind="timeout", since=game.version)
-            # (a public line: the engine's note speaks to the player, the log speaks about them)
-            note = Event(f"⏰ {seat_name(seat)} ran out of time "
-                         f"({prompt.kind.replace('_', ' ')}): {about(prompt.timeout_note, seat_name(seat))}.")
-            update = await self._apply(update, seat, action, "timeout", None, notes=[note])
-            update = await self._run_bots_safely(update)
+            for attempt in range(1, COMMIT_ATTEMPTS + 1):
+                snap = await self.snapshot(game_id)
+                mine = snap.prompt_of(seat)
+                if not self._fires(mine, deadline) and attempt == 1:
+                    self.storage.forget(game_id)
+                    snap = await self.snapshot(game_id)
+                    mine = snap.prompt_of(seat)
+                game = snap.game
+                if game.status != "active":
+                    await self.storage.clear_deadlines(game_id)
+                    return None
+                if mine is None or not self._fires(mine, deadline):
+                    keep = [o.deadline for o in snap.open if o.deadline is not None and o.deadline != deadline]
+                    await self.storage.replace_deadlines(game_id, keep)
+                    return None
+                prompt = mine.prompt
+                action = await self.cpu(snap.engine.timeout_action, snap.state, prompt)
+                update = Update(snap, kind="timeout", since=game.version)
+                # (a public line: the engine's note speaks to the player, the log speaks about them)
+                note = Event(f"⏰ {seat_name(seat)} ran out of time "
+                             f"({prompt.kind.replace('_', ' ')}): {about(prompt.timeout_note, seat_name(seat))}.")
+                try:
+                    update = await self._apply(update, seat, action, "timeout", None, notes=[note])
+                except VersionConflict:
+                    if attempt == COMMIT_ATTEMPTS:
+                        raise
+                    log.info("version race lost at a deadline; reading the game again",
+                             extra={"game_id": game_id})
+                    self.storage.forget(game_id)
+                    continue
+                update = await self._run_bots_safely(update)
+                break
         self.on_deadlines_changed()
         await self.delivery.deliver(update)
         return update
