@@ -217,16 +217,21 @@ async def play_round(thread: Any, players: list[Any]) -> None:
             await p.click(panel.response.message, label="Gold (+2)")
 
 
+def two_players(env: simcord.Env) -> tuple[Any, Any, Any, Any]:
+    """A server with a games channel and two members, alice and bob."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    return (guild, channel, guild.add_member(env.create_user("alice")),
+            guild.add_member(env.create_user("bob")))
+
+
 def notices(thread: Any) -> list[Any]:
     return [m for m in thread.history() if NOTICE in m.content]
 
 
 async def test_closed_dms_are_tried_again_in_each_new_game_and_after_a_back_off(simcord_env: simcord.Env) -> None:
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
+    guild, channel, alice, bob = two_players(env)
     env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", **CLOSED)
     first = await open_duel(env, guild, channel, alice, bob, options="fast=yes")
     assert len(notices(first)) == 1 and str(bob.id) in notices(first)[0].content
@@ -247,10 +252,7 @@ async def test_closed_dms_are_tried_again_in_each_new_game_and_after_a_back_off(
 
 async def test_the_end_of_a_game_reaches_every_human_once(simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
+    guild, channel, alice, bob = two_players(env)
     carol = guild.add_member(env.create_user("carol"))
     thread = await open_duel(env, guild, channel, alice, bob, options="fast=yes")
     env.inject_error("POST", f"/channels/{carol.user.dm_channel.id}/messages", **CLOSED)  # (unrelated)
@@ -278,10 +280,7 @@ async def test_the_end_of_a_game_reaches_every_human_once(simcord_env: simcord.E
 
 async def test_a_player_with_closed_dms_still_learns_the_result_in_the_thread(simcord_env: simcord.Env) -> None:
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
+    guild, channel, alice, bob = two_players(env)
     env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", **CLOSED)
     thread = await open_duel(env, guild, channel, alice, bob, options="fast=yes")
     await play_round(thread, [alice, bob])
@@ -307,10 +306,7 @@ async def test_choices_on_buttons_say_what_they_do(simcord_env: simcord.Env, sim
 
 async def test_reminders_link_the_board_and_show_the_deadline_as_a_timestamp(simcord_env: simcord.Env) -> None:
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
+    guild, channel, alice, bob = two_players(env)
     thread = await open_duel(env, guild, channel, alice, bob, options="fast=yes", deadline="2h")
     await answer(alice, thread)
     await env.advance_time(3600 + 60)
@@ -323,10 +319,7 @@ async def test_reminders_link_the_board_and_show_the_deadline_as_a_timestamp(sim
 
 async def test_a_timeout_is_told_about_the_player_not_to_them(simcord_env: simcord.Env) -> None:
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
+    guild, channel, alice, bob = two_players(env)
     thread = await open_duel(env, guild, channel, alice, bob, options="fast=yes", deadline="2h")
     await answer(alice, thread)
     await env.advance_time(2 * 3600 + 60)
