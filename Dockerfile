@@ -2,8 +2,8 @@
 #   docker build -t herald .
 #   docker run -d --name herald --restart unless-stopped -e DISCORD_TOKEN=... -v herald-data:/data herald
 # The token comes from the environment at run time and is never baked into the image.
-# The SQLite database (and its -wal/-shm files, and the bot's heartbeat file) lives on the /data
-# volume, owned by the unprivileged user herald (uid and gid 10001: give a bind-mounted folder to
+# The SQLite database (and its -wal/-shm files, and the bot's heartbeat file, for PostgreSQL too)
+# lives on the /data volume, owned by the unprivileged user herald (uid and gid 10001: give a bind-mounted folder to
 # that id, e.g. `chown 10001:10001 /srv/herald`).
 FROM python:3.11-slim
 
@@ -37,8 +37,11 @@ USER herald
 WORKDIR /data
 VOLUME ["/data"]
 
-# healthy = the database opens and the bot's gateway heartbeat (written every 30 s while it
-# is connected to Discord) is less than two minutes old; see `python -m bot health`
+# healthy = the database answers (the SQLite file on /data, or the PostgreSQL server of
+# HERALD_DB within 5 s) and the bot's gateway heartbeat (written every 30 s while it is
+# connected to Discord) is less than two minutes old. The heartbeat file is
+# /data/herald.db.heartbeat with SQLite and /data/herald-heartbeat-<shards>.json with
+# PostgreSQL (or HERALD_HEARTBEAT); see `python -m bot health` and docs/deployment.md
 HEALTHCHECK --interval=60s --timeout=15s --start-period=120s --retries=3 \
     CMD ["python", "-m", "bot", "health"]
 

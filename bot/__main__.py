@@ -66,15 +66,20 @@ def _parser() -> argparse.ArgumentParser:
                      help="write a board image every N moves (N ≥ 1)")
     sim.add_argument("--no-images", action="store_true", help="write only the log")
     sub.add_parser("games", help="list the registered games")
-    rep = sub.add_parser("replay", help="check that a stored game replays to its stored state "
-                                        "(reads the database, never changes or creates it)")
+    rep = sub.add_parser("replay", help="check that a stored game replays to its stored state, or "
+                                        "with --render draw its board of every step and an animated "
+                                        "replay (reads the database, never changes or creates it)")
     rep.add_argument("game_id", type=whole("game id", 1, MAX_ID))
+    rep.add_argument("--render", metavar="DIR", default=None,
+                     help="write board_NNNN.png for every step and replay.gif into DIR (new, empty, "
+                          "or a previous replay output, which is replaced; any other folder is refused)")
     bak = sub.add_parser("backup", help="copy the database safely while the bot runs (SQLite's "
                                         "online backup; the copy is checked before it is kept)")
     bak.add_argument("path", help="the backup file to write (a new file, unless --force)")
     bak.add_argument("--force", action="store_true", help="replace PATH if it exists")
-    sub.add_parser("health", help="exit 0 if the database opens and the running bot's gateway "
-                                  "heartbeat is recent, 1 otherwise (for Docker HEALTHCHECK)")
+    sub.add_parser("health", help="exit 0 if the database answers and the running bot's gateway "
+                                  "heartbeat (HERALD_HEARTBEAT) is recent, 1 otherwise (for Docker "
+                                  "HEALTHCHECK; SQLite or PostgreSQL)")
     p.add_argument("--version", action="version", version=f"Herald {__version__}")
     return p
 
@@ -115,21 +120,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{key:<22} {engine.name} ({engine.min_players}–{engine.max_players} players)")
         return 0
     assert config is not None
-    if args.command in ("backup", "health") and is_postgres_url(config.db_path):
-        # both read a SQLite file; PostgreSQL has its own tools (docs/deployment.md)
-        tool = "pg_dump" if args.command == "backup" else "pg_isready"
-        print(f"{'error' if args.command == 'backup' else 'unhealthy'}: `{args.command}` works on a "
-              f"SQLite database file, and HERALD_DB names a PostgreSQL database: use {tool} "
-              "(see docs/deployment.md).", file=sys.stderr)
-        return 2 if args.command == "backup" else 1
+    if args.command == "backup" and is_postgres_url(config.db_path):
+        # it reads a SQLite file; PostgreSQL has its own tools (docs/deployment.md)
+        print("error: `backup` works on a SQLite database file, and HERALD_DB names a PostgreSQL "
+              "database: use pg_dump (see docs/deployment.md).", file=sys.stderr)
+        return 2
     if args.command == "backup":
         from .backup import main as backup_main
 
         return backup_main(config.db_path, args.path, force=args.force)
     if args.command == "health":
+        from .health import heartbeat_path
         from .health import main as health_main
 
-        return health_main(config.db_path)
+        return health_main(config.db_path, heartbeat_path(config.db_path, config.heartbeat,
+                                                          config.shard_ids))
     try:
         if args.command == "simulate":
             from .simulate import SimulateError
@@ -139,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
                 return sim_main(args, config)
             except SimulateError as exc:
                 return _fail(exc, exc.code)
+        if args.command == "replay" and args.render is not None:
+            from .replay import render_main
+
+            return render_main(args.game_id, args.render, config.db_path)
         if args.command == "replay":
             from .app import replay_check
 

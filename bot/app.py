@@ -15,6 +15,7 @@ import math
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -25,6 +26,7 @@ from rules import registry
 from rules.engine import RulesError, StateSchemaError
 
 from . import __version__
+from .away import TimeAway, post_line
 from .config import Config
 from .controller import Controller
 from .delivery import DiscordDelivery
@@ -34,6 +36,7 @@ from .gameui import get_ui
 from .health import HEARTBEAT_EVERY, clear_heartbeat, heartbeat_path, write_heartbeat
 from .platform import Platform
 from .refusals import APOLOGY, reply, sentence_for
+from .render.pool import RenderPool
 from .scheduler import Scheduler
 from .session import Sessions
 from .storage import Storage, StorageError, is_postgres_url, open_storage, shown_location
@@ -41,7 +44,7 @@ from .views import ALL_ITEMS
 
 log = logging.getLogger("herald")
 
-CORE_EXTENSIONS = ("cogs.tables", "cogs.admin")
+CORE_EXTENSIONS = ("cogs.tables", "cogs.admin", "cogs.ratings", "cogs.away")
 
 
 def intents() -> discord.Intents:
@@ -67,19 +70,30 @@ def invite_url(application_id: int) -> str:
 
 
 class HeraldBot(commands.Bot):
-    def __init__(self, config: Config | None = None, storage: Storage | None = None) -> None:
+    def __init__(self, config: Config | None = None, storage: Storage | None = None,
+                 **options: Any) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
-                         allowed_mentions=discord.AllowedMentions.none(), help_command=None)
+                         allowed_mentions=discord.AllowedMentions.none(), help_command=None,
+                         **options)
         config = config or Config.from_env()
         storage = storage or open_storage(config.db_path)
         forms = Forms()
         sessions = Sessions(storage, config)
-        delivery = DiscordDelivery(self, storage, forms, cpu=sessions.cpu, now=sessions.now)
+        # boards and hands drawn in worker processes when configured (``HERALD_RENDER_PROCESSES``)
+        self.render = RenderPool(config.render_processes, sessions.cpu)
+        delivery = DiscordDelivery(self, storage, forms, cpu=sessions.cpu, now=sessions.now,
+                                   render=self.render)
         sessions.delivery = delivery
         controller = Controller(sessions, delivery, forms)
         self.platform = Platform(config=config, storage=storage, sessions=sessions, delivery=delivery,
                                  forms=forms, controller=controller,
                                  scheduler=Scheduler(sessions, delivery.remind))
+        # time away, quiet hours and pauses (``bot.away``): the deadline policy, reminders in
+        # waking hours, and pauses that end by themselves
+        away = TimeAway(sessions, post_line(delivery), delivery.remind)
+        sessions.policy = away
+        self.platform.scheduler.remind = away.remind
+        self.platform.scheduler.jobs.append(away.resume_due)
         self.handlers = controller
         self.add_listener(forms.on_interaction, "on_interaction")
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -130,7 +144,9 @@ class HeraldBot(commands.Bot):
                 await self.load_extension(ui.cog_extension)
         for key, err in registry.load_errors.items():
             log.error("game %s failed to load: %s", key, err)
-        if self.config.dev_guild:
+        if not self.config.registers_commands:
+            log.info("slash commands are registered by the process that runs shard 0")
+        elif self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
@@ -145,24 +161,32 @@ class HeraldBot(commands.Bot):
         if self.application_id:
             log.info("invite Herald to a server with %s", invite_url(self.application_id))
         self.loop.create_task(self._start_scheduler())
-        # the heartbeat file lives beside a SQLite file; a PostgreSQL deployment has no such
-        # folder (its health checks are the multi-process step's: docs/deployment.md)
+        # (beside a SQLite file; for PostgreSQL a file per process: ``bot.health.heartbeat_path``)
         beating = self._heartbeat_task is not None and not self._heartbeat_task.done()
-        if not beating and not is_postgres_url(self.config.db_path):
+        if not beating:
             self._heartbeat_task = self.loop.create_task(self._heartbeat())
 
     def gateway_alive(self) -> bool:
         """Connected and answered: ready, the gateway socket open, and Discord has acknowledged
         a heartbeat on this connection (the latency is infinite until it does)."""
+        shards = getattr(self, "shards", None)
+        if shards is not None:  # a sharded process: every one of its connections
+            return (self.is_ready() and not self.is_closed() and bool(shards)
+                    and all(not s.is_closed() and math.isfinite(s.latency) for s in shards.values()))
         ws = self.ws
         return (self.is_ready() and not self.is_closed() and ws is not None
                 and bool(getattr(ws, "open", False)) and math.isfinite(self.latency))
+
+    @property
+    def heartbeat_file(self) -> Path:
+        """This process's liveness file (``HERALD_HEARTBEAT``, else :func:`bot.health.heartbeat_path`)."""
+        return heartbeat_path(self.config.db_path, self.config.heartbeat, self.config.shard_ids)
 
     async def _heartbeat(self) -> None:
         """Write the liveness file ``python -m bot health`` reads (see :mod:`bot.health`) every
         ``HEARTBEAT_EVERY`` seconds while the gateway is alive. A stuck event loop or a lost
         connection stops the writes, which is what makes the file worth checking."""
-        path = heartbeat_path(self.config.db_path)
+        path = self.heartbeat_file
         failing = False
         await self.wait_until_ready()
         while not self.is_closed():
@@ -186,6 +210,8 @@ class HeraldBot(commands.Bot):
         except Exception:  # (``scan_needed`` stays set: the scheduler looks again, backing off)
             log.exception("looking for games waiting on computer players failed; trying again shortly")
         self.scheduler.start()
+        # several processes over one database: another one's new deadline wakes this scheduler
+        await self.storage.listen(self.scheduler.wake)
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
@@ -201,11 +227,12 @@ class HeraldBot(commands.Bot):
         try:
             if self._heartbeat_task is not None:
                 self._heartbeat_task.cancel()
-                clear_heartbeat(heartbeat_path(self.config.db_path))
+                clear_heartbeat(self.heartbeat_file)
             await self.sessions.drain()
             await self.scheduler.stop()
             await super().close()
         finally:
+            self.render.close()
             await self.close_storage()
 
     async def close_storage(self) -> None:
@@ -213,6 +240,24 @@ class HeraldBot(commands.Bot):
         if self._storage_open:
             self._storage_open = False
             await self.storage.close()
+
+
+class ShardedHeraldBot(HeraldBot, commands.AutoShardedBot):
+    """Herald running some of the bot's Discord shards (``HERALD_SHARD_COUNT``/``HERALD_SHARDS``).
+
+    Several such processes share one PostgreSQL database: any of them may receive any interaction
+    for any game (direct messages all arrive on shard 0), so nothing here routes games to
+    processes — each action is decided under the game row's lock and version check, and each
+    deadline fires in the one process that claimed it (docs/deployment.md)."""
+
+    def __init__(self, config: Config, storage: Storage | None = None) -> None:
+        super().__init__(config, storage, shard_count=config.shard_count,
+                         shard_ids=list(config.shard_ids) if config.shard_ids is not None else None)
+
+
+def make_bot(config: Config) -> HeraldBot:
+    """The bot the configuration asks for: sharded when ``HERALD_SHARD_COUNT`` is set."""
+    return ShardedHeraldBot(config) if config.shard_count else HeraldBot(config)
 
 
 def run(config: Config | None = None) -> int:
@@ -228,7 +273,7 @@ def run(config: Config | None = None) -> int:
               "Without a token you can still try: python -m bot simulate cult_wars --players 4",
               file=sys.stderr)
         return 2
-    bot = HeraldBot(config)
+    bot = make_bot(config)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

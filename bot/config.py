@@ -9,6 +9,10 @@
 | ``HERALD_DEFAULT_DEADLINE`` | ``1d`` | time a player has for a decision, 1 minute – 14 days (guilds can change it) |
 | ``HERALD_REMINDER_LEAD`` | ``1h`` | time before a deadline the reminder goes out, 1 minute – 7 days |
 | ``HERALD_DOCS_URL`` | — (no link) | a web copy of the repository: ``/rules`` adds a link to ``<url>docs/rules/<game>.md`` (``http(s)://``) |
+| ``HERALD_SHARD_COUNT`` | — (one connection) | how many Discord shards the whole bot runs, over all its processes (docs/deployment.md) |
+| ``HERALD_SHARDS`` | — (all of them) | the shards this process runs, e.g. ``0-1`` or ``2,3`` (needs ``HERALD_SHARD_COUNT``) |
+| ``HERALD_RENDER_PROCESSES`` | ``1`` on a machine with two or more cores, else ``0`` | worker processes that draw boards, hands and animations, 0–16; 0 draws in the bot's own process (:mod:`bot.render.pool`) |
+| ``HERALD_HEARTBEAT`` | beside a SQLite file (``herald.db.heartbeat``); ``./herald-heartbeat-<shards>.json`` for PostgreSQL | the liveness file the bot writes and ``python -m bot health`` reads (:mod:`bot.health`) |
 
 Times use the syntax of ``/play deadline:`` (:func:`bot.parsing.parse_duration`): ``30m``, ``12h``,
 ``2d``, ``1h30m`` or plain seconds (``86400``). A variable set to blank text counts as unset.
@@ -41,6 +45,10 @@ DOCS_URL = ""
 """No web link by default: ``/rules`` shows the rules pages shipped with Herald in Discord itself."""
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_SNOWFLAKE = 2**63 - 1
+MAX_SHARDS = 4096
+MAX_RENDER_PROCESSES = 16
+"""The same bound as ``bot.render.pool.MAX_PROCESSES`` (not imported: the pool imports Pillow)."""
+"""More shards than any bot Herald is made for needs (Discord asks for one per 1,000–2,500 servers)."""
 
 
 class ConfigError(Exception):
@@ -127,6 +135,74 @@ def _docs_url(env: Mapping[str, str]) -> str:
     return raw if raw.endswith("/") else raw + "/"  # a base the page's path is appended to
 
 
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``HERALD_SHARD_COUNT`` and ``HERALD_SHARDS``: (None, None) for one unsharded connection;
+    (count, None) for every shard in this process; (count, ids) for some of them."""
+    raw_count = env.get("HERALD_SHARD_COUNT", "").strip()
+    raw_ids = env.get("HERALD_SHARDS", "").strip()
+    if not raw_count:
+        if raw_ids:
+            raise ConfigError(f"HERALD_SHARDS='{shown(raw_ids)}' needs HERALD_SHARD_COUNT too: set "
+                              "it to the number of shards all processes run together, like 4.")
+        return None, None
+    if not raw_count.isdigit() or not 1 <= int(raw_count) <= MAX_SHARDS:
+        raise ConfigError(f"HERALD_SHARD_COUNT='{shown(raw_count)}' is not a shard count: give a "
+                          f"whole number from 1 to {MAX_SHARDS}.")
+    count = int(raw_count)
+    if not raw_ids:
+        return count, None
+    ids: list[int] = []
+    for part in (p.strip() for p in raw_ids.split(",")):
+        low, dash, high = part.partition("-")
+        if not low.strip().isdigit() or (dash and not high.strip().isdigit()):
+            raise ConfigError(f"HERALD_SHARDS='{shown(raw_ids)}' is not a list of shards: give "
+                              "numbers and ranges, like 0-1 or 2,3.")
+        first, last = int(low), int(high) if dash else int(low)
+        if first > last:
+            raise ConfigError(f"HERALD_SHARDS='{shown(raw_ids)}' has a range that goes down: write "
+                              f"it low to high, like {last}-{first}.")
+        if last >= count:
+            raise ConfigError(f"HERALD_SHARDS='{shown(raw_ids)}' names a shard outside 0-{count - 1} "
+                              f"(HERALD_SHARD_COUNT is {count}).")
+        ids.extend(range(first, last + 1))
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"HERALD_SHARDS='{shown(raw_ids)}' names a shard twice.")
+    return count, tuple(sorted(ids))
+
+
+def default_render_processes() -> int:
+    """One drawing worker where there is a second core for it, none on a single core: measured
+    (``bench/render_pool.py``) on two cores, a busy bot answers several times as many moves while
+    boards are drawn, and its event loop stalls a quarter as long, when they are drawn in a worker
+    rather than on its threads (Pillow holds the GIL for much of a board); the worker's memory is
+    about what drawing in-process adds to the bot's own. On one core there is nothing to gain."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # (not Linux)
+        cores = os.cpu_count() or 1
+    return 1 if cores >= 2 else 0
+
+
+def _render_processes(env: Mapping[str, str]) -> int:
+    raw = env.get("HERALD_RENDER_PROCESSES", "").strip()
+    if not raw:
+        return default_render_processes()
+    if not raw.isascii() or not raw.isdigit() or not 0 <= int(raw) <= MAX_RENDER_PROCESSES:
+        raise ConfigError(f"HERALD_RENDER_PROCESSES='{shown(raw)}' is not a number of processes: "
+                          f"give a whole number from 0 (draw in the bot's own process) to "
+                          f"{MAX_RENDER_PROCESSES}.")
+    return int(raw)
+
+
+def _heartbeat(env: Mapping[str, str]) -> str | None:
+    raw = env.get("HERALD_HEARTBEAT", "").strip()
+    if not raw:
+        return None
+    if "\0" in raw:
+        raise ConfigError("HERALD_HEARTBEAT is not a file path: it holds a NUL character.")
+    return raw
+
+
 @dataclass(frozen=True)
 class Config:
     token: str | None
@@ -136,12 +212,27 @@ class Config:
     default_deadline: int
     reminder_lead: int
     docs_url: str
+    shard_count: int | None = None
+    """Discord shards over all processes; None: one unsharded connection."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs; None: all ``shard_count`` of them."""
+    render_processes: int = 0
+    """Worker processes drawing images (:mod:`bot.render.pool`); 0: drawn in this process."""
+    heartbeat: str | None = None
+    """The liveness file (``HERALD_HEARTBEAT``); None: the default place (:func:`bot.health.heartbeat_path`)."""
+
+    @property
+    def registers_commands(self) -> bool:
+        """Whether this process registers the slash commands with Discord at start: the one that
+        runs shard 0 (every process serves them; one registration is enough)."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         """The configuration from ``env`` (default: the process environment), every value
         checked; raises :class:`ConfigError` naming the first unusable variable."""
         env = os.environ if env is None else env
+        shard_count, shard_ids = _shards(env)
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             db_path=_database(env),
@@ -151,13 +242,19 @@ class Config:
             reminder_lead=_duration(env, "HERALD_REMINDER_LEAD", 3600, MIN_REMINDER_LEAD,
                                     MAX_REMINDER_LEAD),
             docs_url=_docs_url(env),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+            render_processes=_render_processes(env),
+            heartbeat=_heartbeat(env),
         )
 
     def __repr__(self) -> str:  # never print the token
         shown_db = redacted(self.db_path) if is_postgres_url(self.db_path) else self.db_path
         return (f"Config(db_path={shown_db!r}, dev_guild={self.dev_guild}, "
-                f"log_level={self.log_level!r}, token={'set' if self.token else 'unset'})")
+                f"log_level={self.log_level!r}, shards={self.shard_ids or 'all'}/{self.shard_count or 1}, "
+                f"token={'set' if self.token else 'unset'})")
 
 
 __all__ = ["DOCS_URL", "LOG_LEVELS", "MAX_DEADLINE", "MAX_REMINDER_LEAD", "MIN_DEADLINE",
-           "MIN_REMINDER_LEAD", "Config", "ConfigError", "load_dotenv"]
+           "MIN_REMINDER_LEAD", "MAX_SHARDS", "Config", "ConfigError", "default_render_processes",
+           "load_dotenv"]

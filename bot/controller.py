@@ -29,6 +29,7 @@ from .delivery import DiscordDelivery, get_engine_name, waits_for
 from .errors import TableError
 from .forms import Forms
 from .refusals import answering, is_manager, reply
+from .replay import rematch_click
 from .session import STALLED_REPLY, Decision, Sessions, Ticket, Update, format_duration
 from .storage import DeadlineRow, GameRow
 from .text import NO_PINGS, board_url, clip, seat_label
@@ -314,6 +315,11 @@ class Controller:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.followup.send(STALLED_REPLY, ephemeral=True)
         return update
+
+    async def rematch_click(self, interaction: discord.Interaction, game_id: int, op: str,
+                            table_id: int | None) -> None:
+        """The Rematch button of a final result, and a rematch lobby's buttons (``bot.replay``)."""
+        await rematch_click(self, interaction, game_id, op, table_id)
 
     async def hand_click(self, interaction: discord.Interaction, game_id: int) -> None:
         async with answering(interaction):

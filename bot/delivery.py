@@ -25,7 +25,6 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from functools import partial
 from typing import Any, TypeVar
 
 import discord
@@ -34,13 +33,17 @@ from rules import registry
 from rules.engine import InvalidOptions
 from rules.text import count, listing, ordinal
 
+from .away import away_until, quiet_end
 from .forms import Forms
 from .gameui import GameUI, get_ui
-from .render import to_png
+from .render import pool as render_pool
+from .render.pool import MAX_SHOTS as MAX_SHOTS  # (where a game's event files are drawn)
+from .render.pool import RenderPool
+from .render.pool import draw_event_files as draw_event_files
 from .session import Decision, OpenPrompt, Snapshot, Update
 from .storage import DeadlineRow, GameRow, Storage, StorageError
 from .text import NO_PINGS, board_url, clip, humanise, pings, seat_label
-from .views import board_view
+from .views import board_view, rematch_view
 
 log = logging.getLogger("herald.delivery")
 
@@ -58,9 +61,6 @@ DM_RETRY_FIRST = 3600.0
 """Seconds before a refused user is tried again within the same game; doubled at each refusal…"""
 DM_RETRY_MAX = 86400.0
 """…up to a day. A new game always tries once more."""
-MAX_SHOTS = 8
-"""Events of one update posted with files of their own (the last ones: a flick and its
-animation); earlier ones of a long run of computer players are told in words only."""
 
 Files = list[tuple[str, bytes, str]]
 """Files to attach as (file name, bytes, alt text): a fresh ``discord.File`` is made for each
@@ -120,26 +120,6 @@ def standing(game: GameRow, seat: int) -> str:
     return " ".join(x for x in (said, tail.strip(), reason) if x)
 
 
-def draw_event_files(ui: Any, view: dict[str, Any], events: Sequence[Any], names: Sequence[str],
-                     game_id: int, limit: int = MAX_SHOTS) -> dict[int, Files]:
-    """The files of each public event that has some (index → files), for the last ``limit`` of
-    them. Runs off the event loop; a failure to draw one event's files is logged and costs only
-    those files (its line is posted without them)."""
-    out: dict[int, Files] = {}
-    for i in range(len(events) - 1, -1, -1):
-        if len(out) >= limit:
-            break
-        try:
-            files = ui.event_files(view, events[i], names=names)
-        except Exception:
-            log.exception("drawing the files of a log line failed; the line goes without them",
-                          extra={"game_id": game_id})
-            continue
-        if files:
-            out[i] = list(files)
-    return out
-
-
 def chunk_lines(lines: Sequence[str], limit: int = 1900) -> list[str]:
     """Lines joined into as few messages as Discord's length limit allows (a longer line is
     clipped when it is sent)."""
@@ -174,11 +154,13 @@ class DiscordDelivery:
     per_action = False
 
     def __init__(self, client: discord.Client, storage: Storage, forms: Forms, *, cpu: Cpu,
-                 now: Callable[[], float]) -> None:
+                 now: Callable[[], float], render: RenderPool | None = None) -> None:
         self.client = client
         self.storage = storage
         self.forms = forms
         self.cpu = cpu
+        self.render = render or RenderPool(0, cpu)
+        """Where images are drawn: worker processes (``HERALD_RENDER_PROCESSES``), else ``cpu``."""
         self.now = now
         self._leaving: dict[int, asyncio.Lock] = {}
         self._hands: dict[tuple[int, int], tuple[int, int]] = {}
@@ -323,11 +305,12 @@ class DiscordDelivery:
         files: list[tuple[str, bytes, str]] = []
         if with_image:
             names = [s.name for s in game.seats]
-            image = await self.cpu(partial(ui.board_image, public, public_events, names=names))
-            files.append(("board.png", await self.cpu(to_png, image), ui.board_alt(public, names=names)))
+            png = await self.render.draw(render_pool.board_png, game.game_key, public, public_events, names)
+            files.append(("board.png", png, ui.board_alt(public, names=names)))
             embed.set_image(url="attachment://board.png")
             files += [(name, data, ui.attachment_alt(name, public, public_events, names=names))
-                      for name, data in await self.cpu(ui.attachments, public, public_events)]
+                      for name, data in await self.render.draw(render_pool.board_attachments,
+                                                              game.game_key, public, public_events)]
         else:
             embed.set_footer(text="I need the Attach Files permission here to show the board image.")
         view = board_view(game.id, game.version, active=game.status == "active",
@@ -458,6 +441,8 @@ class DiscordDelivery:
             ask, ping_ids = ask_line(game, new_for_humans)
             if ask:
                 tail.append(ask)
+            hushed = await self.hushed(ping_ids, pings_only=True)  # (named, not pinged)
+            ping_ids = [uid for uid in ping_ids if uid not in hushed]
         if board is not None and (tail or lines):
             tail.append(f"[board]({board.jump_url})")
         posts[-1][0].extend(tail)
@@ -496,8 +481,8 @@ class DiscordDelivery:
         if not events or type(ui).event_files is GameUI.event_files:  # (this game has none)
             return {}
         try:
-            return await self.cpu(partial(draw_event_files, ui, snap.view(None), events,  # type: ignore[no-any-return]
-                                          [s.name for s in game.seats], game.id))
+            return await self.render.draw(render_pool.event_files, game.game_key, snap.view(None),
+                                         list(events), [s.name for s in game.seats], game.id)
         except Exception:
             log.exception("drawing the files of the log lines failed", extra={"game_id": game.id})
             return {}
@@ -528,9 +513,13 @@ class DiscordDelivery:
         mention = " ".join(f"<@{uid}>" for uid in humans)
         content = f"🏁 {mention} game #{game.id} is over." if mention else None
 
+        extra: dict[str, Any] = {}
+        if humans and game.guild_id is not None:  # (a rematch opens in the game's server)
+            extra["view"] = rematch_view(game.id)
+
         async def send(channel: Any) -> discord.Message:
             return await channel.send(content, embed=embed,  # type: ignore[no-any-return]
-                                      allowed_mentions=pings(humans))
+                                      allowed_mentions=pings(humans), **extra)
 
         message: discord.Message | None = None
         try:
@@ -574,6 +563,7 @@ class DiscordDelivery:
             if e.to is not None:
                 targets |= set(e.to)
         targets |= {o.seat for o in update.new_prompts if o.prompt.secret}
+        hushed = await self.hushed([game.seats[s].user_id for s in targets if s < len(game.seats)])
         for seat in sorted(targets):
             if seat >= len(game.seats) or game.seats[seat].is_bot or game.seats[seat].user_id is None:
                 continue
@@ -585,7 +575,10 @@ class DiscordDelivery:
             asked = open_ if open_ is not None and seat in new_seats and game.status == "active" else None
             builder = self.forms.panel_for(game.game_key, asked.prompt.free_form) \
                 if asked is not None and asked.prompt.secret else None
-            if asked is not None and builder is not None:
+            if game.seats[seat].user_id in hushed and (asked is not None or news):
+                # only reminders, or quiet hours: no new DM (its reminder speaks, ``bot.away``)
+                await self.refresh_hand(snap, seat, told, post=False)
+            elif asked is not None and builder is not None:
                 await self.refresh_hand(snap, seat, [], post=True)
                 await self.dm_form(Decision(snap, seat, asked), builder, told)
             elif asked is not None:
@@ -601,9 +594,9 @@ class DiscordDelivery:
         text = ui.hand_text(view)
         files: list[discord.File] = []
         names = [s.name for s in snap.game.seats]
-        image = await self.cpu(partial(ui.hand_image, view, names=names))
-        if image is not None:
-            files.append(discord.File(io.BytesIO(await self.cpu(to_png, image)), filename="hand.png",
+        png = await self.render.draw(render_pool.hand_png, snap.game.game_key, view, names)
+        if png is not None:
+            files.append(discord.File(io.BytesIO(png), filename="hand.png",
                                       description=ui.hand_alt(view, names=names)))
         return text, files
 
@@ -751,13 +744,14 @@ class DiscordDelivery:
             return
         uid = seat.user_id
         url = board_url(game)
+        hushed = uid in await self.hushed([uid], pings_only=True)  # (pings off: named, not pinged)
         due = int(deadline.due_at)  # (a timestamp: each reader sees it in their own time zone)
         text = (f"⏳ <@{uid}>, a reminder: the **{deadline.kind.replace('_', ' ')}** in game #{game.id} is "
                 f"due <t:{due}:R> (<t:{due}:f>)."
                 + (f" Decide on the board: {url}" if url else " Press **Decide** on the board."))
 
         async def send(channel: Any) -> None:
-            await channel.send(text, allowed_mentions=pings([uid]))
+            await channel.send(text, allowed_mentions=NO_PINGS if hushed else pings([uid]))
 
         try:
             await self.in_home(game, send)
@@ -766,6 +760,24 @@ class DiscordDelivery:
         waiting = await self.games_waiting(uid)
         tail = f"\nYour move in {waiting} games — `/mygames` lists them." if waiting > 1 else ""
         await self._send_dm(game, uid, content=text + tail, allowed_mentions=NO_PINGS)
+
+    async def hushed(self, user_ids: Sequence[int | None], *, pings_only: bool = False) -> set[int]:
+        """Of these users, those who asked for quiet now (``/notify``, ``/away``): with
+        ``pings_only``, those not to be pinged (pings off, in their quiet hours or away); else
+        those to get no new DM for a decision (only reminders, in their quiet hours or away).
+        Nobody when the database cannot say."""
+        ids = [u for u in user_ids if u is not None]
+        if not ids:
+            return set()
+        try:
+            prefs = await self.storage.player_prefs(ids)
+        except StorageError as exc:
+            log.warning("reading the players' notification preferences failed: %s", exc)
+            return set()
+        now = self.now()
+        return {uid for uid, p in prefs.items()
+                if quiet_end(p, now) is not None or away_until(p, now) is not None
+                or (not p.pings if pings_only else p.dms == "reminders")}
 
     async def games_waiting(self, user_id: int) -> int:
         """How many running games await a decision of the user (0 when the database cannot say:

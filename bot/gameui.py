@@ -85,6 +85,8 @@ UI_MODULES: dict[str, str] = {
     "hegemony_of_faith": "cogs.hegemony_of_faith.ui:UI",
     "flick_of_faith": "cogs.flick_of_faith.ui:UI",
     "cult_wars": "cogs.cult_wars.ui:UI",
+    "petition": "cogs.petition.ui:UI",
+    "alternate_histories": "cogs.alternate_histories.ui:UI",
 }
 _uis: dict[str, GameUI] = {}
 

@@ -2,11 +2,19 @@
 
 A process that is up is not necessarily a bot that works: the gateway connection can be lost
 while reconnects keep failing, or the event loop can be stuck. So the bot itself writes a small
-heartbeat file (beside the database, ``herald.db.heartbeat``) every :data:`HEARTBEAT_EVERY`
-seconds, and only while its gateway connection is open and Discord answers its heartbeats; a
-stuck loop or a lost connection stops the writes. ``health`` (a Docker ``HEALTHCHECK``, a
-systemd watchdog script, a monitoring probe) then checks two things from outside the process:
-the database opens and answers, and the last heartbeat is recent.
+heartbeat file every :data:`HEARTBEAT_EVERY` seconds, and only while its gateway connection is
+open and Discord answers its heartbeats; a stuck loop or a lost connection stops the writes.
+``health`` (a Docker ``HEALTHCHECK``, a systemd watchdog script, a monitoring probe) then checks
+two things from outside the process: the database answers, and the last heartbeat is recent.
+
+Where the file is (:func:`heartbeat_path`): ``HERALD_HEARTBEAT`` when set; else beside a SQLite
+database (``herald.db.heartbeat``, in the folder Herald must be able to write anyway); for
+PostgreSQL, which has no such folder, ``herald-heartbeat-<shards>.json`` in the folder Herald runs
+in, named after the shards the process runs (``all``, ``0-1``, ``2_5``…), so that several
+processes started from one folder on one machine keep a file each. ``health`` run with the same
+configuration as the process (the same environment: in its container, or with its variables)
+reads that process's file. For PostgreSQL it also asks the server one cheap question, which
+must be answered within :data:`DB_TIMEOUT` seconds.
 
 Exit codes follow Docker's convention: 0 healthy, 1 unhealthy — never 2 (Docker reserves it),
 even for a configuration it cannot read.
@@ -14,6 +22,7 @@ even for a configuration it cannot read.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import math
@@ -21,9 +30,12 @@ import os
 import sqlite3
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
+
+from .storage.postgres import is_postgres_url, redacted
 
 HEARTBEAT_EVERY = 30.0
 """Seconds between two heartbeat writes by the running bot."""
@@ -33,9 +45,30 @@ DB_TIMEOUT = 5.0
 """Seconds ``health`` waits for the database before calling it unavailable."""
 
 
-def heartbeat_path(db_path: str | os.PathLike[str]) -> Path:
-    """Where the bot using the database ``db_path`` writes its heartbeat: beside it, in the
-    folder Herald must be able to write anyway (the database's ``-wal`` and ``-shm`` go there)."""
+def shard_label(shard_ids: Sequence[int] | None) -> str:
+    """The shards of a process in a file name: ``all``, or runs of shards like ``0-1`` and
+    ``2_5`` (shards 0 and 1; shards 2 and 5)."""
+    if shard_ids is None:
+        return "all"
+    runs: list[list[int]] = []
+    for shard in sorted(shard_ids):
+        if runs and shard == runs[-1][-1] + 1:
+            runs[-1].append(shard)
+        else:
+            runs.append([shard])
+    return "_".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def heartbeat_path(db_path: str | os.PathLike[str], configured: str | None = None,
+                   shard_ids: Sequence[int] | None = None) -> Path:
+    """Where the bot using the database ``db_path`` writes its heartbeat: ``configured``
+    (``HERALD_HEARTBEAT``) when set; beside a SQLite file, in the folder Herald must be able to
+    write anyway (the database's ``-wal`` and ``-shm`` go there); for PostgreSQL a file named
+    after the process's shards in the current folder."""
+    if configured:
+        return Path(configured)
+    if is_postgres_url(os.fspath(db_path)):
+        return Path(f"herald-heartbeat-{shard_label(shard_ids)}.json")
     return Path(f"{os.fspath(db_path)}.heartbeat")
 
 
@@ -89,12 +122,53 @@ def _database(db_path: str) -> tuple[str | None, int]:
     return None, version
 
 
-def check(db_path: str, *, now: float | None = None, stale_after: float = STALE_AFTER) -> Health:
-    """Is the bot using ``db_path`` healthy? One sentence either way."""
-    problem, version = _database(db_path)
+async def _ask_postgres(url: str) -> int:
+    """The schema version, after the cheap question (one connection, closed again)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url, timeout=DB_TIMEOUT,
+                                 server_settings={"application_name": "herald-health"})
+    try:
+        exists = await conn.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE tablename='herald_schema' "
+            "AND schemaname=current_schema())")
+        if not exists:
+            raise LookupError("it holds no Herald schema")
+        version = int(await conn.fetchval("SELECT MAX(version) FROM herald_schema") or 0)
+        await conn.fetchval("SELECT count(*) FROM games")
+        return version
+    finally:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.close(), DB_TIMEOUT)
+
+
+def _postgres(url: str, timeout: float) -> tuple[str | None, int]:
+    """(the problem, or None; the schema version) after asking the PostgreSQL database one cheap
+    question, within ``timeout`` seconds. Never writes; the URL is shown without its password."""
+    where = f"the PostgreSQL database {redacted(url)}"
+    try:
+        return None, asyncio.run(asyncio.wait_for(_ask_postgres(url), timeout))
+    except TimeoutError:
+        return f"{where} did not answer within {timeout:g} s", 0
+    except LookupError as exc:
+        return f"{where} is not Herald's: {exc}", 0
+    except Exception as exc:  # (the driver's errors: refused, unknown host, login, missing table)
+        reason = str(exc).replace(url, redacted(url)).strip().splitlines()
+        shown = reason[0] if reason else type(exc).__name__
+        return f"{where} does not answer ({shown})", 0
+
+
+def check(db_path: str, *, now: float | None = None, stale_after: float = STALE_AFTER,
+          heartbeat: Path | None = None, db_timeout: float = DB_TIMEOUT) -> Health:
+    """Is the bot using ``db_path`` (and writing ``heartbeat``: default, :func:`heartbeat_path`
+    of an unsharded process) healthy? One sentence either way."""
+    if is_postgres_url(db_path):
+        problem, version = _postgres(db_path, db_timeout)
+    else:
+        problem, version = _database(db_path)
     if problem:
         return Health(False, f"unhealthy: {problem}.")
-    beat = heartbeat_path(db_path)
+    beat = heartbeat if heartbeat is not None else heartbeat_path(db_path)
     try:
         data = json.loads(beat.read_text(encoding="utf-8"))
         at = float(data["at"])
@@ -115,12 +189,12 @@ def check(db_path: str, *, now: float | None = None, stale_after: float = STALE_
                         f"{max(age, 0):.0f} s ago{shown}.")
 
 
-def main(db_path: str) -> int:
+def main(db_path: str, heartbeat: Path | None = None) -> int:
     """The ``health`` subcommand: the sentence on stdout (0) or stderr (1)."""
-    result = check(db_path)
+    result = check(db_path, heartbeat=heartbeat)
     print(result.message, file=sys.stdout if result.ok else sys.stderr)
     return 0 if result.ok else 1
 
 
-__all__ = ["HEARTBEAT_EVERY", "STALE_AFTER", "Health", "check", "clear_heartbeat",
-           "heartbeat_path", "main", "write_heartbeat"]
+__all__ = ["DB_TIMEOUT", "HEARTBEAT_EVERY", "STALE_AFTER", "Health", "check", "clear_heartbeat",
+           "heartbeat_path", "main", "shard_label", "write_heartbeat"]

@@ -66,6 +66,9 @@ class Scheduler:
         self._failed_passes = 0
         self._stalled: dict[int, tuple[int, float]] = {}
         """A stalled game (or ``SCAN``) → (failures so far, when to try again)."""
+        self.jobs: list[Callable[[], Awaitable[float | None]]] = []
+        """More timed work, each pass: a job handles what is due and returns when it is next
+        due (None: nothing ahead), e.g. pauses that end by themselves (``bot.away``)."""
         sessions.on_deadlines_changed = self.wake
 
     def wake(self) -> None:
@@ -105,6 +108,8 @@ class Scheduler:
         """One pass of the loop: handle what is due; returns how long to sleep before the next."""
         try:
             await self.run_due()
+            # (before the next deadline is read: a job may give deadlines back, as a pause ends)
+            ahead = [at for at in [await job() for job in self.jobs] if at is not None]
             nxt = await self.sessions.storage.next_deadline_time(self.owner)
             if nxt is not None and nxt <= self.sessions.now() and self._retry:
                 # what is still due is backing off: sleep until the first retry
@@ -112,6 +117,8 @@ class Scheduler:
             retry = self._next_resume()
             if retry is not None:
                 nxt = min(nxt or math.inf, retry)
+            for at in ahead:
+                nxt = min(nxt or math.inf, at)
             self._failed_passes = 0
         except Exception:
             # e.g. the database could not be read: try again soon, backing off — not in an hour

@@ -29,11 +29,13 @@ from rules.engine import Engine, Event, InvalidOptions, Prompt, Result, seat_nam
 from rules.text import about, count
 
 from . import clock as _clock
+from . import ratings
 from .config import Config
 from .errors import Contention, NothingToDecide, StaleAction, TableError
 from .parsing import format_duration as format_duration  # re-exported for older imports
 from .parsing import parse_deadline
 from .storage import DeadlineRow, GameRow, SeatRow, Storage, VersionConflict
+from .storage.base import Departure
 from .text import board_url, seat_label
 
 log = logging.getLogger("herald.session")
@@ -49,6 +51,9 @@ KEPT_GAMES = 4096
 """Games whose latest parsed state (and seats' private views) the session keeps: every live game
 of a big server, while a bounded number however many games there ever were."""
 """What a player reads when their move is stored but the computer players failed after it."""
+PAUSED = ("game #{game_id} is paused by its host: nobody can move until it resumes "
+          "(`/game resume`), and its deadlines are frozen meanwhile.")
+"""The refusal of an action in a paused game (``bot.away``)."""
 
 
 def choices_digest(prompt: Prompt) -> str:
@@ -182,7 +187,7 @@ class Update:
     since: int = 0
     """The game version before this update's first step: prompts opened after it are new."""
     result: Result | None = None
-    kind: str = "action"  # action | start | end | timeout | admin
+    kind: str = "action"  # action | start | end | timeout | admin | undo (bot/undo.py)
     steps: int = 0
     actions: list[tuple[int, dict[str, Any], str]] = field(default_factory=list)
     """(seat, action, origin) of each step applied, in order."""
@@ -218,6 +223,19 @@ class NullDelivery:
         return None
 
 
+class DeadlinePolicy(Protocol):
+    """What the players' time away and quiet hours do to deadlines (``bot.away.TimeAway``)."""
+
+    async def fresh(self, game: GameRow, deadlines: list[DeadlineRow]) -> list[DeadlineRow]:
+        """The new deadlines of a step, adjusted for the players they belong to."""
+        ...
+
+    async def at_deadline(self, game: GameRow, deadline: DeadlineRow) -> DeadlineRow | str | None:
+        """None: the usual timeout; "computer": the computer player decides for the (away)
+        player; a deadline: the decision waits for the player until then instead."""
+        ...
+
+
 class Sessions:
     """All games of this process."""
 
@@ -250,7 +268,12 @@ class Sessions:
         """True: the look at every game for computer players to resume (at start) failed; the
         scheduler repeats it (``resume()``) until it succeeds."""
         self._resuming: set[int] = set()
+        self.unsettled: set[int] = set()
+        """Finished games whose settlement in the ratings failed (``_settle``): settled again with
+        the games ``resume`` retries (a passing failure) or at the next start."""
         self._background: set[asyncio.Task[None]] = set()
+        self.policy: DeadlinePolicy | None = None
+        """Adjusts deadlines for the players' time away and quiet hours (``bot.away``)."""
 
     # ----------------------------------------------------------------- helpers
 
@@ -442,6 +465,10 @@ class Sessions:
             deadline = table_deadline if p.deadline is None else min(table_deadline, p.deadline)
             remind = now + deadline - lead if lead < deadline else now + deadline / 2
             out.append(DeadlineRow(game.id, p.seat, p.kind, now + deadline, remind, False, opened[p.seat]))
+        fresh = [d for d in out if old.get((d.seat, d.opened)) is not d]
+        if fresh and self.policy is not None:  # (time away, quiet hours: ``bot.away``)
+            adjusted = dict(zip(map(id, fresh), await self.policy.fresh(game, fresh), strict=True))
+            out = [adjusted.get(id(d), d) for d in out]
         return out
 
     @staticmethod
@@ -628,6 +655,8 @@ class Sessions:
                 try:
                     update = await self._apply(update, seat, action, origin, user_id)
                 except VersionConflict:
+                    if await self.paused(game_id):
+                        raise TableError(PAUSED.format(game_id=game_id)) from None
                     if attempt == COMMIT_ATTEMPTS:
                         raise Contention("the game was changing at the same moment from elsewhere, "
                                          "so your move was not stored; please try again.") from None
@@ -639,6 +668,12 @@ class Sessions:
         if deliver:
             await self.delivery.deliver(update)
         return update
+
+    async def paused(self, game_id: int) -> bool:
+        """Whether the game is paused (``bot.away``): the storage refuses its actions' commits,
+        so this is asked only after a commit was refused."""
+        pause = await self.storage.game_pause(game_id)
+        return pause is not None and pause.paused
 
     @staticmethod
     def check_ticket(snap: Snapshot, seat: int, ticket: Ticket) -> None:
@@ -719,6 +754,7 @@ class Sessions:
         update.steps += 1
         if result is not None:
             update.kind = "end"
+            await self._settle(row)
         return update
 
     async def _run_bots(self, update: Update, limit: int = 100000) -> Update:
@@ -777,6 +813,9 @@ class Sessions:
         look again."""
         if game_ids is None:
             self.scan_needed = True
+            settled = await ratings.settle_pending(self.storage, self.now())
+            if settled:
+                log.info("settled %d finished game(s) left unsettled", settled)
             game_ids = [g.id for g in await self.storage.list_games(statuses=("active",))]
             self.scan_needed = False
         moved = 0
@@ -808,6 +847,9 @@ class Sessions:
         async with self.track(), self.lock(game_id):
             snap = await self.snapshot(game_id, touch=False)
             self.stalled.discard(game_id)
+            if game_id in self.unsettled:  # (a failure here keeps the game stalled: retried)
+                await ratings.settle(self.storage, snap.game, self.now())
+                self.unsettled.discard(game_id)
             if not snap.awaits_computers():
                 return None
             update = await self._run_bots_safely(Update(snap, since=snap.game.version))
@@ -845,14 +887,30 @@ class Sessions:
                     await self.storage.replace_deadlines(game_id, keep)
                     return None
                 prompt = mine.prompt
-                action = await self.cpu(snap.engine.timeout_action, snap.state, prompt)
+                cover = None if self.policy is None else await self.policy.at_deadline(game, deadline)
+                if isinstance(cover, DeadlineRow):  # the player is away: the decision waits for them
+                    await self.storage.replace_deadlines(game_id, [
+                        o.deadline for o in snap.open if o.deadline is not None and o.seat != seat] + [cover])
+                    self.on_deadlines_changed()
+                    return None
                 update = Update(snap, kind="timeout", since=game.version)
-                # (a public line: the engine's note speaks to the player, the log speaks about them)
-                note = Event(f"⏰ {seat_name(seat)} ran out of time "
-                             f"({prompt.kind.replace('_', ' ')}): {about(prompt.timeout_note, seat_name(seat))}.")
+                origin = "timeout"
+                if cover is not None:  # the player is away: the computer player decides for them
+                    rng = random.Random(f"{game.seed}/away/{game.version}/{seat}")
+                    action = await self.cpu(self._bot_choice, snap, prompt, rng)
+                    note = Event(f"🏖️ {seat_name(seat)} is away; the computer player decided for them "
+                                 f"({prompt.kind.replace('_', ' ')}).")
+                    origin = "away"
+                else:
+                    action = await self.cpu(snap.engine.timeout_action, snap.state, prompt)
+                    # (a public line: the engine's note speaks to the player, the log about them)
+                    note = Event(f"⏰ {seat_name(seat)} ran out of time ({prompt.kind.replace('_', ' ')}): "
+                                 f"{about(prompt.timeout_note, seat_name(seat))}.")
                 try:
-                    update = await self._apply(update, seat, action, "timeout", None, notes=[note])
+                    update = await self._apply(update, seat, action, origin, None, notes=[note])
                 except VersionConflict:
+                    if await self.paused(game_id):  # (its deadlines come back on resumption)
+                        return None
                     if attempt == COMMIT_ATTEMPTS:
                         raise
                     log.info("version race lost at a deadline; reading the game again",
@@ -879,6 +937,9 @@ class Sessions:
             if user_id is not None and game.seat_of(user_id) is not None:
                 raise TableError("that member already has a seat in this game.")
             seats = list(game.seats)
+            leaving = seats[seat]
+            if not leaving.is_bot and leaving.user_id is not None:  # ranked last when rated
+                await self.storage.note_departure(Departure(game_id, seat, leaving.user_id, leaving.name))
             seats[seat] = SeatRow(seat, user_id, user_id is None, name)
             await self.storage.set_seats(game_id, seats)
             snap = await self.snapshot(game_id)
@@ -904,6 +965,22 @@ class Sessions:
         await self.delivery.deliver(update)
         return update
 
+    async def _settle(self, game: GameRow) -> None:
+        """The one place a finished game reaches the ratings (``bot.ratings``), right after the
+        write that finished it. Settling is idempotent (keyed by the game's id in the database),
+        so this may run again after any failure; the game's end never waits on it to succeed: a
+        passing failure is retried with the stalled games, any other at the next start."""
+        try:
+            await ratings.settle(self.storage, game, self.now())
+        except Exception as exc:
+            log.exception("could not settle the finished game in the ratings",
+                          extra={"game_id": game.id, "guild_id": game.guild_id})
+            if isinstance(exc, self.storage.transient_errors):
+                self.unsettled.add(game.id)
+                self.stalled.add(game.id)
+            return
+        self.unsettled.discard(game.id)
+
     async def _finish(self, update: Update, reason: str) -> Update:
         game = update.game
         result = Result((), {}, reason)
@@ -911,6 +988,7 @@ class Sessions:
                                        updated_at=self.now())
         await self.storage.clear_deadlines(game.id)
         update.snap = await self.snapshot(game.id)
+        await self._settle(update.snap.game)
         update.result = result
         update.kind = "end"
         update.events.append(Event(f"The game was ended: {reason}.", kind="end"))

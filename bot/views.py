@@ -35,6 +35,8 @@ class Handlers(Protocol):
                            value: str) -> None: ...
     async def choice_made(self, interaction: discord.Interaction, game_id: int, ticket: str,
                           value: str) -> None: ...
+    async def rematch_click(self, interaction: discord.Interaction, game_id: int, op: str,
+                            table_id: int | None) -> None: ...
 
 
 class _HasHandlers(Protocol):
@@ -268,6 +270,54 @@ def choice_view(game_id: int, open_: OpenPrompt, *, group: int | None = None,
     return view
 
 
+# ----------------------------------------------------------------------- rematch
+
+REMATCH_OPS = {
+    "new": ("Rematch", discord.ButtonStyle.success),
+    "confirm": ("Confirm", discord.ButtonStyle.success),
+    "start": ("Start now", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"herald:rematch:(?P<game>\d+)(?::(?P<table>\d+):(?P<op>confirm|start|cancel))?"):
+    """The final result's Rematch (``herald:rematch:<game>``) and the rematch lobby's buttons
+    (``herald:rematch:<game>:<table>:<op>``): the old game and the new table are both claims,
+    checked by the handler (the old game's result names its rematch)."""
+
+    def __init__(self, game_id: int, op: str = "new", table_id: int | None = None,
+                 disabled: bool = False) -> None:
+        label, style = REMATCH_OPS[op]
+        custom_id = f"herald:rematch:{game_id}" if table_id is None else f"herald:rematch:{game_id}:{table_id}:{op}"
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled, custom_id=custom_id))
+        self.game_id, self.op, self.table_id = game_id, op, table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> RematchButton:
+        table = match["table"]
+        return cls(int(match["game"]), match["op"] or "new", int(table) if table else None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handlers(interaction).rematch_click(interaction, self.game_id, self.op, self.table_id)
+
+
+def rematch_view(game_id: int) -> discord.ui.View:
+    """The Rematch button under a final result."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id))
+    return view
+
+
+def rematch_lobby_view(game_id: int, table_id: int, *, closed: bool = False) -> discord.ui.View:
+    """Confirm / Start now / Cancel under a rematch lobby (``game_id``: the game it replays)."""
+    view = discord.ui.View(timeout=None)
+    for op in ("confirm", "start", "cancel"):
+        view.add_item(RematchButton(game_id, op, table_id, disabled=closed))
+    return view
+
+
 ALL_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, DecideButton, HandButton, GroupSelect, ChoiceSelect, ChoiceButton,
+    LobbyButton, DecideButton, HandButton, GroupSelect, ChoiceSelect, ChoiceButton, RematchButton,
 )

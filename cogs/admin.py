@@ -1,6 +1,6 @@
 """``/herald settings`` (Manage Server): default deadline, reminder lead time, who may open tables,
-the channels where tables may open, and the limits on open tables (for the server, and for each
-member). Validated, persisted, confirmed."""
+the channels where tables may open, the limits on open tables (for the server, and for each
+member), and whether leaderboards are shown. Validated, persisted, confirmed."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ class Admin(commands.Cog):
         remove_channel="stop allowing tables in this channel",
         table_limit=f"open tables (lobbies and running games) this server may have at once (default {DEFAULT_TABLE_LIMIT})",
         member_lobby_limit=f"tables waiting to start one member may sit at (default {DEFAULT_MEMBER_LOBBY_LIMIT})",
-        member_table_limit=f"open tables one member may sit at, lobbies included (default {DEFAULT_MEMBER_TABLE_LIMIT})")
+        member_table_limit=f"open tables one member may sit at, lobbies included (default {DEFAULT_MEMBER_TABLE_LIMIT})",
+        leaderboards="show /leaderboard and ratings in /stats here (ratings are kept either way)")
     @refusals
     async def settings(self, interaction: discord.Interaction, deadline: str | None = None,
                        reminder: str | None = None, opener_role: discord.Role | None = None,
@@ -48,7 +49,8 @@ class Admin(commands.Cog):
                        remove_channel: discord.TextChannel | None = None,
                        table_limit: app_commands.Range[int, 1, MAX_TABLE_LIMIT] | None = None,
                        member_lobby_limit: app_commands.Range[int, 1, MAX_MEMBER_LIMIT] | None = None,
-                       member_table_limit: app_commands.Range[int, 1, MAX_MEMBER_LIMIT] | None = None) -> None:
+                       member_table_limit: app_commands.Range[int, 1, MAX_MEMBER_LIMIT] | None = None,
+                       leaderboards: bool | None = None) -> None:
         """View or change Herald's settings for this server."""
         assert interaction.guild_id is not None
         storage = self.platform.storage
@@ -84,6 +86,9 @@ class Admin(commands.Cog):
             if value is not None:
                 setattr(s, name, int(value))
                 changed.append(name)
+        if leaderboards is not None:
+            s.leaderboards = leaderboards
+            changed.append("leaderboards")
         if changed:
             await storage.save_guild_settings(s)
         cfg = self.platform.config
@@ -100,6 +105,7 @@ class Admin(commands.Cog):
             f"• Open tables (lobbies and running games): at most **{limits.tables}** in this server; "
             f"each member at most **{limits.member_lobbies}** waiting to start and "
             f"**{limits.member_tables}** in all",
+            f"• Leaderboards and ratings: **{'shown' if s.leaderboards else 'hidden'}**",
         ]
         await reply(interaction, "\n".join(lines))
 

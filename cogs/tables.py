@@ -9,15 +9,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.away import TimeAway, pause_ends, post_line
 from bot.controller import manages
 from bot.errors import TableError
 from bot.parsing import parse_options
 from bot.platform import Platform, platform_of
 from bot.refusals import is_manager, refusals, reply
+from bot.replay import send_export, send_replay
 from bot.rulebook import RULES_ITEMS, send_rules
 from bot.session import format_duration
 from bot.storage import GameRow
 from bot.text import NO_PINGS, clip, humanise, seat_label
+from bot.undo import undo as take_back
 from bot.views import lobby_view
 from rules import registry
 from rules.engine import InvalidOptions, seat_name
@@ -82,6 +85,19 @@ async def my_game_autocomplete(interaction: discord.Interaction, current: str) -
         guild_id=interaction.guild_id, user_id=interaction.user.id, statuses=("active",), text=text,
         game_keys=keys, limit=AUTOCOMPLETE_MAX)
     return [app_commands.Choice(name=clip(f"#{g.id} {registry.get(g.game_key).name} — "
+                                          + ", ".join(s.name for s in g.seats), 100), value=g.id)
+            for g in games]
+
+
+async def played_game_autocomplete(interaction: discord.Interaction,
+                                   current: str) -> list[app_commands.Choice[int]]:
+    """As :func:`my_game_autocomplete`, finished games included (export, replay)."""
+    text = current.strip().lstrip("#").strip().lower()
+    keys = [key for key, e in registry.all_engines().items() if text and (text in key or text in e.name.lower())]
+    games = await platform_of(interaction.client).storage.search_games(
+        guild_id=interaction.guild_id, user_id=interaction.user.id, statuses=("active", "finished"),
+        text=text, game_keys=keys, limit=AUTOCOMPLETE_MAX)
+    return [app_commands.Choice(name=clip(f"#{g.id} {registry.get(g.game_key).name} ({g.status}) — "
                                           + ", ".join(s.name for s in g.seats), 100), value=g.id)
             for g in games]
 
@@ -193,7 +209,7 @@ class Tables(commands.Cog):
 
     # ------------------------------------------------------------------- /game
 
-    group = app_commands.Group(name="game", description="Your game: status, hand, log, resign; hosts: end, kick, replace")
+    group = app_commands.Group(name="game", description="Your game: status, hand, log, undo, export, replay, resign; hosts: end, kick, pause")
 
     @group.command(name="status")
     @app_commands.autocomplete(game=my_game_autocomplete)
@@ -203,6 +219,10 @@ class Tables(commands.Cog):
         g = await self.resolve(interaction, game, ("active", "finished"))
         engine = registry.get(g.game_key)
         lines = [f"**{engine.name} #{g.id}** — {g.status}, move {g.version}"]
+        pause = await self.sessions.storage.game_pause(g.id) if g.status == "active" else None
+        if pause is not None and pause.paused:
+            lines.append(f"⏸️ Paused since <t:{int(pause.paused_at or 0)}:R>, deadlines frozen; it resumes "
+                         f"with `/game resume`, or by itself <t:{int(pause_ends(pause) or 0)}:R>.")
         snap = await self.sessions.snapshot(g)
         for o in snap.open:
             due = f", due <t:{int(o.deadline.due_at)}:R>" if o.deadline else ""
@@ -232,6 +252,32 @@ class Tables(commands.Cog):
         events = await self.sessions.storage.events(g.id, viewer_seat=seat, limit=lines)
         text = "\n".join(("🔒 " if e.to else "• ") + humanise(e.text, g) for e in events) or "Nothing yet."
         await reply(interaction, text)
+
+    @group.command(name="export")
+    @app_commands.autocomplete(game=played_game_autocomplete)
+    @refusals
+    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """The game's log as a file: public while it runs, everything (hands too) once it is over."""
+        await send_export(self.controller, interaction, game)
+
+    @group.command(name="replay")
+    @app_commands.autocomplete(game=played_game_autocomplete)
+    @refusals
+    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """A finished game from start to end, as an animated image (only you see it)."""
+        await send_replay(self.controller, interaction, game)
+
+    @group.command(name="undo")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
+    async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Take back your own last move, when nobody has played since and the game allows it."""
+        g = await self.resolve(interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await take_back(self.sessions, g.id, interaction.user.id)
+        await interaction.followup.send("Your last move was taken back; the thread says so. Decide "
+                                        "again with a fresh menu: older buttons no longer work.",
+                                        ephemeral=True)
 
     @group.command(name="resign")
     @app_commands.autocomplete(game=my_game_autocomplete)
@@ -298,6 +344,32 @@ class Tables(commands.Cog):
         await self.sessions.replace_seat(g.id, seat, user_id=new_player.id if new_player else None, name=name,
                                          reason=f"{seat_name(seat)}'s seat was handed over.")
         await interaction.followup.send("Done: the seat was handed over.", ephemeral=True)
+
+    @group.command(name="pause")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
+    async def pause(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Pause the game: nobody moves, deadlines frozen; at most 7 days (host or Manage Server)."""
+        g = await self.resolve(interaction, game)
+        self._require_admin(interaction, g)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        pause = await TimeAway(self.sessions, post_line(self.herald.delivery)).pause(
+            g.id, interaction.user.id, interaction.user.display_name)
+        ends = int(pause_ends(pause) or 0)
+        await interaction.followup.send(f"Game #{g.id} is paused; `/game resume` resumes it (it resumes "
+                                        f"by itself <t:{ends}:R>).", ephemeral=True)
+
+    @group.command(name="resume")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
+    async def resume(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Resume a paused game; its deadlines run on with what was left (host or Manage Server)."""
+        g = await self.resolve(interaction, game)
+        self._require_admin(interaction, g)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await TimeAway(self.sessions, post_line(self.herald.delivery)).resume(
+            g.id, interaction.user.display_name)
+        await interaction.followup.send(f"Game #{g.id} is running again.", ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -397,6 +397,22 @@ class Engine(ABC, Generic[S]):
         until the last cult submits."""
         return None
 
+    def undoable(self, before: S, seat: int, action: Action, after: S,
+                 events: Sequence[Event]) -> str | None:
+        """May ``seat`` take back ``action``, which turned ``before`` into ``after`` with ``events``?
+        None if it may; otherwise the reason, one short clause for players ("a card was drawn
+        since", "everyone has voted, so the votes are out").
+
+        The platform asks only about the seat's own last action, made by its player's own click,
+        when nobody else has acted since and no other seat's open decision changed; whatever this
+        answers, it also refuses when another seat's private view changed or a private event went
+        to another seat. What only the game knows is asked here: was something left to chance (a
+        shuffle, a die, a draw from a hidden deck, a physics wobble), did the seat itself learn
+        something hidden, was something the seat held in secret shown, did a secret simultaneous
+        decision close. Default: nothing may be taken back (a game opts in, move kind by move
+        kind). Must not mutate its arguments."""
+        return "moves cannot be taken back in this game"
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> JSON:
         """JSON view for one seat or the public (``seat=None``).

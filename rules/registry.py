@@ -13,6 +13,8 @@ BUILTIN: dict[str, str] = {
     "hegemony_of_faith": "rules.hegemony_of_faith:ENGINE",
     "flick_of_faith": "rules.flick_of_faith:ENGINE",
     "cult_wars": "rules.cult_wars:ENGINE",
+    "alternate_histories": "rules.alternate_histories:ENGINE",
+    "petition": "rules.petition:ENGINE",
 }
 
 _engines: dict[str, Engine[Any]] = {}

@@ -9,8 +9,9 @@ and a PostgreSQL backend implements the same methods.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,6 +120,70 @@ class DeadlineRow:
 
 
 @dataclass
+class PlayerPrefs:
+    """One member's notification preferences and time away, the same in every server.
+
+    Quiet hours are minutes after local midnight (``quiet_start`` to ``quiet_end``, crossing
+    midnight when the start is later than the end) in ``zone``: a fixed UTC offset ("+02:00") or
+    an IANA zone ("Europe/Berlin"), whose daylight saving time is followed."""
+
+    user_id: int
+    pings: bool = True
+    """False: the thread names the player without pinging them."""
+    dms: str = "every"
+    """"every": a DM for every decision; "reminders": only reminders (the hand DM is edited)."""
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    zone: str | None = None
+    away_until: float | None = None
+    """While now is before it the player is away (None: not away)."""
+    away_mode: str | None = None
+    """"extend" (their deadlines wait for them) or "computer" (the computer player decides)."""
+
+
+@dataclass
+class GamePause:
+    """A game's pause: while ``paused_at`` is set nobody moves and its deadlines are frozen in
+    ``frozen`` (as they stood when it was paused; restored shifted by the time paused). ``used``
+    is the seconds its earlier pauses took, for the game's limit (kept between pauses)."""
+
+    game_id: int
+    paused_at: float | None
+    paused_by: int | None = None
+    used: float = 0.0
+    frozen: list[DeadlineRow] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.frozen = [DeadlineRow(self.game_id, d.seat, d.kind, d.due_at, d.remind_at, d.reminded,
+                                   d.opened) for d in self.frozen]
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
+
+
+def frozen_text(deadlines: Sequence[DeadlineRow]) -> str:
+    """A paused game's deadlines as the backends store them (``GamePause.frozen``)."""
+    return json.dumps([[d.seat, d.kind, d.due_at, d.remind_at, d.reminded, d.opened] for d in deadlines])
+
+
+def frozen_rows(text: str | None, game_id: int = 0) -> list[DeadlineRow]:
+    """The deadlines :func:`frozen_text` stored (``game_id`` is filled in by :class:`GamePause`)."""
+    return [DeadlineRow(game_id, int(r[0]), str(r[1]), float(r[2]),
+                        None if r[3] is None else float(r[3]), bool(r[4]), int(r[5]))
+            for r in json.loads(text or "[]")]
+
+
+def thawed(pause: GamePause, now: float) -> list[DeadlineRow]:
+    """A paused game's deadlines at its resumption: each moved on by the time paused, so what was
+    left of it when the game was paused is left again."""
+    shift = max(0.0, now - (pause.paused_at if pause.paused_at is not None else now))
+    return [DeadlineRow(pause.game_id, d.seat, d.kind, d.due_at + shift,
+                        None if d.remind_at is None else d.remind_at + shift, d.reminded, d.opened)
+            for d in pause.frozen]
+
+
+@dataclass
 class EventRow:
     n: int
     version: int
@@ -149,6 +214,9 @@ class GuildSettings:
     one member, can make Herald store and list: opening tables costs a row each, forever."""
     member_lobby_limit: int | None = None
     member_table_limit: int | None = None
+    leaderboards: bool = True
+    """False: the server turned ``/leaderboard`` off (ratings are still kept, so turning it back
+    on shows them as they would have been)."""
 
     @property
     def limits(self) -> TableLimits:
@@ -178,12 +246,102 @@ class TableCounts:
     """Open tables in the server the member is seated at (lobbies included)."""
 
 
+@dataclass
+class DeckRow:
+    """A player's saved deck for a card game. ``data`` is the game's own (for Alternate Histories
+    the nation, the governance and the cards); the storage only keeps it."""
+
+    id: int
+    user_id: int
+    game_key: str
+    name: str
+    data: dict[str, Any]
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+
+def deck_name_key(name: str) -> str:
+    """The form in which two deck names are the same name (case and spacing aside)."""
+    return " ".join(name.casefold().split())
+
+
 @dataclass(frozen=True)
 class GamePage:
     """One page of a listing (``Storage.page_games``): the games, and how many there are in all."""
 
     games: list[GameRow]
     total: int
+
+
+COMPUTER_ID = 0
+"""The ``user_id`` under which a server's computer players are rated, one entity per game (no
+Discord account has id 0). Leaderboards and ``/stats`` leave it out."""
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A member who left a running game's seat (resigned, removed, replaced): ranked last."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    """One entity's place in a settled game (``user_id`` ``COMPUTER_ID`` for computer players).
+    ``rank`` 1 is first; equal ranks are a tie."""
+
+    user_id: int
+    name: str
+    rank: int
+    won: bool
+    abandoned: bool = False
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A finished game as ratings see it (``Storage.settle_game``). No players: the game counts
+    for nobody (ended early, a game in a DM) but is settled all the same."""
+
+    game_id: int
+    guild_id: int
+    game_key: str
+    started_at: float
+    finished_at: float
+    moves: int
+    players: tuple[RatedPlayer, ...] = ()
+
+
+@dataclass
+class RatingRow:
+    """One member's (or the computer players') rating in one game in one server."""
+
+    guild_id: int
+    game_key: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    updated_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class LongestGame:
+    """The longest settled game a member played in a server (``Storage.longest_game``)."""
+
+    game_id: int
+    game_key: str
+    seconds: float
+    moves: int
+
+
+Rater = Callable[[Mapping[int, RatingRow]], Mapping[int, tuple[float, float]]]
+"""Given the current ratings of a game's players (those rated before), their new (mu, sigma):
+what ``Storage.settle_game`` runs inside its transaction."""
 
 
 class Storage(ABC):
@@ -199,6 +357,13 @@ class Storage(ABC):
         changed the database behind its back (a repair by hand, a test). A backend that keeps
         nothing has nothing to drop; every write through the storage keeps its memory current."""
         return None
+
+    async def listen(self, on_new_deadline: Callable[[], None]) -> bool:
+        """Call ``on_new_deadline`` whenever ANOTHER process stores a deadline this one has not
+        seen, so its scheduler wakes for it instead of at its next pass. True when the backend
+        can tell (PostgreSQL's LISTEN/NOTIFY); a single-process backend has no other process to
+        hear from, returns False and never calls it."""
+        return False
 
     @abstractmethod
     async def open(self) -> None: ...
@@ -255,7 +420,22 @@ class Storage(ABC):
                             deadlines: Sequence[DeadlineRow], now: float) -> int:
         """Append the action and its events, store the new state, version and prompt instances,
         replace the deadlines — all or nothing. Raises VersionConflict if the game is no longer at
-        ``expected_version`` (another process won the race); returns the new version."""
+        ``expected_version`` (another process won the race); returns the new version.
+
+        The action's number in the log (its ``n``) is the version it made, less one: a game's
+        actions and the versions they made stay paired after an undo removed some of them (the
+        numbers then have gaps; the order is what counts)."""
+    @abstractmethod
+    async def undo_actions(self, game_id: int, *, expected_version: int, keep: int,
+                           state: dict[str, Any], events: Sequence[dict[str, Any]],
+                           opened: Mapping[int, int], answered: Mapping[int, int],
+                           deadlines: Sequence[DeadlineRow], now: float) -> int:
+        """Take back every action after the first ``keep`` of the log: remove them and the events
+        they made (earlier undo notices, kind ``"undo"``, stay), store the rebuilt state, the
+        undo's own ``events``, a new version and prompt instances, replace the deadlines — all or
+        nothing. The version goes up, never back, so a ticket drawn before the undo never matches
+        a decision opened by it. Raises VersionConflict if the game is no longer active at
+        ``expected_version`` or is paused (as ``commit_action``); returns the new version."""
     @abstractmethod
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]: ...
     @abstractmethod
@@ -297,6 +477,60 @@ class Storage(ABC):
     @abstractmethod
     async def replace_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None: ...
 
+    # ratings
+    @abstractmethod
+    async def note_departure(self, d: Departure) -> None:
+        """Remember that a member left a running game's seat (once per member and game)."""
+    @abstractmethod
+    async def departures(self, game_id: int) -> list[Departure]: ...
+    @abstractmethod
+    async def settle_game(self, game: RatedGame, rate: Rater, now: float) -> bool:
+        """Record a finished game's places and update its players' ratings, games and wins, in one
+        transaction that holds off every other settlement of the same server and game while it
+        reads and writes the ratings (``rate`` computes the new ones from those it reads). False,
+        changing nothing, if the game was settled before: a game counts exactly once."""
+    @abstractmethod
+    async def unsettled_games(self, limit: int = 100) -> list[int]:
+        """Finished games of a server that were never settled (a crash or a failure between the
+        game's last move and its settlement), oldest first."""
+    @abstractmethod
+    async def leaderboard(self, guild_id: int, game_key: str, *, limit: int = 10,
+                          offset: int = 0) -> tuple[list[RatingRow], int]:
+        """A page of a server's members rated in a game, best first (the conservative rating
+        mu − 3σ), and how many there are; computer players left out."""
+    @abstractmethod
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        """A member's ratings in a server, one per game they played there."""
+    @abstractmethod
+    async def longest_game(self, guild_id: int, user_id: int) -> LongestGame | None:
+        """The member's settled game in a server that ran longest (opening to last move)."""
+
+    # player preferences, time away and paused games
+    @abstractmethod
+    async def player_prefs(self, user_ids: Sequence[int]) -> dict[int, PlayerPrefs]:
+        """The preferences of each of ``user_ids``: defaults for a member who never set any. One
+        statement however many members (a step reads those of the seats it asks to decide)."""
+    @abstractmethod
+    async def save_player_prefs(self, prefs: PlayerPrefs) -> None: ...
+    @abstractmethod
+    async def pause_game(self, game_id: int, *, by: int | None, now: float) -> GamePause | None:
+        """Pause a running game in one transaction: its deadlines are taken out (kept in the
+        pause, so no reminder or timeout falls due) and no action commits until it resumes
+        (``commit_action`` raises ``VersionConflict``). None, changing nothing, if it is paused
+        already or not running."""
+    @abstractmethod
+    async def resume_game(self, game_id: int, *, now: float) -> GamePause | None:
+        """End a game's pause in one transaction: its frozen deadlines come back shifted by the
+        time it was paused (what was left of each is left again) and that time is added to
+        ``used``. Returns the pause as it was (None if the game was not paused: of two processes
+        resuming at once exactly one gets it). A game no longer running gets no deadlines back."""
+    @abstractmethod
+    async def game_pause(self, game_id: int) -> GamePause | None:
+        """The game's pause (``paused_at`` None when it is not paused; None: no such game)."""
+    @abstractmethod
+    async def paused_games(self) -> list[GamePause]:
+        """Every running game paused now, the earliest paused first."""
+
     # settings and DMs
     @abstractmethod
     async def guild_settings(self, guild_id: int) -> GuildSettings: ...
@@ -309,3 +543,25 @@ class Storage(ABC):
     @abstractmethod
     async def note_dm_notice(self, game_id: int, user_id: int) -> bool:
         """Record that the thread was told this user cannot be DMed; False if already recorded."""
+
+    # saved decks
+    @abstractmethod
+    async def decks(self, user_id: int, game_key: str | None = None) -> list[DeckRow]:
+        """A player's saved decks (of one game, if given), by name."""
+    @abstractmethod
+    async def deck(self, deck_id: int) -> DeckRow | None:
+        """One saved deck, whoever owns it (the caller checks the owner)."""
+    @abstractmethod
+    async def create_deck(self, user_id: int, game_key: str, name: str, data: dict[str, Any], *,
+                          now: float, limit: int) -> int | None:
+        """Save a new deck and return its id — or None, storing nothing, when the player already
+        has ``limit`` saved decks (of every game) or a deck of this game with the same name
+        (:func:`deck_name_key`). Checked and written in one statement, so two commands at once
+        cannot pass the limit together."""
+    @abstractmethod
+    async def update_deck(self, deck_id: int, user_id: int, data: dict[str, Any], *,
+                          now: float) -> bool:
+        """Replace the deck's data; False (nothing changed) if it is not this player's deck."""
+    @abstractmethod
+    async def delete_deck(self, deck_id: int, user_id: int) -> bool:
+        """Delete the deck; False if it is not this player's deck (or is gone already)."""

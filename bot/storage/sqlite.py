@@ -27,11 +27,20 @@ from typing import Any
 import aiosqlite
 
 from .base import (
+    COMPUTER_ID,
     DeadlineRow,
+    DeckRow,
+    Departure,
     EventRow,
     GamePage,
+    GamePause,
     GameRow,
     GuildSettings,
+    LongestGame,
+    PlayerPrefs,
+    RatedGame,
+    Rater,
+    RatingRow,
     SeatRow,
     Storage,
     StorageBusy,
@@ -43,6 +52,10 @@ from .base import (
     StorageUnavailable,
     TableCounts,
     VersionConflict,
+    deck_name_key,
+    frozen_rows,
+    frozen_text,
+    thawed,
 )
 
 log = logging.getLogger("herald.storage")
@@ -124,6 +137,68 @@ MIGRATIONS: list[str] = [
     ALTER TABLE deadlines ADD COLUMN claimed_by TEXT;
     ALTER TABLE deadlines ADD COLUMN claimed_until REAL;
     """,
+    # 5: ratings: each server's rating of its members (and of its computer players, user 0) in
+    # each game; every settled game once (``rated`` 0: it counted for nobody), with its places;
+    # the members who left a running game's seat (ranked last); a server may turn leaderboards
+    # off. Games finished before this step are settled unrated: ratings start from here.
+    """
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL, game_key TEXT NOT NULL, user_id INTEGER NOT NULL,
+        name TEXT NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, game_key, user_id)
+    );
+    CREATE INDEX ratings_member ON ratings(guild_id, user_id);
+    CREATE TABLE settled_games (
+        game_id INTEGER PRIMARY KEY, guild_id INTEGER NOT NULL, game_key TEXT NOT NULL,
+        started_at REAL NOT NULL, finished_at REAL NOT NULL, moves INTEGER NOT NULL,
+        rated INTEGER NOT NULL, settled_at REAL NOT NULL
+    );
+    CREATE TABLE settled_places (
+        game_id INTEGER NOT NULL REFERENCES settled_games(game_id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL, guild_id INTEGER NOT NULL, name TEXT NOT NULL,
+        rank INTEGER NOT NULL, won INTEGER NOT NULL, abandoned INTEGER NOT NULL,
+        mu REAL NOT NULL, sigma REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX settled_places_member ON settled_places(guild_id, user_id);
+    CREATE TABLE departures (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    ALTER TABLE guild_settings ADD COLUMN leaderboards INTEGER NOT NULL DEFAULT 1;
+    INSERT INTO settled_games (game_id, guild_id, game_key, started_at, finished_at, moves, rated,
+        settled_at)
+        SELECT id, guild_id, game_key, created_at, updated_at, version, 0, updated_at FROM games
+        WHERE status='finished' AND guild_id IS NOT NULL;
+    """,
+    # 6: player preferences, time away and paused games (a paused game's deadlines wait in
+    # ``pause_frozen``; ``pause_used`` keeps the time its earlier pauses used)
+    """
+    CREATE TABLE player_prefs (
+        user_id INTEGER PRIMARY KEY,
+        pings INTEGER NOT NULL DEFAULT 1, dms TEXT NOT NULL DEFAULT 'every',
+        quiet_start INTEGER, quiet_end INTEGER, zone TEXT,
+        away_until REAL, away_mode TEXT
+    );
+    ALTER TABLE games ADD COLUMN paused_at REAL;
+    ALTER TABLE games ADD COLUMN paused_by INTEGER;
+    ALTER TABLE games ADD COLUMN pause_used REAL NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN pause_frozen TEXT;
+    """,
+    # 7: saved decks (a player's own decks for card games, by game; one name once per player
+    # and game, compared without case)
+    """
+    CREATE TABLE decks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL, game_key TEXT NOT NULL,
+        name TEXT NOT NULL, name_key TEXT NOT NULL, data TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL, updated_at REAL NOT NULL,
+        UNIQUE (user_id, game_key, name_key)
+    );
+    """,
 ]
 
 
@@ -166,6 +241,18 @@ def _like(text: str) -> str:
 
 def _deadline(r: Sequence[Any]) -> DeadlineRow:
     return DeadlineRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), int(r[6]))
+
+
+_PREFS_COLUMNS = "user_id, pings, dms, quiet_start, quiet_end, zone, away_until, away_mode"
+_PAUSE_COLUMNS = "id, paused_at, paused_by, pause_used, pause_frozen"
+
+
+def _prefs(r: Sequence[Any]) -> PlayerPrefs:
+    return PlayerPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5], r[6], r[7])
+
+
+def _pause(r: Sequence[Any]) -> GamePause:
+    return GamePause(r[0], r[1], r[2], float(r[3]), frozen_rows(r[4]))
 
 
 _UPDATABLE = {"channel_id", "thread_id", "status", "host_id", "deadline", "board_message_id",
@@ -877,14 +964,15 @@ class SqliteStorage(Storage):
             conn.execute("BEGIN IMMEDIATE")
             cur = conn.execute(
                 "UPDATE games SET state=?, version=?, status=?, result=?, opened=?, answered=?, "
-                "updated_at=? WHERE id=? AND version=? AND status='active'",
+                "updated_at=? WHERE id=? AND version=? AND status='active' AND paused_at IS NULL",
                 (state_text, new_version, status, _dumps(result) if result else None,
                  _opened(opened), _opened(answered), now, game_id, expected_version))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
             (last,) = conn.execute("SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id=?",
                                    (game_id,)).fetchone()
-            number = int(last) + 1
+            # (the version it made, less one: paired with its events after an undo too)
+            number = max(int(last) + 1, new_version - 1)
             conn.execute(
                 "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
                 "VALUES (?,?,?,?,?,?,?)", (game_id, number, seat, *action_row, now))
@@ -909,6 +997,53 @@ class SqliteStorage(Storage):
                 answered={int(k): int(v) for k, v in answered.items()}, updated_at=now))
             if status in _LIVE and game_id in self._games:
                 self._deadlines[game_id] = list(deadlines)
+        return new_version
+
+    @_serialised
+    async def undo_actions(self, game_id: int, *, expected_version: int, keep: int,
+                           state: dict[str, Any], events: Sequence[dict[str, Any]],
+                           opened: Mapping[int, int], answered: Mapping[int, int],
+                           deadlines: Sequence[DeadlineRow], now: float) -> int:
+        new_version = expected_version + 1
+
+        async def landed() -> bool:
+            """After a failed COMMIT: is this very undo stored (the version it made)?"""
+            async with self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)) as c:
+                row = await c.fetchone()
+            return row is not None and int(row[0]) == new_version
+
+        self._games.pop(game_id, None)  # (read again from the file after this)
+        self._deadlines.pop(game_id, None)
+        state_text = _dumps(state)
+        event_rows = [(e["text"], _dumps(e["to"]) if e.get("to") is not None else None,
+                       e.get("kind", "log"), _dumps(e.get("data") or {})) for e in events]
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            cur = conn.execute(
+                "UPDATE games SET state=?, version=?, opened=?, answered=?, updated_at=? "
+                "WHERE id=? AND version=? AND status='active' AND paused_at IS NULL",
+                (state_text, new_version, _opened(opened), _opened(answered), now, game_id,
+                 expected_version))
+            if cur.rowcount != 1:
+                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+            kept = conn.execute("SELECT n FROM actions WHERE game_id=? ORDER BY n LIMIT 1 OFFSET ?",
+                                (game_id, keep - 1)).fetchone() if keep > 0 else (0,)
+            last = int(kept[0]) if kept is not None else 0
+            conn.execute("DELETE FROM actions WHERE game_id=? AND n>?", (game_id, last))
+            # an action numbered n made version n + 1, and its events carry that version
+            conn.execute("DELETE FROM events WHERE game_id=? AND version>? AND kind<>'undo'",
+                         (game_id, last + 1))
+            (en,) = conn.execute("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?",
+                                 (game_id,)).fetchone()
+            conn.executemany(
+                "INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
+                "VALUES (?,?,?,?,?,?,?,?)",
+                [(game_id, int(en) + i + 1, new_version, *e, now) for i, e in enumerate(event_rows)])
+            self._deadline_statements(conn, game_id, deadlines)
+
+        async with self._transaction(landed, begin=False):
+            await self._on_thread(write)
         return new_version
 
     @_serialised
@@ -1008,6 +1143,177 @@ class SqliteStorage(Storage):
         async with self._transaction():
             await self._write_deadlines(game_id, deadlines)
 
+    # ---------------------------------------------------------------- ratings
+
+    @_serialised
+    async def note_departure(self, d: Departure) -> None:
+        await self._x("INSERT OR IGNORE INTO departures (game_id, user_id, seat, name) "
+                      "VALUES (?,?,?,?)", (d.game_id, d.user_id, d.seat, d.name))
+
+    @_serialised
+    async def departures(self, game_id: int) -> list[Departure]:
+        async with self.db.execute(
+                "SELECT game_id, seat, user_id, name FROM departures WHERE game_id=? "
+                "ORDER BY seat, user_id", (game_id,)) as cur:
+            return [Departure(r[0], r[1], r[2], r[3]) async for r in cur]
+
+    @_serialised
+    async def settle_game(self, game: RatedGame, rate: Rater, now: float) -> bool:
+        async def landed() -> bool:
+            async with self.db.execute("SELECT 1 FROM settled_games WHERE game_id=?",
+                                       (game.game_id,)) as c:
+                return await c.fetchone() is not None
+
+        def write(conn: sqlite3.Connection) -> bool:
+            """The whole settlement in one hand-off: BEGIN IMMEDIATE is the write lock, so no
+            other settlement reads these ratings until this one commits."""
+            conn.execute("BEGIN IMMEDIATE")
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO settled_games (game_id, guild_id, game_key, started_at, "
+                "finished_at, moves, rated, settled_at) VALUES (?,?,?,?,?,?,?,?)",
+                (game.game_id, game.guild_id, game.game_key, game.started_at, game.finished_at,
+                 game.moves, int(bool(game.players)), now))
+            if cur.rowcount != 1 or not game.players:
+                return cur.rowcount == 1
+            ids = [p.user_id for p in game.players]
+            current = {r[2]: RatingRow(*r) for r in conn.execute(
+                "SELECT guild_id, game_key, user_id, name, mu, sigma, games, wins, updated_at "
+                f"FROM ratings WHERE guild_id=? AND game_key=? AND user_id IN ({_marks(ids)})",
+                (game.guild_id, game.game_key, *ids)).fetchall()}
+            new = rate(current)
+            conn.executemany(
+                "INSERT INTO ratings (guild_id, game_key, user_id, name, mu, sigma, games, wins, "
+                "updated_at) VALUES (?,?,?,?,?,?,1,?,?) ON CONFLICT(guild_id, game_key, user_id) "
+                "DO UPDATE SET name=excluded.name, mu=excluded.mu, sigma=excluded.sigma, "
+                "games=ratings.games+1, wins=ratings.wins+excluded.wins, "
+                "updated_at=excluded.updated_at",
+                [(game.guild_id, game.game_key, p.user_id, p.name, *new[p.user_id], int(p.won),
+                  now) for p in game.players])
+            conn.executemany(
+                "INSERT INTO settled_places (game_id, user_id, guild_id, name, rank, won, "
+                "abandoned, mu, sigma) VALUES (?,?,?,?,?,?,?,?,?)",
+                [(game.game_id, p.user_id, game.guild_id, p.name, p.rank, int(p.won),
+                  int(p.abandoned), *new[p.user_id]) for p in game.players])
+            return True
+
+        async with self._transaction(landed, begin=False):
+            settled: bool = await self._on_thread(write)
+        return settled
+
+    @_serialised
+    async def unsettled_games(self, limit: int = 100) -> list[int]:
+        async with self.db.execute(
+                "SELECT g.id FROM games g WHERE g.status='finished' AND g.guild_id IS NOT NULL "
+                "AND NOT EXISTS (SELECT 1 FROM settled_games s WHERE s.game_id=g.id) "
+                "ORDER BY g.updated_at, g.id LIMIT ?", (max(0, limit),)) as cur:
+            return [int(r[0]) async for r in cur]
+
+    @_serialised
+    async def leaderboard(self, guild_id: int, game_key: str, *, limit: int = 10,
+                          offset: int = 0) -> tuple[list[RatingRow], int]:
+        where = "guild_id=? AND game_key=? AND user_id<>?"
+        params = (guild_id, game_key, COMPUTER_ID)
+        async with self.db.execute(f"SELECT COUNT(*) FROM ratings WHERE {where}", params) as cur:
+            row = await cur.fetchone()
+        async with self.db.execute(
+                "SELECT guild_id, game_key, user_id, name, mu, sigma, games, wins, updated_at "
+                f"FROM ratings WHERE {where} ORDER BY mu - 3 * sigma DESC, games DESC, user_id "
+                "LIMIT ? OFFSET ?", (*params, max(0, limit), max(0, offset))) as cur:
+            rows = [RatingRow(*r) async for r in cur]
+        return rows, int(row[0]) if row else 0
+
+    @_serialised
+    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        async with self.db.execute(
+                "SELECT guild_id, game_key, user_id, name, mu, sigma, games, wins, updated_at "
+                "FROM ratings WHERE guild_id=? AND user_id=? ORDER BY games DESC, game_key",
+                (guild_id, user_id)) as cur:
+            return [RatingRow(*r) async for r in cur]
+
+    @_serialised
+    async def longest_game(self, guild_id: int, user_id: int) -> LongestGame | None:
+        async with self.db.execute(
+                "SELECT s.game_id, s.game_key, s.finished_at - s.started_at, s.moves "
+                "FROM settled_places p JOIN settled_games s ON s.game_id=p.game_id "
+                "WHERE p.guild_id=? AND p.user_id=? "
+                "ORDER BY s.finished_at - s.started_at DESC, s.moves DESC, s.game_id LIMIT 1",
+                (guild_id, user_id)) as cur:
+            r = await cur.fetchone()
+        return None if r is None else LongestGame(int(r[0]), str(r[1]), float(r[2]), int(r[3]))
+
+    # ------------------------------------ player preferences, time away, pauses
+
+    @_serialised
+    async def player_prefs(self, user_ids: Sequence[int]) -> dict[int, PlayerPrefs]:
+        ids = list(dict.fromkeys(user_ids))
+        out = {uid: PlayerPrefs(uid) for uid in ids}
+        for start in range(0, len(ids), 500):  # (SQLite allows a bounded number of parameters)
+            chunk = ids[start:start + 500]
+            async with self.db.execute(
+                    f"SELECT {_PREFS_COLUMNS} FROM player_prefs WHERE user_id IN ({_marks(chunk)})",
+                    chunk) as cur:
+                async for r in cur:
+                    out[r[0]] = _prefs(r)
+        return out
+
+    @_serialised
+    async def save_player_prefs(self, prefs: PlayerPrefs) -> None:
+        await self._x(
+            f"INSERT INTO player_prefs ({_PREFS_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
+            "ON CONFLICT(user_id) DO UPDATE SET pings=excluded.pings, dms=excluded.dms, "
+            "quiet_start=excluded.quiet_start, quiet_end=excluded.quiet_end, zone=excluded.zone, "
+            "away_until=excluded.away_until, away_mode=excluded.away_mode",
+            (prefs.user_id, int(prefs.pings), prefs.dms, prefs.quiet_start, prefs.quiet_end,
+             prefs.zone, prefs.away_until, prefs.away_mode))
+
+    async def _pause_row(self, game_id: int) -> tuple[str, GamePause] | None:
+        """A game's status and pause (inside the caller's lock)."""
+        async with self.db.execute(f"SELECT status, {_PAUSE_COLUMNS} FROM games WHERE id=?",
+                                   (game_id,)) as cur:
+            r = await cur.fetchone()
+        return None if r is None else (str(r[0]), _pause(r[1:]))
+
+    @_serialised
+    async def pause_game(self, game_id: int, *, by: int | None, now: float) -> GamePause | None:
+        async with self._transaction():
+            row = await self._pause_row(game_id)
+            if row is None or row[0] != "active" or row[1].paused:
+                return None
+            async with self.db.execute(
+                    f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? ORDER BY seat, kind",
+                    (game_id,)) as cur:
+                frozen = [_deadline(r) async for r in cur]
+            await self._write_deadlines(game_id, [])
+            await self._x("UPDATE games SET paused_at=?, paused_by=?, pause_frozen=? WHERE id=?",
+                          (now, by, frozen_text(frozen), game_id))
+        return GamePause(game_id, now, by, row[1].used, frozen)
+
+    @_serialised
+    async def resume_game(self, game_id: int, *, now: float) -> GamePause | None:
+        async with self._transaction():
+            row = await self._pause_row(game_id)
+            if row is None or row[1].paused_at is None:
+                return None
+            status, pause = row
+            await self._x("UPDATE games SET paused_at=NULL, paused_by=NULL, pause_frozen=NULL, "
+                          "pause_used=? WHERE id=?",
+                          (pause.used + max(0.0, now - (pause.paused_at or now)), game_id))
+            if status == "active":
+                await self._write_deadlines(game_id, thawed(pause, now))
+        return pause
+
+    @_serialised
+    async def game_pause(self, game_id: int) -> GamePause | None:
+        row = await self._pause_row(game_id)
+        return None if row is None else row[1]
+
+    @_serialised
+    async def paused_games(self) -> list[GamePause]:
+        async with self.db.execute(
+                f"SELECT {_PAUSE_COLUMNS} FROM games WHERE paused_at IS NOT NULL AND status='active' "
+                "ORDER BY paused_at, id") as cur:
+            return [_pause(r) async for r in cur]
+
     # ------------------------------------------------------- settings and DMs
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -1023,11 +1329,12 @@ class SqliteStorage(Storage):
         if kept is None:
             async with self.db.execute(
                 "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
-                "member_lobby_limit, member_table_limit FROM guild_settings WHERE guild_id=?",
-                (guild_id,)) as cur:
+                "member_lobby_limit, member_table_limit, leaderboards FROM guild_settings "
+                "WHERE guild_id=?", (guild_id,)) as cur:
                 r = await cur.fetchone()
             kept = GuildSettings(guild_id) if r is None else GuildSettings(
-                guild_id, r[0], r[1], r[2], list(_loads(r[3]) or []), r[4], r[5], r[6])
+                guild_id, r[0], r[1], r[2], list(_loads(r[3]) or []), r[4], r[5], r[6],
+                leaderboards=bool(r[7]))
             self._guilds[guild_id] = kept
         return dataclasses.replace(kept, channels=list(kept.channels))
 
@@ -1036,13 +1343,15 @@ class SqliteStorage(Storage):
         self._guilds.pop(s.guild_id, None)
         await self._x(
             "INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, opener_role_id, channels, "
-            "table_limit, member_lobby_limit, member_table_limit) VALUES (?,?,?,?,?,?,?,?) "
+            "table_limit, member_lobby_limit, member_table_limit, leaderboards) "
+            "VALUES (?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(guild_id) DO UPDATE SET default_deadline=excluded.default_deadline, "
             "reminder_lead=excluded.reminder_lead, opener_role_id=excluded.opener_role_id, "
             "channels=excluded.channels, table_limit=excluded.table_limit, "
-            "member_lobby_limit=excluded.member_lobby_limit, member_table_limit=excluded.member_table_limit",
+            "member_lobby_limit=excluded.member_lobby_limit, member_table_limit=excluded.member_table_limit, "
+            "leaderboards=excluded.leaderboards",
             (s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id, _dumps(s.channels),
-             s.table_limit, s.member_lobby_limit, s.member_table_limit))
+             s.table_limit, s.member_lobby_limit, s.member_table_limit, int(s.leaderboards)))
 
     @_serialised
     async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None:
@@ -1061,4 +1370,51 @@ class SqliteStorage(Storage):
     async def note_dm_notice(self, game_id: int, user_id: int) -> bool:
         cur = await self._x(
             "INSERT OR IGNORE INTO dm_notices (game_id, user_id) VALUES (?,?)", (game_id, user_id))
+        return cur.rowcount == 1
+
+    # ------------------------------------------------------------- saved decks
+
+    _DECK_COLUMNS = "id, user_id, game_key, name, data, created_at, updated_at"
+
+    @staticmethod
+    def _deck(r: Sequence[Any]) -> DeckRow:
+        return DeckRow(int(r[0]), int(r[1]), str(r[2]), str(r[3]), _loads(r[4]) or {},
+                       float(r[5]), float(r[6]))
+
+    @_serialised
+    async def decks(self, user_id: int, game_key: str | None = None) -> list[DeckRow]:
+        async with self.db.execute(
+            f"SELECT {self._DECK_COLUMNS} FROM decks WHERE user_id=? AND (? IS NULL OR game_key=?) "
+            "ORDER BY name_key, id", (user_id, game_key, game_key)) as cur:
+            return [self._deck(r) async for r in cur]
+
+    @_serialised
+    async def deck(self, deck_id: int) -> DeckRow | None:
+        async with self.db.execute(
+            f"SELECT {self._DECK_COLUMNS} FROM decks WHERE id=?", (deck_id,)) as cur:
+            r = await cur.fetchone()
+        return None if r is None else self._deck(r)
+
+    @_serialised
+    async def create_deck(self, user_id: int, game_key: str, name: str, data: dict[str, Any], *,
+                          now: float, limit: int) -> int | None:
+        key = deck_name_key(name)
+        cur = await self._x(
+            "INSERT INTO decks (user_id, game_key, name, name_key, data, created_at, updated_at) "
+            "SELECT ?,?,?,?,?,?,? WHERE (SELECT COUNT(*) FROM decks WHERE user_id=?) < ? "
+            "AND NOT EXISTS (SELECT 1 FROM decks WHERE user_id=? AND game_key=? AND name_key=?)",
+            (user_id, game_key, name, key, _dumps(data), now, now, user_id, limit,
+             user_id, game_key, key))
+        return int(cur.lastrowid) if cur.rowcount == 1 and cur.lastrowid is not None else None
+
+    @_serialised
+    async def update_deck(self, deck_id: int, user_id: int, data: dict[str, Any], *,
+                          now: float) -> bool:
+        cur = await self._x("UPDATE decks SET data=?, updated_at=? WHERE id=? AND user_id=?",
+                            (_dumps(data), now, deck_id, user_id))
+        return cur.rowcount == 1
+
+    @_serialised
+    async def delete_deck(self, deck_id: int, user_id: int) -> bool:
+        cur = await self._x("DELETE FROM decks WHERE id=? AND user_id=?", (deck_id, user_id))
         return cur.rowcount == 1

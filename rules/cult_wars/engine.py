@@ -276,6 +276,21 @@ class CultWarsEngine(Engine[CultWarsState]):
             return self._orders_prompt(state, seat)
         return None
 
+    def undoable(self, before: CultWarsState, seat: int, action: Action, after: CultWarsState,
+                 events: Sequence[Event]) -> str | None:
+        """A secret target or set of orders may be taken back while the other cults are still
+        choosing (the step has not closed, nothing is revealed); a split is public and final, and
+        the answer that closes a step reveals every cult's choice."""
+        if before.rng.position != after.rng.position:
+            return "something was left to chance since"
+        kind = action["type"]
+        if kind not in ("target", "orders"):
+            return "a split of losses is final once chosen"
+        if after.phase != before.phase or after.turn != before.turn:
+            return ("every cult has chosen, so the targets are revealed" if kind == "target"
+                    else "every cult has submitted, so the orders are revealed")
+        return None
+
     # ------------------------------------------------------------------ play
     def play(self, state: CultWarsState, seat: int, action: Action,
              prompt: Prompt) -> tuple[CultWarsState, list[Event]]:

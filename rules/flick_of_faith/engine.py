@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.engine import (
@@ -315,6 +315,29 @@ class FlickOfFaith(Engine[FlickState]):
         else:  # pragma: no cover - prompts() only produces the kinds above
             raise IllegalAction(f"unexpected prompt {kind!r}.")
         return s, ev
+
+    def undoable(self, before: FlickState, seat: int, action: Action, after: FlickState,
+                 events: Sequence[Event]) -> str | None:
+        """A flick is never taken back: its wobble is chance. The choices around it may be, while
+        nothing else was left to chance and the turn stays the seat's: leaving a disc in the
+        corner, a temple's place, Anubis's offer, the temple to move. A secret god or vote may be
+        taken back while others are still choosing; the last one reveals them all."""
+        kind = action["type"]
+        if kind in ("flick", "contest_flick") or "angle" in action:
+            return "a flick is never taken back, its wobble is left to chance"
+        if before.rng.position != after.rng.position:
+            return "something was left to chance since"
+        if len(after.law_deck) < len(before.law_deck):
+            return "a law card was drawn since"
+        if kind == "god":
+            return None if after.phase == "gods" else "every god has been chosen, so they are revealed"
+        if kind == "vote":
+            if after.phase == before.phase and after.council == before.council:
+                return None
+            return "everyone has voted, so the votes are out"
+        if kind in ("leave", "build", "anubis", "reuse"):
+            return None
+        return "that kind of move is final in Flick of Faith"
 
     # ---------------------------------------------------------------------------- gods
     def _pick_god(self, s: FlickState, seat: int, key: str, ev: list[Event]) -> None:

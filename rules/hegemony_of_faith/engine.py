@@ -17,7 +17,7 @@ The other prompts are enumerated: their choices say everything and ``params`` is
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.engine import (
@@ -263,6 +263,35 @@ class HegemonyEngine(Engine[State]):
                 v.skill[seat], v.skill_deck[j] = v.skill_deck[j], sk
                 out.append(v)
         return out
+
+    def undoable(self, before: State, seat: int, action: Action, after: State,
+                 events: Sequence[Event]) -> str | None:
+        """Only private steps may be taken back: the secret skill kept while others still choose,
+        a secret pick or line-up while the other side still chooses, and opening the discard step
+        before any card is discarded. Playing a card shows it, a draw or a random steal reveals a
+        card, and a shuffle is chance: those moves are final (the rulebook's turn has no "take
+        back")."""
+        if before.rng.position != after.rng.position:
+            return "something was left to chance since (a shuffle or a random pick)"
+        if (len(after.action_deck) < len(before.action_deck)
+                or len(after.believer_deck) < len(before.believer_deck)
+                or len(after.skill_deck) < len(before.skill_deck)):
+            return "a card was drawn since"
+        if after.revealed != before.revealed:
+            return "a skill was revealed since"
+        kind = action["type"]
+        top = after.stack[-1] if after.stack else None
+        if kind == "keep_skill":
+            if top is not None and top["k"] == "skills":
+                return None
+            return "every prophet has chosen a skill, so the choices are settled"
+        if kind in ("pick", "lineup"):
+            if top is not None and top["k"] == "attack" and top.get("stage") == "pick":
+                return None
+            return "both sides have chosen, so the believers are shown"
+        if kind == "discard" and top is not None and top["k"] == "discard" and not top["n"]:
+            return None
+        return "that kind of move is final in Hegemony of Faith"
 
     def result(self, state: State) -> Result | None:
         s = state

@@ -139,3 +139,48 @@ async def test_a_dead_processs_claims_are_taken_over_when_their_lease_ends(
     clock.t += 120.0
     assert await alive.scheduler.run_due() == 2
     assert [o for _, _, o in await alive.storage.actions(gid)] == ["timeout", "timeout"]
+
+
+async def test_a_deadline_stored_by_one_process_wakes_the_others_scheduler(postgres_url: str) -> None:
+    """LISTEN/NOTIFY: the second process's scheduler hears of the first one's new deadline at
+    commit (not at its next pass, up to an hour later); the first one does not wake itself, and
+    a rolled-back write wakes nobody."""
+    one, two = PostgresStorage(postgres_url), PostgresStorage(postgres_url)
+    await one.open()
+    await two.open()
+    heard: dict[str, asyncio.Event] = {"one": asyncio.Event(), "two": asyncio.Event()}
+    try:
+        assert await one.listen(heard["one"].set) and await two.listen(heard["two"].set)
+        sessions = Sessions(one, CONFIG, now=Clock())
+        table = await sessions.open_table(guild_id=1, channel_id=2, host_id=HOST, host_name="Ada",
+                                          game_key="duel", seed=33)
+        await sessions.join(table.id, GUEST, "Bo")
+        assert not heard["two"].is_set()  # a lobby has no deadline
+        await sessions.start(table.id, HOST)
+        await asyncio.wait_for(heard["two"].wait(), timeout=10)
+        await asyncio.sleep(0.2)
+        assert not heard["one"].is_set(), "a process woke itself for its own deadline"
+
+        # the same deadlines written again (another seat's move keeps them): nobody is woken
+        heard["two"].clear()
+        await one.replace_deadlines(table.id, await one.deadlines(table.id))
+        await asyncio.sleep(0.5)
+        assert not heard["two"].is_set()
+
+        # the listening connection lost: re-opened, and the scheduler woken once it is back
+        import bot.storage.postgres as pg
+        pg_relisten, pg.RELISTEN_EVERY = pg.RELISTEN_EVERY, 0  # type: ignore[misc]
+        try:
+            assert two._listener is not None
+            two._listener.terminate()
+            await asyncio.wait_for(heard["two"].wait(), timeout=10)
+            for _ in range(50):
+                if two._listener is not None:
+                    break
+                await asyncio.sleep(0.1)
+            assert two._listener is not None
+        finally:
+            pg.RELISTEN_EVERY = pg_relisten  # type: ignore[misc]
+    finally:
+        await one.close()
+        await two.close()

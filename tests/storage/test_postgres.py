@@ -91,7 +91,7 @@ def test_a_malformed_url_stops_the_configuration_without_showing_the_password(ba
     assert "s3cret" not in str(caught.value) and "postgresql://user:password@" in str(caught.value)
 
 
-@pytest.mark.parametrize(("command", "code"), [(["backup", "copy.db"], 2), (["health"], 1)])
+@pytest.mark.parametrize(("command", "code"), [(["backup", "copy.db"], 2)])
 def test_the_sqlite_file_commands_point_a_postgres_admin_to_its_tools(
         command: list[str], code: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -34,6 +34,9 @@ from bot.storage import postgres as pg
 
 TABLES = {"games", "seats", "actions", "events", "deadlines", "guild_settings", "dm_status",
           "dm_notices"}
+TABLES |= {"ratings", "settled_games", "settled_places", "departures"}  # schema 5: ratings
+TABLES |= {"player_prefs"}  # schema 6: player preferences and time away (pauses: columns of games)
+TABLES |= {"decks"}  # schema 7: saved decks
 
 
 BACKENDS = ["sqlite", "postgres"]

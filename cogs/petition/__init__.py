@@ -1,0 +1,1 @@
+"""Petition presentation: board, hand and reveal images, texts and the card form."""

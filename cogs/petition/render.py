@@ -1,0 +1,691 @@
+"""Petition images, drawn only from redacted engine views (and the seats' display names).
+
+Drawn for a phone first: 800 px wide, no text under 2.2% of the width (see
+``bot.render.MIN_TEXT_SHARE``), players named, never numbered.
+
+* :func:`board_image` — the public board: what the table is doing and whose decision it is (or
+  the final ranking), the four gods (in the temple, or held by whom at +3 or +1, with a card
+  lock), the temple's beads and the deck, then one panel per player: beads, cards in hand (a
+  count), favour or heathen, the four pillars (standing, captured by whom, fortified with which
+  card) and the pillars it has captured. The solo game has its own board (:func:`solo_board`).
+* :func:`hand_image` — one seat's cards: name, god, points per pillar, a powerup's text.
+* :func:`reveal_image` — a reveal, both sides side by side: the two bids of a petition duel
+  (beads and citizens) or the two sides of a campaign, and what came of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image
+
+from bot.render import (
+    PALETTE,
+    Canvas,
+    alt_text,
+    card,
+    card_height,
+    plural,
+    seat_colour,
+    seat_names,
+    text_size,
+    with_names,
+    wrap,
+)
+from rules.text import listing
+
+JSON = dict[str, Any]
+RGB = tuple[int, int, int]
+WIDTH = 800
+GAP = 12
+PANEL_W = (WIDTH - 3 * GAP) // 2
+PILLARS = ("art", "economy", "magic", "war")
+PILLAR_NAMES = {"art": "Art", "economy": "Economy", "magic": "Magic", "war": "War"}
+PILLAR_COLOUR: dict[str, RGB] = {
+    "art": (204, 121, 167), "economy": (230, 178, 60), "magic": (110, 150, 235), "war": (222, 96, 80),
+}
+"""A colour per pillar (and its god); every tile also says the pillar's name in words."""
+
+
+def pillar_name(kind: str) -> str:
+    return PILLAR_NAMES.get(kind, kind.title())
+
+
+def points_text(points: Mapping[str, int], *, short: bool = False) -> str:
+    """"Art 3, War 1" (or "A3 W1"): a card's points, zeros skipped."""
+    if short:
+        return " ".join(f"{pillar_name(p)[0]}{points[p]}" for p in PILLARS if points.get(p)) or "-"
+    return ", ".join(f"{pillar_name(p)} {points[p]}" for p in PILLARS if points.get(p)) or "no points"
+
+
+def god_of(view: JSON, key: str | None) -> JSON | None:
+    return next((g for g in view.get("gods", []) if g["key"] == key), None)
+
+
+def god_label(view: JSON, key: str | None) -> str:
+    """A god named with its pillar: "Harth (War)"."""
+    g = god_of(view, key)
+    if g is None:
+        return pillar_name(key or "?")
+    return f"{g['name']} ({pillar_name(g['key'])})"
+
+
+def favour_of(view: JSON, seat: int) -> str:
+    """What a seat holds from the gods, in words ("Harth +3", "heathen", "")."""
+    held = [g for g in view.get("gods", []) if g.get("holder") == seat]
+    bits = [f"{g['name']} +{g['bonus']}" + (" (locked)" if g.get("lock") else "") for g in held]
+    if view["seats"][seat].get("heathen"):
+        bits.append("heathen")
+    return ", ".join(bits)
+
+
+def favour_line(view: JSON, seat: int) -> str:
+    """A seat's favour for its panel: "Favour: Harth +3", "Godless heathen", "No favour"."""
+    fav = favour_of(view, seat)
+    if not fav:
+        return "No favour"
+    return "Godless heathen" if fav == "heathen" else f"Favour: {fav}"
+
+
+# ---------------------------------------------------------------------------------- in words
+
+def awaited(view: JSON, who: Sequence[str]) -> str:
+    """What the table does now and whose decision it is, in words (public)."""
+    if view.get("solo"):
+        return solo_awaited(view)
+    turn = who[view["turn_seat"]]
+    waiting = listing([who[k] for k in view.get("waiting_for", [])]) or "nobody"
+    pet = view.get("petition")
+    camp = view.get("campaign")
+    phase = view.get("phase")
+    if pet:
+        holder = pet.get("holder") or {}
+        god = god_label(view, pet["god"])
+        stage = pet.get("stage")
+        if stage == "offer":
+            return f"{who[pet['petitioner']]} petitions {god} and chooses an offer of beads."
+        if stage == "challenge":
+            return (f"{who[pet['petitioner']]} offers {plural(holder.get('beads', 0), 'bead')} to {god}. "
+                    f"Challenge window open: waiting for {waiting}.")
+        ch = pet.get("challenger") or {}
+        if stage == "respond":
+            return (f"{who[ch['seat']]} challenges {who[holder['seat']]} for {god} with "
+                    f"{plural(ch.get('beads', 0), 'bead')}: {who[holder['seat']]} withdraws or meets it.")
+        if stage == "bid":
+            return (f"{who[holder['seat']]} and {who[ch['seat']]} bid citizens of {god} face down: "
+                    f"waiting for {waiting}.")
+        return f"A petition to {god}: waiting for {waiting}."
+    if camp and camp.get("stage") != "done":
+        at, de = who[camp["attacker"]], who[camp["defender"]]
+        target = f"{de}'s {pillar_name(camp['pillar'])}"
+        if camp.get("stage") == "gather":
+            return f"{at} attacks {target}: both lay cards face down. Waiting for {waiting}."
+        return f"Battle for {target}: {who[camp['to_act']]} adds cards or passes."
+    if phase == "place" and view.get("placer") is not None:
+        return f"{who[view['placer']]} fortifies a pillar with a captured card or sets it aside."
+    if phase == "claim" and view.get("placer") is not None:
+        return f"{who[view['placer']]} claims one of the attacker's pillars."
+    if phase == "extra":
+        return f"{turn}'s turn: swap a card, buy one, or end the turn."
+    return f"{turn}'s turn: draw, take beads, petition a god or attack."
+
+
+def solo_awaited(view: JSON) -> str:
+    solo = view.get("solo") or {}
+    phase = view.get("phase")
+    battle = solo.get("battle")
+    if phase == "tithe" and solo.get("tithe_card"):
+        return (f"Tithe: match a power of {solo['tithe_card']['name']} from your hand, or lose a bead.")
+    if battle:
+        target = pillar_name(battle["pillar"])
+        if phase == "solo_add":
+            return f"Battle for the {target} pillar: add cards to overpower it, or give up."
+        return f"Battle for the {target} pillar: lay your attack cards."
+    return "Your turn: draw a card (each pillar draws too) or attack a pillar."
+
+
+def ranking(view: JSON) -> list[JSON]:
+    """Seats in the rulebook's order: captured pillars, then captured + surviving, then beads."""
+    return sorted(view["seats"], key=lambda s: (-s["captured_count"],
+                                                -(s["captured_count"] + s["active_count"]),
+                                                -s["beads"], s["seat"]))
+
+
+# ---------------------------------------------------------------------------------- drawing
+
+def _box(c: Canvas, y: int, lines: Sequence[str], colour: RGB, size: int = 22, limit: int = 8) -> int:
+    """A highlighted strip of lines across the board, each wrapped (at most ``limit`` rows, the
+    first in ``colour``); returns the y below it."""
+    rows: list[tuple[str, bool]] = []
+    for i, ln in enumerate(lines):
+        rows += [(part, i == 0) for part in wrap(ln, size, WIDTH - 60)]
+    rows = rows[:limit]
+    h = 22 + (size + 8) * len(rows)
+    c.rect((GAP, y, WIDTH - GAP, y + h), fill=PALETTE["panel_hi"], outline=colour, radius=14, width=4)
+    for i, (ln, first) in enumerate(rows):
+        c.text((30, y + 12 + (size + 8) * i), ln, size, colour if first else PALETTE["ink"],
+               width=WIDTH - 60)
+    return y + h + GAP
+
+
+def _gods(c: Canvas, y: int, view: JSON, who: Sequence[str]) -> int:
+    gods = view.get("gods", [])
+    if not gods:
+        return y
+    n = len(gods)
+    tw = (WIDTH - (n + 1) * GAP) // n
+    th = 132
+    for i, g in enumerate(gods):
+        x = GAP + i * (tw + GAP)
+        col = PILLAR_COLOUR.get(g["key"], PALETTE["accent"])
+        held = g.get("holder") is not None
+        c.rect((x, y, x + tw, y + th), fill=PALETTE["panel_hi"] if held else PALETTE["panel"],
+               outline=col, radius=12, width=4)
+        c.rect((x + 4, y + 4, x + tw - 4, y + 36), fill=col, radius=9, width=0)
+        c.text((x + tw / 2, y + 8), g["name"], 22, PALETTE["bg"], anchor="ma", width=tw - 12)
+        c.text((x + tw / 2, y + 42), f"god of {pillar_name(g['key'])}", 19, PALETTE["muted"], anchor="ma",
+               width=tw - 12)
+        if held:
+            c.text((x + tw / 2, y + 70), who[g["holder"]], 20, seat_colour(g["holder"]), anchor="ma",
+                   width=tw - 12)
+            side = f"+{g['bonus']}" + (" mono" if g["bonus"] == 1 else "") + (" · lock" if g.get("lock") else "")
+            c.text((x + tw / 2, y + 98), side, 22, PALETTE["accent"], anchor="ma", width=tw - 12)
+        else:
+            c.text((x + tw / 2, y + 84), "in the temple", 20, PALETTE["ink"], anchor="ma", width=tw - 12)
+    return y + th + GAP
+
+
+CHIP_W = 104
+ROW_H = 32
+
+
+def _pillar_row(c: Canvas, x: int, y: int, width: int, p: JSON, who: Sequence[str]) -> None:
+    """One pillar on a line: a chip in the pillar's colour (filled while it stands, hollow once
+    captured) and what became of it: standing, fortified with whose card, or taken by whom."""
+    col = PILLAR_COLOUR.get(p["kind"], PALETTE["accent"])
+    active = p.get("active", p.get("captured_by") is None)
+    c.rect((x, y, x + CHIP_W, y + ROW_H - 4), fill=col if active else PALETTE["bg"], outline=col,
+           radius=8, width=3)
+    c.text((x + CHIP_W / 2, y + (ROW_H - 4) / 2), pillar_name(p["kind"]), 20,
+           PALETTE["bg"] if active else PALETTE["muted"], anchor="mm", width=CHIP_W - 8)
+    tx = x + CHIP_W + 10
+    room = width - CHIP_W - 10
+    mid = y + (ROW_H - 4) / 2
+    if not active:
+        c.text((tx, mid), f"taken by {who[p['captured_by']]}", 20, PALETTE["muted"], anchor="lm", width=room)
+        return
+    fort = p.get("fortification")
+    if fort:
+        c.text((tx, mid), f"+1, fortified with {pillar_name(fort['kind'])}", 20,
+               PALETTE["good"], anchor="lm", width=room)
+    else:
+        c.text((tx, mid), "standing", 20, PALETTE["ink"], anchor="lm", width=room)
+
+
+def _captured_text(s: JSON, who: Sequence[str]) -> str:
+    """The pillars a seat has captured: how many and whose, fortifying or set aside."""
+    under = [f"{who[p['fortification']['owner']]}'s {pillar_name(p['fortification']['kind'])}"
+             for p in s["pillars"] if p.get("fortification")]
+    stash = [f"{who[r['owner']]}'s {pillar_name(r['kind'])}" for r in s.get("stash", [])]
+    parts = ([", ".join(under) + " (fortifying)"] if under else []) + (
+        [", ".join(stash) + " (set aside)"] if stash else [])
+    return f"Captured {s['captured_count']}" + (": " + "; ".join(parts) if parts else "")
+
+
+PANEL_H = 300
+
+
+def _panel(c: Canvas, x: int, y: int, s: JSON, view: JSON, who: Sequence[str]) -> None:
+    seat = s["seat"]
+    colour = seat_colour(seat)
+    turn = view.get("turn_seat") == seat and view.get("phase") not in ("over",)
+    waiting = seat in view.get("waiting_for", [])
+    c.rect((x, y, x + PANEL_W, y + PANEL_H), fill=PALETTE["panel_hi"] if waiting else PALETTE["panel"],
+           outline=colour, radius=14, width=5 if turn else 3)
+    beads = plural(s["beads"], "bead")
+    bw = text_size(beads, 24)[0]
+    c.name_tag((x + 14, y + 26), seat, who[seat], 24, PANEL_W - bw - 40)
+    c.text((x + PANEL_W - 14, y + 12), beads, 24, PALETTE["accent"], anchor="ra")
+    bits = [plural(s["hand_size"], "card") + " in hand"]
+    if waiting:
+        bits.append("to decide")
+    elif turn:
+        bits.append("their turn")
+    c.text((x + 14, y + 52), " · ".join(bits), 20, PALETTE["accent"] if waiting else PALETTE["ink"],
+           width=PANEL_W - 28)
+    fav = favour_of(view, seat)
+    c.text((x + 14, y + 80), favour_line(view, seat), 20,
+           PALETTE["accent"] if fav else PALETTE["muted"], width=PANEL_W - 28)
+    yy = y + 110
+    for p in s["pillars"]:
+        _pillar_row(c, x + 14, yy, PANEL_W - 28, p, who)
+        yy += ROW_H
+    yy += 6
+    c.text_block((x + 14, yy), _captured_text(s, who), PANEL_W - 28, 19, PALETTE["muted"], spacing=4,
+                 max_lines=2)
+
+
+def _campaign_lines(view: JSON, who: Sequence[str]) -> list[str]:
+    camp = view.get("campaign")
+    if not camp:
+        return []
+    at, de = camp["attacker"], camp["defender"]
+    head = f"Campaign: {who[at]} attacks {who[de]}'s {pillar_name(camp['pillar'])}"
+    if camp.get("licence"):
+        head += f" with {god_label(view, camp['licence'])}'s favour"
+    elif not camp.get("attack_bonus"):
+        head += " as a godless heathen"
+
+    def side(seat: int, cards: list[JSON] | None, n: int, ready: bool, locked: bool, bonus: int) -> str:
+        if cards is not None:
+            body = ", ".join(c["name"] for c in cards) or "no cards"
+        elif ready:
+            body = f"{plural(n, 'card')} face down"
+        else:
+            body = "choosing cards face down"
+        extra = (f", god +{bonus}" if bonus else "") + (" (locked)" if locked else "")
+        return f"{who[seat]}: {body}{extra}"
+
+    lines = [head,
+             side(at, camp.get("attack"), camp.get("attack_count", 0), camp.get("attack_ready", False),
+                  camp.get("attack_locked", False), camp.get("attack_bonus", 0)),
+             side(de, camp.get("defend"), camp.get("defend_count", 0), camp.get("defend_ready", False),
+                  camp.get("defend_locked", False), camp.get("defend_bonus", 0))]
+    if camp.get("attack_now") is not None and camp.get("attack_total") is None:
+        lines.append(f"So far: {who[at]} {camp['attack_now']} against {who[de]} {camp['defend_now']}")
+    if camp.get("attack_total") is not None:
+        lines.append(f"Tally: {who[at]} {camp['attack_total']} against {who[de]} {camp['defend_total']}"
+                     + (" (surrendered)" if camp.get("surrendered") else ""))
+    return lines
+
+
+def _petition_lines(view: JSON, who: Sequence[str]) -> list[str]:
+    pet = view.get("petition")
+    if not pet:
+        return []
+    god = god_label(view, pet["god"])
+    holder = pet.get("holder") or {}
+    lines = [f"Petition to {god} by {who[pet['petitioner']]}"]
+    if holder:
+        lines.append(f"{who[holder['seat']]} holds it with {plural(holder.get('beads', 0), 'bead')}"
+                     + _bid_state(holder))
+    ch = pet.get("challenger")
+    if ch:
+        lines.append(f"{who[ch['seat']]} challenges with {plural(ch.get('beads', 0), 'bead')}"
+                     + _bid_state(ch))
+    answers = pet.get("challenges") or {}
+    if pet.get("stage") == "challenge" and answers:
+        said = [f"{who[int(k)]} " + (f"{plural(v, 'bead')}" if v else "no challenge") for k, v in answers.items()]
+        lines.append("Answers so far: " + ", ".join(said))
+    rest = [k for k in pet.get("challengers", []) if not ch or k != ch["seat"]]
+    if rest:
+        lines.append("Still to face: " + listing([who[k] for k in rest]))
+    return lines
+
+
+def _bid_state(side: JSON) -> str:
+    """A side of a petition duel: citizens still on the table from the duel it won (public), and
+    whether its new bid is down (face down: how many, never which)."""
+    out = ""
+    standing = side.get("standing") or []
+    if standing:
+        out += "; on the table: " + ", ".join(str(c["name"]) for c in standing)
+    if side.get("ready"):
+        out += "; bid face down"
+    return out
+
+
+def _reveal_line(view: JSON, who: Sequence[str]) -> str:
+    r = view.get("last_reveal")
+    return reveal_summary(r, view, who) if r else ""
+
+
+def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+    """The public board (see the module docstring)."""
+    if view.get("solo"):
+        return solo_board(view, names)
+    seats: list[JSON] = view["seats"]
+    who = seat_names(names, len(seats))
+    c = Canvas(WIDTH, 4000)
+    over = view.get("phase") == "over"
+    c.header("Petition", "game over" if over else f"round {view.get('round', 1)} · turn {view.get('turn', 1)}")
+    y = 64 + GAP
+    result = view.get("result")
+    if over and result:
+        y = _final(c, y, view, who)
+    else:
+        y = _box(c, y, [awaited(view, who)], PALETTE["accent"], 24, limit=3)
+    y = _gods(c, y, view, who)
+    deck = (f"Temple: {plural(view.get('temple', 0), 'bead')} · deck {view.get('deck_size', 0)} · "
+            f"discards {view.get('discard_size', 0)}")
+    c.text((20, y), deck, 20, PALETTE["muted"], width=WIDTH - 40)
+    y += 34
+    detail = _petition_lines(view, who) or _campaign_lines(view, who)
+    if detail and not over:
+        y = _box(c, y, [ln for ln in detail][:6], PALETTE["ink"], 20)
+    for i, s in enumerate(seats):
+        px = GAP + (i % 2) * (PANEL_W + GAP)
+        py = y + (i // 2) * (PANEL_H + GAP)
+        _panel(c, px, py, s, view, who)
+    y += ((len(seats) + 1) // 2) * (PANEL_H + GAP)
+    last = _reveal_line(view, who)
+    if last:
+        y = c.text_block((20, y + 2), "Last reveal: " + last, WIDTH - 40, 20, PALETTE["muted"],
+                         max_lines=3) + 8
+    return c.image.crop((0, 0, WIDTH, y + 10))
+
+
+def _final(c: Canvas, y: int, view: JSON, who: Sequence[str]) -> int:
+    result = view["result"]
+    rows = ranking(view)
+    h = 64 + 42 * len(rows) + 60
+    c.rect((GAP, y, WIDTH - GAP, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
+    c.text((30, y + 12), "Final ranking", 30, PALETTE["accent"])
+    yy = y + 62
+    for place, s in enumerate(rows, 1):
+        k = s["seat"]
+        win = k in result.get("winners", [])
+        score = (f"{s['captured_count']} captured · {s['active_count']} standing · "
+                 f"{plural(s['beads'], 'bead')}" + ("  WINNER" if win else ""))
+        sw = text_size(score, 20)[0]
+        c.text((30, yy), f"{place}.", 24, PALETTE["accent"] if win else PALETTE["ink"])
+        c.name_tag((70, yy + 14), k, who[k], 24, WIDTH - 120 - sw)
+        c.text((WIDTH - 30, yy + 4), score, 20, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
+        yy += 42
+    c.text_block((30, yy + 4), with_names(str(result.get("reason", "")), who), WIDTH - 60, 20,
+                 PALETTE["muted"], max_lines=2)
+    return y + h + GAP
+
+
+# --------------------------------------------------------------------------------- solo board
+
+def solo_board(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+    """The solo game: the four pillars with their face-down stacks, the gods, your beads, hand
+    size and favour, the battle under way and a tithe to pay."""
+    who = seat_names(names, 1)
+    solo = view.get("solo") or {}
+    me = view["seats"][0]
+    c = Canvas(WIDTH, 3000)
+    over = view.get("phase") == "over"
+    c.header("Petition - solo", "game over" if over else f"round {view.get('round', 1)}")
+    y = 64 + GAP
+    if over:
+        result = view.get("result") or {}
+        reason = with_names(str(result.get("reason") or "the game is over"), who)
+        head = f"Game over: {who[0]} wins" if 0 in result.get("winners", []) else "Game over: the pillars stand"
+        y = _box(c, y, [head, reason[:1].upper() + reason[1:] + "."], PALETTE["accent"], 22, limit=3)
+    else:
+        y = _box(c, y, [solo_awaited(view)], PALETTE["accent"], 24, limit=2)
+    # you
+    fav = favour_of(view, 0)
+    line = f"{plural(me['beads'], 'bead')} · {plural(me['hand_size'], 'card')} in hand"
+    c.name_tag((GAP + 6, y + 18), 0, who[0], 26, WIDTH - 40 - text_size(line, 22)[0])
+    c.text((WIDTH - 20, y + 6), line, 22, PALETTE["accent"], anchor="ra")
+    y += 44
+    godless = "none" if over else "none (godless: win by brute force)"
+    c.text((20, y), "Favour: " + (fav or godless), 20, PALETTE["ink"], width=WIDTH - 40)
+    y += 36
+    # the pillars and their stacks
+    stacks: Mapping[str, int] = solo.get("stacks") or {}
+    captured = list(solo.get("captured") or [])
+    tw = (WIDTH - 5 * GAP) // 4
+    battle = solo.get("battle")
+    for i, kind in enumerate(PILLARS):
+        x = GAP + i * (tw + GAP)
+        col = PILLAR_COLOUR[kind]
+        taken = kind in captured
+        fight = battle is not None and battle.get("pillar") == kind
+        c.rect((x, y, x + tw, y + 130), fill=PALETTE["bg"] if taken else col, outline=PALETTE["ink"] if fight else col,
+               radius=12, width=5 if fight else 3)
+        ink = PALETTE["muted"] if taken else PALETTE["bg"]
+        c.text((x + tw / 2, y + 10), pillar_name(kind), 26, ink, anchor="ma", width=tw - 10)
+        if taken:
+            c.text((x + tw / 2, y + 60), "captured", 22, PALETTE["good"], anchor="ma", width=tw - 10)
+        else:
+            n = int(stacks.get(kind, 0))
+            c.text((x + tw / 2, y + 52), str(n), 40, ink, anchor="ma")
+            c.text((x + tw / 2, y + 100), "face down", 18, ink, anchor="ma", width=tw - 10)
+    y += 130 + GAP
+    y = _gods(c, y, view, who)
+    c.text((20, y), f"Deck {view.get('deck_size', 0)} · discards {view.get('discard_size', 0)}", 20,
+           PALETTE["muted"], width=WIDTH - 40)
+    y += 34
+    if battle:
+        y = _solo_battle(c, y, battle)
+    tithe = solo.get("tithe_card")
+    if tithe:
+        god = god_label(view, solo.get("tithe_god"))
+        y = _box(c, y, [f"Tithe to {god}", f"{tithe['name']}: {points_text(tithe.get('points', {}))}"],
+                 PALETTE["accent"], 22)
+    return c.image.crop((0, 0, WIDTH, y + 10))
+
+
+def _solo_battle(c: Canvas, y: int, battle: JSON) -> int:
+    played: list[JSON] = battle.get("played") or []
+    revealed: list[JSON] = battle.get("revealed") or []
+    kind = battle.get("pillar", "")
+    lines = [f"Battle for the {pillar_name(kind)} pillar"]
+    mine = battle.get("mine", sum(int(x.get("points", {}).get(kind, 0)) for x in played))
+    theirs = battle.get("theirs", sum(int(x.get("points", {}).get(kind, 0)) for x in revealed))
+    lines.append(f"Your cards ({mine}): " + (", ".join(x["name"] for x in played) or "none yet"))
+    lines.append(f"Its fortifications ({theirs}): " + (", ".join(x["name"] for x in revealed) or "none yet"))
+    fav = battle.get("favoured")
+    if fav == "player":
+        lines.append("Your lower power won a god's +3 favour.")
+    elif fav == "pillar":
+        lines.append("The pillar's lower power won the favour: you need brute force.")
+    return _box(c, y, lines, PALETTE["ink"], 20)
+
+
+# ------------------------------------------------------------------------------------ hands
+
+def _card_image(info: JSON, width: int, height: int | None, view: JSON) -> Image.Image:
+    title, body, foot, colour = _card_parts(info, view)
+    return card(title, body, width=width, height=height, colour=colour, footer=foot, body_lines=5,
+                title_size=22, body_size=19)
+
+
+def _card_parts(info: JSON, view: JSON) -> tuple[str, str, str, RGB]:
+    if info.get("kind") == "powerup":
+        return info["name"], str(info.get("text", "")), "powerup", PALETTE["accent"]
+    god = god_of(view, info.get("god"))
+    body = points_text(info.get("points", {}))
+    foot = f"serves {god['name']}" if god else "citizen"
+    return info["name"], body, foot, PILLAR_COLOUR.get(info.get("god") or "", PALETTE["accent"])
+
+
+def _cards_grid(c: Canvas, y: int, cards: Sequence[JSON], view: JSON, per_row: int = 3) -> int:
+    cw = (WIDTH - 40 - (per_row - 1) * 12) // per_row
+    for i in range(0, len(cards), per_row):
+        row = cards[i:i + per_row]
+        heights = [card_height(*_card_parts(h, view)[:2], width=cw, title_size=22, body_size=19,
+                               footer="x", body_lines=5) for h in row]
+        ch = max(heights)
+        for j, h in enumerate(row):
+            c.image.paste(_card_image(h, cw, ch, view), (20 + j * (cw + 12), y))
+        y += ch + 12
+    return y
+
+
+def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+    """One seat's hand: each card's name, god, points per pillar or powerup text, and the cards
+    it has face down in a bid or a campaign."""
+    priv = view["private"]
+    seat = priv["seat"]
+    who = seat_names(names, len(view["seats"]))
+    hand: list[JSON] = priv.get("hand", [])
+    me = view["seats"][seat]
+    c = Canvas(WIDTH, 4000)
+    c.rect((0, 0, WIDTH, 64), fill=PALETTE["panel"], radius=0)
+    right = f"{plural(me['beads'], 'bead')} · {len(hand)}/10 cards"
+    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, WIDTH - 60 - text_size(right, 22)[0])
+    c.text((WIDTH - 18, 20), right, 22, PALETTE["muted"], anchor="ra")
+    y = 80
+    fav = favour_of(view, seat)
+    if fav:
+        c.text((20, y), f"Favour: {fav}", 22, PALETTE["accent"], width=WIDTH - 40)
+        y += 36
+    if not hand:
+        y = c.text_block((20, y), "No cards in hand.", WIDTH - 40, 22, PALETTE["muted"]) + 10
+    y = _cards_grid(c, y, hand, view)
+    for key, label in (("bid", "Your face-down bid"), ("campaign_cards", "Your campaign cards")):
+        down = priv.get(key)
+        if down:
+            c.text((20, y + 4), label, 24, PALETTE["accent"])
+            y = _cards_grid(c, y + 40, down, view)
+    return c.image.crop((0, 0, WIDTH, y + 8))
+
+
+def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+    priv = view["private"]
+    cards = "; ".join(f"{h['name']} ({points_text(h.get('points', {})) if h.get('kind') != 'powerup' else 'powerup'})"
+                      for h in priv.get("hand", [])) or "none"
+    return alt_text("Your Petition hand.", f"Cards: {cards}.")
+
+
+# ------------------------------------------------------------------------------------ reveal
+
+def _side_of(r: JSON, which: str) -> JSON:
+    return r.get(which) or {}
+
+
+def reveal_summary(r: JSON, view: JSON, who: Sequence[str]) -> str:
+    """A reveal in one or two sentences (public: everything in it was turned face up)."""
+    if r.get("type") == "campaign":
+        at, de = r["attacker"], r["defender"]
+        head = f"{who[at]} against {who[de]}'s {pillar_name(r.get('pillar', ''))}"
+        if r.get("surrendered") or not r.get("defend"):
+            return f"{head}: {who[de]} surrendered without a fight."
+        if r.get("attack_total") is None or r.get("defend_total") is None:
+            return f"{head}: cards revealed."
+        score = f"{head}: {r['attack_total']} to {r['defend_total']}"
+        if "captured" not in r:  # drawn at the reveal: the battle is still to come
+            return f"{score} on the reveal; the battle follows."
+        return f"{score}: " + (f"{who[at]} captures it." if r["captured"] else "the pillar holds.")
+    holder, ch = _side_of(r, "holder"), _side_of(r, "challenger")
+    god = god_label(view, r.get("god"))
+    if not holder or not ch:
+        return f"Bids to {god} revealed."
+    winner = r.get("winner")
+    out = (f"{who[holder['seat']]} ({plural(holder.get('beads', 0), 'bead')}, "
+           f"{plural(len(holder.get('cards') or []), 'citizen')}) against {who[ch['seat']]} "
+           f"({plural(ch.get('beads', 0), 'bead')}, {plural(len(ch.get('cards') or []), 'citizen')}) for {god}")
+    if winner is not None:
+        out += f": {who[winner]} wins" + (f" +{r['bonus']}" if r.get("bonus") else "") + (
+            " with a card lock" if r.get("lock") else "")
+    why = str(r.get("why") or "")
+    return out + (f" ({with_names(why, who)})" if why else "") + "."
+
+
+def reveal_image(r: JSON, view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+    """Both sides of a reveal side by side: a petition duel's beads and citizens, or a
+    campaign's cards, with the totals and who won."""
+    who = seat_names(names, len(view["seats"]))
+    campaign = r.get("type") == "campaign"
+    if campaign:
+        sides = [(r["attacker"], "attacks", r.get("attack") or [], None),
+                 (r["defender"], "defends", r.get("defend") or [], None)]
+        title = f"{pillar_name(r.get('pillar', ''))} pillar: campaign revealed"
+        focus = str(r.get("pillar") or "")
+    else:
+        h, ch = _side_of(r, "holder"), _side_of(r, "challenger")
+        sides = [(h["seat"], "holds", h.get("cards") or [], h.get("beads", 0)),
+                 (ch["seat"], "challenges", ch.get("cards") or [], ch.get("beads", 0))]
+        title = f"Bids to {god_label(view, r.get('god'))}"
+        focus = str(r.get("god") or "")
+    c = Canvas(WIDTH, 3000)
+    c.header("Petition", "reveal")
+    y = 64 + GAP
+    c.text((WIDTH / 2, y), title, 28, PALETTE["accent"], anchor="ma", width=WIDTH - 40)
+    y += 48
+    col_w = (WIDTH - 3 * GAP) // 2
+    bottom = y
+    for i, (seat, role, cards, beads) in enumerate(sides):
+        x = GAP + i * (col_w + GAP)
+        yy = y
+        c.rect((x, yy, x + col_w, yy + 4), fill=seat_colour(seat), radius=0, width=0)
+        c.name_tag((x + 8, yy + 30), seat, f"{who[seat]} {role}", 24, col_w - 16)
+        yy += 58
+        if beads is not None:
+            c.text((x + 8, yy), f"{plural(beads, 'bead')} offered", 22, PALETTE["accent"], width=col_w - 16)
+            yy += 34
+        if campaign and i == 1 and (r.get("surrendered") or not cards):
+            c.text((x + 8, yy), "surrendered: no cards", 22, PALETTE["muted"], width=col_w - 16)
+            yy += 34
+        elif not cards:
+            c.text((x + 8, yy), "no cards", 22, PALETTE["muted"], width=col_w - 16)
+            yy += 34
+        for info in cards:
+            pts = info.get("points", {})
+            if info.get("kind") == "powerup":
+                val = f"powerup: {info.get('text', '')}"
+            elif focus in PILLAR_NAMES:
+                val = f"{pillar_name(focus)} {pts.get(focus, 0)}"
+            else:
+                val = points_text(pts, short=True)
+            c.rect((x, yy, x + col_w, yy + 64), fill=PALETTE["card"], outline=PILLAR_COLOUR.get(
+                info.get("god") or "", PALETTE["accent"]), radius=10, width=4)
+            c.text((x + 10, yy + 6), info["name"], 22, PALETTE["card_ink"], width=col_w - 20)
+            c.text((x + 10, yy + 36), val, 19, (110, 100, 90), width=col_w - 20)
+            yy += 72
+        if campaign:
+            total = r.get("attack_total" if i == 0 else "defend_total")
+            pts_sum = sum(int(k.get("points", {}).get(focus, 0)) for k in cards)
+            text = f"{pillar_name(focus)} points {pts_sum}" + (f" · total {total}" if total is not None else "")
+            c.text((x + 8, yy + 4), text, 22, PALETTE["ink"], width=col_w - 16)
+            yy += 36
+        else:
+            dev = (beads or 0) + len(cards)
+            c.text((x + 8, yy + 4), f"devotion {dev}", 22, PALETTE["ink"], width=col_w - 16)
+            yy += 36
+        bottom = max(bottom, yy)
+    y = bottom + GAP
+    y = c.text_block((20, y), reveal_summary(r, view, who), WIDTH - 40, 22, PALETTE["accent"], max_lines=3) + 10
+    return c.image.crop((0, 0, WIDTH, y))
+
+
+def reveal_alt(r: JSON, view: JSON, names: Sequence[str] | None = None) -> str:
+    who = seat_names(names, len(view["seats"]), drawn=False)
+    if r.get("type") == "campaign":
+        parts = [f"{who[r['attacker']]} played: " + (", ".join(c["name"] for c in r.get("attack") or []) or "no cards"),
+                 f"{who[r['defender']]} played: " + (", ".join(c["name"] for c in r.get("defend") or []) or "no cards")]
+    else:
+        parts = [f"{who[s['seat']]} offered {plural(s.get('beads', 0), 'bead')} and bid "
+                 + (", ".join(c["name"] for c in s.get("cards") or []) or "no citizens")
+                 for s in (_side_of(r, "holder"), _side_of(r, "challenger")) if s]
+    return alt_text("Petition reveal.", *parts, reveal_summary(r, view, who))
+
+
+# ------------------------------------------------------------------------------------ alt text
+
+def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+    """The board in words: what happens, whose decision it is, the standing (or who won)."""
+    who = seat_names(names, len(view["seats"]), drawn=False)
+    if view.get("solo"):
+        solo = view.get("solo") or {}
+        me = view["seats"][0]
+        stacks = ", ".join(f"{pillar_name(k)} {v} face down" for k, v in (solo.get("stacks") or {}).items())
+        taken = listing([pillar_name(k) for k in solo.get("captured") or []]) or "none"
+        if view.get("phase") == "over":
+            reason = with_names(str((view.get("result") or {}).get("reason", "")), who)
+            return alt_text(f"Petition solo game, game over for {who[0]}.", reason,
+                            f"Final ranking: {who[0]} captured {taken}")
+        return alt_text(f"Petition solo game, round {view.get('round', 1)}.", solo_awaited(view),
+                        f"{who[0]}: {plural(me['beads'], 'bead')}, {plural(me['hand_size'], 'card')} in hand",
+                        f"Pillars: {stacks or 'none left'}", f"Captured: {taken}")
+    standing = "; ".join(
+        f"{who[s['seat']]} {s['captured_count']} captured, {s['active_count']} standing, "
+        f"{plural(s['beads'], 'bead')}, {plural(s['hand_size'], 'card')} in hand"
+        + (f", {favour_of(view, s['seat'])}" if favour_of(view, s["seat"]) else "")
+        for s in ranking(view))
+    if view.get("phase") == "over" and view.get("result"):
+        r = view["result"]
+        won = listing([who[k] for k in r.get("winners", [])]) or "nobody"
+        return alt_text(f"Petition, game over: {won} {'wins' if len(r.get('winners', [])) == 1 else 'win'}.",
+                        f"Final ranking: {standing}.", with_names(str(r.get("reason", "")), who))
+    gods = "; ".join(f"{g['name']} ({pillar_name(g['key'])}) " + (
+        f"held by {who[g['holder']]} at +{g['bonus']}" if g.get("holder") is not None else "in the temple")
+        for g in view.get("gods", []))
+    return alt_text(f"Petition board, round {view.get('round', 1)}.", awaited(view, who),
+                    f"Gods: {gods}.", f"Standing: {standing}.")

@@ -1,0 +1,111 @@
+"""Petition presentation: the board, hand and reveal images and the texts (no discord import)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image
+
+from bot.gameui import GameUI
+from bot.render import to_png
+from rules.engine import Event, seat_name
+from rules.text import count, listing
+
+from . import render
+
+JSON = dict[str, Any]
+
+
+def _pn(seat: int) -> str:
+    return seat_name(seat)
+
+
+def _seat_refs(view: JSON) -> list[str]:
+    """Seats as engine texts name them ("P1" …): the platform swaps in the players' names."""
+    return [_pn(s["seat"]) for s in view["seats"]]
+
+
+REVEALS = ("reveal_bids", "reveal_campaign")
+"""Event kinds of a reveal: a petition duel's bids, a campaign's opening cards."""
+
+
+class PetitionUI(GameUI):
+    key = "petition"
+    cog_extension = "cogs.petition.cog"
+
+    def board_image(self, view: JSON, events: list[Event], *,
+                    names: Sequence[str] | None = None) -> Image.Image:
+        return render.board_image(view, names)
+
+    def hand_image(self, view: JSON, *, names: Sequence[str] | None = None) -> Image.Image | None:
+        return render.hand_image(view, names)
+
+    def board_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
+        return render.board_alt(view, names)
+
+    def hand_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
+        return render.hand_alt(view, names)
+
+    def hand_text(self, view: JSON) -> str:
+        priv = view["private"]
+        seat = priv["seat"]
+        me = view["seats"][seat]
+        fav = render.favour_of(view, seat)
+        lines = [f"**{_pn(seat)}** — {count(me['beads'], 'bead')}, {count(len(priv['hand']), 'card')} in hand"
+                 + (f", favour: {fav}" if fav else "") + "."]
+        if priv["hand"]:
+            for h in priv["hand"]:
+                lines.append("• " + card_line(h, view))
+        else:
+            lines.append("No cards in hand.")
+        for key, label in (("bid", "Your face-down bid"), ("campaign_cards", "Your campaign cards")):
+            down = priv.get(key)
+            if down:
+                lines.append(f"{label}: " + ", ".join(c["name"] for c in down) + ".")
+        return "\n".join(lines)
+
+    def status_text(self, view: JSON) -> str:
+        who = _seat_refs(view)
+        if view.get("phase") == "over":
+            r = view.get("result") or {}
+            won = r.get("winners", [])
+            if not won:
+                said = "the pillars stand" if view.get("solo") else "nobody wins"
+            else:
+                said = listing([_pn(k) for k in won]) + (" wins" if len(won) == 1 else " share the win")
+            return f"Game over — {said} ({r.get('reason', '')})."
+        text = render.awaited(view, who)
+        if view.get("solo"):
+            solo = view.get("solo") or {}
+            me = view["seats"][0]
+            stacks = ", ".join(f"{render.pillar_name(k)} {v}" for k, v in (solo.get("stacks") or {}).items())
+            return f"{text}\n{count(me['beads'], 'bead')} · pillars left: {stacks or 'none'}"
+        standing = " · ".join(f"{_pn(s['seat'])}: {count(s['beads'], 'bead')}, {s['active_count']} standing, "
+                              f"{s['captured_count']} captured" for s in view["seats"])
+        last = view.get("last_reveal")
+        extra = f"\nLast reveal: {render.reveal_summary(last, view, who)}" if last else ""
+        return f"{text}\n{standing}{extra}"
+
+    def event_files(self, view: JSON, event: Event, *,
+                    names: Sequence[str] | None = None) -> list[tuple[str, bytes, str]]:
+        """The reveal of a petition duel's bids or of a campaign's cards, both sides side by side,
+        posted with the reveal's line (each duel of a petition with several challengers gets its
+        own). Only public events: a reveal shows what was turned face up."""
+        if event.to is not None or event.kind not in REVEALS or not event.data:
+            return []
+        data = dict(event.data)
+        image = render.reveal_image(data, view, names)
+        return [("reveal.png", to_png(image), render.reveal_alt(data, view, names))]
+
+
+def card_line(h: JSON, view: JSON) -> str:
+    """One card in a hand's text: name, god, points per pillar, or a powerup's text."""
+    if h.get("kind") == "powerup":
+        return f"**{h['name']}** (powerup): {h.get('text', '')}"
+    god = render.god_of(view, h.get("god"))
+    serves = f", serves {god['name']}" if god else ""
+    return f"**{h['name']}**{serves}: {render.points_text(h.get('points', {}))}"
+
+
+UI = PetitionUI()

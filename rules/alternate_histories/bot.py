@@ -1,0 +1,328 @@
+"""The computer player, from its own view only.
+
+It treats the deck as its life: it spends cards when they buy something (a unit worth fielding,
+an event with a target), pays costs with the cards it cannot use in this era, attacks only when
+the odds are good (never into Nuclear retaliation), flees when it would lose a fight and
+intercepts with a stronger unit, reorders the opponent's deck weakest first, and burns obsolete
+cards when it reshuffles. :func:`random_action` is the random player it is measured against.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from rules.engine import Action, Prompt
+
+from .content import CARDS, HAND_SIZE
+
+# P(X - Y > k) for X, Y uniform on 1..100 (both sides add a 1-100 card value to their power).
+_GT: dict[int, float] = {}
+for _k in range(-200, 201):
+    _GT[_k] = sum(100 - abs(j) for j in range(max(_k + 1, -99), 100)) / 10000
+
+
+def p_win(diff: int, their_roll: int | None = None) -> float:
+    """Chance that a side ``diff`` stronger (power against power) wins, counting a tie as a loss;
+    with ``their_roll`` known (Reorder), only our own roll is uncertain."""
+    if their_roll is not None:
+        need = their_roll - diff  # our roll must exceed this
+        return max(0.0, min(1.0, (100 - max(need, 0)) / 100))
+    if diff >= 100:
+        return 1.0
+    if diff <= -100:
+        return 0.0
+    return _GT[-diff]
+
+
+def _era(view: dict[str, Any]) -> int:
+    return int(view["global_era_index"])
+
+
+def worth(card: str, era: int) -> float:
+    """How much a card in hand is worth keeping (the lowest are paid and discarded first)."""
+    c = CARDS[card]
+    if c.era_index > era:
+        return c.era_index - era  # unusable this era: fuel
+    base = 20.0 + c.power / 5 + c.mobility * 2
+    if c.kind == "event":
+        base = 45.0
+    if c.kind in ("infrastructure", "resource"):
+        base = 40.0
+    return base
+
+
+def _mine(view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    return [p for p in view["battlefield"] if p["owner"] == seat]
+
+
+def _theirs(view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    return [p for p in view["battlefield"] if p["owner"] != seat]
+
+
+def _perm(view: dict[str, Any], uid: Any) -> dict[str, Any] | None:
+    for p in view["battlefield"]:
+        if p["uid"] == uid:
+            return dict(p)
+    return None
+
+
+def _their_roll(view: dict[str, Any]) -> int | None:
+    known = view["private"]["known_top"]
+    return CARDS[known[0]].value if known else None
+
+
+def _cards_left(view: dict[str, Any], seat: int) -> int:
+    sd = view["sides"][seat]
+    return int(sd["deck"]) + len(sd["graveyard"]) + int(sd["hand"])
+
+
+def _can_hit(a: dict[str, Any], t: dict[str, Any]) -> bool:
+    """A rough copy of the targeting rule for guessing interceptors."""
+    ak, tk = a["keywords"], t["keywords"]
+    if "espionage" in ak:
+        return "espionage" in tk
+    if "espionage" in tk:
+        return False
+    if "naval" in ak and "air" not in ak and "naval" not in tk:
+        return False
+    return not ("naval" in tk and not ("naval" in ak or "air" in ak))
+
+
+def _interceptors(view: dict[str, Any], a: dict[str, Any], target: Any) -> list[dict[str, Any]]:
+    out = []
+    for u in _theirs(view, a["owner"]):
+        if u["kind"] != "unit" or u["tapped"] or u["uid"] == target or not _can_hit(a, u):
+            continue
+        if (target != "player" and u["station"] == target) or u["intercept_speed"] > a["speed"]:
+            out.append(u)
+    return out
+
+
+def _attack_score(view: dict[str, Any], seat: int, action: dict[str, Any]) -> float:
+    a = _perm(view, action["uid"])
+    assert a is not None
+    target = action["target"]
+    roll = _their_roll(view)
+    nukes = [p for p in _theirs(view, seat) if "nuclear" in p["keywords"]]
+    spy = "espionage" in a["keywords"]
+    blockers = _interceptors(view, a, target)
+    if target == "player":
+        if nukes and not spy:
+            return -1e9
+        gain = 12.0 * max(1, a["attack"] // 100) + 8 * a["reorder"]
+        if "nuclear" in a["keywords"]:
+            gain += 36
+        if not blockers:
+            return float(gain)
+        best = max(blockers, key=lambda u: u["defend"])
+        pw = p_win(a["attack"] - best["defend"], roll)
+        return float(pw * (best["defend"] / 4) - (1 - pw) * (a["attack"] / 4))
+    t = _perm(view, target)
+    assert t is not None
+    if "nuclear" in t["keywords"] and not spy:
+        can_flee = t["kind"] == "unit" and not t["tapped"] and t["speed"] >= a["speed"]
+        if can_flee or blockers or a["attack"] - t["defend"] < 100:
+            return -1e9
+    if t["kind"] == "unit" and not t["tapped"] and t["speed"] >= a["speed"] \
+            and "submarine" not in t["keywords"]:
+        pw = p_win(a["attack"] - t["defend"], roll)
+        if pw < 0.5:
+            return 1.0  # it would flee anyway: tapping it costs little
+    pw = p_win(a["attack"] - t["defend"], roll)
+    if blockers:
+        best = max(blockers, key=lambda u: u["defend"])
+        pw = min(pw, p_win(a["attack"] - best["defend"], roll))
+    value_t = t["defend"] / 4 + (15 if t["kind"] == "infrastructure" else 0)
+    return float(pw * value_t - (1 - pw) * (a["attack"] / 4))
+
+
+def _play_score(view: dict[str, Any], seat: int, card_id: str, step: str) -> float:
+    c = CARDS[card_id]
+    mine = _mine(view, seat)
+    theirs = _theirs(view, seat)
+    units = [p for p in mine if p["kind"] == "unit" and p["token"] is None]
+    cost = int(view["private"]["playable"].get(card_id, c.cost.discard))
+    effects = {ab.effect: ab for ab in c.abilities}
+    if "end_game" in effects:
+        if effects["end_game"].mode == "win":
+            return 1e6
+        return 1e5 if _cards_left(view, seat) > _cards_left(view, 1 - seat) + 4 else -1
+    score = 0.0
+    if c.kind == "unit":
+        if len(units) >= 7:
+            return -1
+        score = c.power / 10 + c.mobility * 1.5 + (12 if "nuclear" in c.keywords else 0)
+        if step == "events":
+            score += 4
+    elif c.kind in ("infrastructure", "resource"):
+        same = sum(1 for p in mine if p["card"] == card_id)
+        score = 14.0 - 6 * same
+        if any(ab.trigger == "untap" for ab in c.abilities):
+            score += 6
+    else:
+        if "strike" in effects:
+            best = max((p["power"] for p in theirs if p["power"] <= effects["strike"].amount
+                        and "espionage" not in p["keywords"]), default=0)
+            score = best / 8
+        if "rally" in effects:
+            score = 6.0 * sum(1 for p in units if not p["tapped"]) - 6 if step == "events" else -1
+        if "recover" in effects:
+            score = max(score, 4.0 * effects["recover"].amount)
+        if "draw" in effects and "spy_hunt" not in effects:
+            score = max(score, 8.0)
+        if "compute" in effects:
+            score = max(score, 9.0)
+        if "tokenize_hand" in effects:
+            score = max(score, 10.0)
+        if "tokenize_deck" in effects:
+            score = max(score, 6.0)  # the units come out of the deck: out of the player's life
+        if "scout" in effects:
+            score = max(score, 3.0)
+        if "spy_hunt" in effects:
+            spies = [p for p in theirs if "espionage" in p["keywords"]]
+            score = 8.0 if spies else 2.0
+    return score - 5.0 * cost
+
+
+def _pick(view: dict[str, Any], prompt: Prompt) -> list[str]:
+    params = prompt.params
+    ids = [o["id"] for o in params["cards"]]
+    era = _era(view)
+    n = int(params["count"])
+    if prompt.kind == "reorder":
+        return sorted(ids, key=lambda c: CARDS[c].value)
+    if prompt.kind == "burn":
+        def burn_key(c: str) -> float:
+            card = CARDS[c]
+            obsolete = card.era_index < era
+            return (0 if obsolete else 1000) + card.era_index * 100 + card.power / 5 + card.value / 10
+        return sorted(ids, key=burn_key)[:n]
+    if prompt.kind == "tokenize":
+        fuel = sorted((c for c in ids if c != "reserve"), key=lambda c: worth(c, era))
+        return [c for c in fuel if worth(c, era) < 40][:n]
+    # pay: Reserves first, then the least useful cards
+    def pay_key(c: str) -> float:
+        return 5.0 if c == "reserve" else worth(c, era)
+    return sorted(ids, key=pay_key)[:n]
+
+
+def _opening(params: dict[str, Any]) -> list[str]:
+    pool: list[str] = []
+    for o in params["cards"]:
+        pool += [o["id"]] * int(o["count"])
+    now = [c for c in pool if CARDS[c].era_index == 0]
+    units = sorted((c for c in now if CARDS[c].kind == "unit"),
+                   key=lambda c: -(CARDS[c].power - 40 * CARDS[c].cost.discard))
+    picked = units[:4]
+    rest = Counter(pool) - Counter(picked)
+    later = sorted(rest.elements(), key=lambda c: (-CARDS[c].era_index, CARDS[c].value))
+    picked += later[:HAND_SIZE - len(picked)]
+    return picked
+
+
+def choose(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+    kind = prompt.kind
+    seat = prompt.seat
+    if kind == "deck":
+        return {"type": "deck", "ready": rng.choice(list(prompt.params["ready"]))}
+    if kind == "opening":
+        return {"type": "opening", "cards": _opening(dict(prompt.params))}
+    if prompt.free_form == "pick":
+        return {"type": "pick", "cards": _pick(view, prompt)}
+    actions = [c.action for c in prompt.choices]
+    if kind == "react":
+        return _react(view, seat, actions)
+    if kind == "combat":
+        best, score = None, 2.0
+        for act in actions:
+            if act["type"] == "attack":
+                sc = _attack_score(view, seat, act)
+                if sc > score:
+                    best, score = act, sc
+        return best or {"type": "next"}
+    if kind in ("events", "build"):
+        best, score = None, 0.0
+        for act in actions:
+            if act["type"] == "play":
+                sc = _play_score(view, seat, act["card"], kind)
+                if sc > score:
+                    best, score = act, sc
+        return best or {"type": "next"}
+    if kind == "target":
+        return max(actions, key=lambda a: (_perm(view, a["uid"]) or {"power": 0})["power"])
+    if kind == "station":
+        return actions[0]
+    if kind == "decommission":
+        hand = view["private"]["hand"]
+        era = _era(view)
+        # keep the hand lean: a card that will never be playable this game is better in the
+        # graveyard (it comes back with the reshuffle) than blocking a draw.
+        stale = [c for c in hand if CARDS[c].era_index > era + 2]
+        if stale and len(hand) >= HAND_SIZE - 1:
+            return {"type": "discard", "card": stale[0]}
+        return {"type": "next"}
+    return actions[-1]
+
+
+def _react(view: dict[str, Any], seat: int, actions: list[dict[str, Any]]) -> Action:
+    pending = view["pending"]
+    a = _perm(view, pending["attacker"])
+    target = pending["target"]
+    hold = {"type": "hold"}
+    if a is None:
+        return hold
+    mine_nukes = [p for p in _mine(view, seat) if "nuclear" in p["keywords"]]
+    spy = "espionage" in a["keywords"]
+    flee = next((x for x in actions if x["type"] == "flee"), None)
+    intercepts = [x for x in actions if x["type"] == "intercept"]
+
+    def win_with(uid: Any) -> float:
+        u = _perm(view, uid)
+        return 0.0 if u is None else p_win(u["defend"] - a["attack"] + 1)
+
+    if target == "player":
+        if mine_nukes and not spy:
+            return hold  # the attacker loses to retaliation whatever happens
+        if intercepts:
+            best = max(intercepts, key=lambda x: win_with(x["uid"]))
+            if win_with(best["uid"]) >= 0.5:
+                return best
+        return hold
+    t = _perm(view, target)
+    if t is None:
+        return hold
+    if "nuclear" in t["keywords"] and not spy:
+        if flee:
+            return flee
+        if intercepts:
+            return max(intercepts, key=lambda x: win_with(x["uid"]))
+        return hold
+    mine = p_win(t["defend"] - a["attack"] + 1)
+    if intercepts:
+        best = max(intercepts, key=lambda x: win_with(x["uid"]))
+        if win_with(best["uid"]) > max(0.55, mine + 0.2):
+            return best
+    if flee and mine < 0.45:
+        return flee
+    return hold
+
+
+def random_action(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+    """A player who picks uniformly among the legal answers (any legal pick for free forms)."""
+    if prompt.kind == "deck":
+        return {"type": "deck", "ready": rng.choice(list(prompt.params["ready"]))}
+    if prompt.kind == "opening":
+        pool: list[str] = []
+        for o in prompt.params["cards"]:
+            pool += [o["id"]] * int(o["count"])
+        return {"type": "opening", "cards": rng.sample(pool, HAND_SIZE)}
+    if prompt.free_form == "pick":
+        ids = [o["id"] for o in prompt.params["cards"]]
+        n = rng.randint(int(prompt.params["min"]), int(prompt.params["count"]))
+        if prompt.kind == "reorder":
+            rng.shuffle(ids)
+            return {"type": "pick", "cards": ids}
+        return {"type": "pick", "cards": rng.sample(ids, n)}
+    return dict(rng.choice(prompt.choices).action)

@@ -1,0 +1,861 @@
+"""The Hegemony: Alternate Histories engine: setup (decks, opening hands, the roll), the turn's
+phases, the stack of sub-decisions, views, secrets and JSON.
+
+Open decisions: while choosing decks and opening hands both seats are asked at once, in secret;
+then the current player's phase prompt, unless a sub-decision is open on the stack (paying a
+cost, a target, a station, a face-down pick, a Reorder, the defender's reaction, the burn of a
+reshuffle), which is asked first.
+
+Prompt ``params`` (see :class:`rules.engine.Prompt`), per prompt kind:
+
+* ``"deck"`` (secret, free-form ``"deck"``): ``ready``, the ready-made deck keys. Answer
+  ``{"type": "deck", "ready": key}`` or ``{"type": "deck", "code": deck code}``.
+* ``"opening"`` (secret, free-form ``"opening"``): ``cards``, the chosen deck as
+  ``{"id", "name", "count"}``; ``pick``, 7. Answer ``{"type": "opening", "cards": [ids]}`` with
+  repeats.
+* ``"pay"``, ``"tokenize"``, ``"reorder"``, ``"burn"`` (free-form ``"pick"``): ``cards``, the
+  options as ``{"id", "name"}`` (one entry per copy; ``"reserve"`` is a face-down Reserve that
+  pays one ✋), ``count`` (how many to pick; for ``reorder`` all of them, in the new order, top
+  first), ``min`` (the fewest allowed: equal to ``count`` except for ``tokenize``) and
+  ``purpose`` (what the pick is for, in words). Answer ``{"type": "pick", "cards": [ids]}``.
+
+Every other prompt (``events``, ``combat``, ``build``, ``decommission``, ``target``,
+``station``, ``react``) is enumerated; ``react`` is the defender's out-of-turn flee/intercept
+window with the ``reaction_window`` deadline.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.engine import (
+    Action,
+    Choice,
+    Engine,
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    Prompt,
+    Result,
+    Rng,
+    fields,
+    seat_name,
+    shown,
+)
+
+from . import board, bot, combat, effects
+from .board import Ctx
+from .content import (
+    CARDS,
+    ERA_NAMES,
+    ERAS,
+    GOVERNANCES,
+    HAND_SIZE,
+    NATIONS,
+    READY_DECKS,
+    SWITCH_BURN,
+    decode_deck,
+    validate_deck,
+)
+from .state import ACADEMIC, Perm, State, state_from_json, state_to_json
+
+SUMMARY = """\
+Two nations fight through five eras, from the trenches to the singularity. Your 40-card deck is \
+your life: you lose when you cannot draw back up to 7 cards. Costs are paid by discarding cards \
+from hand (✋) and milling your own deck, so your hand is ammunition, not treasure.
+
+Each turn: untap; play events (and Rapid Deployment units); attack with units (the defender may \
+flee or intercept; both sides add the top card of their deck's 1–100 value to their power, the \
+higher total wins and a tie destroys both; a hit on the player mills a card per 100 power); build \
+units, infrastructure and resources; decommission; draw back to 7. An empty deck means burning 5 \
+graveyard cards forever, shuffling the rest back and advancing your era tracker; whoever has \
+reshuffled most sets the era for both, and later-era cards only become playable then.
+
+Beware Nuclear units: attacking a nuclear power and leaving its bomb standing loses the game.
+"""
+
+PHASES = ("events", "combat", "build", "decommission", "draw")
+WINDOW_MINUTES = (1, 1440)
+DEFAULT_WINDOW_MINUTES = 30
+DEFAULT_MAX_TURNS = 120
+PICK_KINDS = ("pay", "tokenize", "reorder", "burn")
+PROTECTED_TOP = 12
+"""Secret variants never move the top cards of a deck: rolls, mills, burns and Reorder reveal
+them to the table, whoever holds what."""
+
+
+class AlternateHistoriesEngine(Engine[State]):
+    key = "alternate_histories"
+    name = "Hegemony: Alternate Histories"
+    min_players = 2
+    max_players = 2
+    summary = SUMMARY
+    rules_page = "docs/rules/alternate_histories.md"
+    schema_version = 1
+    option_help = {
+        "reaction_window": "minutes the defender has to flee or intercept (default 30, 1–1440)",
+        "max_turns": "safety limit: after this many turns the player with more cards left wins "
+                     "(default 120, 10–1000)",
+    }
+
+    def validate_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        opts = dict(super().validate_options(players, options))
+        lo, hi = WINDOW_MINUTES
+        w = opts.get("reaction_window", DEFAULT_WINDOW_MINUTES)
+        if isinstance(w, bool) or not isinstance(w, int) or not lo <= w <= hi:
+            raise InvalidOptions(f"reaction_window must be a whole number of minutes {lo}–{hi}, "
+                                 f"not {shown(w, 40)}.")
+        m = opts.get("max_turns", DEFAULT_MAX_TURNS)
+        if isinstance(m, bool) or not isinstance(m, int) or not 10 <= m <= 1000:
+            raise InvalidOptions(f"max_turns must be a whole number 10–1000, not {shown(m, 40)}.")
+        return opts
+
+    # ------------------------------------------------------------------------------ setup
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        opts = self.validate_options(players, options or {})
+        from .state import Side
+
+        s = State(rng=Rng(seed),
+                  reaction_window=int(opts.get("reaction_window", DEFAULT_WINDOW_MINUTES)) * 60,
+                  max_turns=int(opts.get("max_turns", DEFAULT_MAX_TURNS)),
+                  sides=[Side(), Side()])
+        return s
+
+    # ---------------------------------------------------------------------------- prompts
+    def prompts(self, state: State) -> list[Prompt]:
+        s = state
+        if s.phase == "over":
+            return []
+        if s.phase == "deck":
+            return [_deck_prompt(s, k) for k in (0, 1) if not s.sides[k].chosen]
+        if s.phase == "opening":
+            return [_opening_prompt(s, k) for k in (0, 1) if not s.sides[k].opened]
+        if s.stack:
+            return [_frame_prompt(s, s.stack[-1])]
+        return [_step_prompt(s)]
+
+    # ------------------------------------------------------------------------------- play
+    def undoable(self, before: State, seat: int, action: Action, after: State,
+                 events: Sequence[Event]) -> str | None:
+        """The secret deck and opening hand may be taken back while the other side is still
+        choosing; the last choice reveals the decks and starts the game. Moves in play are final
+        (the roll, draws and reshuffles are chance, and a card played is shown)."""
+        if before.rng.position != after.rng.position:
+            return "something was left to chance since"
+        if any(len(a.deck) < len(b.deck) for a, b in zip(after.sides, before.sides, strict=True)):
+            return "a card was drawn since"
+        if action["type"] in ("deck", "opening") and before.phase in ("deck", "opening"):
+            if after.phase == before.phase:
+                return None
+            return "both sides have chosen, so the choices are out"
+        return "that kind of move is final in Alternate Histories"
+
+    def play(self, state: State, seat: int, action: Action, prompt: Prompt) -> tuple[State, list[Event]]:
+        checked = _check_free_form(state, seat, action, prompt)
+        s = self.clone(state)
+        ctx = Ctx(s)
+        if prompt.kind == "deck":
+            _answer_deck(ctx, seat, checked)
+        elif prompt.kind == "opening":
+            _answer_opening(ctx, seat, checked)
+        elif s.stack:
+            _answer_frame(ctx, s.stack[-1], action, checked)
+        else:
+            _answer_step(ctx, action)
+        _run(ctx)
+        return s, ctx.events
+
+    # ------------------------------------------------------------------------------- view
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        v = public_view(state)
+        if seat is not None:
+            v["private"] = private_view(state, seat)
+        return v
+
+    def secret_variants(self, state: State, seat: int, rng: random.Random) -> list[State]:
+        return _variants(self, state, seat, rng)
+
+    def result(self, state: State) -> Result | None:
+        s = state
+        if s.phase != "over":
+            return None
+        scores = {k: float(board.cards_left(s, k)) for k in (0, 1)}
+        winners = () if s.winner is None else (s.winner,)
+        return Result(winners=winners, scores=scores, reason=s.reason)
+
+    def bot_action(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+        return bot.choose(view, prompt, rng)
+
+    def timeout_action(self, state: State, prompt: Prompt) -> Action:
+        rng = random.Random(f"timeout/{self.state_digest(state)}/{prompt.seat}/{prompt.kind}")
+        return bot.choose(self.view(state, prompt.seat), prompt, rng)
+
+    # ------------------------------------------------------------------------------- json
+    def to_json(self, state: State) -> dict[str, Any]:
+        return state_to_json(state, self.schema_version)
+
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        self.check_schema(data)
+        return state_from_json(dict(data))
+
+
+# ================================================================================== setup
+
+
+def _deck_prompt(s: State, seat: int) -> Prompt:
+    return Prompt(seat, "deck", "Choose your deck in secret: a ready-made deck or a deck code.",
+                  secret=True, free_form="deck", params={"ready": sorted(READY_DECKS)},
+                  timeout_note="a ready-made deck is chosen for you")
+
+
+def _opening_prompt(s: State, seat: int) -> Prompt:
+    counts = Counter(s.sides[seat].deck)
+    cards = [{"id": c, "name": CARDS[c].name, "count": counts[c]}
+             for c in sorted(counts, key=lambda c: (CARDS[c].era_index, CARDS[c].name))]
+    return Prompt(seat, "opening", f"Choose your {HAND_SIZE}-card opening hand from your deck.",
+                  secret=True, free_form="opening", params={"cards": cards, "pick": HAND_SIZE},
+                  timeout_note="an opening hand is picked for you")
+
+
+def _answer_deck(ctx: Ctx, seat: int, checked: dict[str, Any]) -> None:
+    s = ctx.s
+    sd = s.sides[seat]
+    sd.nation, sd.governance, sd.deck = checked["nation"], checked["governance"], list(checked["cards"])
+    sd.deck_name = checked["name"]
+    sd.chosen = True
+    ctx.say(f"{seat_name(seat)} has chosen a deck.")
+    if all(x.chosen for x in s.sides):
+        s.phase = "opening"
+        for k in (0, 1):
+            x = s.sides[k]
+            ctx.say(f"{seat_name(k)} leads {NATIONS[x.nation].name} under {GOVERNANCES[x.governance].name}.",
+                    kind="setup", data={"seat": k, "nation": x.nation, "governance": x.governance})
+
+
+def _answer_opening(ctx: Ctx, seat: int, checked: dict[str, Any]) -> None:
+    s = ctx.s
+    sd = s.sides[seat]
+    for c in checked["cards"]:
+        sd.deck.remove(c)
+    sd.hand = list(checked["cards"])
+    sd.opened = True
+    ctx.say(f"{seat_name(seat)} has chosen an opening hand.")
+    if all(x.opened for x in s.sides):
+        for k in (0, 1):
+            board.shuffle_deck(s, k)
+        while True:
+            a, b = s.rng.randint(1, 100), s.rng.randint(1, 100)
+            if a != b:
+                break
+        s.first = 0 if a > b else 1
+        ctx.say(f"The roll for the first turn: {seat_name(0)} {a}, {seat_name(1)} {b}; "
+                f"{seat_name(s.first)} goes first. Both nations begin in the Chemical era.",
+                kind="roll", data={"rolls": [a, b], "first": s.first})
+        s.phase = "turn"
+        _start_turn(ctx, s.first)
+
+
+# ================================================================================== turns
+
+
+def _start_turn(ctx: Ctx, seat: int) -> None:
+    s = ctx.s
+    s.turn += 1
+    if s.turn > s.max_turns:
+        a, b = board.cards_left(s, 0), board.cards_left(s, 1)
+        winner = None if a == b else (0 if a > b else 1)
+        text = (f"The turn limit is reached: {seat_name(0)} has {a} cards left, {seat_name(1)} {b}; "
+                + ("a draw." if winner is None else f"{seat_name(winner)} wins."))
+        board.end_game(ctx, winner, text)
+        return
+    s.current = seat
+    s.rally = 0
+    s.spy_hunt = False
+    sd = s.sides[seat]
+    sd.switched = False
+    sd.units_built = 0
+    for p in s.perms:
+        if p.owner == seat:
+            p.tapped = False
+            p.rapid = False
+    ctx.say(f"Turn {s.turn}: {seat_name(seat)} untaps.", kind="turn", data={"seat": seat, "turn": s.turn})
+    for p in list(s.perms):
+        if p.owner == seat and not p.face_down and p.card != ACADEMIC:
+            effects.fire(ctx, seat, p.card, "untap")
+    s.step = "events"
+
+
+def _step_prompt(s: State) -> Prompt:
+    seat = s.current
+    step = s.step
+    era = ERA_NAMES[ERAS[s.global_era]]
+    if step == "events":
+        choices = _play_choices(s, seat, "events")
+        choices.append(Choice("Go to combat", {"type": "next"}, description="End the events phase."))
+        return Prompt(seat, "events", f"Events phase ({era} era): play events or deploy Rapid "
+                                      "Deployment units, or go to combat.", tuple(choices))
+    if step == "combat":
+        choices = []
+        for a, t in combat.attack_options(s, seat):
+            if t == combat.PLAYER:
+                label = f"{board.perm_name(a, seat)} → {seat_name(1 - seat)}"
+            else:
+                tp = s.perm(int(t))
+                assert tp is not None
+                label = f"{board.perm_name(a, seat)} → {board.public_name(tp)}"
+            choices.append(Choice(label[:80], {"type": "attack", "uid": a.uid, "target": t},
+                                  group=board.perm_name(a, seat)[:80],
+                                  description=f"{board.power(s, a, 'attack')} power, "
+                                              f"{board.mobility(s, a)} mobility"))
+        choices.append(Choice("End combat", {"type": "next"}, description="Go to the build phase."))
+        return Prompt(seat, "combat", "Combat phase: attack with an untapped unit, or end combat.",
+                      tuple(choices))
+    if step == "build":
+        choices = _play_choices(s, seat, "build")
+        sd = s.sides[seat]
+        if not sd.switched and len(sd.deck) >= SWITCH_BURN:
+            for g in GOVERNANCES.values():
+                if g.key != sd.governance:
+                    choices.append(Choice(f"Switch to {g.name}", {"type": "switch", "governance": g.key},
+                                          description=f"Burn the top {SWITCH_BURN} cards of your deck."))
+        choices.append(Choice("To decommission", {"type": "next"}, description="End the build phase."))
+        return Prompt(seat, "build", "Build phase: play units, infrastructure, resources and events.",
+                      tuple(choices))
+    # decommission
+    choices = []
+    sd = s.sides[seat]
+    for c in sorted(set(sd.hand), key=lambda c: (CARDS[c].era_index, CARDS[c].name)):
+        choices.append(Choice(f"Discard {CARDS[c].name}"[:80], {"type": "discard", "card": c},
+                              group="Discard"))
+    for p in s.perms:
+        if p.owner == seat and not p.tapped and p.kind in ("unit", "resource"):
+            choices.append(Choice(f"Destroy {board.perm_name(p, seat)}"[:80],
+                                  {"type": "destroy", "uid": p.uid}, group="Destroy"))
+    choices.append(Choice("End turn", {"type": "next"}, description=f"Draw back to {HAND_SIZE} cards."))
+    return Prompt(seat, "decommission", "Decommission: destroy your untapped units or resources, "
+                                        "discard unwanted cards, or end the turn.", tuple(choices))
+
+
+def playable(s: State, seat: int, cid: str, step: str) -> bool:
+    """Whether ``seat`` may play ``cid`` from hand in ``step`` now, costs included."""
+    card = CARDS[cid]
+    sd = s.sides[seat]
+    if card.era_index > s.global_era:
+        return False
+    if card.governances and sd.governance not in card.governances:
+        return False
+    if step == "events" and not (card.kind == "event" or "rapid_deployment" in card.keywords):
+        return False
+    need = board.discard_cost(s, seat, card)
+    if len(sd.hand) - 1 + len(board.reserves(s, seat)) < need:
+        return False
+    if len(sd.deck) < card.cost.mill or sd.compute < card.cost.compute \
+            or len(board.academics(s, seat)) < card.cost.academic:
+        return False
+    for ab in card.abilities:
+        if ab.trigger == "play" and ab.effect == "strike" and not effects.strike_targets(s, seat, ab):
+            return False
+    return True
+
+
+def _play_choices(s: State, seat: int, step: str) -> list[Choice]:
+    sd = s.sides[seat]
+    out = []
+    for cid in sorted(set(sd.hand), key=lambda c: (CARDS[c].era_index, CARDS[c].name)):
+        if playable(s, seat, cid, step):
+            card = CARDS[cid]
+            verb = "Deploy" if step == "events" and card.kind == "unit" else "Play"
+            need = board.discard_cost(s, seat, card)
+            cost = card.cost
+            bits = []
+            if need:
+                bits.append("✋" * need)
+            if cost.mill:
+                bits.append(f"mill {cost.mill}")
+            if cost.academic:
+                bits.append(f"{cost.academic} Academic")
+            if cost.compute:
+                bits.append(f"{cost.compute} Compute")
+            out.append(Choice(f"{verb} {card.name}"[:80], {"type": "play", "card": cid},
+                              group=card.kind, description=("cost " + (" + ".join(bits) or "free"))[:100]))
+    return out
+
+
+def _answer_step(ctx: Ctx, action: Action) -> None:
+    s = ctx.s
+    seat = s.current
+    t = action["type"]
+    if t == "next":
+        i = PHASES.index(s.step)
+        s.step = PHASES[i + 1]
+        if s.step == "draw":
+            _draw_up(ctx)
+        return
+    if t == "play":
+        _start_play(ctx, seat, action["card"])
+    elif t == "attack":
+        combat.declare(ctx, int(action["uid"]), action["target"])
+    elif t == "switch":
+        sd = s.sides[seat]
+        old = GOVERNANCES[sd.governance].name
+        sd.governance = action["governance"]
+        sd.switched = True
+        ctx.say(f"{seat_name(seat)} switches from {old} to {GOVERNANCES[sd.governance].name}.",
+                kind="governance", data={"seat": seat, "governance": sd.governance})
+        board.burn_top(ctx, seat, SWITCH_BURN, " (the price of switching governance)")
+    elif t == "discard":
+        sd = s.sides[seat]
+        sd.hand.remove(action["card"])
+        sd.graveyard.append(action["card"])
+        ctx.say(f"{seat_name(seat)} discards {CARDS[action['card']].name}.")
+    elif t == "destroy":
+        p = s.perm(int(action["uid"]))
+        assert p is not None
+        board.destroy(ctx, p, " (decommissioned)")
+
+
+def _start_play(ctx: Ctx, seat: int, cid: str) -> None:
+    s = ctx.s
+    sd = s.sides[seat]
+    card = CARDS[cid]
+    sd.hand.remove(cid)
+    need = board.discard_cost(s, seat, card)
+    ctx.say(f"{seat_name(seat)} plays {card.name}.", kind="play", data={"seat": seat, "card": cid})
+    if card.kind == "unit":
+        sd.units_built += 1
+    options = len(sd.hand) + len(board.reserves(s, seat))
+    if need and options > need:
+        s.stack.append({"k": "pay", "seat": seat, "card": cid, "n": need, "step": s.step})
+        return
+    if need:
+        _pay(ctx, seat, list(sd.hand) + ["reserve"] * len(board.reserves(s, seat)))
+    _finish_play(ctx, seat, cid, s.step)
+
+
+def _pay(ctx: Ctx, seat: int, picked: list[str]) -> None:
+    s = ctx.s
+    sd = s.sides[seat]
+    names = []
+    for c in picked:
+        if c == "reserve":
+            r = board.reserves(s, seat)[0]
+            s.perms.remove(r)
+            sd.graveyard.append(r.card)
+            names.append(f"a Reserve ({CARDS[r.card].name})")
+        else:
+            sd.hand.remove(c)
+            sd.graveyard.append(c)
+            names.append(CARDS[c].name)
+    if names:
+        ctx.say(f"{seat_name(seat)} pays {'✋' * len(names)}: {', '.join(names)}.")
+
+
+def _finish_play(ctx: Ctx, seat: int, cid: str, step: str) -> None:
+    s = ctx.s
+    sd = s.sides[seat]
+    card = CARDS[cid]
+    cost = card.cost
+    if cost.mill:
+        board.mill(ctx, seat, cost.mill, f" (the cost of {card.name})")
+    for p in board.academics(s, seat)[:cost.academic]:
+        s.perms.remove(p)
+    sd.compute -= cost.compute
+    if card.kind == "event":
+        # resolved first, then to the graveyard: a recovering event does not recover itself
+        effects.fire(ctx, seat, cid, "play")
+        sd.graveyard.append(cid)
+        return
+    p = board.new_perm(s, seat, cid, card.kind, card.power, card.mobility)
+    if card.kind == "unit" and step == "events":
+        p.rapid = True
+    effects.fire(ctx, seat, cid, "play")
+    if card.kind == "unit" and s.phase != "over" and _station_room(s, seat):
+        s.stack.append({"k": "station", "seat": seat, "uid": p.uid})
+
+
+def _station_room(s: State, seat: int) -> list[Perm]:
+    out = []
+    for infra in s.of(seat, "infrastructure"):
+        cap = CARDS[infra.card].station
+        if cap and sum(1 for q in s.perms if q.station == infra.uid) < cap:
+            out.append(infra)
+    return out
+
+
+def _draw_up(ctx: Ctx, first: bool = True) -> None:
+    """The draw phase: draw to 7, reshuffling (burn, shuffle, era tracker) when the deck runs
+    out; a player who cannot reshuffle then loses. Then the other player's turn begins.
+
+    Time marches on for everyone: a draw phase that starts with a full hand mills the top card
+    of the deck instead of drawing, and an empty deck is reshuffled even with a full hand, so
+    no player can stand still on a full hand and an empty deck."""
+    s = ctx.s
+    seat = s.current
+    sd = s.sides[seat]
+    need = HAND_SIZE - len(sd.hand)
+    if need > 0:
+        board.draw(ctx, seat, need)
+    elif first:
+        board.mill(ctx, seat, 1, " (a full hand draws nothing: time marches on)")
+    if len(sd.hand) < HAND_SIZE or not sd.deck:
+        burn = _burn_count(s, seat)
+        if len(sd.graveyard) > burn:
+            s.stack.append({"k": "burn", "seat": seat, "n": burn})
+            return
+        if sd.graveyard:
+            gone = list(sd.graveyard)
+            sd.burned.extend(gone)
+            sd.graveyard.clear()
+            ctx.say(f"{seat_name(seat)} must burn {burn} cards but has only {len(gone)} in the "
+                    "graveyard; they burn.", kind="burn", data={"seat": seat, "cards": gone})
+        board.end_game(ctx, 1 - seat, f"{seat_name(seat)}'s deck is spent: {seat_name(seat)} cannot "
+                                      f"draw back to {HAND_SIZE} cards; {seat_name(1 - seat)} wins.")
+        return
+    _start_turn(ctx, 1 - seat)
+
+
+def _burn_count(s: State, seat: int) -> int:
+    effect = NATIONS[s.sides[seat].nation].effect
+    return int(effect["amount"]) if effect["kind"] == "burn" else board.RESHUFFLE_BURN
+
+
+def _reshuffle(ctx: Ctx, seat: int, burned: list[str]) -> None:
+    s = ctx.s
+    sd = s.sides[seat]
+    for c in burned:
+        sd.graveyard.remove(c)
+    sd.burned.extend(burned)
+    before = s.global_era
+    sd.deck.extend(sd.graveyard)
+    sd.graveyard.clear()
+    board.shuffle_deck(s, seat)
+    sd.era += 1
+    ctx.say(f"{seat_name(seat)}'s deck is empty: {seat_name(seat)} burns "
+            f"{', '.join(CARDS[c].name for c in burned)} forever, shuffles the graveyard back in "
+            f"({len(sd.deck)} cards) and advances the era tracker to {sd.era}.",
+            kind="reshuffle", data={"seat": seat, "burned": burned, "era": sd.era})
+    if s.global_era != before:
+        ctx.say(f"The world enters the {ERA_NAMES[ERAS[s.global_era]]} era.", kind="era",
+                data={"era": ERAS[s.global_era]})
+
+
+# ================================================================================== frames
+
+
+def _frame_prompt(s: State, f: dict[str, Any]) -> Prompt:
+    k = f["k"]
+    seat = int(f["seat"])
+    sd = s.sides[seat]
+    if k == "pay":
+        opts = [{"id": c, "name": CARDS[c].name} for c in sd.hand]
+        opts += [{"id": "reserve", "name": "Reserve (face-down card)"}] * len(board.reserves(s, seat))
+        purpose = f"pay {'✋' * f['n']} for {CARDS[f['card']].name}"
+        return Prompt(seat, "pay", f"Choose {f['n']} card{'s' if f['n'] != 1 else ''} to discard to "
+                                   f"{purpose}.", free_form="pick", secret=True,
+                      params={"cards": opts, "count": f["n"], "min": f["n"], "purpose": purpose},
+                      timeout_note="the least useful cards are discarded")
+    if k == "tokenize":
+        opts = [{"id": c, "name": CARDS[c].name} for c in sd.hand]
+        n = min(int(f["n"]), len(sd.hand))
+        what = f"{f['power']}/{f['mobility']} units" if f["make"] == "unit" else "Reserves"
+        purpose = f"place face down as {what} ({CARDS[f['card']].name})"
+        return Prompt(seat, "tokenize", f"Choose up to {n} cards from your hand to {purpose}.",
+                      free_form="pick", secret=True,
+                      params={"cards": opts, "count": n, "min": 0, "purpose": purpose},
+                      timeout_note="the least useful cards are placed")
+    if k == "reorder":
+        of = int(f["of"])
+        top = s.sides[of].deck[:int(f["n"])]
+        opts = [{"id": c, "name": CARDS[c].name} for c in top]
+        purpose = f"the new order of the top of {seat_name(of)}'s deck, top card first"
+        return Prompt(seat, "reorder", f"The top {len(top)} cards of {seat_name(of)}'s deck: "
+                                       f"{', '.join(CARDS[c].name for c in top)}. Put them back in any "
+                                       "order, top card first.", free_form="pick", secret=True,
+                      params={"cards": opts, "count": len(top), "min": len(top), "purpose": purpose},
+                      timeout_note="the cards are put back with the weakest on top")
+    if k == "burn":
+        opts = [{"id": c, "name": CARDS[c].name} for c in sd.graveyard]
+        purpose = "burn forever before reshuffling your graveyard into your deck"
+        return Prompt(seat, "burn", f"Your deck is empty: choose {f['n']} graveyard cards to burn "
+                                    "forever; the rest are shuffled back in.", free_form="pick",
+                      params={"cards": opts, "count": f["n"], "min": f["n"], "purpose": purpose},
+                      timeout_note="the least useful cards are burned")
+    if k == "target":
+        ab = next(a for a in CARDS[f["card"]].abilities if a.effect == "strike")
+        targets = tuple(Choice(f"Destroy {board.public_name(p)}"[:80], {"type": "target", "uid": p.uid},
+                               description=f"{p.power} power")
+                        for p in effects.strike_targets(s, seat, ab))
+        return Prompt(seat, "target", f"{CARDS[f['card']].name}: choose the enemy to destroy.", targets)
+    if k == "station":
+        p = s.perm(int(f["uid"]))
+        assert p is not None
+        spots = [Choice(f"Station on {CARDS[i.card].name}"[:80], {"type": "station", "on": i.uid})
+                 for i in _station_room(s, seat)]
+        spots.append(Choice("Not stationed", {"type": "station", "on": 0}))
+        return Prompt(seat, "station", f"Station {board.perm_name(p, seat)} on your infrastructure? "
+                                       "A stationed unit may always intercept attacks on it.",
+                      tuple(spots))
+    # react
+    a = s.perm(int(f["att"]))
+    assert a is not None
+    target = f["target"]
+    if target == combat.PLAYER:
+        what = "you"
+    else:
+        t = s.perm(int(target))
+        assert t is not None
+        what = f"your {board.perm_name(t, seat)}"
+    choices: list[Choice] = []
+    for act in combat.reaction_options(s, a, target):
+        if act["type"] == "flee":
+            choices.append(Choice("Flee", act, description="Tap the target to escape the attack "
+                                                           "(a submarine does not tap)."))
+        else:
+            u = s.perm(int(act["uid"]))
+            assert u is not None
+            choices.append(Choice(f"Intercept with {board.perm_name(u, seat)}"[:80], act,
+                                  description=f"{board.power(s, u, 'defend')} power; it taps and "
+                                              "becomes the target."))
+    choices.append(Choice("No reaction", {"type": "hold"}, description="Let the attack go ahead."))
+    return Prompt(seat, "react", f"{seat_name(a.owner)}'s {board.public_name(a)} "
+                                 f"({board.power(s, a, 'attack')} power, {board.mobility(s, a)} "
+                                 f"mobility) attacks {what}.", tuple(choices),
+                  timeout_note="the computer player decides", deadline=s.reaction_window)
+
+
+def _answer_frame(ctx: Ctx, f: dict[str, Any], action: Action, checked: dict[str, Any]) -> None:
+    s = ctx.s
+    k = f["k"]
+    seat = int(f["seat"])
+    s.stack.pop()
+    if k == "pay":
+        _pay(ctx, seat, checked["cards"])
+        _finish_play(ctx, seat, f["card"], f["step"])
+    elif k == "tokenize":
+        picked = checked["cards"]
+        for c in picked:
+            s.sides[seat].hand.remove(c)
+        effects.place_face_down(ctx, seat, picked, f["make"], int(f["power"]), int(f["mobility"]), "hand")
+        if not picked:
+            ctx.say(f"{seat_name(seat)} places nothing face down.")
+    elif k == "reorder":
+        of = int(f["of"])
+        n = int(f["n"])
+        deck = s.sides[of].deck
+        deck[:n] = checked["cards"]
+        s.known[seat] = list(checked["cards"]) + s.known[seat][n:]
+        ctx.say(f"{seat_name(seat)} looks at the top {n} cards of {seat_name(of)}'s deck and puts "
+                "them back in a new order.", kind="reorder", data={"seat": seat, "of": of, "n": n})
+        ctx.say("Top of the deck now: " + ", ".join(CARDS[c].name for c in checked["cards"]) + ".",
+                to=(seat,))
+    elif k == "burn":
+        _reshuffle(ctx, seat, checked["cards"])
+        _draw_up(ctx, first=False)
+    elif k == "target":
+        p = s.perm(int(action["uid"]))
+        assert p is not None
+        board.destroy(ctx, p, f" by {CARDS[f['card']].name}")
+    elif k == "station":
+        p = s.perm(int(f["uid"]))
+        on = int(action["on"])
+        if p is not None and on:
+            p.station = on
+            infra = s.perm(on)
+            assert infra is not None
+            ctx.say(f"{seat_name(seat)} stations {board.perm_name(p, None)} on {CARDS[infra.card].name}.")
+    elif k == "react":
+        combat.react(ctx, f, action)
+
+
+def _run(ctx: Ctx) -> None:
+    """Nothing waits without a decision: a finished game clears the stack."""
+    if ctx.s.phase == "over":
+        ctx.s.stack.clear()
+
+
+# ============================================================================ free-form answers
+
+
+def _check_free_form(s: State, seat: int, action: Action, prompt: Prompt) -> dict[str, Any]:
+    """Validate a free-form answer exactly (before the state is copied); return what it means."""
+    if prompt.free_form is None:
+        return {}
+    if prompt.kind == "deck":
+        got = fields(action, "a deck choice", {"type": str}, {"ready": str, "code": str},
+                     usage='{"type": "deck", "ready": "usa-capitalism"} or {"type": "deck", "code": "AH…"}')
+        if action["type"] != "deck" or ("ready" in got) == ("code" in got):
+            raise IllegalAction(f"{shown(action)} is not a deck choice: send either a ready-made deck "
+                                "(\"ready\") or a deck code (\"code\"), not both.")
+        if "ready" in got:
+            key = got["ready"]
+            if key not in READY_DECKS:
+                raise IllegalAction(f"{shown(key)} is not a ready-made deck; choose one of "
+                                    f"{', '.join(sorted(READY_DECKS))}.")
+            n, g, ready = READY_DECKS[key]
+            return {"nation": n, "governance": g, "cards": list(ready), "name": key}
+        try:
+            n, g, cards = decode_deck(got["code"])
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        errors = validate_deck(n, g, cards)
+        if errors:
+            raise IllegalAction("That deck cannot be played: " + " ".join(errors))
+        return {"nation": n, "governance": g, "cards": cards, "name": "code"}
+    got = fields(action, "a pick" if prompt.kind != "opening" else "an opening hand",
+                 {"type": str, "cards": list}, usage='{"type": "pick", "cards": ["card_id", …]}')
+    want_type = "opening" if prompt.kind == "opening" else "pick"
+    if action["type"] != want_type:
+        raise IllegalAction(f"{shown(action['type'])} does not answer this; send "
+                            f"{{\"type\": \"{want_type}\", \"cards\": [...]}}.")
+    cards = got["cards"]
+    if any(type(c) is not str for c in cards):
+        raise IllegalAction(f"{shown(cards)} must list card ids as strings.")
+    if prompt.kind == "opening":
+        pool = Counter(s.sides[seat].deck)
+        lo = hi = HAND_SIZE
+        what = "your deck"
+    else:
+        pool = Counter(o["id"] for o in prompt.params["cards"])
+        lo, hi = int(prompt.params["min"]), int(prompt.params["count"])
+        what = "the cards offered"
+    if not lo <= len(cards) <= hi:
+        size = str(hi) if lo == hi else f"{lo}–{hi}"
+        raise IllegalAction(f"pick {size} cards, not {len(cards)} ({shown(cards)}).")
+    extra = Counter(cards) - pool
+    if extra:
+        bad = sorted(extra)[0]
+        raise IllegalAction(f"{shown(bad)} is not among {what} (or not that many times); "
+                            f"pick only from {what}.")
+    return {"cards": list(cards)}
+
+
+# ==================================================================================== views
+
+
+def _perm_public(s: State, p: Perm) -> dict[str, Any]:
+    card = None if p.face_down else p.card
+    return {
+        "uid": p.uid, "owner": p.owner, "card": card if card != ACADEMIC else None,
+        "token": "academic" if p.card == ACADEMIC else None,
+        "name": board.public_name(p), "kind": p.kind, "face_down": p.face_down,
+        "power": p.power, "mobility": p.mobility,
+        "attack": board.power(s, p, "attack") if p.kind == "unit" else 0,
+        "defend": board.power(s, p, "defend") if p.kind != "resource" else 0,
+        "speed": board.mobility(s, p), "intercept_speed": board.mobility(s, p, intercepting=True),
+        "keywords": list(p.keywords), "tapped": p.tapped, "rapid": p.rapid, "station": p.station,
+        "reorder": CARDS[p.card].reorder if card and card in CARDS else 0,
+    }
+
+
+def _frame_public(f: dict[str, Any]) -> dict[str, Any]:
+    out = {"kind": f["k"], "seat": f["seat"]}
+    if f["k"] == "react":
+        out.update(attacker=f["att"], target=f["target"])
+    if f["k"] in ("pay", "target", "tokenize"):
+        out["card"] = f["card"]
+    if f["k"] in ("reorder", "burn", "pay", "tokenize"):
+        out["count"] = f["n"]
+    return out
+
+
+def public_view(s: State) -> dict[str, Any]:
+    revealed = s.phase not in ("deck",)
+    sides = []
+    for k, sd in enumerate(s.sides):
+        sides.append({
+            "seat": k,
+            "nation": sd.nation if revealed else None,
+            "governance": sd.governance if revealed else None,
+            "era": sd.era, "era_name": ERA_NAMES[ERAS[min(sd.era, len(ERAS) - 1)]],
+            "deck": len(sd.deck), "hand": len(sd.hand),
+            "graveyard": list(sd.graveyard), "burned": list(sd.burned),
+            "compute": sd.compute, "chosen": sd.chosen, "opened": sd.opened,
+            "burn_on_reshuffle": _burn_count(s, k) if revealed else None,
+        })
+    return {
+        "game": "alternate_histories", "phase": s.phase, "step": s.step, "turn": s.turn,
+        "current": s.current, "first": s.first,
+        "global_era": ERAS[s.global_era], "global_era_index": s.global_era,
+        "sides": sides,
+        "battlefield": [_perm_public(s, p) for p in s.perms] if s.phase != "deck" else [],
+        "pending": _frame_public(s.stack[-1]) if s.stack else None,
+        "last_combat": s.last_combat, "rally": s.rally, "spy_hunt": s.spy_hunt,
+        "winner": s.winner, "reason": s.reason, "max_turns": s.max_turns,
+    }
+
+
+def private_view(s: State, seat: int) -> dict[str, Any]:
+    sd = s.sides[seat]
+    out: dict[str, Any] = {
+        "seat": seat,
+        "hand": list(sd.hand),
+        "deck_cards": sorted(sd.deck),
+        "face_down": {str(p.uid): p.card for p in s.perms if p.owner == seat and p.face_down},
+        "known_top": list(s.known[seat]),
+        "deck_name": sd.deck_name,
+        "nation": sd.nation, "governance": sd.governance,
+        "playable": {},
+    }
+    if s.phase == "turn" and s.current == seat and s.step in ("events", "build"):
+        out["playable"] = {c: board.discard_cost(s, seat, CARDS[c]) for c in set(sd.hand)
+                           if playable(s, seat, c, s.step)}
+    if s.stack and s.stack[-1]["k"] == "reorder" and s.stack[-1]["seat"] == seat:
+        f = s.stack[-1]
+        out["reorder"] = list(s.sides[int(f["of"])].deck[:int(f["n"])])
+    return out
+
+
+# ================================================================================= variants
+
+
+def _variants(engine: AlternateHistoriesEngine, s: State, seat: int, rng: random.Random) -> list[State]:
+    """Copies differing only in what ``seat`` holds in secret: its deck choice while decks are
+    chosen, its opening pick, its hand swapped with hidden deck cards (below the top
+    :data:`PROTECTED_TOP`, which rolls and mills may reveal), the cards under its Reserves."""
+    out: list[State] = []
+    sd = s.sides[seat]
+    if s.phase == "deck":
+        if sd.chosen:
+            others = [k for k in READY_DECKS if k != sd.deck_name]
+            key = rng.choice(others)
+            v = engine.clone(s)
+            n, g, cards = READY_DECKS[key]
+            v.sides[seat].nation, v.sides[seat].governance = n, g
+            v.sides[seat].deck, v.sides[seat].deck_name = list(cards), key
+            out.append(v)
+        return out
+    if s.phase == "opening":
+        if sd.opened:
+            v = engine.clone(s)
+            vs = v.sides[seat]
+            pool = vs.deck + vs.hand
+            rng.shuffle(pool)
+            vs.hand, vs.deck = pool[:HAND_SIZE], sorted(pool[HAND_SIZE:])
+            if Counter(vs.hand) != Counter(sd.hand):
+                out.append(v)
+        return out
+    if s.phase != "turn":
+        return out
+    hidden = list(range(PROTECTED_TOP, len(sd.deck)))
+    if sd.hand and hidden:
+        v = engine.clone(s)
+        vs = v.sides[seat]
+        k = min(len(vs.hand), len(hidden), 1 + rng.randrange(3))
+        for i, j in zip(rng.sample(range(len(vs.hand)), k), rng.sample(hidden, k), strict=True):
+            vs.hand[i], vs.deck[j] = vs.deck[j], vs.hand[i]
+        if Counter(vs.hand) != Counter(sd.hand):
+            out.append(v)
+    res = [p.uid for p in board.reserves(s, seat)]
+    if res and hidden:
+        v = engine.clone(s)
+        vs = v.sides[seat]
+        p = v.perm(rng.choice(res))
+        assert p is not None
+        j = rng.choice(hidden)
+        if vs.deck[j] != p.card:
+            p.card, vs.deck[j] = vs.deck[j], p.card
+            out.append(v)
+    return out

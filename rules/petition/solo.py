@@ -1,0 +1,356 @@
+"""The solo game (one seat): four pillars on face-down fortification stacks, taken one by one.
+
+Rulebook "Solo game rules", with Herald's readings (see ``docs/rules/petition.md``):
+
+* setup: the four gods in the temple, each pillar on a stack of 3 cards, 5 cards and 5 beads;
+* a turn (kind ``"solo_turn"``): draw a card (and every pillar's stack gets one), or attack a
+  pillar (kind ``"solo_attack"``: one or more cards; powerups count as citizens with their solo
+  power in every pillar);
+* as many of the pillar's cards are turned up; the lower power wins the pillar's god's +3 favour:
+  the player's lower power wins the battle with faith (no bead lost, but the pillar stands and
+  the god will ask a tithe); otherwise the pillar, favoured or tied, must be overpowered by brute
+  force (kind ``"solo_add"``: each card added turns up one more of the
+  stack; the player must pass the pillar's total, +3 if the pillar has the favour), or given up;
+* a brute-force win takes the pillar, deals the rest of its stack to the other pillars (drawing for any that
+  got nothing); a loss costs a bead; used cards are discarded;
+* the reset: with a favour the god draws a card, which the player matches with a card of its hand
+  (at least that many points in one pillar where the god's card has points; kind ``"tithe"``) or
+  pays a bead; then the hand refills to 5 and every pillar gets a card;
+* the game is won with all four pillars, lost when the beads run out (or at the round limit, or
+  with no card left to play or draw).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import Action, Choice, Event, Prompt, Result
+from ..text import count, listing
+from .cards import card_json, cards_prompt, read_cards
+from .content import (
+    CARDS,
+    GODS,
+    HAND_LIMIT,
+    PILLAR_NAMES,
+    PILLARS,
+    SOLO_BEADS,
+    SOLO_STACK,
+    card_name,
+)
+from .state import PetitionState, Solo, SoloBattle
+
+SOLO_HAND = 5
+PILLAR_FAVOUR = 3
+
+
+def power(card_id: str, pillar: str) -> int:
+    """A card's power against a pillar in the solo game (a powerup counts its solo power)."""
+    c = CARDS[card_id]
+    return c.power(pillar) if c.is_citizen else c.solo_power
+
+
+def total(cards: list[str], pillar: str) -> int:
+    return sum(power(c, pillar) for c in cards)
+
+
+def _draw(s: PetitionState) -> str | None:
+    return s.draw()
+
+
+def setup(s: PetitionState) -> None:
+    s.solo = Solo()
+    for kind in PILLARS:
+        s.solo.stacks[kind] = [s.deck.pop(0) for _ in range(SOLO_STACK)]
+    me = s.seats[0]
+    me.hand = [s.deck.pop(0) for _ in range(SOLO_HAND)]
+    me.beads = min(SOLO_BEADS, s.temple)
+    s.temple -= me.beads
+    s.phase = "solo_turn"
+
+
+def prompts(s: PetitionState) -> list[Prompt]:
+    solo = s.solo
+    assert solo is not None
+    me = s.seats[0]
+    if s.phase == "solo_turn":
+        choices: list[Choice] = []
+        if len(me.hand) < HAND_LIMIT and (s.deck or s.discard):
+            choices.append(Choice("Draw a card", {"type": "draw"},
+                                  description="every pillar's stack also gets a card"))
+        if me.hand:
+            for kind, stack in solo.stacks.items():
+                choices.append(Choice(f"Attack the {PILLAR_NAMES[kind]} pillar",
+                                      {"type": "attack", "pillar": kind},
+                                      description=f"its stack holds {count(len(stack), 'card')}"))
+        if not choices:
+            choices.append(Choice("Give up", {"type": "give_up"}))
+        text = (f"Round {s.round}: draw a card or attack a pillar. You hold {count(len(me.hand), 'card')} "
+                f"and {count(me.beads, 'bead')}; {count(len(solo.captured), 'pillar')} taken of 4.")
+        return [Prompt(0, "solo_turn", text, tuple(choices))]
+    b = solo.battle
+    if s.phase == "solo_attack" and b is not None:
+        return [cards_prompt(
+            0, "solo_attack",
+            f"Attack the {PILLAR_NAMES[b.pillar]} pillar: as many of its cards are turned up as you "
+            "lay. The lower power wins the god's favour, and with it the battle.",
+            purpose="solo_attack", pillar=b.pillar, cards=list(me.hand), min_=1, max_=len(me.hand),
+            confirm="Attack", secret=False, timeout_note="the computer player chooses")]
+    if s.phase == "solo_add" and b is not None:
+        mine, theirs = total(b.played, b.pillar), pillar_total(b)
+        text = (f"Brute force against the {PILLAR_NAMES[b.pillar]} pillar: you stand at {mine} against "
+                f"{theirs}. Add cards (each turns up one more of its cards) or give up the battle.")
+        return [cards_prompt(0, "solo_add", text, purpose="solo_add", pillar=b.pillar,
+                             cards=list(me.hand), min_=0, max_=len(me.hand), confirm="Add these",
+                             secret=False, timeout_note="you give up the battle")]
+    if s.phase == "tithe" and solo.tithe_card is not None:
+        god = solo.tithe_card
+        ok = matching(god, me.hand)
+        text = (f"{GODS[solo.tithe_god or 'art'].name} draws {card_name(god)}: give a card matching one of "
+                "its powers, or pay a bead as tithe.")
+        return [cards_prompt(0, "tithe", text, purpose="tithe", pillar=None, cards=ok, min_=0,
+                             max_=min(1, len(ok)), confirm="Give this card", secret=False,
+                             timeout_note="the computer player chooses")]
+    return []
+
+
+def matching(god_card: str, hand: list[str]) -> list[str]:
+    """Hand cards that match the god's card: at least its points in a pillar where it has some."""
+    wants = [(k, power(god_card, k)) for k in PILLARS if power(god_card, k) > 0]
+    return [c for c in hand if any(power(c, k) >= v for k, v in wants)]
+
+
+def pillar_total(b: SoloBattle) -> int:
+    return total(b.revealed, b.pillar) + (PILLAR_FAVOUR if b.favoured == "pillar" else 0)
+
+
+def play(s: PetitionState, seat: int, action: Action, prompt: Prompt) -> list[Event]:
+    solo = s.solo
+    assert solo is not None
+    me = s.seats[0]
+    if prompt.kind == "solo_turn":
+        if action["type"] == "draw":
+            got = _draw(s)
+            if got is not None:
+                me.hand.append(got)
+            fed = _feed_pillars(s)
+            events = [Event(f"P1 draws a card; {count(fed, 'pillar')} grow by a card.", kind="solo_draw")]
+            if got is not None:
+                events.append(Event(f"You draw {card_name(got)}.", to=(0,), kind="draw", data={"cards": [got]}))
+            return events + _next_turn(s)
+        if action["type"] == "give_up":
+            return _over(s, "nothing was left to play or draw")
+        solo.battle = SoloBattle(str(action["pillar"]))
+        s.phase = "solo_attack"
+        return [Event(f"P1 attacks the {PILLAR_NAMES[solo.battle.pillar]} pillar.", kind="solo_attack")]
+    b = solo.battle
+    if prompt.kind == "solo_attack":
+        assert b is not None
+        picked = read_cards(action, prompt)
+        for c in picked:
+            me.hand.remove(c)
+        b.played = picked
+        stack = solo.stacks[b.pillar]
+        n = min(len(picked), len(stack))
+        b.revealed = stack[:n]
+        del stack[:n]
+        mine, theirs = total(b.played, b.pillar), total(b.revealed, b.pillar)
+        events = [Event(f"P1 lays {listing([card_name(c) for c in picked])} ({mine}); the pillar turns up "
+                        f"{listing([card_name(c) for c in b.revealed]) or 'nothing'} ({theirs}).",
+                        kind="solo_reveal",
+                        data={"played": [card_json(c) for c in picked],
+                              "revealed": [card_json(c) for c in b.revealed], "mine": mine, "theirs": theirs})]
+        god = GODS[b.pillar].name
+        if mine < theirs:
+            b.favoured = "player"
+            g = s.gods[b.pillar]
+            g.holder, g.bonus, g.since = 0, PILLAR_FAVOUR, s.turn
+            events.append(Event(f"The lower power wins {god}'s favour (+3): P1 wins the battle with faith "
+                                "and keeps its beads, but the pillar stands.", kind="solo_faith"))
+            s.discard += b.played + b.revealed
+            solo.battle = None
+            return events + _reset(s)
+        if mine > theirs:
+            b.favoured = "pillar"
+            events.append(Event(f"The pillar's lower power wins {god}'s favour (+3): P1 is godless and must "
+                                "overpower it.", kind="solo_godless"))
+        else:
+            events.append(Event("Equal power: nobody wins the favour, and P1 must overpower the pillar.",
+                                kind="solo_godless"))
+        return events + _check_force(s, b)
+    if prompt.kind == "solo_add":
+        assert b is not None
+        picked = read_cards(action, prompt)
+        if not picked:
+            return [Event("P1 gives up the battle.", kind="solo_pass")] + _lose(s, b)
+        for c in picked:
+            me.hand.remove(c)
+        b.played += picked
+        stack = solo.stacks[b.pillar]
+        n = min(len(picked), len(stack))
+        more = stack[:n]
+        del stack[:n]
+        b.revealed += more
+        events = [Event(f"P1 adds {listing([card_name(c) for c in picked])}; the pillar turns up "
+                        f"{listing([card_name(c) for c in more]) or 'nothing more'}: "
+                        f"{total(b.played, b.pillar)} against {pillar_total(b)}.", kind="solo_add",
+                        data={"added": [card_json(c) for c in picked], "revealed": [card_json(c) for c in more]})]
+        return events + _check_force(s, b)
+    # the tithe
+    picked = read_cards(action, prompt)
+    god_card = solo.tithe_card
+    assert god_card is not None
+    s.discard.append(god_card)
+    solo.tithe_card = None
+    g = s.gods[solo.tithe_god or b_key(s)]
+    solo.tithe_god = None
+    g.holder, g.bonus, g.since = None, 0, 0
+    if picked:
+        me.hand.remove(picked[0])
+        s.discard.append(picked[0])
+        events = [Event(f"P1 gives {card_name(picked[0])} as tithe.", kind="tithe")]
+    else:
+        me.beads -= 1
+        s.temple += 1
+        events = [Event("P1 pays a bead as tithe.", kind="tithe")]
+        if me.beads <= 0:
+            return events + _over(s, "the beads ran out")
+    return events + _refill(s)
+
+
+def b_key(s: PetitionState) -> str:
+    held = [g.key for g in s.gods.values() if g.holder == 0]
+    return held[0] if held else PILLARS[0]
+
+
+def _check_force(s: PetitionState, b: SoloBattle) -> list[Event]:
+    if total(b.played, b.pillar) > pillar_total(b):
+        return [Event("P1 overpowers the pillar.", kind="solo_force")] + _win(s, b)
+    if not s.seats[0].hand:
+        return [Event("P1 has no card left to add.", kind="solo_pass")] + _lose(s, b)
+    s.phase = "solo_add"
+    return []
+
+
+def _win(s: PetitionState, b: SoloBattle) -> list[Event]:
+    solo = s.solo
+    assert solo is not None
+    rest = solo.stacks.pop(b.pillar)
+    solo.captured.append(b.pillar)
+    s.discard += b.played + b.revealed
+    solo.battle = None
+    events = [Event(f"P1 takes the {PILLAR_NAMES[b.pillar]} pillar ({len(solo.captured)} of 4).",
+                    kind="solo_captured", data={"pillar": b.pillar})]
+    if len(solo.captured) == len(PILLARS):
+        return events + _over(s, "all four pillars are taken", won=True)
+    s.rng.shuffle(rest)
+    others = list(solo.stacks)
+    got = dict.fromkeys(others, 0)
+    for i, c in enumerate(rest):
+        k = others[i % len(others)]
+        solo.stacks[k].append(c)
+        got[k] += 1
+    for k in others:
+        if not got[k]:
+            card = _draw(s)
+            if card is not None:
+                solo.stacks[k].append(card)
+    return events + _reset(s)
+
+
+def _lose(s: PetitionState, b: SoloBattle) -> list[Event]:
+    solo = s.solo
+    assert solo is not None
+    me = s.seats[0]
+    s.discard += b.played + b.revealed
+    solo.battle = None
+    me.beads -= 1
+    s.temple += 1
+    events = [Event(f"The {PILLAR_NAMES[b.pillar]} pillar holds; P1 pays a bead.", kind="solo_lost")]
+    if me.beads <= 0:
+        return events + _over(s, "the beads ran out")
+    return events + _reset(s)
+
+
+def _reset(s: PetitionState) -> list[Event]:
+    solo = s.solo
+    assert solo is not None
+    held = [g for g in s.gods.values() if g.holder == 0]
+    if held:
+        card = _draw(s)
+        if card is not None:
+            solo.tithe_card = card
+            solo.tithe_god = held[0].key
+            s.phase = "tithe"
+            return [Event(f"{GODS[held[0].key].name} draws {card_name(card)} for the tithe.", kind="tithe_card",
+                          data={"card": card_json(card)})]
+        for g in held:
+            g.holder, g.bonus, g.since = None, 0, 0
+    return _refill(s)
+
+
+def _refill(s: PetitionState) -> list[Event]:
+    me = s.seats[0]
+    got = []
+    while len(me.hand) < SOLO_HAND:
+        card = _draw(s)
+        if card is None:
+            break
+        me.hand.append(card)
+        got.append(card)
+    _feed_pillars(s)
+    events = [Event(f"Reset: P1 draws back to {count(len(me.hand), 'card')} and every pillar gets a card.",
+                    kind="solo_reset")]
+    if got:
+        events.append(Event(f"You draw {listing([card_name(c) for c in got])}.", to=(0,), kind="draw",
+                            data={"cards": got}))
+    return events + _next_turn(s)
+
+
+def _feed_pillars(s: PetitionState) -> int:
+    solo = s.solo
+    assert solo is not None
+    fed = 0
+    for stack in solo.stacks.values():
+        card = _draw(s)
+        if card is None:
+            break
+        stack.append(card)
+        fed += 1
+    return fed
+
+
+def _next_turn(s: PetitionState) -> list[Event]:
+    s.turn += 1
+    s.round += 1
+    s.phase = "solo_turn"
+    if s.round > s.round_limit:
+        return _over(s, f"the round limit ({s.round_limit}) was reached")
+    return []
+
+
+def _over(s: PetitionState, why: str, won: bool = False) -> list[Event]:
+    s.phase = "over"
+    s.over_reason = why
+    verdict = "P1 wins" if won else "P1 loses"
+    return [Event(f"The solo game ends: {why}. {verdict}.", kind="over")]
+
+
+def result(s: PetitionState) -> Result:
+    solo = s.solo
+    assert solo is not None
+    won = len(solo.captured) == len(PILLARS)
+    return Result((0,) if won else (), {0: float(len(solo.captured))},
+                  f"{s.over_reason}; {len(solo.captured)} of 4 pillars taken")
+
+
+def view(s: PetitionState) -> dict[str, Any]:
+    solo = s.solo
+    assert solo is not None
+    b = solo.battle
+    return {"stacks": {k: len(v) for k, v in solo.stacks.items()}, "captured": list(solo.captured),
+            "battle": None if b is None else {
+                "pillar": b.pillar, "played": [card_json(c) for c in b.played],
+                "revealed": [card_json(c) for c in b.revealed], "favoured": b.favoured,
+                "mine": total(b.played, b.pillar), "theirs": pillar_total(b)},
+            "tithe_card": None if solo.tithe_card is None else card_json(solo.tithe_card),
+            "tithe_god": solo.tithe_god}

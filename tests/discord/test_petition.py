@@ -1,0 +1,369 @@
+"""Petition on Discord: a three-player game from /play to the final result and a solo game to its
+end, every decision made through Discord — the Decide panel for choices, the card form (by DM for
+face-down picks, ephemeral through Decide and ``/cards``) for every pick of several cards.
+
+The three-player table is seeded (the seed is written on the lobby's row before Start, a test hook)
+and its first rounds are scripted: everybody takes beads, alice (P1) petitions a god, bob and carol
+both challenge (two challengers, met one after the other, each with face-down bids), bob becomes
+a godless heathen and attacks carol, who surrenders, and bob fortifies a pillar with the captured
+one. After that the humans answer as the computer player would, up to the round limit. Nothing
+bid or laid face down may appear in any public message, embed, custom_id or image alt text
+before its reveal; a doubled Confirm counts once.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from PIL import Image
+
+from bot.app import HeraldBot
+from bot.gameui import get_ui
+from bot.views import group_key
+from rules.engine import Prompt
+from rules.petition import ENGINE
+from rules.petition.content import CARDS
+from tests.discord.conftest import make_config
+from tests.discord.helpers import (
+    answer_text,
+    components,
+    custom_ids,
+    find_by_prefix,
+    public_text,
+    reply_text,
+    simultaneously,
+)
+
+SEED = 11
+
+
+def everything_public(channel: Any) -> str:
+    """What anybody in the server can read, and the alt text of every image posted there."""
+    alts = [a.description or "" for where in [channel, *channel.threads] for m in where.history()
+            for a in m.attachments]
+    return public_text(channel) + "\n" + "\n".join(alts)
+
+
+def board(thread: Any) -> discord.Message:
+    return find_by_prefix(thread.history(), "herald:act:")
+
+
+async def choose(actor: Any, message: discord.Message, prompt: Prompt, action: dict[str, Any]) -> Any:
+    """Click through a choice panel (buttons, or group menu → choice menu) to ``action``."""
+    idx = next(i for i, c in enumerate(prompt.choices) if c.action == action)
+    keys = list(dict.fromkeys(group_key(c) for c in prompt.choices))
+    for _ in range(8):
+        comps = components(message)
+        button = next((c for c in comps if (c["custom_id"] or "").startswith("herald:btn:")
+                       and c["custom_id"].endswith(f":{idx}")), None)
+        if button is not None:
+            return await actor.click(message, custom_id=button["custom_id"])
+        select = next(c for c in comps if (c["custom_id"] or "").startswith(("herald:grp:", "herald:pick:")))
+        values = [o.value for o in select["options"]]
+        if select["custom_id"].startswith("herald:grp:"):
+            alone, group = f"c:{idx}", f"g:{keys.index(group_key(prompt.choices[idx]))}"
+            value = alone if alone in values else group
+            r = await actor.select(message, [value], custom_id=select["custom_id"])
+            if value == alone:
+                return r
+            message = r.response.message
+            continue
+        if str(idx) in values:
+            return await actor.select(message, [str(idx)], custom_id=select["custom_id"])
+        shown = [int(v) for v in values if v.isdigit()]
+        pages = [v for v in values if v.startswith("page:")]
+        r = await actor.select(message, [pages[-1] if idx > max(shown) else pages[0]],
+                               custom_id=select["custom_id"])
+        message = r.response.message
+    raise AssertionError(f"could not reach {action} in the panel")
+
+
+def form_id(message: discord.Message, kind: str) -> str:
+    return next(c for c in custom_ids(message) if c.endswith(f":{kind}"))
+
+
+async def pick_cards(actor: Any, form: discord.Message, ids: list[str], *, double: Any = None) -> Any:
+    """Pick ``ids`` in a card form (the embed shows the running total) and confirm, or pass when
+    nothing is picked. ``double`` (the env): confirm twice at the same moment."""
+    if not ids:
+        return await actor.click(form, custom_id=form_id(form, "pass"))
+    r = await actor.select(form, ids, custom_id=form_id(form, "pick"))
+    picked = r.response.message
+    shown = picked.embeds[0].description
+    for cid in ids:
+        assert CARDS[cid].name in shown, (cid, shown)
+    assert "total:" in shown or "Devotion:" in shown, shown
+    ok = form_id(picked, "ok")
+    if double is not None:
+        return await simultaneously(double, actor.click(picked, custom_id=ok), actor.click(picked, custom_id=ok))
+    return await actor.click(picked, custom_id=ok)
+
+
+def bot_answer(game: Any, prompt: Prompt) -> dict[str, Any]:
+    view = ENGINE.view(ENGINE.from_json(game.state), prompt.seat)
+    return dict(ENGINE.bot_action(view, prompt, random.Random(f"human/{game.version}/{prompt.seat}")))
+
+
+def scripted(state: Any, prompt: Prompt) -> dict[str, Any] | None:
+    """The opening the test needs (None: answer as the computer player would)."""
+    p = prompt.seat
+    kinds = {c.action["type"] for c in prompt.choices}
+    if state.round == 1 and prompt.kind == "turn":
+        return {"type": "beads"}
+    if prompt.kind == "extra" and state.round <= 3:
+        return {"type": "end"}
+    if state.round == 2 and prompt.kind == "turn" and p == 0:
+        return {"type": "petition", "god": best_god(state, 0)}
+    if prompt.kind == "offer":
+        return {"type": "offer", "beads": 2}
+    if prompt.kind == "challenge" and state.round == 2:
+        return {"type": "challenge", "beads": 1 if p == 1 else 2}
+    if prompt.kind == "respond" and state.round == 2:
+        return {"type": "meet"}
+    if state.round == 2 and prompt.kind == "turn" and p == 1:
+        return {"type": "heathen"}
+    if prompt.kind == "turn" and p in (0, 2) and state.round in (2, 3) and "beads" in kinds:
+        return {"type": "beads"} if state.temple else {"type": "draw"}
+    if state.round == 3 and prompt.kind == "turn" and p == 1:
+        return {"type": "attack", "seat": 2, "pillar": "war"}
+    if prompt.kind == "defend" and state.round == 3 and p == 2:
+        return {"type": "cards", "cards": []}  # carol surrenders
+    if prompt.kind == "place" and p == 1 and state.round == 3:
+        return next(dict(c.action) for c in prompt.choices if c.action["type"] == "fortify")
+    return None
+
+
+def best_god(state: Any, seat: int) -> str:
+    counts = {g: sum(1 for c in state.seats[seat].hand if CARDS[c].god == g and CARDS[c].is_citizen)
+              for g in state.gods}
+    return max(counts, key=lambda g: (counts[g], g))
+
+
+async def open_three(env: simcord.Env, bot: HeraldBot) -> tuple[Any, Any, dict[int, Any], int]:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    carol = guild.add_member(env.create_user("carol"))
+    await alice.slash(channel, "play", game="petition", deadline="2h", options="round_limit=5")
+    lobby = channel.last_message
+    await bob.click(lobby, label="Join")
+    await carol.click(lobby, label="Join")
+    gid = (await bot.storage.list_games(guild_id=guild.id))[0].id
+    await bot.storage.update_game(gid, seed=SEED)  # test hook: a seeded game
+    await alice.click(lobby, label="Start")
+    return channel, channel.threads[0], {0: alice, 1: bob, 2: carol}, gid
+
+
+@pytest.fixture
+def sketchy_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny board and hand images in the long game (the reveal images stay real): every move
+    redraws the board, and drawing them all would take most of the test's time. The images
+    themselves are tested in ``tests/rules/petition/test_render.py`` and by the solo game here."""
+    ui = get_ui("petition")
+    monkeypatch.setattr(ui, "board_image", lambda *a, **k: Image.new("RGB", (8, 8)))
+    monkeypatch.setattr(ui, "hand_image", lambda *a, **k: Image.new("RGB", (8, 8)))
+
+
+@pytest.mark.usefixtures("sketchy_boards")
+async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.Env,
+                                                           simcord_bot: HeraldBot) -> None:
+    env, bot = simcord_env, simcord_bot
+    channel, thread, players, gid = await open_three(env, bot)
+    b = board(thread)
+    assert b.embeds[0].image and "board.png" in (b.embeds[0].image.url or "")
+    dm = players[0].user.dm_channel.history()
+    assert any(a.filename == "hand.png" for m in dm for a in m.attachments)
+    seen: dict[str, int] = {}
+    events: list[str] = []
+    doubled = slash_used = False
+    for _ in range(400):
+        game = await bot.sessions.get(gid)
+        if game.status != "active":
+            break
+        snap = await bot.sessions.snapshot(game)
+        state = ENGINE.from_json(game.state)
+        prompt = snap.prompts[0]
+        actor = players[prompt.seat]
+        seen[prompt.kind] = seen.get(prompt.kind, 0) + 1
+        action = scripted(state, prompt) or bot_answer(game, prompt)
+        before = everything_public(channel)
+        if prompt.free_form == "cards":
+            ids = list(action["cards"])
+            secret = prompt.secret
+            if secret:  # the face-down pick comes by DM (answered there, as the user)
+                form = find_by_prefix(actor.user.dm_channel.history(), f"herald:ptb:{gid}:")
+                assert "face down" in form.content
+                actor = actor.user
+            elif not slash_used:
+                r = await actor.slash(thread, "cards")
+                assert r.ephemeral, reply_text(r)
+                form, slash_used = r.response.message, True
+            else:
+                r = await actor.click(board(thread), label="Decide")
+                assert r.ephemeral, reply_text(r)
+                form = r.response.message
+            if prompt.kind == "bid" and ids and not doubled:
+                # -- the same Confirm twice at the same moment: counted once
+                first, second = await pick_cards(actor, form, ids, double=env)
+                answers = [answer_text(env, first), answer_text(env, second)]
+                assert sum("✅" in a for a in answers) == 1, answers
+                assert any("already answered" in a for a in answers), answers
+                doubled = True
+            else:
+                r = await pick_cards(actor, form, ids)
+                assert "✅" in answer_text(env, r), answer_text(env, r)
+            if secret:
+                # -- nothing laid face down is public before its reveal
+                after = ENGINE.from_json((await bot.sessions.get(gid)).state)
+                still_hidden = (after.petition is not None and after.petition.stage == "bid") or (
+                    after.campaign is not None and after.campaign.stage == "gather")
+                if still_hidden:
+                    text = everything_public(channel)
+                    for cid in ids:
+                        assert cid not in text
+                        if CARDS[cid].name not in before:
+                            assert CARDS[cid].name not in text, CARDS[cid].name
+        else:
+            r = await actor.click(board(thread), label="Decide")
+            assert r.ephemeral, reply_text(r)
+            done = await choose(actor, r.response.message, prompt, action)
+            assert "✅" in answer_text(env, done), answer_text(env, done)
+        events.append(thread.history()[-1].content)
+    else:
+        raise AssertionError("the game did not end")
+    log = "\n".join(m.content for m in thread.history())
+    # the opening the script asked for, as the thread tells it
+    assert "petitions" in log and "the others may challenge" in log
+    assert "challenges with 1 bead" in log and "challenges with 2 beads" in log
+    assert log.count("The bids are revealed") >= 2  # each challenger met in turn
+    assert "becomes a godless heathen" in log
+    assert "surrenders its War without a fight" in log
+    assert "fortifies its" in log
+    assert seen.get("challenge", 0) >= 2 and doubled
+    # the reveals came with their images, alt text naming both sides
+    reveals = [a for m in thread.history() for a in m.attachments if a.filename == "reveal.png"]
+    assert len(reveals) >= 3
+    assert all(a.description and "Petition reveal" in a.description for a in reveals)
+    # the final result
+    final = board(thread) if any(c.startswith("herald:act:") for m in thread.history()
+                                 for c in custom_ids(m)) else thread.history()[-1]
+    assert final is not None
+    end = (await bot.sessions.get(gid))
+    assert end.status == "finished"
+    assert await bot.sessions.verify_replay(gid)
+    assert "game over" in log.lower() or "The game ends" in log
+
+
+async def test_a_solo_game_to_its_end(simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    env, bot = simcord_env, simcord_bot
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(env.create_user("alice"))
+    await alice.slash(channel, "play", game="petition", deadline="2h")
+    lobby = channel.last_message
+    gid = (await bot.storage.list_games(guild_id=guild.id))[0].id
+    await bot.storage.update_game(gid, seed=3)
+    await alice.click(lobby, label="Start")
+    thread = channel.threads[0]
+    b = board(thread)
+    assert b.attachments and b.attachments[0].description.startswith("Petition solo game")
+    for _ in range(200):
+        game = await bot.sessions.get(gid)
+        if game.status != "active":
+            break
+        prompt = (await bot.sessions.snapshot(game)).prompts[0]
+        action = bot_answer(game, prompt)
+        r = await alice.click(board(thread), label="Decide")
+        assert r.ephemeral, reply_text(r)
+        if prompt.free_form == "cards":
+            assert prompt.params["purpose"] in ("solo_attack", "solo_add", "tithe")
+            done = await pick_cards(alice, r.response.message, list(action["cards"]))
+        else:
+            done = await choose(alice, r.response.message, prompt, action)
+        assert "✅" in answer_text(env, done), answer_text(env, done)
+    else:
+        raise AssertionError("the solo game did not end")
+    log = "\n".join(m.content for m in thread.history())
+    assert "takes the" in log and "pillar" in log
+    assert (await bot.sessions.get(gid)).status == "finished"
+
+
+async def test_the_card_form_survives_a_restart_and_refuses_old_or_foreign_use(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot, db_path: Any) -> None:
+    """A confirm with too few cards is refused in one sentence; a pick made before a restart is
+    confirmed after it; a second form of a decision answered meanwhile is out of date; a member
+    outside the game is refused by ``/cards``."""
+    env, bot = simcord_env, simcord_bot
+    channel, thread, players, gid = await open_three(env, bot)
+    for _ in range(60):
+        game = await bot.sessions.get(gid)
+        prompt = (await bot.sessions.snapshot(game)).prompts[0]
+        if prompt.free_form == "cards" and prompt.secret and prompt.params["cards"]:
+            break
+        action = scripted(ENGINE.from_json(game.state), prompt) or bot_answer(game, prompt)
+        if prompt.free_form == "cards":
+            form = find_by_prefix(players[prompt.seat].user.dm_channel.history(), f"herald:ptb:{gid}:")
+            await pick_cards(players[prompt.seat].user, form, list(action["cards"]))
+            continue
+        r = await players[prompt.seat].click(board(thread), label="Decide")
+        await choose(players[prompt.seat], r.response.message, prompt, action)
+    else:
+        raise AssertionError("no face-down pick with cards to pick reached")
+    member = players[prompt.seat]
+    form = find_by_prefix(member.user.dm_channel.history(), f"herald:ptb:{gid}:")
+    # a second copy of the form, ephemeral, from Decide on the board
+    second = await member.click(board(thread), label="Decide")
+    assert second.ephemeral and any(c.startswith(f"herald:ptb:{gid}:") for c in custom_ids(second.response.message))
+    if prompt.params["min"] > 0:
+        r = await member.user.click(form, custom_id=form_id(form, "ok"))
+        assert "Pick 1 more card first" in answer_text(env, r), answer_text(env, r)
+    ids = [c["id"] for c in prompt.params["cards"]][: max(1, prompt.params["min"])]
+    # the pick lives in the form message: it survives a restart of the bot
+    r = await member.user.select(form, ids, custom_id=form_id(form, "pick"))
+    picked = r.response.message
+    await env.restart_bot(HeraldBot(make_config(db_path)))
+    done = await member.user.click(picked, custom_id=form_id(picked, "ok"))
+    said = answer_text(env, done)
+    assert "✅" in said and all(CARDS[i].name in said for i in ids), said
+    late = await member.click(second.response.message, custom_id=form_id(second.response.message, "ok"))
+    assert "out of date" in answer_text(env, late), answer_text(env, late)
+    dave = channel.guild.add_member(env.create_user("dave"))
+    r = await dave.slash(thread, "cards")
+    assert r.ephemeral and "not playing in this game" in reply_text(r), reply_text(r)
+
+
+def test_the_form_summary_adds_up_the_pick_and_keeps_it_in_the_footer() -> None:
+    """The running total: points in the pillar at stake for a campaign, beads plus citizens for
+    a bid; the footer carries the pick to the next click (restart-proof)."""
+    from cogs.petition import form
+
+    def citizen(cid: str, name: str, god: str, **points: int) -> dict[str, Any]:
+        return {"id": cid, "name": name, "kind": "citizen", "god": god, "text": "",
+                "points": {p: points.get(p, 0) for p in ("art", "economy", "magic", "war")}}
+
+    warlord = citizen("PT37", "Warlord", "war", war=4)
+    acolyte = citizen("PT12", "Dancing Acolyte", "art", art=1, war=2)
+    params = {"purpose": "attack", "pillar": "war", "cards": [acolyte, warlord], "min": 1, "max": 2,
+              "confirm": "Attack with these", "can_pass": False}
+    embed = form.summary_embed(params, ["PT37", "PT12"], gods={"war": "Harth", "art": "Ellari"})
+    assert "**War total: 6** from 2 cards" in embed.description
+    assert "Warlord** (serves Harth): War 4" in embed.description
+    assert embed.footer.text == "picked: PT12, PT37"  # in the order offered
+    assert form.problem(params, []) == "pick 1 more card first: this takes 1 to 2 cards."
+    assert form.problem(params, ["PT37"]) is None
+    bid = dict(params, purpose="bid", min=0, can_pass=True)
+    text = form.summary_embed(bid, ["PT37"], beads=2).description
+    assert "Devotion: 2 beads + 1 citizen = 3" in text
+
+    class Stub:
+        embeds = [embed]
+
+    assert form.picked_from_message(Stub()) == ["PT12", "PT37"]  # type: ignore[arg-type]
+    labels = [getattr(i, "label", None) for i in form.items(1, 7, bid, [])]
+    assert "Bid my beads alone" in labels and "✅ Attack with these" in labels
+    assert all("PT" not in (getattr(i, "custom_id", "") or "") for i in form.items(1, 7, bid, ["PT37"]))

@@ -1,0 +1,63 @@
+"""Building Alternate Histories positions directly, for rule-by-rule tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.alternate_histories import ENGINE
+from rules.alternate_histories.board import new_perm
+from rules.alternate_histories.content import CARDS
+from rules.alternate_histories.state import Perm, State
+from rules.engine import Event
+
+FILLER = "rifle_infantry"
+
+
+def table(nations: tuple[str, str] = ("usa", "russia"),
+          governances: tuple[str, str] = ("capitalism", "capitalism"),
+          hands: tuple[list[str], list[str]] | None = None,
+          decks: tuple[list[str], list[str]] | None = None,
+          step: str = "combat", current: int = 0, era: tuple[int, int] = (0, 0),
+          seed: int = 1, **options: Any) -> State:
+    """A game in progress: both sides set, ``current`` to play in ``step``."""
+    s = ENGINE.setup(2, seed, options or None)
+    for k in (0, 1):
+        sd = s.sides[k]
+        sd.nation, sd.governance = nations[k], governances[k]
+        sd.deck = list(decks[k]) if decks else [FILLER] * 20
+        sd.hand = list(hands[k]) if hands else [FILLER] * 7
+        sd.chosen = sd.opened = True
+        sd.deck_name = "test"
+        sd.era = era[k]
+    s.phase = "turn"
+    s.step = step
+    s.current = current
+    s.turn = 1
+    return s
+
+
+def put(s: State, seat: int, card: str, **kw: Any) -> Perm:
+    """Put ``card`` into play for ``seat`` (face up unless ``face_down``)."""
+    c = CARDS[card]
+    p = new_perm(s, seat, card, c.kind, c.power, c.mobility)
+    for k, v in kw.items():
+        setattr(p, k, v)
+    return p
+
+
+def act(s: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
+    return ENGINE.apply(s, seat, action)
+
+
+def texts(events: list[Event], seat: int | None = None) -> str:
+    return "\n".join(e.text for e in events if e.visible_to(seat))
+
+
+def prompt(s: State) -> Any:
+    ps = ENGINE.prompts(s)
+    assert len(ps) == 1, ps
+    return ps[0]
+
+
+def actions(s: State) -> list[dict[str, Any]]:
+    return [c.action for c in prompt(s).choices]
