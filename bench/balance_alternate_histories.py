@@ -7,6 +7,7 @@ against a random player.
 
     python bench/balance_alternate_histories.py            # 18 decks, each pairing twice
     python bench/balance_alternate_histories.py --rounds 3
+    python bench/balance_alternate_histories.py --pair britain-autocracy france-capitalism --games 60
 """
 
 from __future__ import annotations
@@ -59,7 +60,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--rounds", type=int, default=1, help="games per ordered pairing of decks")
     ap.add_argument("--random-games", type=int, default=100, help="computer player against random")
+    ap.add_argument("--pair", nargs=2, metavar="DECK", help="only this pairing, --games times")
+    ap.add_argument("--games", type=int, default=40, help="games for --pair (seats alternate)")
     args = ap.parse_args()
+    if args.pair:
+        a, b = args.pair
+        won = 0.0
+        for i in range(args.games):
+            s = play(50_000 + i, (a, b) if i % 2 == 0 else (b, a))
+            if s.winner is None:
+                won += 0.5
+            else:
+                won += (s.winner == 0) == (i % 2 == 0)
+        print(f"{a} against {b}: {won:g}/{args.games} won ({won / args.games:.0%})")
+        return
 
     keys = sorted(READY_DECKS)
     wins: Counter[str] = Counter()

@@ -34,6 +34,7 @@ def play(players: int, seed: int, bots: set[int], options: dict[str, Any] | None
     attacks: dict[str, list[bool]] = defaultdict(list)
     licence: str | None = None
     heathen_attacks: list[bool] = []
+    tally = {"petitions": 0, "heathens": 0, "surrenders": 0, "defended": 0}
     steps = 0
     while ENGINE.result(s) is None:
         pr = ENGINE.prompts(s)[0]
@@ -52,11 +53,20 @@ def play(players: int, seed: int, bots: set[int], options: dict[str, Any] | None
                 won = e.kind == "captured"
                 (attacks[licence].append(won) if licence else heathen_attacks.append(won))
                 licence = "-"
+            elif e.kind == "petition":
+                tally["petitions"] += 1
+            elif e.kind == "heathen" and e.data:
+                tally["heathens"] += 1
+            elif e.kind == "surrender":
+                tally["surrenders"] += 1
+            elif e.kind == "reveal_campaign" and e.data["defend"]:
+                tally["defended"] += 1
     r = ENGINE.result(s)
     assert r is not None
     share = {k: (1 / len(r.winners) if k in r.winners else 0.0) for k in range(players)}
     return {"share": share, "favours": favours, "attacks": attacks, "heathen": heathen_attacks,
-            "rounds": s.round, "steps": steps}
+            "rounds": s.round, "steps": steps, "tally": tally,
+            "limit": "round limit" in (s.over_reason or "")}
 
 
 def table(players: int, games: int, base: int = 0) -> None:
@@ -66,9 +76,14 @@ def table(players: int, games: int, base: int = 0) -> None:
     god_att: dict[str, list[bool]] = defaultdict(list)
     heathen: list[bool] = []
     rounds = 0
+    limit = 0
+    counts: dict[str, int] = defaultdict(int)
     for g in range(games):
         out = play(players, base + 1000 * players + g, set(range(players)))
         rounds += out["rounds"]
+        limit += out["limit"]
+        for k, v in out["tally"].items():
+            counts[k] += v
         for k in range(players):
             wins[k] += out["share"][k]
             for god in out["favours"][k]:
@@ -89,6 +104,12 @@ def table(players: int, games: int, base: int = 0) -> None:
               f"attacks {len(att) / games:.2f}/game capture {cap:.2f}, win rate of its favoured {wr:.3f}")
     hc = sum(heathen) / len(heathen) if heathen else 0.0
     print(f"  heathen attacks {len(heathen) / games:.2f}/game capture {hc:.2f}")
+    every = [x for res in god_att.values() for x in res] + heathen
+    n = len(every) or 1
+    print(f"  attacks {len(every) / games:.2f}/game: captured {sum(every) / n:.2f}, defended "
+          f"{counts['defended'] / n:.2f}, surrendered {counts['surrenders'] / n:.2f}; petitions "
+          f"{counts['petitions'] / games:.2f}/game, heathens {counts['heathens'] / games:.2f}/game; "
+          f"round limit reached in {limit / games:.2f} of games")
 
 
 def bot_vs_random(players: int, games: int) -> float:

@@ -27,6 +27,7 @@ from rules.engine import RulesError, StateSchemaError
 
 from . import __version__
 from .away import TimeAway, post_line
+from .cli import missing_database, started_game
 from .config import Config
 from .controller import Controller
 from .delivery import DiscordDelivery
@@ -39,7 +40,7 @@ from .refusals import APOLOGY, reply, sentence_for
 from .render.pool import RenderPool
 from .scheduler import Scheduler
 from .session import Sessions
-from .storage import Storage, StorageError, is_postgres_url, open_storage, shown_location
+from .storage import Storage, StorageError, open_storage
 from .views import ALL_ITEMS
 
 log = logging.getLogger("herald")
@@ -321,25 +322,14 @@ def replay_check(game_id: int, config: Config | None = None) -> int:
 
     Read-only: a missing database is reported, never created."""
     config = config or Config.from_env()
-    path = Path(config.db_path)
-    where = shown_location(config.db_path)
-    if not is_postgres_url(config.db_path) and (not path.is_file() or path.stat().st_size == 0):
-        print(f"error: there is no Herald database at {where} (set HERALD_DB to the "
-              "bot's database file); nothing was created.", file=sys.stderr)
+    missing = missing_database(config.db_path)
+    if missing:
+        print(missing, file=sys.stderr)
         return 2
 
     async def main() -> bool:
-        storage = open_storage(config.db_path)
-        try:  # opened inside the try: a failing open() still closes the connection
-            await storage.open()
-            game = await storage.get_game(game_id)
-            if game is None:
-                raise TableError(f"there is no game #{game_id} in {where}.")
-            if game.state is None:
-                raise TableError(f"game #{game_id} has not started yet: there is nothing to replay.")
+        async with started_game(config.db_path, game_id) as (storage, _):
             return await Sessions(storage, config).verify_replay(game_id)
-        finally:
-            await storage.close()
 
     try:
         ok = asyncio.run(main())

@@ -26,7 +26,7 @@ import discord
 from rules import registry
 
 from .delivery import DiscordDelivery, get_engine_name, waits_for
-from .errors import TableError
+from .errors import StaleAction, TableError
 from .forms import Forms
 from .refusals import answering, is_manager, reply
 from .replay import rematch_click
@@ -150,10 +150,12 @@ class Controller:
 
     async def decision(self, interaction: discord.Interaction, game: GameRow | int,
                        ticket: Ticket | None = None, *, game_key: str | None = None,
-                       revise: bool = False) -> Decision:
+                       revise: bool = False, stale: str | None = None) -> Decision:
         """The clicking member's open decision (checked against ``ticket`` when the component or
         form carries one; with ``revise``, an answer it may still change), or a refusal that says
-        why not. A game id from a component or form is checked by :meth:`game_for`."""
+        why not. A game id from a component or form is checked by :meth:`game_for`. ``stale`` is
+        a game form's own sentence for a ticket that no longer matches (the refusal keeps its
+        link to the board)."""
         if isinstance(game, GameRow):
             if not visible(interaction, game):
                 raise TableError(not_here(interaction, game.id))
@@ -162,7 +164,12 @@ class Controller:
             row = await self.game_for(interaction, game)
         if game_key is not None and row.game_key != game_key:
             raise TableError(f"game #{row.id} is not a {registry.get(game_key).name} game.")
-        return await self.sessions.decision(row, interaction.user.id, ticket, revise=revise)
+        try:
+            return await self.sessions.decision(row, interaction.user.id, ticket, revise=revise)
+        except StaleAction as exc:
+            if stale is None:
+                raise
+            raise StaleAction(stale, game_id=exc.game_id, board_url=exc.board_url) from None
 
     # ----------------------------------------------------------------- lobby
 

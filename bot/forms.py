@@ -9,13 +9,17 @@
   discord.py forgets after a restart or 15 minutes. The handler registered under ``name`` gets the
   game id, the ticket and the typed values; it acts with that ticket, so a form sent twice, or
   sent after the decision was answered, is refused under the game lock instead of applied again.
+* A game's **form components** (:func:`form_items`) are a menu and a button class whose
+  custom_ids carry the game, the prompt instance and which control it is, so a panel DMed before a
+  restart still answers; every click is passed to the game's cog.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol, Self
 
 import discord
 
@@ -105,3 +109,69 @@ class Forms:
             if handler is None:
                 raise LookupError(f"no handler for the form {m['name']!r}")
             await handler(interaction, int(m["game"]), Ticket.parse(m["ticket"]), modal_values(data))
+
+
+class FormHandler(Protocol):
+    """What a game's form components call: the game's cog, found again on every click."""
+
+    async def on_select(self, interaction: discord.Interaction, game_id: int, opened: int, kind: str,
+                        values: list[str]) -> None: ...
+
+    async def on_button(self, interaction: discord.Interaction, game_id: int, opened: int,
+                        kind: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class FormItems:
+    """A game's pair of restart-proof form components: a menu and a button whose custom_ids are
+    ``<prefix>:<game id>:<prompt instance>:<kind>``. Both are registered with
+    ``bot.add_dynamic_items(*items.classes)`` when the game's cog loads; the components carry
+    everything a click needs, so a form DMed before a restart still answers."""
+
+    select: type[discord.ui.DynamicItem[Any]]
+    button: type[discord.ui.DynamicItem[Any]]
+
+    @property
+    def classes(self) -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
+        return (self.select, self.button)
+
+    def view(self, items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
+        """A view (no timeout) of the form's menus and buttons, each wrapped in its dynamic item."""
+        view = discord.ui.View(timeout=None)
+        for it in items:
+            view.add_item((self.select if isinstance(it, discord.ui.Select) else self.button)(it))
+        return view
+
+
+def form_items(select_prefix: str, button_prefix: str, handler: Callable[[discord.Interaction], FormHandler],
+               *, kind: str = "[a-z_]+") -> FormItems:
+    """The menu and button classes of one game's forms. The prefixes are part of every custom_id
+    already sent (stored in DMs and ephemeral messages), so a game keeps its own forever;
+    ``kind`` is the pattern of the last field (which menu or button); ``handler`` finds the cog
+    that answers a click (looked up per click: the cog may have been reloaded)."""
+
+    def component(prefix: str) -> type[discord.ui.DynamicItem[Any]]:
+        class FormComponent(discord.ui.DynamicItem[Any],
+                            template=rf"{prefix}:(?P<game>\d+):(?P<opened>\d+):(?P<kind>{kind})"):
+            def __init__(self, item: discord.ui.Item[Any]) -> None:
+                super().__init__(item, row=item.row)
+
+            @classmethod
+            async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                                     match: re.Match[str]) -> Self:
+                return cls(item)
+
+            async def callback(self, interaction: discord.Interaction) -> None:
+                m = self.template.match(self.custom_id)
+                assert m is not None
+                cog, game, opened = handler(interaction), int(m["game"]), int(m["opened"])
+                if isinstance(self.item, discord.ui.Select):
+                    data: Any = interaction.data or {}
+                    values = [str(v) for v in data.get("values", [])]
+                    await cog.on_select(interaction, game, opened, m["kind"], values)
+                else:
+                    await cog.on_button(interaction, game, opened, m["kind"])
+
+        return FormComponent
+
+    return FormItems(component(select_prefix), component(button_prefix))

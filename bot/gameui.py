@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image
 
@@ -79,6 +79,39 @@ class GameUI:
         return seat_colour(seat)
 
 
+class Drawings(Protocol):
+    """A game's render module as :class:`DrawnUI` uses it (module functions, no ``self``)."""
+
+    def board_image(self, view: JSON, names: Sequence[str] | None = None) -> Image.Image: ...
+
+    def hand_image(self, view: JSON, names: Sequence[str] | None = None) -> Image.Image | None: ...
+
+    def board_alt(self, view: JSON, names: Sequence[str] | None = None) -> str: ...
+
+    def hand_alt(self, view: JSON, names: Sequence[str] | None = None) -> str: ...
+
+
+class DrawnUI(GameUI):
+    """A game whose render module draws the board and the hand, as images and in words, from the
+    redacted view and the seats' names: the four methods only pass them on, so the game's UI
+    says which module draws (``drawings = render``) and writes only its texts."""
+
+    drawings: Drawings
+
+    def board_image(self, view: JSON, events: list[Event], *,
+                    names: Sequence[str] | None = None) -> Image.Image:
+        return self.drawings.board_image(view, names)
+
+    def hand_image(self, view: JSON, *, names: Sequence[str] | None = None) -> Image.Image | None:
+        return self.drawings.hand_image(view, names)
+
+    def board_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
+        return self.drawings.board_alt(view, names)
+
+    def hand_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
+        return self.drawings.hand_alt(view, names)
+
+
 _DEFAULT = GameUI()
 
 UI_MODULES: dict[str, str] = {
@@ -112,4 +145,4 @@ def get_ui(key: str) -> GameUI:
     return _DEFAULT
 
 
-__all__ = ["GameUI", "get_ui", "register_ui", "PALETTE"]
+__all__ = ["DrawnUI", "Drawings", "GameUI", "get_ui", "register_ui", "PALETTE"]

@@ -34,7 +34,6 @@ import logging
 import os
 import re
 import sys
-import tempfile
 import zipfile
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
@@ -48,6 +47,7 @@ from PIL import Image
 from rules import registry
 from rules.engine import Engine, Event, Prompt, RulesError, StateSchemaError, seat_name
 
+from .cli import missing_database, prepare_folder, started_game
 from .errors import TableError
 from .gameui import GameUI, get_ui
 from .refusals import answering, is_manager, reply
@@ -466,52 +466,25 @@ class ReplayError(Exception):
 def prepare_out(out: Path) -> None:
     """Create ``out``, or empty a previous ``replay --render`` output in it; refuse a file or a
     folder holding anything else (nothing is deleted then)."""
-    where = os.fspath(out)
-    try:
-        if out.exists() and not out.is_dir():
-            raise ReplayError(f"{where} is a file, not a folder; give a new or empty folder.")
-        if out.is_dir():
-            entries = sorted(out.iterdir())
-            foreign = [p for p in entries if p.is_symlink() or not p.is_file()
-                       or not OUTPUT_FILE.fullmatch(p.name)]
-            if foreign:
-                raise ReplayError(f"the folder {where} holds files a replay does not write (such as "
-                                  f"{foreign[0].name}); give a new or empty folder.")
-            for p in entries:
-                p.unlink()
-        else:
-            out.mkdir(parents=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
-    except OSError as exc:
-        raise ReplayError(f"cannot write into the folder {where}: {exc.strerror or exc}.") from None
+    prepare_folder(out, OUTPUT_FILE, ReplayError,
+                   is_file="{where} is a file, not a folder; give a new or empty folder.",
+                   foreign="the folder {where} holds files a replay does not write (such as {name}); "
+                           "give a new or empty folder.",
+                   unwritable="cannot write into the folder {where}: {reason}.")
 
 
 def render_main(game_id: int, out_dir: str, db: str) -> int:
     """``python -m bot replay GAME --render DIR``: read the game from the database ``db`` (never
     changing or creating it) and write its boards and animated replay. 0 when written; 2 and one
     line on stderr otherwise."""
-    from .storage import is_postgres_url, open_storage, shown_location
-
-    where = shown_location(db)
-    path = Path(db)
-    if not is_postgres_url(db) and (not path.is_file() or path.stat().st_size == 0):
-        print(f"error: there is no Herald database at {where} (set HERALD_DB to the bot's "
-              "database file); nothing was created.", file=sys.stderr)
+    missing = missing_database(db)
+    if missing:
+        print(missing, file=sys.stderr)
         return 2
 
     async def load() -> tuple[GameRow, list[tuple[int, dict[str, Any], str]]]:
-        storage = open_storage(db)
-        try:  # opened inside the try: a failing open() still closes the connection
-            await storage.open()
-            game = await storage.get_game(game_id)
-            if game is None:
-                raise TableError(f"there is no game #{game_id} in {where}.")
-            if game.state is None:
-                raise TableError(f"game #{game_id} has not started yet: there is nothing to replay.")
+        async with started_game(db, game_id) as (storage, game):
             return game, await storage.actions(game_id)
-        finally:
-            await storage.close()
 
     out = Path(out_dir)
     try:

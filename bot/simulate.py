@@ -28,6 +28,7 @@ from rules import registry
 from rules.engine import Event, seat_name
 from rules.text import number
 
+from .cli import prepare_folder
 from .config import Config
 from .gameui import get_ui
 from .render import to_png
@@ -55,26 +56,11 @@ def prepare_out(out: Path) -> None:
 
     Refuses a file, a folder holding anything simulate does not write (nothing is deleted then)
     and a folder where no file can be written."""
-    where = os.fspath(out)
-    try:
-        if out.exists() and not out.is_dir():
-            raise SimulateError(f"the output {where} is a file, not a folder; give a new or empty folder.")
-        if out.is_dir():
-            entries = sorted(out.iterdir())
-            foreign = [p for p in entries if p.is_symlink() or not p.is_file()
-                       or not OUTPUT_FILE.fullmatch(p.name)]
-            if foreign:
-                raise SimulateError(f"the output folder {where} holds files simulate did not write "
-                                    f"(such as {foreign[0].name}); give a new or empty folder.")
-            for p in entries:
-                p.unlink()
-        else:
-            out.mkdir(parents=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
-    except OSError as exc:
-        raise SimulateError(f"cannot write into the output folder {where}: "
-                            f"{exc.strerror or exc}.") from None
+    prepare_folder(out, OUTPUT_FILE, SimulateError,
+                   is_file="the output {where} is a file, not a folder; give a new or empty folder.",
+                   foreign="the output folder {where} holds files simulate did not write (such as {name}); "
+                           "give a new or empty folder.",
+                   unwritable="cannot write into the output folder {where}: {reason}.")
 
 
 @dataclass

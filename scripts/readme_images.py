@@ -2,6 +2,7 @@
 
     python scripts/readme_images.py            # writes docs/images/
     python scripts/readme_images.py --out DIR  # somewhere else
+    python scripts/readme_images.py --only petition  # one game's pictures
 
 Each game is played between computer players by ``python -m bot simulate``'s code (the same
 engine, sessions, storage and drawing as the bot), with a fixed seed, so the pictures change only
@@ -49,6 +50,7 @@ SHOTS = (
     Shot("hegemony_of_faith", 4, 7),
     Shot("cult_wars", 4, 7),
     Shot("flick_of_faith", 3, 7, flick=True),
+    Shot("petition", 4, 7),
 )
 
 
@@ -103,12 +105,16 @@ def write(out: Path, name: str, data: bytes) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT, help=f"output folder (default: {OUT})")
+    parser.add_argument("--only", choices=[s.game for s in SHOTS], action="append",
+                        help="draw only this game's pictures (may be repeated)")
     args = parser.parse_args(argv)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     logging.disable(logging.INFO)  # the simulations' move-by-move log is not wanted here
     config = Config.from_env({})
     for shot in SHOTS:
+        if args.only and shot.game not in args.only:
+            continue
         with tempfile.TemporaryDirectory(prefix=f"herald-{shot.game}-") as tmp:
             folder = Path(tmp) / "sim"
             asyncio.run(simulate(shot.game, shot.players, shot.seed, folder, config=config))

@@ -565,3 +565,71 @@ class Storage(ABC):
     @abstractmethod
     async def delete_deck(self, deck_id: int, user_id: int) -> bool:
         """Delete the deck; False if it is not this player's deck (or is gone already)."""
+
+
+# ------------------------------------------------------------------ rows, as both backends keep them
+# (the same columns, the same JSON text and the same rows read back: a database written by one
+# backend reads the same through the other, and a copy from SQLite to PostgreSQL moves text as is)
+
+
+def from_json(text: str | None) -> Any:
+    """A JSON column's value (None for NULL or an empty text)."""
+    return json.loads(text) if text else None
+
+
+def to_json(data: Any) -> str:
+    """The JSON text a column stores: keys sorted, no spaces, so equal values store equal text."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def seat_map_json(seats: Mapping[int, int]) -> str:
+    """A seat → number map (``opened``, ``answered``) as stored: JSON keys are text."""
+    return to_json({str(k): int(v) for k, v in seats.items()})
+
+
+def seat_map(text: str | None) -> dict[int, int]:
+    """The seat → number map :func:`seat_map_json` stored."""
+    return {int(k): int(v) for k, v in (from_json(text) or {}).items()}
+
+
+GAME_COLUMNS = ("id, guild_id, channel_id, thread_id, game_key, status, version, seed, options, "
+                "state, host_id, deadline, board_message_id, lobby_message_id, result, "
+                "created_at, updated_at, opened, answered")
+G_COLUMNS = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+"""The game columns, qualified for queries that join or filter on other tables."""
+DEADLINE_COLUMNS = "game_id, seat, kind, due_at, remind_at, reminded, opened"
+RECENT_FIRST = "ORDER BY g.updated_at DESC, g.id DESC"
+PREFS_COLUMNS = "user_id, pings, dms, quiet_start, quiet_end, zone, away_until, away_mode"
+PAUSE_COLUMNS = "id, paused_at, paused_by, pause_used, pause_frozen"
+UPDATABLE = {"channel_id", "thread_id", "status", "host_id", "deadline", "board_message_id",
+             "lobby_message_id", "options", "result", "updated_at", "seed"}
+"""The game columns ``update_game`` may set (any other name is a bug, refused)."""
+
+
+def like_pattern(text: str) -> str:
+    """A LIKE (or ILIKE) pattern matching ``text`` anywhere, its wildcards taken literally (the
+    escape character is the backslash: PostgreSQL's default, SQLite's with ``ESCAPE '\\'``)."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def deadline_row(r: Sequence[Any]) -> DeadlineRow:
+    """A deadline read with :data:`DEADLINE_COLUMNS`."""
+    return DeadlineRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), int(r[6]))
+
+
+def prefs_row(r: Sequence[Any]) -> PlayerPrefs:
+    """A player's preferences read with :data:`PREFS_COLUMNS`."""
+    return PlayerPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5], r[6], r[7])
+
+
+def pause_row(r: Sequence[Any]) -> GamePause:
+    """A game's pause read with :data:`PAUSE_COLUMNS`."""
+    return GamePause(r[0], r[1], r[2], float(r[3]), frozen_rows(r[4]))
+
+
+def event_values(e: Mapping[str, Any]) -> tuple[str, str | None, str, str]:
+    """An engine event as the ``events`` table stores it: text, recipients (NULL: public), kind
+    and data."""
+    return (e["text"], to_json(e["to"]) if e.get("to") is not None else None, e.get("kind", "log"),
+            to_json(e.get("data") or {}))

@@ -33,6 +33,13 @@ import asyncpg
 
 from .base import (
     COMPUTER_ID,
+    DEADLINE_COLUMNS,
+    G_COLUMNS,
+    GAME_COLUMNS,
+    PAUSE_COLUMNS,
+    PREFS_COLUMNS,
+    RECENT_FIRST,
+    UPDATABLE,
     DeadlineRow,
     DeckRow,
     Departure,
@@ -57,10 +64,18 @@ from .base import (
     StorageUnavailable,
     TableCounts,
     VersionConflict,
+    deadline_row,
     deck_name_key,
-    frozen_rows,
+    event_values,
+    from_json,
     frozen_text,
+    like_pattern,
+    pause_row,
+    prefs_row,
+    seat_map,
+    seat_map_json,
     thawed,
+    to_json,
 )
 
 log = logging.getLogger("herald.storage")
@@ -235,53 +250,7 @@ _MIGRATION_LOCK = 0x6865_7261_6C64
 """The advisory lock held while migrating, so that processes starting together migrate once."""
 
 
-def _loads(text: str | None) -> Any:
-    return json.loads(text) if text else None
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-
-def _opened(opened: Mapping[int, int]) -> str:
-    return _dumps({str(k): int(v) for k, v in opened.items()})
-
-
-def _seat_map(text: str | None) -> dict[int, int]:
-    return {int(k): int(v) for k, v in (_loads(text) or {}).items()}
-
-
-_GAME_COLUMNS = ("id, guild_id, channel_id, thread_id, game_key, status, version, seed, options, "
-                 "state, host_id, deadline, board_message_id, lobby_message_id, result, "
-                 "created_at, updated_at, opened, answered")
-_G_COLUMNS = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
-_DEADLINE_COLUMNS = "game_id, seat, kind, due_at, remind_at, reminded, opened"
 _OPEN = ["lobby", "active"]
-_RECENT_FIRST = "ORDER BY g.updated_at DESC, g.id DESC"
-_PREFS_COLUMNS = "user_id, pings, dms, quiet_start, quiet_end, zone, away_until, away_mode"
-_PAUSE_COLUMNS = "id, paused_at, paused_by, pause_used, pause_frozen"
-
-
-def _prefs(r: Sequence[Any]) -> PlayerPrefs:
-    return PlayerPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5], r[6], r[7])
-
-
-def _pause(r: Sequence[Any]) -> GamePause:
-    return GamePause(r[0], r[1], r[2], float(r[3]), frozen_rows(r[4]))
-
-
-_UPDATABLE = {"channel_id", "thread_id", "status", "host_id", "deadline", "board_message_id",
-              "lobby_message_id", "options", "result", "updated_at", "seed"}
-
-
-def _like(text: str) -> str:
-    """An ILIKE pattern matching ``text`` anywhere, its wildcards taken literally."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def _deadline(r: Sequence[Any]) -> DeadlineRow:
-    return DeadlineRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), int(r[6]))
 
 
 def _herald_tables() -> set[str]:
@@ -357,6 +326,29 @@ def _boundary(method: Any) -> Any:
             _doing.reset(token)
 
     return wrapper
+
+
+async def _lock_active(conn: asyncpg.Connection, game_id: int, expected_version: int) -> None:
+    """Lock the game's row until the commit and check it is active, not paused and at
+    ``expected_version``, else :class:`VersionConflict`. The lock orders every process's writes
+    to this game, so the second of two racing actions (or undos) conflicts; a paused game takes
+    no action and takes nothing back (see ``pause_game``)."""
+    row = await conn.fetchrow(
+        "SELECT version, status, paused_at FROM games WHERE id=$1 FOR UPDATE", game_id)
+    if row is None or row[0] != expected_version or row[1] != "active" or row[2] is not None:
+        raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+
+
+async def _append_events(conn: asyncpg.Connection, game_id: int, version: int,
+                         events: Sequence[dict[str, Any]], now: float) -> None:
+    """Number ``events`` on after the game's last event, all made by ``version``."""
+    if not events:
+        return
+    first = int(await conn.fetchval("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=$1", game_id))
+    await conn.executemany(
+        "INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
+        "VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
+        [(game_id, first + i + 1, version, *event_values(e), now) for i, e in enumerate(events)])
 
 
 WAKE_CHANNEL = "herald_deadlines"
@@ -700,10 +692,10 @@ class PostgresStorage(Storage):
     def _row_to_game(r: Sequence[Any]) -> GameRow:
         return GameRow(
             id=r[0], guild_id=r[1], channel_id=r[2], thread_id=r[3], game_key=r[4], status=r[5],
-            version=r[6], seed=r[7], options=_loads(r[8]) or {}, state=_loads(r[9]), host_id=r[10],
-            deadline=r[11], board_message_id=r[12], lobby_message_id=r[13], result=_loads(r[14]),
+            version=r[6], seed=r[7], options=from_json(r[8]) or {}, state=from_json(r[9]), host_id=r[10],
+            deadline=r[11], board_message_id=r[12], lobby_message_id=r[13], result=from_json(r[14]),
             created_at=r[15], updated_at=r[16],
-            opened=_seat_map(r[17]), answered=_seat_map(r[18]),
+            opened=seat_map(r[17]), answered=seat_map(r[18]),
         )
 
     @_boundary
@@ -715,14 +707,14 @@ class PostgresStorage(Storage):
                 "INSERT INTO games (guild_id, channel_id, game_key, status, version, seed, options, "
                 "host_id, deadline, created_at, updated_at) "
                 "VALUES ($1,$2,$3,'lobby',0,$4,$5,$6,$7,$8,$8) RETURNING id",
-                guild_id, channel_id, game_key, seed, _dumps(options), host_id, deadline, now))
+                guild_id, channel_id, game_key, seed, to_json(options), host_id, deadline, now))
             await self._write_seats(conn, game_id, seats)
         return game_id
 
     @_boundary
     async def get_game(self, game_id: int) -> GameRow | None:
         async with self._connection() as conn:
-            r = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=$1", game_id)
+            r = await conn.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id=$1", game_id)
             if r is None:
                 return None
             game = self._row_to_game(r)
@@ -749,16 +741,16 @@ class PostgresStorage(Storage):
                          statuses: Sequence[str] = ("lobby", "active")) -> list[GameRow]:
         if guild_id is None:
             return await self._many(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ANY($1::text[]) ORDER BY id",
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status = ANY($1::text[]) ORDER BY id",
                 list(statuses))
         return await self._many(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id=$1 AND status = ANY($2::text[]) "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id=$1 AND status = ANY($2::text[]) "
             "ORDER BY id", guild_id, list(statuses))
 
     @_boundary
     async def games_of_user(self, user_id: int, statuses: Sequence[str] = ("active",)) -> list[GameRow]:
         return await self._many(
-            f"SELECT {_G_COLUMNS} FROM games g WHERE g.status = ANY($1::text[]) AND g.id IN "
+            f"SELECT {G_COLUMNS} FROM games g WHERE g.status = ANY($1::text[]) AND g.id IN "
             "(SELECT game_id FROM seats WHERE user_id=$2 AND NOT is_bot) ORDER BY g.id",
             list(statuses), user_id)
 
@@ -770,7 +762,7 @@ class PostgresStorage(Storage):
             total = int(await conn.fetchval(f"SELECT COUNT(*) FROM games g WHERE {where}",
                                             guild_id, list(statuses)) or 0)
         games = await self._many(
-            f"SELECT {_G_COLUMNS} FROM games g WHERE {where} {_RECENT_FIRST} LIMIT $3 OFFSET $4",
+            f"SELECT {G_COLUMNS} FROM games g WHERE {where} {RECENT_FIRST} LIMIT $3 OFFSET $4",
             guild_id, list(statuses), max(0, limit), max(0, offset))
         return GamePage(games, total)
 
@@ -787,7 +779,7 @@ class PostgresStorage(Storage):
         where += f" AND g.status = ANY(${len(params)}::text[])"
         text = text.strip().lstrip("#").strip()
         if text:
-            params.append(_like(text))
+            params.append(like_pattern(text))
             mark = f"${len(params)}"
             found = [f"CAST(g.id AS TEXT) LIKE {mark}",
                      f"g.id IN (SELECT game_id FROM seats WHERE name ILIKE {mark})"]
@@ -797,17 +789,17 @@ class PostgresStorage(Storage):
             where += f" AND ({' OR '.join(found)})"
         params.append(max(0, limit))
         return await self._many(
-            f"SELECT {_G_COLUMNS} FROM games g WHERE {where} {_RECENT_FIRST} LIMIT ${len(params)}",
+            f"SELECT {G_COLUMNS} FROM games g WHERE {where} {RECENT_FIRST} LIMIT ${len(params)}",
             *params)
 
     @_boundary
     async def games_near(self, *, guild_id: int, channel_id: int | None, user_id: int,
                          statuses: Sequence[str], limit: int = 25) -> list[GameRow]:
         return await self._many(
-            f"SELECT {_G_COLUMNS} FROM games g WHERE g.guild_id=$1 AND g.status = ANY($2::text[]) "
+            f"SELECT {G_COLUMNS} FROM games g WHERE g.guild_id=$1 AND g.status = ANY($2::text[]) "
             "AND (g.channel_id=$3 OR g.thread_id=$3 OR g.id IN "
             "(SELECT game_id FROM seats WHERE user_id=$4 AND NOT is_bot)) "
-            f"{_RECENT_FIRST} LIMIT $5",
+            f"{RECENT_FIRST} LIMIT $5",
             guild_id, list(statuses), channel_id, user_id, max(0, limit))
 
     @_boundary
@@ -823,12 +815,12 @@ class PostgresStorage(Storage):
 
     @_boundary
     async def update_game(self, game_id: int, **fields: Any) -> None:
-        bad = set(fields) - _UPDATABLE
+        bad = set(fields) - UPDATABLE
         if bad:
             raise StorageError(f"cannot update {sorted(bad)}")
         if not fields:
             return
-        values = [(_dumps(v) if k in ("options", "result") and v is not None else v)
+        values = [(to_json(v) if k in ("options", "result") and v is not None else v)
                   for k, v in fields.items()]
         sets = ", ".join(f"{k}=${i}" for i, k in enumerate(fields, start=2))
         async with self._connection() as conn:
@@ -880,7 +872,7 @@ class PostgresStorage(Storage):
                 raise VersionConflict(f"game {game_id} is not a lobby any more")
             await conn.execute(
                 "UPDATE games SET status='active', state=$2, version=1, opened=$3, updated_at=$4 "
-                "WHERE id=$1", game_id, _dumps(state), _opened(opened), now)
+                "WHERE id=$1", game_id, to_json(state), seat_map_json(opened), now)
             await self._write_seats(conn, game_id, seats)
             await self._write_deadlines(conn, game_id, deadlines)
 
@@ -904,31 +896,19 @@ class PostgresStorage(Storage):
         async with self._transaction(landed) as conn:
             # the row lock orders every process's writes to this game until the commit; the
             # version is checked under it, so the second of two racing actions conflicts
-            row = await conn.fetchrow(
-                "SELECT version, status, paused_at FROM games WHERE id=$1 FOR UPDATE", game_id)
-            if row is None or row[0] != expected_version or row[1] != "active" or row[2] is not None:
-                # (a paused game takes no action: see ``pause_game``)
-                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+            await _lock_active(conn, game_id, expected_version)
             await conn.execute(
                 "UPDATE games SET state=$2, version=$3, status=$4, result=$5, opened=$6, "
                 "answered=$7, updated_at=$8 WHERE id=$1",
-                game_id, _dumps(state), new_version, status, _dumps(result) if result else None,
-                _opened(opened), _opened(answered), now)
+                game_id, to_json(state), new_version, status, to_json(result) if result else None,
+                seat_map_json(opened), seat_map_json(answered), now)
             # (numbered the version it made, less one: paired with its events after an undo too)
             n = int(await conn.fetchval(
                 "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
                 "SELECT $1, GREATEST(COALESCE(MAX(n), 0) + 1, $7), $2, $3, $4, $5, $6 FROM actions "
                 "WHERE game_id=$1 RETURNING n",
-                game_id, seat, _dumps(action), origin, user_id, now, new_version - 1))
-            if events:
-                first = int(await conn.fetchval(
-                    "SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=$1", game_id))
-                await conn.executemany(
-                    "INSERT INTO events (game_id, n, version, text, recipients, kind, data, "
-                    "created_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
-                    [(game_id, first + i + 1, new_version, e["text"],
-                      _dumps(e["to"]) if e.get("to") is not None else None, e.get("kind", "log"),
-                      _dumps(e.get("data") or {}), now) for i, e in enumerate(events)])
+                game_id, seat, to_json(action), origin, user_id, now, new_version - 1))
+            await _append_events(conn, game_id, new_version, events, now)
             await self._write_deadlines(conn, game_id, deadlines)
         return new_version
 
@@ -945,15 +925,11 @@ class PostgresStorage(Storage):
             return version is not None and int(version) == new_version
 
         async with self._transaction(landed) as conn:
-            row = await conn.fetchrow(
-                "SELECT version, status, paused_at FROM games WHERE id=$1 FOR UPDATE", game_id)
-            if row is None or row[0] != expected_version or row[1] != "active" or row[2] is not None:
-                # (a paused game takes nothing back either: see ``pause_game``)
-                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+            await _lock_active(conn, game_id, expected_version)
             await conn.execute(
                 "UPDATE games SET state=$2, version=$3, opened=$4, answered=$5, updated_at=$6 "
                 "WHERE id=$1",
-                game_id, _dumps(state), new_version, _opened(opened), _opened(answered), now)
+                game_id, to_json(state), new_version, seat_map_json(opened), seat_map_json(answered), now)
             last = 0
             if keep > 0:
                 last = int(await conn.fetchval(
@@ -964,15 +940,7 @@ class PostgresStorage(Storage):
             await conn.execute(
                 "DELETE FROM events WHERE game_id=$1 AND version>$2 AND kind<>'undo'",
                 game_id, last + 1)
-            if events:
-                first = int(await conn.fetchval(
-                    "SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=$1", game_id))
-                await conn.executemany(
-                    "INSERT INTO events (game_id, n, version, text, recipients, kind, data, "
-                    "created_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
-                    [(game_id, first + i + 1, new_version, e["text"],
-                      _dumps(e["to"]) if e.get("to") is not None else None, e.get("kind", "log"),
-                      _dumps(e.get("data") or {}), now) for i, e in enumerate(events)])
+            await _append_events(conn, game_id, new_version, events, now)
             await self._write_deadlines(conn, game_id, deadlines)
         return new_version
 
@@ -991,10 +959,10 @@ class PostgresStorage(Storage):
             async for r in conn.cursor(
                     "SELECT n, version, text, recipients, kind, data, created_at FROM events "
                     "WHERE game_id=$1 ORDER BY n DESC", game_id, prefetch=max(limit, 1) * 2):
-                to = _loads(r[3])
+                to = from_json(r[3])
                 if to is not None and (viewer_seat is None or viewer_seat not in to):
                     continue
-                out.append(EventRow(r[0], r[1], r[2], to, r[4], _loads(r[5]) or {}, r[6]))
+                out.append(EventRow(r[0], r[1], r[2], to, r[4], from_json(r[5]) or {}, r[6]))
                 if len(out) >= limit:
                     break
         return list(reversed(out))
@@ -1004,9 +972,9 @@ class PostgresStorage(Storage):
     @_boundary
     async def deadlines(self, game_id: int) -> list[DeadlineRow]:
         async with self._connection() as conn:
-            rows = await conn.fetch(f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id=$1 "
+            rows = await conn.fetch(f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id=$1 "
                                     "ORDER BY seat, kind", game_id)
-        return [_deadline(r) for r in rows]
+        return [deadline_row(r) for r in rows]
 
     @_boundary
     async def next_deadline_time(self, owner: str | None = None) -> float | None:
@@ -1023,10 +991,10 @@ class PostgresStorage(Storage):
         # A read, claimed or not: the scheduler uses ``claim_deadlines``.
         async with self._connection() as conn:
             rows = await conn.fetch(
-                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
+                f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
                 "WHERE due_at <= $1 OR (NOT reminded AND remind_at IS NOT NULL AND remind_at <= $1) "
                 "ORDER BY due_at, game_id, seat", now)
-        return [_deadline(r) for r in rows]
+        return [deadline_row(r) for r in rows]
 
     @_boundary
     async def claim_deadlines(self, now: float, owner: str, lease_s: float,
@@ -1046,7 +1014,7 @@ class PostgresStorage(Storage):
                 "WHERE d.game_id=c.game_id AND d.seat=c.seat AND d.kind=c.kind "
                 "RETURNING d.game_id, d.seat, d.kind, d.due_at, d.remind_at, d.reminded, d.opened",
                 now, owner, now + lease_s, limit)
-        return sorted((_deadline(r) for r in rows), key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
+        return sorted((deadline_row(r) for r in rows), key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
 
     @_boundary
     async def mark_reminded(self, game_id: int, seat: int, kind: str,
@@ -1175,15 +1143,15 @@ class PostgresStorage(Storage):
         if ids:
             async with self._connection() as conn:
                 rows = await conn.fetch(
-                    f"SELECT {_PREFS_COLUMNS} FROM player_prefs WHERE user_id = ANY($1::bigint[])", ids)
-            out.update({r[0]: _prefs(r) for r in rows})
+                    f"SELECT {PREFS_COLUMNS} FROM player_prefs WHERE user_id = ANY($1::bigint[])", ids)
+            out.update({r[0]: prefs_row(r) for r in rows})
         return out
 
     @_boundary
     async def save_player_prefs(self, prefs: PlayerPrefs) -> None:
         async with self._connection() as conn:
             await conn.execute(
-                f"INSERT INTO player_prefs ({_PREFS_COLUMNS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) "
+                f"INSERT INTO player_prefs ({PREFS_COLUMNS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8) "
                 "ON CONFLICT (user_id) DO UPDATE SET pings=excluded.pings, dms=excluded.dms, "
                 "quiet_start=excluded.quiet_start, quiet_end=excluded.quiet_end, "
                 "zone=excluded.zone, away_until=excluded.away_until, away_mode=excluded.away_mode",
@@ -1196,11 +1164,11 @@ class PostgresStorage(Storage):
             # the game's row lock orders this against every commit to the game, which checks
             # ``paused_at`` under the same lock
             row = await conn.fetchrow(
-                f"SELECT status, {_PAUSE_COLUMNS} FROM games WHERE id=$1 FOR UPDATE", game_id)
+                f"SELECT status, {PAUSE_COLUMNS} FROM games WHERE id=$1 FOR UPDATE", game_id)
             if row is None or row[0] != "active" or row[2] is not None:
                 return None
-            frozen = [_deadline(r) for r in await conn.fetch(
-                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id=$1 ORDER BY seat, kind",
+            frozen = [deadline_row(r) for r in await conn.fetch(
+                f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id=$1 ORDER BY seat, kind",
                 game_id)]
             await self._write_deadlines(conn, game_id, [])
             await conn.execute("UPDATE games SET paused_at=$2, paused_by=$3, pause_frozen=$4 "
@@ -1211,10 +1179,10 @@ class PostgresStorage(Storage):
     async def resume_game(self, game_id: int, *, now: float) -> GamePause | None:
         async with self._transaction() as conn:
             row = await conn.fetchrow(
-                f"SELECT status, {_PAUSE_COLUMNS} FROM games WHERE id=$1 FOR UPDATE", game_id)
+                f"SELECT status, {PAUSE_COLUMNS} FROM games WHERE id=$1 FOR UPDATE", game_id)
             if row is None or row[2] is None:
                 return None
-            pause = _pause(row[1:])
+            pause = pause_row(row[1:])
             await conn.execute("UPDATE games SET paused_at=NULL, paused_by=NULL, pause_frozen=NULL, "
                                "pause_used=$2 WHERE id=$1",
                                game_id, pause.used + max(0.0, now - (pause.paused_at or now)))
@@ -1225,16 +1193,16 @@ class PostgresStorage(Storage):
     @_boundary
     async def game_pause(self, game_id: int) -> GamePause | None:
         async with self._connection() as conn:
-            row = await conn.fetchrow(f"SELECT {_PAUSE_COLUMNS} FROM games WHERE id=$1", game_id)
-        return None if row is None else _pause(row)
+            row = await conn.fetchrow(f"SELECT {PAUSE_COLUMNS} FROM games WHERE id=$1", game_id)
+        return None if row is None else pause_row(row)
 
     @_boundary
     async def paused_games(self) -> list[GamePause]:
         async with self._connection() as conn:
             rows = await conn.fetch(
-                f"SELECT {_PAUSE_COLUMNS} FROM games WHERE paused_at IS NOT NULL "
+                f"SELECT {PAUSE_COLUMNS} FROM games WHERE paused_at IS NOT NULL "
                 "AND status='active' ORDER BY paused_at, id")
-        return [_pause(r) for r in rows]
+        return [pause_row(r) for r in rows]
 
     # ------------------------------------------------------- settings and DMs
 
@@ -1247,7 +1215,7 @@ class PostgresStorage(Storage):
                 "WHERE guild_id=$1", guild_id)
         if r is None:
             return GuildSettings(guild_id)
-        return GuildSettings(guild_id, r[0], r[1], r[2], list(_loads(r[3]) or []), r[4], r[5], r[6],
+        return GuildSettings(guild_id, r[0], r[1], r[2], list(from_json(r[3]) or []), r[4], r[5], r[6],
                              leaderboards=bool(r[7]))
 
     @_boundary
@@ -1264,7 +1232,7 @@ class PostgresStorage(Storage):
                 "member_table_limit=excluded.member_table_limit, "
                 "leaderboards=excluded.leaderboards",
                 s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id,
-                _dumps(s.channels), s.table_limit, s.member_lobby_limit, s.member_table_limit,
+                to_json(s.channels), s.table_limit, s.member_lobby_limit, s.member_table_limit,
                 bool(s.leaderboards))
 
     @_boundary
@@ -1295,7 +1263,7 @@ class PostgresStorage(Storage):
 
     @staticmethod
     def _deck(r: Sequence[Any]) -> DeckRow:
-        return DeckRow(int(r[0]), int(r[1]), str(r[2]), str(r[3]), _loads(r[4]) or {},
+        return DeckRow(int(r[0]), int(r[1]), str(r[2]), str(r[3]), from_json(r[4]) or {},
                        float(r[5]), float(r[6]))
 
     @_boundary
@@ -1324,7 +1292,7 @@ class PostgresStorage(Storage):
                 "INSERT INTO decks (user_id, game_key, name, name_key, data, created_at, updated_at) "
                 "SELECT $1,$2,$3,$4,$5,$6,$6 WHERE (SELECT COUNT(*) FROM decks WHERE user_id=$1) < $7 "
                 "ON CONFLICT (user_id, game_key, name_key) DO NOTHING RETURNING id",
-                user_id, game_key, name, key, _dumps(data), now, limit)
+                user_id, game_key, name, key, to_json(data), now, limit)
         return None if value is None else int(value)
 
     @_boundary
@@ -1333,7 +1301,7 @@ class PostgresStorage(Storage):
         async with self._connection() as conn:
             status = await conn.execute(
                 "UPDATE decks SET data=$1, updated_at=$2 WHERE id=$3 AND user_id=$4",
-                _dumps(data), now, deck_id, user_id)
+                to_json(data), now, deck_id, user_id)
         return str(status).endswith(" 1")
 
     @_boundary

@@ -28,6 +28,13 @@ import aiosqlite
 
 from .base import (
     COMPUTER_ID,
+    DEADLINE_COLUMNS,
+    G_COLUMNS,
+    GAME_COLUMNS,
+    PAUSE_COLUMNS,
+    PREFS_COLUMNS,
+    RECENT_FIRST,
+    UPDATABLE,
     DeadlineRow,
     DeckRow,
     Departure,
@@ -52,10 +59,18 @@ from .base import (
     StorageUnavailable,
     TableCounts,
     VersionConflict,
+    deadline_row,
     deck_name_key,
-    frozen_rows,
+    event_values,
+    from_json,
     frozen_text,
+    like_pattern,
+    pause_row,
+    prefs_row,
+    seat_map,
+    seat_map_json,
     thawed,
+    to_json,
 )
 
 log = logging.getLogger("herald.storage")
@@ -202,61 +217,23 @@ MIGRATIONS: list[str] = [
 ]
 
 
-def _loads(text: str | None) -> Any:
-    return json.loads(text) if text else None
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-
-def _opened(opened: Mapping[int, int]) -> str:
-    return _dumps({str(k): int(v) for k, v in opened.items()})
-
-
-def _seat_map(text: str | None) -> dict[int, int]:
-    return {int(k): int(v) for k, v in (_loads(text) or {}).items()}
-
-
-_GAME_COLUMNS = ("id, guild_id, channel_id, thread_id, game_key, status, version, seed, options, "
-                 "state, host_id, deadline, board_message_id, lobby_message_id, result, "
-                 "created_at, updated_at, opened, answered")
-_G_COLUMNS = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
-"""The game columns, qualified for queries that join or filter on other tables."""
-_DEADLINE_COLUMNS = "game_id, seat, kind, due_at, remind_at, reminded, opened"
 _OPEN = ("lobby", "active")
 """The statuses of an open table (counted against the limits)."""
-_RECENT_FIRST = "ORDER BY g.updated_at DESC, g.id DESC"
 
 
 def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" for _ in values)
 
 
-def _like(text: str) -> str:
-    """A LIKE pattern matching ``text`` anywhere, its wildcards taken literally (ESCAPE '\\')."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def _deadline(r: Sequence[Any]) -> DeadlineRow:
-    return DeadlineRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), int(r[6]))
-
-
-_PREFS_COLUMNS = "user_id, pings, dms, quiet_start, quiet_end, zone, away_until, away_mode"
-_PAUSE_COLUMNS = "id, paused_at, paused_by, pause_used, pause_frozen"
-
-
-def _prefs(r: Sequence[Any]) -> PlayerPrefs:
-    return PlayerPrefs(r[0], bool(r[1]), r[2], r[3], r[4], r[5], r[6], r[7])
-
-
-def _pause(r: Sequence[Any]) -> GamePause:
-    return GamePause(r[0], r[1], r[2], float(r[3]), frozen_rows(r[4]))
-
-
-_UPDATABLE = {"channel_id", "thread_id", "status", "host_id", "deadline", "board_message_id",
-              "lobby_message_id", "options", "result", "updated_at", "seed"}
+def _append_events(conn: sqlite3.Connection, game_id: int, version: int,
+                   rows: Sequence[tuple[str, str | None, str, str]], now: float) -> None:
+    """Number the events (as :func:`event_values` encodes them) on after the game's last event,
+    all made by ``version`` (on the connection's thread, inside the caller's transaction)."""
+    (last,) = conn.execute("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?", (game_id,)).fetchone()
+    conn.executemany(
+        "INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
+        "VALUES (?,?,?,?,?,?,?,?)",
+        [(game_id, int(last) + i + 1, version, *e, now) for i, e in enumerate(rows)])
 
 
 CACHED_GAMES = 4096
@@ -723,10 +700,10 @@ class SqliteStorage(Storage):
     def _row_to_game(self, r: Sequence[Any]) -> GameRow:
         return GameRow(
             id=r[0], guild_id=r[1], channel_id=r[2], thread_id=r[3], game_key=r[4], status=r[5],
-            version=r[6], seed=r[7], options=_loads(r[8]) or {}, state=_loads(r[9]), host_id=r[10],
-            deadline=r[11], board_message_id=r[12], lobby_message_id=r[13], result=_loads(r[14]),
+            version=r[6], seed=r[7], options=from_json(r[8]) or {}, state=from_json(r[9]), host_id=r[10],
+            deadline=r[11], board_message_id=r[12], lobby_message_id=r[13], result=from_json(r[14]),
             created_at=r[15], updated_at=r[16],
-            opened=_seat_map(r[17]), answered=_seat_map(r[18]),
+            opened=seat_map(r[17]), answered=seat_map(r[18]),
         )
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
@@ -743,7 +720,7 @@ class SqliteStorage(Storage):
             cur = await self._x(
                 "INSERT INTO games (guild_id, channel_id, game_key, status, version, seed, options, "
                 "host_id, deadline, created_at, updated_at) VALUES (?,?,?,?,0,?,?,?,?,?,?)",
-                (guild_id, channel_id, game_key, "lobby", seed, _dumps(options), host_id, deadline, now, now),
+                (guild_id, channel_id, game_key, "lobby", seed, to_json(options), host_id, deadline, now, now),
             )
             assert cur.lastrowid is not None
             game_id = int(cur.lastrowid)
@@ -764,7 +741,7 @@ class SqliteStorage(Storage):
         kept = self._games.get(game_id)  # (remembered by a read that held the lock before this)
         if kept is not None:
             return _copy_game(kept)
-        async with self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id=?", (game_id,)) as cur:
+        async with self.db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id=?", (game_id,)) as cur:
             r = await cur.fetchone()
         if r is None:
             return None
@@ -794,16 +771,16 @@ class SqliteStorage(Storage):
                          statuses: Sequence[str] = ("lobby", "active")) -> list[GameRow]:
         if guild_id is None:
             return await self._many(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({_marks(statuses)}) ORDER BY id",
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ({_marks(statuses)}) ORDER BY id",
                 list(statuses))
         return await self._many(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id=? AND status IN ({_marks(statuses)}) "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id=? AND status IN ({_marks(statuses)}) "
             "ORDER BY id", [guild_id, *statuses])
 
     @_serialised
     async def games_of_user(self, user_id: int, statuses: Sequence[str] = ("active",)) -> list[GameRow]:
         return await self._many(
-            f"SELECT {_G_COLUMNS} FROM games g WHERE g.status IN ({_marks(statuses)}) AND g.id IN "
+            f"SELECT {G_COLUMNS} FROM games g WHERE g.status IN ({_marks(statuses)}) AND g.id IN "
             "(SELECT game_id FROM seats WHERE user_id=? AND is_bot=0) ORDER BY g.id",
             [*statuses, user_id])
 
@@ -816,7 +793,7 @@ class SqliteStorage(Storage):
             row = await cur.fetchone()
         total = int(row[0]) if row else 0
         games = await self._many(
-            f"SELECT {_G_COLUMNS} FROM games g WHERE {where} {_RECENT_FIRST} LIMIT ? OFFSET ?",
+            f"SELECT {G_COLUMNS} FROM games g WHERE {where} {RECENT_FIRST} LIMIT ? OFFSET ?",
             [*params, max(0, limit), max(0, offset)])
         return GamePage(games, total)
 
@@ -835,22 +812,22 @@ class SqliteStorage(Storage):
         if text:
             found = ["CAST(g.id AS TEXT) LIKE ? ESCAPE '\\'",
                      "g.id IN (SELECT game_id FROM seats WHERE name LIKE ? ESCAPE '\\')"]
-            params += [_like(text), _like(text)]
+            params += [like_pattern(text), like_pattern(text)]
             if game_keys:
                 found.append(f"g.game_key IN ({_marks(game_keys)})")
                 params += list(game_keys)
             where += f" AND ({' OR '.join(found)})"
-        return await self._many(f"SELECT {_G_COLUMNS} FROM games g WHERE {where} {_RECENT_FIRST} LIMIT ?",
+        return await self._many(f"SELECT {G_COLUMNS} FROM games g WHERE {where} {RECENT_FIRST} LIMIT ?",
                                 [*params, max(0, limit)])
 
     @_serialised
     async def games_near(self, *, guild_id: int, channel_id: int | None, user_id: int,
                          statuses: Sequence[str], limit: int = 25) -> list[GameRow]:
         return await self._many(
-            f"SELECT {_G_COLUMNS} FROM games g WHERE g.guild_id=? AND g.status IN ({_marks(statuses)}) "
+            f"SELECT {G_COLUMNS} FROM games g WHERE g.guild_id=? AND g.status IN ({_marks(statuses)}) "
             "AND (g.channel_id=? OR g.thread_id=? OR g.id IN "
             "(SELECT game_id FROM seats WHERE user_id=? AND is_bot=0)) "
-            f"{_RECENT_FIRST} LIMIT ?",
+            f"{RECENT_FIRST} LIMIT ?",
             [guild_id, *statuses, channel_id, channel_id, user_id, max(0, limit)])
 
     @_serialised
@@ -866,18 +843,18 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def update_game(self, game_id: int, **fields: Any) -> None:
-        bad = set(fields) - _UPDATABLE
+        bad = set(fields) - UPDATABLE
         if bad:
             raise StorageError(f"cannot update {sorted(bad)}")
         if not fields:
             return
         kept = self._games.pop(game_id, None)
-        values = [(_dumps(v) if k in ("options", "result") and v is not None else v) for k, v in fields.items()]
+        values = [(to_json(v) if k in ("options", "result") and v is not None else v) for k, v in fields.items()]
         sets = ", ".join(f"{k}=?" for k in fields)
         await self._x(f"UPDATE games SET {sets} WHERE id=?", (*values, game_id))
         if kept is not None:  # stored: remember the row with the change (as a read would give it)
             self._keep(dataclasses.replace(kept, **{
-                k: json.loads(_dumps(v)) if k in ("options", "result") and v is not None else v
+                k: json.loads(to_json(v)) if k in ("options", "result") and v is not None else v
                 for k, v in fields.items()}))
 
     @_serialised
@@ -927,7 +904,7 @@ class SqliteStorage(Storage):
         async with self._transaction(landed):
             cur = await self._x(
                 "UPDATE games SET status='active', state=?, version=1, opened=?, updated_at=? "
-                "WHERE id=? AND status='lobby'", (_dumps(state), _opened(opened), now, game_id))
+                "WHERE id=? AND status='lobby'", (to_json(state), seat_map_json(opened), now, game_id))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is not a lobby any more")
             await self._write_seats(game_id, seats)
@@ -953,10 +930,9 @@ class SqliteStorage(Storage):
 
         kept = self._games.pop(game_id, None)
         self._deadlines.pop(game_id, None)
-        state_text = _dumps(state)
-        action_row = (_dumps(action), origin, user_id)
-        event_rows = [(e["text"], _dumps(e["to"]) if e.get("to") is not None else None,
-                       e.get("kind", "log"), _dumps(e.get("data") or {})) for e in events]
+        state_text = to_json(state)
+        action_row = (to_json(action), origin, user_id)
+        event_rows = [event_values(e) for e in events]
 
         def write(conn: sqlite3.Connection) -> int:
             """BEGIN, the version-checked update, the action, its events and the deadlines: one
@@ -965,8 +941,8 @@ class SqliteStorage(Storage):
             cur = conn.execute(
                 "UPDATE games SET state=?, version=?, status=?, result=?, opened=?, answered=?, "
                 "updated_at=? WHERE id=? AND version=? AND status='active' AND paused_at IS NULL",
-                (state_text, new_version, status, _dumps(result) if result else None,
-                 _opened(opened), _opened(answered), now, game_id, expected_version))
+                (state_text, new_version, status, to_json(result) if result else None,
+                 seat_map_json(opened), seat_map_json(answered), now, game_id, expected_version))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
             (last,) = conn.execute("SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id=?",
@@ -976,12 +952,7 @@ class SqliteStorage(Storage):
             conn.execute(
                 "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
                 "VALUES (?,?,?,?,?,?,?)", (game_id, number, seat, *action_row, now))
-            (en,) = conn.execute("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?",
-                                 (game_id,)).fetchone()
-            conn.executemany(
-                "INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
-                "VALUES (?,?,?,?,?,?,?,?)",
-                [(game_id, int(en) + i + 1, new_version, *e, now) for i, e in enumerate(event_rows)])
+            _append_events(conn, game_id, new_version, event_rows, now)
             self._deadline_statements(conn, game_id, deadlines)
             return number
 
@@ -992,7 +963,7 @@ class SqliteStorage(Storage):
             # (the state and result as a read would give them: JSON has no tuples, no int keys)
             self._keep(dataclasses.replace(
                 kept, state=json.loads(state_text), version=new_version, status=status,
-                result=json.loads(_dumps(result)) if result else None,
+                result=json.loads(to_json(result)) if result else None,
                 opened={int(k): int(v) for k, v in opened.items()},
                 answered={int(k): int(v) for k, v in answered.items()}, updated_at=now))
             if status in _LIVE and game_id in self._games:
@@ -1014,16 +985,15 @@ class SqliteStorage(Storage):
 
         self._games.pop(game_id, None)  # (read again from the file after this)
         self._deadlines.pop(game_id, None)
-        state_text = _dumps(state)
-        event_rows = [(e["text"], _dumps(e["to"]) if e.get("to") is not None else None,
-                       e.get("kind", "log"), _dumps(e.get("data") or {})) for e in events]
+        state_text = to_json(state)
+        event_rows = [event_values(e) for e in events]
 
         def write(conn: sqlite3.Connection) -> None:
             conn.execute("BEGIN IMMEDIATE")
             cur = conn.execute(
                 "UPDATE games SET state=?, version=?, opened=?, answered=?, updated_at=? "
                 "WHERE id=? AND version=? AND status='active' AND paused_at IS NULL",
-                (state_text, new_version, _opened(opened), _opened(answered), now, game_id,
+                (state_text, new_version, seat_map_json(opened), seat_map_json(answered), now, game_id,
                  expected_version))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
@@ -1034,12 +1004,7 @@ class SqliteStorage(Storage):
             # an action numbered n made version n + 1, and its events carry that version
             conn.execute("DELETE FROM events WHERE game_id=? AND version>? AND kind<>'undo'",
                          (game_id, last + 1))
-            (en,) = conn.execute("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?",
-                                 (game_id,)).fetchone()
-            conn.executemany(
-                "INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
-                "VALUES (?,?,?,?,?,?,?,?)",
-                [(game_id, int(en) + i + 1, new_version, *e, now) for i, e in enumerate(event_rows)])
+            _append_events(conn, game_id, new_version, event_rows, now)
             self._deadline_statements(conn, game_id, deadlines)
 
         async with self._transaction(landed, begin=False):
@@ -1059,10 +1024,10 @@ class SqliteStorage(Storage):
             "WHERE game_id=? ORDER BY n DESC", (game_id,)) as cur:
             out: list[EventRow] = []
             async for r in cur:
-                to = _loads(r[3])
+                to = from_json(r[3])
                 if to is not None and (viewer_seat is None or viewer_seat not in to):
                     continue
-                out.append(EventRow(r[0], r[1], r[2], to, r[4], _loads(r[5]) or {}, r[6]))
+                out.append(EventRow(r[0], r[1], r[2], to, r[4], from_json(r[5]) or {}, r[6]))
                 if len(out) >= limit:
                     break
         return list(reversed(out))
@@ -1081,9 +1046,9 @@ class SqliteStorage(Storage):
         kept = self._deadlines.get(game_id)
         if kept is None:
             async with self.db.execute(
-                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? "
+                f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? "
                 "ORDER BY seat, kind", (game_id,)) as cur:
-                kept = [_deadline(r) async for r in cur]
+                kept = [deadline_row(r) async for r in cur]
             if game_id in self._games:  # only a live game's deadlines are worth keeping
                 self._deadlines[game_id] = kept
         return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
@@ -1101,10 +1066,10 @@ class SqliteStorage(Storage):
     @_serialised
     async def due_deadlines(self, now: float) -> list[DeadlineRow]:
         async with self.db.execute(
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
             "WHERE due_at <= ? OR (reminded=0 AND remind_at IS NOT NULL AND remind_at <= ?) "
             "ORDER BY due_at, game_id, seat", (now, now)) as cur:
-            return [_deadline(r) async for r in cur]
+            return [deadline_row(r) async for r in cur]
 
     @_serialised
     async def claim_deadlines(self, now: float, owner: str, lease_s: float,
@@ -1117,10 +1082,10 @@ class SqliteStorage(Storage):
                 "SELECT rowid FROM deadlines "
                 "WHERE (due_at <= ? OR (reminded=0 AND remind_at IS NOT NULL AND remind_at <= ?)) "
                 "AND (claimed_by IS NULL OR claimed_until <= ? OR claimed_by = ?) "
-                f"ORDER BY due_at, game_id, seat LIMIT ?) RETURNING {_DEADLINE_COLUMNS}",
+                f"ORDER BY due_at, game_id, seat LIMIT ?) RETURNING {DEADLINE_COLUMNS}",
                 (owner, now + lease_s, now, now, now, owner, limit)).fetchall()
 
-        rows = [_deadline(r) for r in await self._on_thread(claim)]
+        rows = [deadline_row(r) for r in await self._on_thread(claim)]
         return sorted(rows, key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
 
     @_serialised
@@ -1250,16 +1215,16 @@ class SqliteStorage(Storage):
         for start in range(0, len(ids), 500):  # (SQLite allows a bounded number of parameters)
             chunk = ids[start:start + 500]
             async with self.db.execute(
-                    f"SELECT {_PREFS_COLUMNS} FROM player_prefs WHERE user_id IN ({_marks(chunk)})",
+                    f"SELECT {PREFS_COLUMNS} FROM player_prefs WHERE user_id IN ({_marks(chunk)})",
                     chunk) as cur:
                 async for r in cur:
-                    out[r[0]] = _prefs(r)
+                    out[r[0]] = prefs_row(r)
         return out
 
     @_serialised
     async def save_player_prefs(self, prefs: PlayerPrefs) -> None:
         await self._x(
-            f"INSERT INTO player_prefs ({_PREFS_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
+            f"INSERT INTO player_prefs ({PREFS_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
             "ON CONFLICT(user_id) DO UPDATE SET pings=excluded.pings, dms=excluded.dms, "
             "quiet_start=excluded.quiet_start, quiet_end=excluded.quiet_end, zone=excluded.zone, "
             "away_until=excluded.away_until, away_mode=excluded.away_mode",
@@ -1268,10 +1233,10 @@ class SqliteStorage(Storage):
 
     async def _pause_row(self, game_id: int) -> tuple[str, GamePause] | None:
         """A game's status and pause (inside the caller's lock)."""
-        async with self.db.execute(f"SELECT status, {_PAUSE_COLUMNS} FROM games WHERE id=?",
+        async with self.db.execute(f"SELECT status, {PAUSE_COLUMNS} FROM games WHERE id=?",
                                    (game_id,)) as cur:
             r = await cur.fetchone()
-        return None if r is None else (str(r[0]), _pause(r[1:]))
+        return None if r is None else (str(r[0]), pause_row(r[1:]))
 
     @_serialised
     async def pause_game(self, game_id: int, *, by: int | None, now: float) -> GamePause | None:
@@ -1280,9 +1245,9 @@ class SqliteStorage(Storage):
             if row is None or row[0] != "active" or row[1].paused:
                 return None
             async with self.db.execute(
-                    f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? ORDER BY seat, kind",
+                    f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? ORDER BY seat, kind",
                     (game_id,)) as cur:
-                frozen = [_deadline(r) async for r in cur]
+                frozen = [deadline_row(r) async for r in cur]
             await self._write_deadlines(game_id, [])
             await self._x("UPDATE games SET paused_at=?, paused_by=?, pause_frozen=? WHERE id=?",
                           (now, by, frozen_text(frozen), game_id))
@@ -1310,9 +1275,9 @@ class SqliteStorage(Storage):
     @_serialised
     async def paused_games(self) -> list[GamePause]:
         async with self.db.execute(
-                f"SELECT {_PAUSE_COLUMNS} FROM games WHERE paused_at IS NOT NULL AND status='active' "
+                f"SELECT {PAUSE_COLUMNS} FROM games WHERE paused_at IS NOT NULL AND status='active' "
                 "ORDER BY paused_at, id") as cur:
-            return [_pause(r) async for r in cur]
+            return [pause_row(r) async for r in cur]
 
     # ------------------------------------------------------- settings and DMs
 
@@ -1333,7 +1298,7 @@ class SqliteStorage(Storage):
                 "WHERE guild_id=?", (guild_id,)) as cur:
                 r = await cur.fetchone()
             kept = GuildSettings(guild_id) if r is None else GuildSettings(
-                guild_id, r[0], r[1], r[2], list(_loads(r[3]) or []), r[4], r[5], r[6],
+                guild_id, r[0], r[1], r[2], list(from_json(r[3]) or []), r[4], r[5], r[6],
                 leaderboards=bool(r[7]))
             self._guilds[guild_id] = kept
         return dataclasses.replace(kept, channels=list(kept.channels))
@@ -1350,7 +1315,7 @@ class SqliteStorage(Storage):
             "channels=excluded.channels, table_limit=excluded.table_limit, "
             "member_lobby_limit=excluded.member_lobby_limit, member_table_limit=excluded.member_table_limit, "
             "leaderboards=excluded.leaderboards",
-            (s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id, _dumps(s.channels),
+            (s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id, to_json(s.channels),
              s.table_limit, s.member_lobby_limit, s.member_table_limit, int(s.leaderboards)))
 
     @_serialised
@@ -1378,7 +1343,7 @@ class SqliteStorage(Storage):
 
     @staticmethod
     def _deck(r: Sequence[Any]) -> DeckRow:
-        return DeckRow(int(r[0]), int(r[1]), str(r[2]), str(r[3]), _loads(r[4]) or {},
+        return DeckRow(int(r[0]), int(r[1]), str(r[2]), str(r[3]), from_json(r[4]) or {},
                        float(r[5]), float(r[6]))
 
     @_serialised
@@ -1403,7 +1368,7 @@ class SqliteStorage(Storage):
             "INSERT INTO decks (user_id, game_key, name, name_key, data, created_at, updated_at) "
             "SELECT ?,?,?,?,?,?,? WHERE (SELECT COUNT(*) FROM decks WHERE user_id=?) < ? "
             "AND NOT EXISTS (SELECT 1 FROM decks WHERE user_id=? AND game_key=? AND name_key=?)",
-            (user_id, game_key, name, key, _dumps(data), now, now, user_id, limit,
+            (user_id, game_key, name, key, to_json(data), now, now, user_id, limit,
              user_id, game_key, key))
         return int(cur.lastrowid) if cur.rowcount == 1 and cur.lastrowid is not None else None
 
@@ -1411,7 +1376,7 @@ class SqliteStorage(Storage):
     async def update_deck(self, deck_id: int, user_id: int, data: dict[str, Any], *,
                           now: float) -> bool:
         cur = await self._x("UPDATE decks SET data=?, updated_at=? WHERE id=? AND user_id=?",
-                            (_dumps(data), now, deck_id, user_id))
+                            (to_json(data), now, deck_id, user_id))
         return cur.rowcount == 1
 
     @_serialised

@@ -16,7 +16,6 @@ platform shows as buttons or menus.
 from __future__ import annotations
 
 import io
-import re
 from typing import Any
 
 import discord
@@ -25,8 +24,8 @@ from discord.ext import commands
 
 from bot.decks import DECK_LIMIT, Decks
 from bot.decks import label as deck_label
-from bot.errors import StaleAction, TableError
-from bot.forms import Payload
+from bot.errors import TableError
+from bot.forms import Payload, form_items
 from bot.platform import Platform, platform_of
 from bot.refusals import answering, refusals, reply
 from bot.render import to_png
@@ -50,45 +49,9 @@ def _cog(interaction: discord.Interaction) -> AlternateHistoriesCog:
     return cog
 
 
-class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=r"herald:ah:(?P<game>\d+):(?P<opened>\d+):(?P<kind>[a-z0-9_]+)"):
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item, row=item.row)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> FormSelect:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        m = self.template.match(self.custom_id)
-        assert m is not None
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]
-        await _cog(interaction).on_select(interaction, int(m["game"]), int(m["opened"]), m["kind"], values)
-
-
-class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"herald:ahb:(?P<game>\d+):(?P<opened>\d+):(?P<kind>[a-z0-9_]+)"):
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item, row=item.row)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> FormButton:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        m = self.template.match(self.custom_id)
-        assert m is not None
-        await _cog(interaction).on_button(interaction, int(m["game"]), int(m["opened"]), m["kind"])
-
-
-def as_view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for it in items:
-        view.add_item(FormSelect(it) if isinstance(it, discord.ui.Select) else FormButton(it))  # type: ignore[arg-type]
-    return view
+FORMS = form_items("herald:ah", "herald:ahb", _cog, kind="[a-z0-9_]+")
+"""The deck, opening-hand and pick forms' menus and buttons (custom_id prefixes fixed: forms sent
+earlier keep working)."""
 
 
 # ------------------------------------------------------------------------ autocomplete
@@ -326,12 +289,10 @@ class AlternateHistoriesCog(commands.Cog):
     async def context(self, interaction: discord.Interaction, game_id: int, opened: int,
                       kinds: tuple[str, ...]) -> Decision:
         """The clicking player's decision this form answers (its prompt instance ``opened``)."""
-        try:
-            d = await self.controller.decision(interaction, game_id, Ticket(opened), game_key=KEY)
-        except StaleAction as exc:
-            raise StaleAction("this form is out of date: that choice was made already, or the "
-                              "game has moved on. Press **Decide** on the board for the current one.",
-                              game_id=exc.game_id, board_url=exc.board_url) from None
+        d = await self.controller.decision(
+            interaction, game_id, Ticket(opened), game_key=KEY,
+            stale="this form is out of date: that choice was made already, or the game has moved on. "
+                  "Press **Decide** on the board for the current one.")
         if d.prompt.free_form not in kinds:
             raise TableError("this form is not for your current decision; press **Decide** on the board.")
         return d
@@ -369,7 +330,7 @@ class AlternateHistoriesCog(commands.Cog):
                          "own with `/deck` for the next game.")
         lines += broken
         items = forms.deck_items(d.game.id, d.open.opened, saved, ready)
-        return {"content": clip("\n".join(lines)), "view": as_view(items)}
+        return {"content": clip("\n".join(lines)), "view": FORMS.view(items)}
 
     async def choose_deck(self, interaction: discord.Interaction, d: Decision, value: str) -> None:
         if value.startswith("s") and value[1:].isdigit():
@@ -423,8 +384,8 @@ class AlternateHistoriesCog(commands.Cog):
         return {"content": clip("\n".join(lines)),
                 "embed": forms.pick_embed(kind, params, options, chosen, notes or [],
                                           ordered=forms.ordered(d.prompt)),
-                "view": as_view(forms.pick_items(d.game.id, d.open.opened, kind, params, options, chosen,
-                                                 ordered=forms.ordered(d.prompt)))}
+                "view": FORMS.view(forms.pick_items(d.game.id, d.open.opened, kind, params, options, chosen,
+                                                    ordered=forms.ordered(d.prompt)))}
 
     async def confirm_picks(self, interaction: discord.Interaction, d: Decision) -> None:
         kind = str(d.prompt.free_form)
@@ -487,9 +448,9 @@ class AlternateHistoriesCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(FormSelect, FormButton)
+    bot.add_dynamic_items(*FORMS.classes)
     await bot.add_cog(AlternateHistoriesCog(platform_of(bot)))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(FormSelect, FormButton)
+    bot.remove_dynamic_items(*FORMS.classes)

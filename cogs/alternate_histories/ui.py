@@ -7,9 +7,9 @@ from typing import Any
 
 from PIL import Image
 
-from bot.gameui import GameUI
+from bot.gameui import DrawnUI
 from rules.alternate_histories.content import CARDS
-from rules.engine import Event, seat_name
+from rules.engine import seat_name
 from rules.text import count
 
 from . import render
@@ -18,24 +18,16 @@ from .render import card_facts, card_name, counted
 JSON = dict[str, Any]
 
 
-class AlternateHistoriesUI(GameUI):
+class AlternateHistoriesUI(DrawnUI):
     key = "alternate_histories"
     cog_extension = "cogs.alternate_histories.cog"
 
-    def board_image(self, view: JSON, events: list[Event], *,
-                    names: Sequence[str] | None = None) -> Image.Image:
-        return render.board_image(view, names)
+    drawings = render
 
     def hand_image(self, view: JSON, *, names: Sequence[str] | None = None) -> Image.Image | None:
         if view.get("phase") == "deck" or "private" not in view:
             return None  # nothing in hand while decks are chosen
-        return render.hand_image(view, names)
-
-    def board_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
-        return render.board_alt(view, names)
-
-    def hand_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
-        return render.hand_alt(view, names)
+        return super().hand_image(view, names=names)
 
     def hand_text(self, view: JSON) -> str:
         """Each card of the hand with everything needed to play it, then the seat's other

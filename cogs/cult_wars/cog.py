@@ -19,15 +19,14 @@ becomes orders for the next turn.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import StaleAction, TableError
-from bot.forms import Payload
+from bot.errors import TableError
+from bot.forms import Payload, form_items
 from bot.platform import Platform, platform_of
 from bot.refusals import answering, refusals
 from bot.session import Decision, Ticket
@@ -59,45 +58,9 @@ def _cog(interaction: discord.Interaction) -> CultWarsCog:
     return cog
 
 
-class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=r"herald:cw:(?P<game>\d+):(?P<opened>\d+):(?P<kind>[a-z_]+)"):
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item, row=item.row)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> FormSelect:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        m = self.template.match(self.custom_id)
-        assert m is not None
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]
-        await _cog(interaction).on_select(interaction, int(m["game"]), int(m["opened"]), m["kind"], values)
-
-
-class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"herald:cwb:(?P<game>\d+):(?P<opened>\d+):(?P<kind>[a-z_]+)"):
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item, row=item.row)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> FormButton:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        m = self.template.match(self.custom_id)
-        assert m is not None
-        await _cog(interaction).on_button(interaction, int(m["game"]), int(m["opened"]), m["kind"])
-
-
-def as_view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for it in items:
-        view.add_item(FormSelect(it) if isinstance(it, discord.ui.Select) else FormButton(it))  # type: ignore[arg-type]
-    return view
+FORMS = form_items("herald:cw", "herald:cwb", _cog)
+"""The order and insignia forms' menus and buttons (custom_id prefixes fixed: forms sent earlier
+keep working)."""
 
 
 class CultWarsCog(commands.Cog):
@@ -148,15 +111,12 @@ class CultWarsCog(commands.Cog):
         insignia choice, or the orders — open, or sent but still changeable until the last
         cult's orders are in."""
         ticket = Ticket(opened) if opened is not None else None
-        try:
-            d = await self.controller.decision(interaction, game, ticket, game_key=KEY, revise=True)
-        except StaleAction as exc:
-            what = ("this insignia choice is out of date: it was for a target you have chosen "
-                    "already, or for an earlier turn" if kind == "target" else
-                    "this order form is out of date: it was for orders you have sent or changed "
-                    "since, or for an earlier turn")
-            raise StaleAction(f"{what}. Open a fresh one with **Decide** or `/orders`.",
-                              game_id=exc.game_id, board_url=exc.board_url) from None
+        what = ("this insignia choice is out of date: it was for a target you have chosen "
+                "already, or for an earlier turn" if kind == "target" else
+                "this order form is out of date: it was for orders you have sent or changed "
+                "since, or for an earlier turn")
+        d = await self.controller.decision(interaction, game, ticket, game_key=KEY, revise=True,
+                                           stale=f"{what}. Open a fresh one with **Decide** or `/orders`.")
         view = d.view()
         if d.prompt.kind != kind:
             raise TableError(WRONG_STEP.get(d.prompt.kind, "the game is over; no more orders are accepted."))
@@ -184,7 +144,7 @@ class CultWarsCog(commands.Cog):
         else:
             items = form.main_items(game.id, opened, draft, view, who)
         embed = form.summary_embed(draft, view, who, notes=notes or [])
-        return {"content": "\n".join(lines), "embed": embed, "view": as_view(items)}
+        return {"content": "\n".join(lines), "embed": embed, "view": FORMS.view(items)}
 
     # ------------------------------------------------------------- entry points
 
@@ -204,7 +164,7 @@ class CultWarsCog(commands.Cog):
         if d.deadline is not None:
             lines.append(f"Due <t:{int(d.deadline.due_at)}:R>; after that the computer player chooses.")
         items = form.target_items(game.id, d.open.opened, view, self.who(game))
-        return {"content": "\n".join(lines), "view": as_view(items)}
+        return {"content": "\n".join(lines), "view": FORMS.view(items)}
 
     @app_commands.command(name="orders")
     @app_commands.describe(game="the game number (default: the game of this thread, or your only one)")
@@ -343,14 +303,14 @@ class CultWarsCog(commands.Cog):
         text = (f"✅ **Orders {'changed' if replace else 'sent'}** for turn {turn} of game #{game.id}. "
                 f"You can change them until the last cult's orders are in (waiting for {waiting}).")
         mine = update.snap.prompt_of(seat) or update.snap.revision_of(seat)
-        edit = as_view(form.edit_items(game.id, mine.opened)) if mine is not None else None
+        edit = FORMS.view(form.edit_items(game.id, mine.opened)) if mine is not None else None
         await interaction.edit_original_response(content=text, embed=embed, view=edit)
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(FormSelect, FormButton)
+    bot.add_dynamic_items(*FORMS.classes)
     await bot.add_cog(CultWarsCog(platform_of(bot)))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(FormSelect, FormButton)
+    bot.remove_dynamic_items(*FORMS.classes)

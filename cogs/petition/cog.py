@@ -14,15 +14,14 @@ on **Confirm**, or an old form, is refused under the game's lock instead of coun
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import StaleAction, TableError
-from bot.forms import Payload
+from bot.errors import TableError
+from bot.forms import Payload, form_items
 from bot.platform import Platform, platform_of
 from bot.refusals import answering, refusals
 from bot.session import Decision, Ticket
@@ -41,45 +40,8 @@ def _cog(interaction: discord.Interaction) -> PetitionCog:
     return cog
 
 
-class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=r"herald:pt:(?P<game>\d+):(?P<opened>\d+):(?P<kind>[a-z_]+)"):
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item, row=item.row)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> CardSelect:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        m = self.template.match(self.custom_id)
-        assert m is not None
-        data: Any = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]
-        await _cog(interaction).on_select(interaction, int(m["game"]), int(m["opened"]), values)
-
-
-class CardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"herald:ptb:(?P<game>\d+):(?P<opened>\d+):(?P<kind>[a-z_]+)"):
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item, row=item.row)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> CardButton:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        m = self.template.match(self.custom_id)
-        assert m is not None
-        await _cog(interaction).on_button(interaction, int(m["game"]), int(m["opened"]), m["kind"])
-
-
-def as_view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for it in items:
-        view.add_item(CardSelect(it) if isinstance(it, discord.ui.Select) else CardButton(it))  # type: ignore[arg-type]
-    return view
+FORMS = form_items("herald:pt", "herald:ptb", _cog)
+"""The card form's menu and buttons (custom_id prefixes fixed: forms sent earlier keep working)."""
 
 
 def answer(ids: list[str]) -> JSON:
@@ -101,12 +63,10 @@ class PetitionCog(commands.Cog):
 
     async def context(self, interaction: discord.Interaction, game_id: int, opened: int) -> Decision:
         """The clicking player's card decision this form answers, or a refusal saying why not."""
-        try:
-            d = await self.controller.decision(interaction, game_id, Ticket(opened), game_key=KEY)
-        except StaleAction as exc:
-            raise StaleAction("this card form is out of date: you answered it already, or the game "
-                              "has moved on. Press **Decide** on the board for your current decision.",
-                              game_id=exc.game_id, board_url=exc.board_url) from None
+        d = await self.controller.decision(
+            interaction, game_id, Ticket(opened), game_key=KEY,
+            stale="this card form is out of date: you answered it already, or the game has moved on. "
+                  "Press **Decide** on the board for your current decision.")
         if d.prompt.free_form != FREE_FORM:
             raise TableError("your decision now is not a pick of cards; press **Decide** on the board.")
         return d
@@ -136,7 +96,7 @@ class PetitionCog(commands.Cog):
         embed = form.summary_embed(params, ids, notes=notes or [], **self.known(d),
                                    heading=f"{form.title(params)} — game #{d.game.id}")
         return {"content": "\n".join(lines)[:2000], "embed": embed,
-                "view": as_view(form.items(d.game.id, d.open.opened, params, ids))}
+                "view": FORMS.view(form.items(d.game.id, d.open.opened, params, ids))}
 
     # ------------------------------------------------------------- entry points
 
@@ -156,8 +116,9 @@ class PetitionCog(commands.Cog):
                              "for it.")
         await interaction.response.send_message(ephemeral=True, **self.payload(d, []))
 
-    async def on_select(self, interaction: discord.Interaction, game_id: int, opened: int,
+    async def on_select(self, interaction: discord.Interaction, game_id: int, opened: int, kind: str,
                         values: list[str]) -> None:
+        # the form has one menu (``kind`` is always "pick")
         async with answering(interaction):
             d = await self.context(interaction, game_id, opened)
             offered = {str(c["id"]) for c in d.prompt.params.get("cards", [])}
@@ -207,9 +168,9 @@ class PetitionCog(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(CardSelect, CardButton)
+    bot.add_dynamic_items(*FORMS.classes)
     await bot.add_cog(PetitionCog(platform_of(bot)))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(CardSelect, CardButton)
+    bot.remove_dynamic_items(*FORMS.classes)

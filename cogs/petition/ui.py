@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PIL import Image
-
-from bot.gameui import GameUI
+from bot.gameui import DrawnUI
 from bot.render import to_png
 from rules.engine import Event, seat_name
 from rules.text import count, listing
@@ -17,42 +15,27 @@ from . import render
 JSON = dict[str, Any]
 
 
-def _pn(seat: int) -> str:
-    return seat_name(seat)
-
-
 def _seat_refs(view: JSON) -> list[str]:
     """Seats as engine texts name them ("P1" …): the platform swaps in the players' names."""
-    return [_pn(s["seat"]) for s in view["seats"]]
+    return [seat_name(s["seat"]) for s in view["seats"]]
 
 
 REVEALS = ("reveal_bids", "reveal_campaign")
 """Event kinds of a reveal: a petition duel's bids, a campaign's opening cards."""
 
 
-class PetitionUI(GameUI):
+class PetitionUI(DrawnUI):
     key = "petition"
     cog_extension = "cogs.petition.cog"
 
-    def board_image(self, view: JSON, events: list[Event], *,
-                    names: Sequence[str] | None = None) -> Image.Image:
-        return render.board_image(view, names)
-
-    def hand_image(self, view: JSON, *, names: Sequence[str] | None = None) -> Image.Image | None:
-        return render.hand_image(view, names)
-
-    def board_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
-        return render.board_alt(view, names)
-
-    def hand_alt(self, view: JSON, *, names: Sequence[str] | None = None) -> str:
-        return render.hand_alt(view, names)
+    drawings = render
 
     def hand_text(self, view: JSON) -> str:
         priv = view["private"]
         seat = priv["seat"]
         me = view["seats"][seat]
         fav = render.favour_of(view, seat)
-        lines = [f"**{_pn(seat)}** — {count(me['beads'], 'bead')}, {count(len(priv['hand']), 'card')} in hand"
+        lines = [f"**{seat_name(seat)}** — {count(me['beads'], 'bead')}, {count(len(priv['hand']), 'card')} in hand"
                  + (f", favour: {fav}" if fav else "") + "."]
         if priv["hand"]:
             for h in priv["hand"]:
@@ -73,7 +56,7 @@ class PetitionUI(GameUI):
             if not won:
                 said = "the pillars stand" if view.get("solo") else "nobody wins"
             else:
-                said = listing([_pn(k) for k in won]) + (" wins" if len(won) == 1 else " share the win")
+                said = listing([seat_name(k) for k in won]) + (" wins" if len(won) == 1 else " share the win")
             return f"Game over — {said} ({r.get('reason', '')})."
         text = render.awaited(view, who)
         if view.get("solo"):
@@ -81,7 +64,7 @@ class PetitionUI(GameUI):
             me = view["seats"][0]
             stacks = ", ".join(f"{render.pillar_name(k)} {v}" for k, v in (solo.get("stacks") or {}).items())
             return f"{text}\n{count(me['beads'], 'bead')} · pillars left: {stacks or 'none'}"
-        standing = " · ".join(f"{_pn(s['seat'])}: {count(s['beads'], 'bead')}, {s['active_count']} standing, "
+        standing = " · ".join(f"{seat_name(s['seat'])}: {count(s['beads'], 'bead')}, {s['active_count']} standing, "
                               f"{s['captured_count']} captured" for s in view["seats"])
         last = view.get("last_reveal")
         extra = f"\nLast reveal: {render.reveal_summary(last, view, who)}" if last else ""

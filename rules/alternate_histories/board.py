@@ -154,6 +154,10 @@ def power(s: State, p: Perm, role: str) -> int:
                 scope == "rapid_attack" and "rapid_deployment" in kws and role == "attack") or (
                 scope == "defence" and role == "defend"):
             total += int(effect["amount"])
+    if effect["kind"] == "arsenal" and effect["scope"] in kws and p.kind == "unit":
+        total += int(effect["amount"])
+    if effect["kind"] == "fortress" and role == "defend":
+        total += int(effect["amount"])
     if effect["kind"] == "tie" and effect["scope"] == "attack" and role == "attack" \
             and p.kind == "unit":
         total += int(effect["amount"])
@@ -173,8 +177,12 @@ def mobility(s: State, p: Perm, intercepting: bool = False) -> int:
     effect = NATIONS[s.sides[p.owner].nation].effect
     if effect["kind"] == "mobility" and effect["scope"] in p.keywords:
         total += int(effect["amount"])
+    if effect["kind"] == "arsenal" and effect["scope"] in p.keywords:
+        total += 1
     if intercepting:
         total += sum(ab.amount for ab in passives(s, p.owner, "radar"))
+        if effect["kind"] == "fortress":
+            total += 1  # intercepts an attacker of equal mobility
     return total
 
 
@@ -189,10 +197,11 @@ def may_hunt_spies(s: State, seat: int) -> bool:
 
 def hit_mill(s: State, p: Perm) -> int:
     """Cards a direct hit by ``p`` mills: one per 100 power (at least one), plus Autocracy's
-    and the Singularity era's extra card."""
+    extra card on the turn's first hit and the Singularity era's extra card."""
     n = max(1, power(s, p, "attack") // 100)
-    if GOVERNANCES[s.sides[p.owner].governance].effect["kind"] == "mill":
-        n += int(GOVERNANCES[s.sides[p.owner].governance].effect["amount"])
+    geffect = GOVERNANCES[s.sides[p.owner].governance].effect
+    if geffect["kind"] == "mill" and geffect["scope"] == "first" and s.hits == 0:
+        n += int(geffect["amount"])
     if s.global_era >= SINGULARITY:
         n += 1
     return n
@@ -207,8 +216,9 @@ def discard_cost(s: State, seat: int, card: Card) -> int:
                 ab.scope == "economy" and card.kind in ("infrastructure", "resource", "event")):
             n -= ab.amount
     geffect = GOVERNANCES[sd.governance].effect
-    if geffect["kind"] == "discount" and geffect["scope"] == "permanents" \
-            and card.kind in ("infrastructure", "resource"):
+    if geffect["kind"] == "discount" and geffect["scope"] == "market" and (
+            card.kind in ("infrastructure", "resource")
+            or (card.kind == "unit" and sd.units_built == 0)):
         n -= int(geffect["amount"])
     if card.kind == "unit" and s.global_era >= MECHANICAL and sd.units_built == 0:
         n -= 1

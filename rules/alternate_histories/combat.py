@@ -224,6 +224,7 @@ def hit_player(ctx: Ctx, a: Perm) -> None:
             s.stack.append({"k": "reorder", "seat": a.owner, "of": defender, "n": n})
     else:
         n = board.hit_mill(s, a)
+        s.hits += 1
         ctx.say(f"{seat_name(a.owner)}'s {board.public_name(a)} hits {seat_name(defender)} directly.",
                 kind="hit")
         board.mill(ctx, defender, n, " (a direct hit)")

@@ -102,19 +102,22 @@ NATION_EFFECTS: dict[str, frozenset[str]] = {
     "burn": frozenset({""}),
     "power": frozenset({"naval", "rapid_attack", "defence"}),
     "tie": frozenset({"", "attack"}),
+    "fortress": frozenset({""}),
+    "arsenal": frozenset({"air", "naval"}),
 }
 """The national traits the engine knows: kind → the scopes it reads (``mobility`` for units
 with that keyword; ``burn``, the cards burned per reshuffle; ``power`` for naval units, Rapid
 Deployment units attacking, or everything defending; ``tie``, ties won, plus attack power with
-the ``attack`` scope)."""
+the ``attack`` scope; ``fortress``, defence power plus interception at equal mobility;
+``arsenal``, +1 mobility and the amount in power for units with the scope's keyword)."""
 GOVERNANCE_EFFECTS: dict[str, frozenset[str]] = {
-    "discount": frozenset({"permanents"}),
+    "discount": frozenset({"market"}),
     "power": frozenset({"small_units"}),
-    "mill": frozenset({""}),
+    "mill": frozenset({"first"}),
 }
 """The governance traits the engine knows: kind → the scopes it reads (``discount`` of
-infrastructure and resources; ``power`` for units of 150 printed power or less; ``mill``, extra
-cards milled by direct hits)."""
+infrastructure, resources and the first unit of each turn; ``power`` for units of 150 printed
+power or less; ``mill``, an extra card milled by the first direct hit of each turn)."""
 
 DECK_SIZE = 40
 HAND_SIZE = 7
@@ -331,9 +334,13 @@ def validate_deck(nation: str, governance: str, cards: Sequence[str]) -> list[st
         if g is not None:
             most = copies_allowed(card, governance)
             if k > most:
-                why = (f"{card.name} is limited to {card.limit} per deck" if card.limit <= most
-                       or card.limit < DEFAULT_COPIES else
-                       f"a {g.name} deck may hold at most {most} copies of a card")
+                per_gov = int(g.rules.get("copies", DEFAULT_COPIES))
+                if card.limit < per_gov:
+                    why = f"{card.name} is limited to {card.limit} per deck"
+                elif per_gov < DEFAULT_COPIES:
+                    why = f"a {g.name} deck may hold at most {most} copies of a card"
+                else:
+                    why = f"a deck may hold at most {most} copies of a card"
                 errors.append(f"{card.name} appears {k} times, but {why}.")
         if n is not None and card.nations and nation not in card.nations:
             owners = " or ".join(NATIONS[x].name for x in card.nations if x in NATIONS)
@@ -343,32 +350,34 @@ def validate_deck(nation: str, governance: str, cards: Sequence[str]) -> list[st
             allowed = " or ".join(GOVERNANCES[x].name for x in card.governances if x in GOVERNANCES)
             errors.append(f"{card.name} needs {allowed}; a {g.name} deck cannot hold it.")
     if n is not None:
+        rule = "a national deck rule"
         for kw, least in n.rules.get("min_keyword", {}).items():
             have = keyword_count(cards, kw)
             if have < least:
                 errors.append(f"A {n.name} deck needs at least {least} {KEYWORDS[kw][0].lower()} cards "
-                              f"({n.restriction.rstrip('.')}); this one has {have}.")
+                              f"({rule}); this one has {have}.")
         for kw, most in n.rules.get("max_keyword", {}).items():
             have = keyword_count(cards, kw)
             if have > most:
                 errors.append(f"A {n.name} deck holds at most {most} {KEYWORDS[kw][0].lower()} cards "
-                              f"({n.restriction.rstrip('.')}); this one has {have}.")
+                              f"({rule}); this one has {have}.")
         for kinds, least in n.rules.get("min_kind", {}).items():
             have = kind_count(cards, kinds)
             if have < least:
                 errors.append(f"A {n.name} deck needs at least {least} {_kinds_words(kinds)} "
-                              f"({n.restriction.rstrip('.')}); this one has {have}.")
+                              f"({rule}); this one has {have}.")
     if g is not None:
+        rule = "a governance deck rule"
         for kinds, least in g.rules.get("min_kind", {}).items():
             have = kind_count(cards, kinds)
             if have < least:
                 errors.append(f"A {g.name} deck needs at least {least} {_kinds_words(kinds)} "
-                              f"({g.restriction.rstrip('.')}); this one has {have}.")
+                              f"({rule}); this one has {have}.")
         for kinds, most in g.rules.get("max_kind", {}).items():
             have = kind_count(cards, kinds)
             if have > most:
                 errors.append(f"A {g.name} deck holds at most {most} {_kinds_words(kinds)} "
-                              f"({g.restriction.rstrip('.')}); this one has {have}.")
+                              f"({rule}); this one has {have}.")
     return errors
 
 

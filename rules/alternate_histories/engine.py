@@ -274,6 +274,7 @@ def _start_turn(ctx: Ctx, seat: int) -> None:
     s.current = seat
     s.rally = 0
     s.spy_hunt = False
+    s.hits = 0
     sd = s.sides[seat]
     sd.switched = False
     sd.units_built = 0

@@ -96,6 +96,8 @@ class State:
     """Bonus power of the current player's units this turn (Blitz Orders)."""
     spy_hunt: bool = False
     """The current player's Precision Strike units may attack espionage units this turn."""
+    hits: int = 0
+    """Direct hits the current player has landed this turn (Autocracy's extra card: the first)."""
     last_combat: dict[str, Any] | None = None
     winner: int | None = None
     draw: bool = False
@@ -128,7 +130,7 @@ def state_to_json(s: State, schema_version: int) -> dict[str, Any]:
         "next_uid": s.next_uid,
         "stack": [dict(f) for f in s.stack],
         "known": [list(k) for k in s.known],
-        "rally": s.rally, "spy_hunt": s.spy_hunt,
+        "rally": s.rally, "spy_hunt": s.spy_hunt, "hits": s.hits,
         "last_combat": s.last_combat,
         "winner": s.winner, "draw": s.draw, "reason": s.reason,
     }
@@ -144,7 +146,7 @@ def state_from_json(d: dict[str, Any]) -> State:
                for sd in d["sides"]],
         perms=[Perm(**p) for p in d["perms"]], next_uid=d["next_uid"],
         stack=[_copy(f) for f in d["stack"]], known=[list(k) for k in d["known"]],
-        rally=d["rally"], spy_hunt=d["spy_hunt"], last_combat=_copy(d["last_combat"]),
+        rally=d["rally"], spy_hunt=d["spy_hunt"], hits=d["hits"], last_combat=_copy(d["last_combat"]),
         winner=d["winner"], draw=d["draw"], reason=d["reason"],
     )
 

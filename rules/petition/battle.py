@@ -13,6 +13,7 @@ from .content import (
     CARDS,
     FAVOUR_STRONG,
     FAVOUR_WEAK,
+    PILLAR_STAND,
     Card,
 )
 
@@ -77,12 +78,14 @@ def _raw(cards: Sequence[str], pillar: str, fortification: str | None) -> tuple[
 def tally(attack: Sequence[str], defend: Sequence[str], pillar: str, *, attack_bonus: int,
           defend_bonus: int, fortification: str | None) -> Tally:
     """Both sides' totals: citizens' points in the contested pillar (the defender may use its
-    fortification's kind), powerups, the god bonus, +1 for a fortified defence; then each side's
+    fortification's kind), powerups, the god bonus, +1 for a fortified defence, the pillar's own
+    stand once the defender has laid anything (:data:`PILLAR_STAND`); then each side's
     weakening powerups take from the other's total (never below 0)."""
     a_points, a_weaken, _ = _raw(attack, pillar, None)
     d_points, d_weaken, _ = _raw(defend, pillar, fortification)
     a = a_points + attack_bonus
-    d = d_points + defend_bonus + (1 if fortification is not None else 0)
+    stand = PILLAR_STAND if defend else 0
+    d = d_points + defend_bonus + (1 if fortification is not None else 0) + stand
     return Tally(max(0, a - d_weaken), max(0, d - a_weaken))
 
 

@@ -1,11 +1,17 @@
 """The Petition computer player: it sees only its own view and the prompt.
 
-Its plan, in words: gather until a pillar of its own hand is strong; petition that pillar's god
-when it holds citizens to defend the bid, or turn heathen when the god is taken; attack the
-pillar it can beat by the widest margin (its god's pillar first); challenge a petition only
-when its bid would likely win; defend when the defence can hold and surrender when it cannot
-(a surrender costs no citizens); in a battle add just enough to get ahead. The solo player
-attacks with its weakest card against a pillar to win the god's favour.
+Its plan, in words: gather (two cards while its hand is small — an empty hand cannot defend —
+else a card and a bead) until one pillar of its hand, with a god's +3, would pass the weakest
+rival defence of that pillar it expects; then petition that god (a challenge costs nothing to
+walk away from), or turn heathen when no god is free and the hand is strong enough without a
+bonus. It attacks the pillar it can beat by the widest margin, opening with just enough and
+keeping the rest for the battle; challenges a petition only when its bid would likely win;
+defends when everything it could bring (citizens, powerups, the fortification's +1, the pillar's
+stand, a favour) can hold what the attacker laid, laying enough and keeping the rest, and
+surrenders when it cannot (a surrender costs no citizens); in a battle adds just enough to get
+ahead. Against a lone rival it sets captured pillars aside (fortifying with the rival's own
+pillar would hand it back when that pillar falls). The solo player attacks with its weakest card
+against a pillar to win the god's favour.
 """
 
 from __future__ import annotations
@@ -14,15 +20,42 @@ import random
 from typing import Any
 
 from ..engine import Action, Prompt
-from .content import PILLARS
+from .content import PILLAR_STAND, PILLARS
 
 Card = dict[str, Any]
 
-HEATHEN_STRENGTH = 5
-"""A heathen's attack has no bonus: the hand's best pillar should hold this many points."""
+FAVOUR_BONUS = 3
+"""The favour an unchallenged petition brings."""
+
+LICENCE_MARGIN = -2.5
+"""It petitions (or turns heathen) when its hand plus the favour already passes the weakest rival
+defence of that pillar it expects: a licence it cannot use lapses."""
+
+HEATHEN_CAUTION = 3.0
+"""A heathen's attack has no bonus to absorb a bad guess: it wants this much more."""
+
+ATTACK_MARGIN = -3.0
+"""It attacks when its strength is at least this close to the defence it expects (the licence
+lapses at the end of the turn, and the estimate of an unseen hand is rough)."""
 
 AVG_POINTS_PER_CARD = 0.6
 """Roughly what an unseen card is worth in one pillar (the deck's points spread over 60 cards)."""
+
+ATTACK_CARD_WORTH = 2.2
+"""What each face-down attacking card is likely worth: attackers lay their best for the pillar."""
+
+OPENING_MARGIN = 2.0
+"""An attacker opens with enough to pass its estimate of the defence by this much."""
+
+BEAD_RESERVE = 2
+"""Below this many beads it gathers a bead with its card; otherwise it draws two cards (a full
+hand is also a defence)."""
+
+SMALL_HAND = 5
+"""Below this many cards it draws two whatever its beads: an empty hand cannot defend."""
+
+HOLD_SLACK = 2.0
+"""A defence this close to the attack it expects is still worth making (the estimate is rough)."""
 
 
 def _first(prompt: Prompt, **match: Any) -> Action | None:
@@ -80,12 +113,30 @@ def _god_of(view: dict[str, Any], seat: int, pillar: str) -> dict[str, Any] | No
 
 
 def _defence_estimate(view: dict[str, Any], seat: int, pillar: str) -> float:
+    """What ``seat`` can likely bring to defend ``pillar``: its hand (unseen, so an average per
+    card, more when a fortification lets a second kind defend), the fortification's +1, the
+    pillar's own stand (a defender with cards fights) and a favour of the pillar's god."""
     who = view["seats"][seat]
     p = next(q for q in who["pillars"] if q["kind"] == pillar)
     god = _god_of(view, seat, pillar)
     fort = 1 if p["fortification"] else 0
     bonus = int(god["bonus"]) if god else 0
-    return int(who["hand_size"]) * AVG_POINTS_PER_CARD * (1.5 if fort else 1.0) + fort + bonus
+    hand = int(who["hand_size"])
+    stand = PILLAR_STAND if hand else 0
+    return hand * AVG_POINTS_PER_CARD * (1.5 if fort else 1.0) + fort + bonus + stand
+
+
+def _attack_strength(view: dict[str, Any], hand: list[Card], pillar: str) -> float:
+    """What it can bring against ``pillar``: its citizens there, half its powerups (they may
+    not apply), and a favour of that pillar's god (a locked favour: just the locked citizens)."""
+    me = _me(view)
+    god = _god_of(view, me, pillar)
+    mine = float(_strength(hand, pillar))
+    if god is not None:
+        mine += god["bonus"]
+        if god["lock"]:
+            mine = god["bonus"] + sum(c["points"][pillar] for c in god["lock"])
+    return mine + sum(_value(c, pillar) for c in hand if c["kind"] == "powerup") * 0.5
 
 
 # ------------------------------------------------------------------------------ turns
@@ -98,41 +149,28 @@ def _turn(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
     if attacks:
         best: tuple[float, Action] | None = None
         for a in attacks:
-            pillar = a["pillar"]
-            god = _god_of(view, me, pillar)
-            mine = float(_strength(hand, pillar))
-            if god is not None:
-                mine += god["bonus"]
-                if god["lock"]:
-                    mine = god["bonus"] + sum(c["points"][pillar] for c in god["lock"])
-            mine += sum(_value(c, pillar) for c in hand if c["kind"] == "powerup") * 0.5
-            margin = mine - _defence_estimate(view, a["seat"], pillar) + rng.random() * 0.1
+            margin = (_attack_strength(view, hand, a["pillar"])
+                      - _defence_estimate(view, a["seat"], a["pillar"]) + rng.random() * 0.1)
             if best is None or margin > best[0]:
                 best = (margin, dict(a))
         assert best is not None
-        # the licence lapses at the end of this turn anyway, and a defender may not hold what it
-        # could: attack unless the defence is clearly stronger
-        if best[0] > -3.0:
+        # the licence lapses at the end of this turn: attack unless the defence looks stronger
+        if best[0] > ATTACK_MARGIN:
             return best[1]
-    petitions = [c.action for c in prompt.choices if c.action["type"] == "petition"]
+    petitions = {c.action["god"]: dict(c.action) for c in prompt.choices if c.action["type"] == "petition"}
     if petitions and beads >= 2:
-        scored = []
-        for a in petitions:
-            g = a["god"]
-            own = [c for c in hand if c["kind"] == "citizen" and c["god"] == g]
-            scored.append((_strength(hand, g) + len(own), len(own), rng.random(), dict(a)))
-        scored.sort(key=lambda x: (x[0], x[1], x[2]), reverse=True)
-        top = scored[0]
-        # every other player may challenge: at a big table a petition needs beads to spare
-        rivals = sum(1 for p in view["seats"] if p["active_count"] and p["seat"] != me)
-        if top[0] >= 6 and top[1] >= 1 and (rivals <= 2 or beads >= 3):
-            return top[3]
+        # the god whose pillar, with the +3, it could best take from someone next turn; a
+        # challenge costs nothing to walk away from (a withdrawal returns the beads)
+        scored = sorted(((_prospect(view, hand, g, FAVOUR_BONUS), _own(hand, g), rng.random(), g)
+                         for g in petitions), reverse=True)
+        top, own, _, god = scored[0]
+        if top > LICENCE_MARGIN:
+            return petitions[god]
     heathen = _first(prompt, type="heathen")
     if heathen is not None and beads >= 1:
-        best_pillar = max(_strength(hand, k) for k in PILLARS) if hand else 0
-        if best_pillar >= HEATHEN_STRENGTH:
+        if max(_prospect(view, hand, k, 0) for k in PILLARS) > LICENCE_MARGIN + HEATHEN_CAUTION:
             return heathen
-    if beads < 3:
+    if beads < BEAD_RESERVE and len(hand) >= SMALL_HAND:
         pick = _first(prompt, type="both") or _first(prompt, type="beads")
         if pick is not None:
             return pick
@@ -141,6 +179,22 @@ def _turn(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
         if pick is not None:
             return pick
     return dict(prompt.choices[0].action)
+
+
+def _prospect(view: dict[str, Any], hand: list[Card], pillar: str, bonus: int) -> float:
+    """How far its hand (plus ``bonus``) would pass the weakest rival defence of ``pillar``."""
+    me = _me(view)
+    rivals = [p["seat"] for p in view["seats"] if p["seat"] != me and p["active_count"]
+              and any(q["kind"] == pillar and q["active"] for q in p["pillars"])]
+    if not rivals:
+        return -99.0
+    weakest = min(_defence_estimate(view, k, pillar) for k in rivals)
+    return _strength(hand, pillar) + bonus - weakest
+
+
+def _own(hand: list[Card], god: str) -> int:
+    """Citizens serving ``god`` (what it could bid if challenged)."""
+    return sum(1 for c in hand if c["kind"] == "citizen" and c["god"] == god)
 
 
 def _extra(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
@@ -200,26 +254,53 @@ def _fort_kind(view: dict[str, Any], seat: int, pillar: str) -> str | None:
     return p["fortification"]["kind"] if p["fortification"] else None
 
 
+def _enough(cards: list[Card], pillar: str, fort: str | None, start: float, target: float) -> list[str]:
+    """The strongest cards, in order, until ``start`` plus their worth reaches ``target`` (all of
+    them when it never does): what is not needed stays in hand for the battle and for defence."""
+    picked: list[str] = []
+    got = start
+    for x in sorted(cards, key=lambda x: -_value(x, pillar, fort)):
+        if got >= target:
+            break
+        if _value(x, pillar, fort) <= 0:
+            continue
+        picked.append(x["id"])
+        got += _value(x, pillar, fort)
+    return picked
+
+
 def _attack(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
-    cards = prompt.params["cards"]
-    return {"type": "cards", "cards": [c["id"] for c in cards][:prompt.params["max"]]}
+    """Open with enough to pass the defence it expects, keeping the rest in hand: reinforcements
+    can follow in the battle, and an empty hand invites the next attacker."""
+    c = view["campaign"]
+    cards = list(prompt.params["cards"])
+    if not cards:
+        return {"type": "cards", "cards": []}
+    guess = _defence_estimate(view, c["defender"], c["pillar"])
+    picked = _enough(cards, c["pillar"], None, float(c["attack_bonus"]), guess + OPENING_MARGIN)
+    return {"type": "cards", "cards": picked or [cards[0]["id"]]}
 
 
 def _defend(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+    """Defend when the defence can hold: everything it could bring (citizens of the pillar or of
+    its fortification's kind, powerups, the fortification's +1, a favour of the pillar's god)
+    against what the attacker's face-down cards are likely worth. Then lay enough to hold that,
+    keeping the rest for the battle; surrender a hopeless defence (it costs no citizens)."""
     c = view["campaign"]
     me = _me(view)
     pillar = c["pillar"]
     fort = _fort_kind(view, me, pillar)
-    cards = prompt.params["cards"]
-    mine = sum(_value(x, pillar, fort) for x in cards) + (1 if fort else 0) + c["defend_bonus"]
+    cards = list(prompt.params["cards"])
+    base = float((1 if fort else 0) + c["defend_bonus"] + PILLAR_STAND)
     if c["defend_locked"]:
-        mine += sum(_value(x, pillar, fort) for x in c["defend"] or [])
+        base += sum(_value(x, pillar, fort) for x in c["defend"] or [])
+    mine = base + sum(_value(x, pillar, fort) for x in cards)
     attacker = view["seats"][c["attacker"]]
     laid = c["attack_count"] if c["attack_count"] is not None else min(attacker["hand_size"], 3)
-    expected = c["attack_bonus"] + 1.6 * laid
-    if c["defend_locked"] or mine >= expected * 0.4:
-        return {"type": "cards", "cards": [x["id"] for x in cards]}
-    return {"type": "cards", "cards": []}
+    expected = c["attack_bonus"] + ATTACK_CARD_WORTH * laid
+    if not c["defend_locked"] and mine < expected - HOLD_SLACK:
+        return {"type": "cards", "cards": []}
+    return {"type": "cards", "cards": _enough(cards, pillar, fort, base, expected + 1)}
 
 
 def _reinforce(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
@@ -246,9 +327,14 @@ def _reinforce(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Acti
 
 
 def _place(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
-    """Fortify the pillar its hand defends worst (the +1 and the extra citizens help most there)."""
+    """Fortify the pillar its hand defends worst (the +1 and the extra citizens help most there),
+    unless the card's owner is its only rival."""
     forts = [c.action for c in prompt.choices if c.action["type"] == "fortify"]
-    if not forts:
+    owner = view["placing"][0]["owner"] if view["placing"] else None
+    rivals = [p["seat"] for p in view["seats"] if p["active_count"] and p["seat"] != _me(view)]
+    if not forts or rivals == [owner]:
+        # against a lone rival every fortification is that rival's own pillar, which it would
+        # take back (standing again) by capturing the pillar it fortifies: keep it set aside
         return {"type": "stash"}
     hand = _hand(view)
     return dict(min(forts, key=lambda a: (_strength(hand, a["pillar"]), rng.random())))

@@ -9,7 +9,7 @@ confirm label and whether an empty pick (a pass, a surrender) is allowed. The an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine import Action, IllegalAction, Prompt, fields, shown
@@ -33,9 +33,20 @@ def card_face(card_id: str) -> dict[str, Any]:
 
 def cards_prompt(seat: int, kind: str, text: str, *, purpose: str, pillar: str | None,
                  cards: Sequence[str], min_: int, max_: int, confirm: str, secret: bool,
-                 timeout_note: str) -> Prompt:
-    """A card-picking prompt (see the module docstring); ``cards`` are the pickable ids."""
-    params = {"purpose": purpose, "pillar": pillar, "cards": [card_json(c) for c in cards],
+                 timeout_note: str, values: Mapping[str, int] | None = None) -> Prompt:
+    """A card-picking prompt (see the module docstring); ``cards`` are the pickable ids.
+
+    ``values`` (card id → what it adds to this pick's pillar total) is given where that is not
+    simply the card's points in ``pillar`` — the solo game (powerups count their solo power), a
+    defender counting its fortification's kind — so a form can add the total up without knowing
+    the rules; each listed card then carries ``"value"``."""
+    listed = []
+    for c in cards:
+        face = card_json(c)
+        if values is not None and c in values:
+            face["value"] = int(values[c])
+        listed.append(face)
+    params = {"purpose": purpose, "pillar": pillar, "cards": listed,
               "min": min_, "max": max_, "confirm": confirm, "can_pass": min_ == 0}
     return Prompt(seat, kind, text, (), secret=secret, free_form="cards",
                   timeout_note=timeout_note, params=params)

@@ -142,6 +142,11 @@ FAVOUR_STRONG: int = int(DATA["favour"]["strong"])
 FAVOUR_WEAK: int = int(DATA["favour"]["weak"])
 FAVOUR_WITHDRAWN: int = int(DATA["favour"]["withdrawn"])
 
+PILLAR_STAND: int = int(DATA["pillar_stand"])
+"""What a pillar card itself adds to its defence when the defender lays at least one card (the
+rulebook publishes no pillar card faces; Herald's stand this much). A surrender gets nothing:
+a culture that sends nobody loses the pillar."""
+
 
 def card(card_id: str) -> Card:
     return CARDS[card_id]

@@ -24,7 +24,9 @@ With ``winner_takes_all`` a victorious defender takes one of the attacker's pill
 
 Prompt ``params``: every card pick (kinds ``"bid"``, ``"attack"``, ``"defend"``, ``"reinforce"``,
 ``"solo_attack"``, ``"solo_add"``, ``"tithe"``) carries ``purpose``, ``pillar``, ``cards`` (exactly
-the pickable cards, as ``{"id", "name", "kind", "god", "points", "text"}``), ``min``, ``max``,
+the pickable cards, as ``{"id", "name", "kind", "god", "points", "text"}``, plus ``"value"`` —
+what the card adds to this pick's pillar total — where that is not simply its points there: every
+solo pick, a fortified defender's citizens), ``min``, ``max``,
 ``confirm`` and ``can_pass``; the answer is ``{"type": "cards", "cards": [id, ...]}``. Enumerated
 prompts carry ``{}`` except ``"challenge"`` (``god``, ``petitioner``, ``offer``) and ``"offer"``
 (``god``, ``max``).
@@ -51,7 +53,7 @@ from ..engine import (
 )
 from ..text import count, listing
 from . import solo as solo_rules
-from .battle import can_play, judge, tally
+from .battle import can_play, citizen_value, judge, tally
 from .bot import choose
 from .cards import card_face, card_json, cards_prompt, read_cards
 from .content import (
@@ -388,7 +390,8 @@ class PetitionEngine(Engine[PetitionState]):
                     c.defender, "defend", text, purpose="defend", pillar=c.pillar, cards=usable,
                     min_=0, max_=len(usable),
                     confirm="Defend with these", secret=True,
-                    timeout_note="the computer player chooses for you"))
+                    timeout_note="the computer player chooses for you",
+                    values=self._fortified_values(s, c, c.defender, usable)))
             return out
         if c.stage == "battle":
             seat = c.to_act
@@ -399,8 +402,19 @@ class PetitionEngine(Engine[PetitionState]):
                     "the battle ends when both sides pass in a row.")
             return [cards_prompt(seat, "reinforce", text, purpose="reinforce", pillar=c.pillar,
                                  cards=usable, min_=0, max_=len(usable), confirm="Add these cards",
-                                 secret=False, timeout_note="you pass")]
+                                 secret=False, timeout_note="you pass",
+                                 values=self._fortified_values(s, c, seat, usable))]
         return []
+
+    @staticmethod
+    def _fortified_values(s: PetitionState, c: Campaign, seat: int,
+                          usable: Sequence[str]) -> dict[str, int] | None:
+        """A defender whose pillar is fortified counts each citizen's better kind, not just its
+        points in the pillar: the prompt says so card by card (None when nothing differs)."""
+        f = s.seats[c.defender].pillars[c.pillar].fortification
+        if seat != c.defender or f is None:
+            return None
+        return {x: citizen_value(CARDS[x], c.pillar, f.kind) for x in usable if CARDS[x].is_citizen}
 
     def _place_prompt(self, s: PetitionState) -> Prompt:
         assert s.placer is not None
@@ -527,7 +541,7 @@ class PetitionEngine(Engine[PetitionState]):
             s.discard.append(cid)
             got = self._draw(s, seat, 1)
             events = [Event(f"{seat_name(seat)} swaps {card_name(cid)} for a new card.", kind="turn",
-                            data={"discarded": cid})]
+                            data={"discarded": card_face(cid)})]
             if got:
                 events.append(Event(f"You draw {card_name(got[0])}.", to=(seat,), kind="draw",
                                     data={"cards": got}))
@@ -1085,11 +1099,20 @@ def capture(s: PetitionState, owner: int, kind: str, captor: int) -> list[Event]
     events: list[Event] = []
     if pillar.fortification is not None:
         f = pillar.fortification
-        s.seats[f.owner].pillars[f.kind].captured_by = captor
-        refs.append(f)
         pillar.fortification = None
-        events.append(Event(f"Its fortification, {seat_name(f.owner)}'s {pillar_label(f.kind)}, goes with "
-                            "it.", kind="captured_fortification", data={"card": f.to_json()}))
+        if f.owner == captor:
+            # the captor's own pillar card comes home: it stands again in front of its owner
+            # (a culture does not hold itself captive, nor count itself as a trophy)
+            s.seats[captor].pillars[f.kind].captured_by = None
+            events.append(Event(f"Its fortification was {seat_name(captor)}'s own "
+                                f"{pillar_label(f.kind)}: {seat_name(captor)} takes back its own "
+                                f"{pillar_label(f.kind)} pillar, which stands again.",
+                                kind="restored", data={"seat": captor, "pillar": f.kind}))
+        else:
+            s.seats[f.owner].pillars[f.kind].captured_by = captor
+            refs.append(f)
+            events.append(Event(f"Its fortification, {seat_name(f.owner)}'s {pillar_label(f.kind)}, goes "
+                                "with it.", kind="captured_fortification", data={"card": f.to_json()}))
     s.placing += refs
     if not s.seats[owner].active_pillars():
         for g in s.gods.values():

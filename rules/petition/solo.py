@@ -94,14 +94,16 @@ def prompts(s: PetitionState) -> list[Prompt]:
             f"Attack the {PILLAR_NAMES[b.pillar]} pillar: as many of its cards are turned up as you "
             "lay. The lower power wins the god's favour, and with it the battle.",
             purpose="solo_attack", pillar=b.pillar, cards=list(me.hand), min_=1, max_=len(me.hand),
-            confirm="Attack", secret=False, timeout_note="the computer player chooses")]
+            confirm="Attack", secret=False, timeout_note="the computer player chooses",
+            values={c: power(c, b.pillar) for c in me.hand})]
     if s.phase == "solo_add" and b is not None:
         mine, theirs = total(b.played, b.pillar), pillar_total(b)
         text = (f"Brute force against the {PILLAR_NAMES[b.pillar]} pillar: you stand at {mine} against "
                 f"{theirs}. Add cards (each turns up one more of its cards) or give up the battle.")
         return [cards_prompt(0, "solo_add", text, purpose="solo_add", pillar=b.pillar,
                              cards=list(me.hand), min_=0, max_=len(me.hand), confirm="Add these",
-                             secret=False, timeout_note="you give up the battle")]
+                             secret=False, timeout_note="you give up the battle",
+                             values={c: power(c, b.pillar) for c in me.hand})]
     if s.phase == "tithe" and solo.tithe_card is not None:
         god = solo.tithe_card
         ok = matching(god, me.hand)

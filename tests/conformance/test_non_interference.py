@@ -245,7 +245,10 @@ def _walk(game: str) -> Report:
                     break
                 open_ = engine.prompts(state)
                 kinds = Counter(p.kind for p in open_ if p.secret)
-                report.rounds.update(k for k, n in kinds.items() if n > 1)
+                # a round of secret answers given at once: several prompts open together, of one
+                # kind or of several (Petition's attacker and defender lay their cards at once)
+                if sum(kinds.values()) > 1:
+                    report.rounds.update(kinds)
                 if step % PROBE_EVERY == 0:
                     _probe(engine, state, players, step, random.Random(f"{seed}/{step}"), report)
                     probes += 1

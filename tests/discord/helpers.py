@@ -8,6 +8,9 @@ from typing import Any
 
 import discord
 
+from bot.views import group_key
+from rules.engine import Prompt
+
 
 def components(message: discord.Message) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
@@ -148,6 +151,39 @@ async def first_choice(player: Any, message: Any) -> tuple[str, Any]:
         option = next(o for o in pick["options"] if not o.value.startswith("page:"))
         return str(option.label), partial(player.select, message, [option.value], custom_id=pick["custom_id"])
     raise AssertionError("no choice reached in the panel")
+
+
+async def choose_in_panel(actor: Any, message: discord.Message, prompt: Prompt, idx: int) -> Any:
+    """Click through a choice panel (buttons, or group menu → paged choice menu) to
+    ``prompt.choices[idx]``; returns the result of the last click or pick."""
+    keys = list(dict.fromkeys(group_key(c) for c in prompt.choices))
+    for _ in range(8):
+        comps = components(message)
+        button = next((c for c in comps if (c["custom_id"] or "").startswith("herald:btn:")
+                       and c["custom_id"].endswith(f":{idx}")), None)
+        if button is not None:
+            return await actor.click(message, custom_id=button["custom_id"])
+        select = next(c for c in comps if (c["custom_id"] or "").startswith(("herald:grp:", "herald:pick:")))
+        values = [o.value for o in select["options"]]
+        if select["custom_id"].startswith("herald:grp:"):
+            alone, group = f"c:{idx}", f"g:{keys.index(group_key(prompt.choices[idx]))}"
+            value = alone if alone in values else group
+            r = await actor.select(message, [value], custom_id=select["custom_id"])
+            if value == alone:
+                return r
+            message = r.response.message
+            continue
+        elif str(idx) in values:
+            value = str(idx)
+        else:
+            shown = [int(v) for v in values if v.isdigit()]
+            pages = [v for v in values if v.startswith("page:")]
+            value = pages[-1] if idx > max(shown) else pages[0]
+        r = await actor.select(message, [value], custom_id=select["custom_id"])
+        if str(idx) == value:
+            return r
+        message = r.response.message
+    raise AssertionError(f"could not reach choice {idx} of {prompt.kind}")
 
 
 async def open_seeded_table(env: Any, bot: Any, game: str, seed: int, *, computers: int = 0,

@@ -22,13 +22,13 @@ import discord
 import simcord
 
 from bot.app import HeraldBot
-from bot.views import group_key
 from cogs.hegemony_of_faith.cog import parse_order
 from rules.engine import Prompt
 from rules.hegemony_of_faith.engine import ENGINE
 from rules.hegemony_of_faith.reactions import KINDS as REACTION_KINDS
 from tests.discord.conftest import make_config
 from tests.discord.helpers import (
+    choose_in_panel,
     components,
     custom_ids,
     find_by_prefix,
@@ -67,38 +67,6 @@ def human_policy(game: Any, prompt: Prompt, lineups: int) -> dict[str, Any]:
         return dict(prompt.choices[0].action)
     view = ENGINE.view(ENGINE.from_json(game.state), prompt.seat)
     return ENGINE.bot_action(view, prompt, random.Random(f"human/{game.version}/{prompt.seat}"))
-
-
-async def choose_in_panel(actor: Any, message: discord.Message, prompt: Prompt, idx: int) -> Any:
-    """Click through a choice panel (groups → paged select, or buttons) to ``prompt.choices[idx]``."""
-    keys = list(dict.fromkeys(group_key(c) for c in prompt.choices))
-    for _ in range(8):
-        comps = components(message)
-        button = next((c for c in comps if (c["custom_id"] or "").startswith("herald:btn:")
-                       and c["custom_id"].endswith(f":{idx}")), None)
-        if button is not None:
-            return await actor.click(message, custom_id=button["custom_id"])
-        select = next(c for c in comps if (c["custom_id"] or "").startswith(("herald:grp:", "herald:pick:")))
-        values = [o.value for o in select["options"]]
-        if select["custom_id"].startswith("herald:grp:"):
-            alone, group = f"c:{idx}", f"g:{keys.index(group_key(prompt.choices[idx]))}"
-            value = alone if alone in values else group
-            r = await actor.select(message, [value], custom_id=select["custom_id"])
-            if value == alone:
-                return r
-            message = r.response.message
-            continue
-        elif str(idx) in values:
-            value = str(idx)
-        else:
-            shown = [int(v) for v in values if v.isdigit()]
-            pages = [v for v in values if v.startswith("page:")]
-            value = pages[-1] if idx > max(shown) else pages[0]
-        r = await actor.select(message, [value], custom_id=select["custom_id"])
-        if str(idx) == value:
-            return r
-        message = r.response.message
-    raise AssertionError(f"could not reach choice {idx} of {prompt.kind}")
 
 
 async def decide(actor: Any, where: discord.Message, prompt: Prompt, action: dict[str, Any]) -> Any:

@@ -23,14 +23,13 @@ from PIL import Image
 
 from bot.app import HeraldBot
 from bot.gameui import get_ui
-from bot.views import group_key
 from rules.engine import Prompt
 from rules.petition import ENGINE
 from rules.petition.content import CARDS
 from tests.discord.conftest import make_config
 from tests.discord.helpers import (
     answer_text,
-    components,
+    choose_in_panel,
     custom_ids,
     find_by_prefix,
     public_text,
@@ -55,31 +54,7 @@ def board(thread: Any) -> discord.Message:
 async def choose(actor: Any, message: discord.Message, prompt: Prompt, action: dict[str, Any]) -> Any:
     """Click through a choice panel (buttons, or group menu → choice menu) to ``action``."""
     idx = next(i for i, c in enumerate(prompt.choices) if c.action == action)
-    keys = list(dict.fromkeys(group_key(c) for c in prompt.choices))
-    for _ in range(8):
-        comps = components(message)
-        button = next((c for c in comps if (c["custom_id"] or "").startswith("herald:btn:")
-                       and c["custom_id"].endswith(f":{idx}")), None)
-        if button is not None:
-            return await actor.click(message, custom_id=button["custom_id"])
-        select = next(c for c in comps if (c["custom_id"] or "").startswith(("herald:grp:", "herald:pick:")))
-        values = [o.value for o in select["options"]]
-        if select["custom_id"].startswith("herald:grp:"):
-            alone, group = f"c:{idx}", f"g:{keys.index(group_key(prompt.choices[idx]))}"
-            value = alone if alone in values else group
-            r = await actor.select(message, [value], custom_id=select["custom_id"])
-            if value == alone:
-                return r
-            message = r.response.message
-            continue
-        if str(idx) in values:
-            return await actor.select(message, [str(idx)], custom_id=select["custom_id"])
-        shown = [int(v) for v in values if v.isdigit()]
-        pages = [v for v in values if v.startswith("page:")]
-        r = await actor.select(message, [pages[-1] if idx > max(shown) else pages[0]],
-                               custom_id=select["custom_id"])
-        message = r.response.message
-    raise AssertionError(f"could not reach {action} in the panel")
+    return await choose_in_panel(actor, message, prompt, idx)
 
 
 def form_id(message: discord.Message, kind: str) -> str:

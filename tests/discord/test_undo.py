@@ -116,3 +116,19 @@ async def test_an_undo_and_the_closing_bid_at_the_same_moment(simcord_env: simco
         assert took_text.startswith("Bob has played since your last move"), took_text
         assert "Bids revealed: **P1 alice**: 4, **P2 bob**: 2." in log_of(thread)
         assert "took back" not in log_of(thread)
+
+
+async def test_an_undo_from_a_direct_message(simcord_env: simcord.Env) -> None:
+    """``/game undo game:N`` in a DM with the bot takes back the move like in the thread; a member
+    who is not in that game is told so, not shown anything of it."""
+    env = simcord_env
+    thread, alice, bob = await open_game(env)
+    panel = await alice.click(decide_board(thread), label="Decide")
+    await alice.click(panel.response.message, label="Bid 3")
+    game_id = int(thread.name.rsplit("#", 1)[1]) if "#" in thread.name else 1
+    stranger = env.create_user("eve")
+    r = await stranger.slash("game undo", game=game_id)
+    assert f"You have no game #{game_id}" in reply_text(r), reply_text(r)
+    r = await alice.user.slash("game undo", game=game_id)
+    assert "Your last move was taken back" in reply_text(r), reply_text(r)
+    assert "↩️ **P1 alice** took back their last move" in log_of(thread)

@@ -41,7 +41,7 @@ from bot.storage import (
     VersionConflict,
 )
 from rules import registry
-from tests.unit.test_session import CONFIG, Clock, Recorder
+from tests.support.sessions import CONFIG, Clock, Recorder
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST, GUEST = 1001, 1002

@@ -5,48 +5,24 @@ every commit until it resumes, and of two resumptions exactly one restores them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.storage import (
     DeadlineRow,
     PostgresStorage,
-    SeatRow,
     SqliteStorage,
     Storage,
     VersionConflict,
     is_postgres_url,
 )
 from bot.storage.base import PlayerPrefs
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        return str(request.getfixturevalue("postgres_url"))
-    return str(tmp_path / "herald.db")
-
-
-@pytest.fixture
-async def store(location: str) -> AsyncIterator[Storage]:
-    s: Storage = PostgresStorage(location) if is_postgres_url(location) else SqliteStorage(location)
-    await s.open()
-    try:
-        yield s
-    finally:
-        await s.close()
+from tests.support.storage import started_duel
 
 
 async def _started(s: Storage) -> int:
-    seats = [SeatRow(0, 100, False, "Ada"), SeatRow(1, 200, False, "Bo")]
-    gid = await s.create_game(guild_id=10, channel_id=20, game_key="duel", seed=5, options={},
-                              host_id=100, deadline=None, now=1.0, seats=seats)
-    await s.start_game(gid, seats=seats, state={"turn": 0}, opened={0: 1, 1: 1}, now=2.0,
-                       deadlines=[DeadlineRow(gid, 0, "bid", 1000.0, 900.0, False, 1),
-                                  DeadlineRow(gid, 1, "bid", 1000.0, 900.0, True, 1)])
-    return gid
+    return await started_duel(s, {"turn": 0}, [DeadlineRow(0, 0, "bid", 1000.0, 900.0, False, 1),
+                                               DeadlineRow(0, 1, "bid", 1000.0, 900.0, True, 1)])
 
 
 async def _commit(s: Storage, gid: int) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +17,7 @@ import pytest
 from bot.config import Config
 from bot.scheduler import Scheduler
 from bot.session import Sessions, Update
-from bot.storage import DeadlineRow, GameRow, PostgresStorage, SqliteStorage, Storage
+from bot.storage import DeadlineRow, GameRow, PostgresStorage, Storage, open_storage
 
 HOST, GUEST = 3001, 3002
 DEADLINE, LEAD = 3600, 600
@@ -55,21 +54,13 @@ class Process:
         self.reminded.append((game.id, d.seat, d.kind))
 
 
-@pytest.fixture(params=["postgres", "sqlite"])
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The one database both processes use: a PostgreSQL URL or a SQLite file."""
-    if request.param == "postgres":
-        return str(request.getfixturevalue("postgres_url"))
-    return str(tmp_path / "herald.db")
-
-
 @pytest.fixture
 async def processes(location: str) -> AsyncIterator[tuple[list[Process], Clock]]:
+    """Two processes over the one database ``location`` (a PostgreSQL URL or a SQLite file)."""
     clock = Clock()
     made: list[Process] = []
     for name in ("one", "two"):
-        storage: Storage = (PostgresStorage(location) if location.startswith("postgres")
-                            else SqliteStorage(location))
+        storage = open_storage(location)
         await storage.open()
         sessions = Sessions(storage, CONFIG, now=clock)
         proc = Process(storage, sessions, Scheduler(sessions, owner=name))

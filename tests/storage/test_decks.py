@@ -5,35 +5,12 @@ player's deck."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
-
-from bot.storage import PostgresStorage, SqliteStorage, Storage
+from bot.storage import Storage
 from bot.storage.base import deck_name_key
 
 ANN, BO = 501, 502
 GAME = "alternate_histories"
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A new database: a SQLite file or a PostgreSQL URL."""
-    if request.param == "postgres":
-        return str(request.getfixturevalue("postgres_url"))
-    return str(tmp_path / "herald.db")
-
-
-@pytest.fixture
-async def store(location: str) -> AsyncIterator[Storage]:
-    s: Storage = (PostgresStorage(location) if location.startswith("postgres")
-                  else SqliteStorage(location))
-    await s.open()
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 def test_names_compare_without_case_or_extra_spaces() -> None:

@@ -18,7 +18,6 @@ from bot.storage import (
     MIGRATIONS,
     DeadlineRow,
     PostgresStorage,
-    SeatRow,
     SqliteStorage,
     StorageBusy,
     StorageCorrupt,
@@ -31,6 +30,7 @@ from bot.storage import (
     shown_location,
 )
 from bot.storage import postgres as pg
+from tests.support.storage import opened, started_duel
 
 
 def _with_password(url: str, password: str) -> str:
@@ -42,21 +42,12 @@ def _with_password(url: str, password: str) -> str:
 
 @pytest.fixture
 async def store(postgres_url: str) -> AsyncIterator[PostgresStorage]:
-    s = PostgresStorage(postgres_url)
-    await s.open()
-    try:
+    async with opened(PostgresStorage(postgres_url)) as s:
         yield s
-    finally:
-        await s.close()
 
 
 async def _started(s: PostgresStorage) -> int:
-    seats = [SeatRow(0, 100, False, "Ada"), SeatRow(1, 200, False, "Bo")]
-    gid = await s.create_game(guild_id=10, channel_id=20, game_key="duel", seed=5, options={},
-                              host_id=100, deadline=None, now=1.0, seats=seats)
-    await s.start_game(gid, seats=seats, state={"turn": 0}, opened={0: 1, 1: 1}, now=2.0,
-                       deadlines=[DeadlineRow(gid, 0, "bid", 100.0, 50.0, False, 1)])
-    return gid
+    return await started_duel(s, {"turn": 0}, [DeadlineRow(0, 0, "bid", 100.0, 50.0, False, 1)])
 
 
 def _commit(gid: int, seat: int = 0, version: int = 1) -> dict[str, Any]:

@@ -5,12 +5,11 @@ once, unsettled finished games are found, and the server's leaderboards switch i
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 
 import pytest
 
-from bot.storage import PostgresStorage, SeatRow, SqliteStorage, Storage
+from bot.storage import SeatRow, Storage
 from bot.storage.base import (
     COMPUTER_ID,
     Departure,
@@ -22,24 +21,6 @@ from bot.storage.base import (
 
 GUILD = 10
 ANN, BO, CY = 501, 502, 503
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        return str(request.getfixturevalue("postgres_url"))
-    return str(tmp_path / "herald.db")
-
-
-@pytest.fixture
-async def store(location: str) -> AsyncIterator[Storage]:
-    s: Storage = (PostgresStorage(location) if location.startswith("postgres")
-                  else SqliteStorage(location))
-    await s.open()
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 def _game(game_id: int, *players: RatedPlayer, key: str = "duel", started: float = 0.0,

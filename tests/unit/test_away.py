@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,38 +26,18 @@ from bot.away import (
     quiet_end,
     stretched,
 )
-from bot.config import Config
 from bot.errors import TableError
-from bot.session import Sessions, Update
+from bot.session import Sessions
 from bot.storage import DeadlineRow, GameRow, SqliteStorage
 from bot.storage.base import GamePause, PlayerPrefs
+from tests.support.sessions import CONFIG, GUEST, HOST, Clock, session_env
 
-HOST, GUEST = 1001, 1002
-CONFIG = Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
-                default_deadline=3600, reminder_lead=600, docs_url="")
 T0 = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.UTC).timestamp()
 """Friday 20 November 2026, noon UTC."""
 
 
 def at(text: str, tz: dt.tzinfo = dt.UTC) -> float:
     return dt.datetime.fromisoformat(text).replace(tzinfo=tz).timestamp()
-
-
-class Clock:
-    def __init__(self, t: float = T0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@dataclass
-class Recorder:
-    updates: list[Update] = field(default_factory=list)
-    per_action: bool = False
-
-    async def deliver(self, update: Update) -> None:
-        self.updates.append(update)
 
 
 @dataclass
@@ -72,10 +52,6 @@ class Env:
 
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    storage = SqliteStorage(str(tmp_path / "herald.db"))
-    await storage.open()
-    clock = Clock()
-    sessions = Sessions(storage, CONFIG, Recorder(), now=clock)
     lines: list[tuple[int, str]] = []
     reminded: list[DeadlineRow] = []
 
@@ -85,12 +61,10 @@ async def env(tmp_path: Path) -> AsyncIterator[Env]:
     async def remind(game: GameRow, deadline: DeadlineRow) -> None:
         reminded.append(deadline)
 
-    away = TimeAway(sessions, post, remind)
-    sessions.policy = away
-    try:
-        yield Env(sessions, storage, clock, away, lines, reminded)
-    finally:
-        await storage.close()
+    async with session_env(tmp_path, clock=Clock(T0)) as base:
+        away = TimeAway(base.sessions, post, remind)
+        base.sessions.policy = away
+        yield Env(base.sessions, base.storage, base.clock, away, lines, reminded)
 
 
 async def _started(env: Env) -> int:

@@ -5,22 +5,18 @@ the session, after a double settlement, a passing failure and a crash before set
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot import ratings
-from bot.config import Config
 from bot.session import Sessions
-from bot.storage import GameRow, SeatRow, SqliteStorage, StorageBusy
+from bot.storage import GameRow, SeatRow, StorageBusy
 from bot.storage.base import COMPUTER_ID, Departure, RatedPlayer, RatingRow
+from tests.support.sessions import CONFIG, GUEST, HOST, THIRD, Env, session_env
 
 GUILD = 5
-HOST, GUEST, THIRD = 1001, 1002, 1003
-CONFIG = Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
-                default_deadline=3600, reminder_lead=600, docs_url="")
 
 
 def _row(seats: Sequence[tuple[int | None, str]], result: dict[str, Any] | None, *,
@@ -135,30 +131,10 @@ def test_the_shown_rating_is_conservative() -> None:
 # ------------------------------------------------------------------ exactly once, end to end
 
 
-class Clock:
-    def __init__(self, t: float = 1_000_000.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@dataclass
-class Env:
-    sessions: Sessions
-    storage: SqliteStorage
-    clock: Clock
-
-
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    storage = SqliteStorage(str(tmp_path / "herald.db"))
-    await storage.open()
-    clock = Clock()
-    try:
-        yield Env(Sessions(storage, CONFIG, now=clock), storage, clock)
-    finally:
-        await storage.close()
+    async with session_env(tmp_path, deliver=False) as e:
+        yield e
 
 
 async def _started(env: Env, *, guests: int = 1, bots: int = 0) -> int:

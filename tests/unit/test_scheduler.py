@@ -15,6 +15,8 @@ from bot.config import Config
 from bot.scheduler import Scheduler
 from bot.session import Sessions, Update
 from bot.storage import DeadlineRow, GameRow, SqliteStorage, StorageBusy
+from tests.support import sessions as sessions_support
+from tests.support.sessions import Clock
 
 HOST, GUEST = 2001, 2002
 DEADLINE, LEAD = 3600, 600
@@ -23,22 +25,14 @@ CONFIG = Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
 START = 5_000_000.0
 
 
-class Clock:
-    def __init__(self, t: float = START) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-
 @dataclass
-class Recorder:
-    updates: list[Update] = field(default_factory=list)
-    per_action: bool = False
+class Recorder(sessions_support.Recorder):
+    """Records updates, and says when a timeout has been delivered."""
+
     timed_out: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def deliver(self, update: Update) -> None:
-        self.updates.append(update)
+        await super().deliver(update)
         if update.kind == "timeout":
             self.timed_out.set()
 
@@ -67,7 +61,7 @@ Factory = Callable[[], Awaitable[Bot]]
 
 @pytest.fixture
 async def boot(tmp_path: Path) -> AsyncIterator[tuple[Factory, Clock]]:
-    clock = Clock()
+    clock = Clock(START)
     opened: list[Bot] = []
 
     async def factory() -> Bot:

@@ -6,58 +6,22 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.config import Config
 from bot.errors import Contention, StaleAction, TableError
 from bot.session import Sessions, Ticket, Update, parse_deadline
 from bot.storage import DeadlineRow, GuildSettings, SqliteStorage, StorageBusy, VersionConflict
 from rules.engine import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RulesError
-
-HOST, GUEST, THIRD = 1001, 1002, 1003
-CONFIG = Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
-                default_deadline=3600, reminder_lead=600, docs_url="")
-
-
-class Clock:
-    def __init__(self, t: float = 1_000_000.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@dataclass
-class Recorder:
-    updates: list[Update] = field(default_factory=list)
-    per_action: bool = False
-
-    async def deliver(self, update: Update) -> None:
-        self.updates.append(update)
-
-
-@dataclass
-class Env:
-    sessions: Sessions
-    storage: SqliteStorage
-    clock: Clock
-    delivery: Recorder
+from tests.support.sessions import CONFIG, GUEST, HOST, THIRD, Clock, Env, Recorder, session_env
 
 
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    storage = SqliteStorage(str(tmp_path / "herald.db"))
-    await storage.open()
-    clock = Clock()
-    delivery = Recorder()
-    try:
-        yield Env(Sessions(storage, CONFIG, delivery, now=clock), storage, clock, delivery)
-    finally:
-        await storage.close()
+    async with session_env(tmp_path) as e:
+        yield e
 
 
 async def _table(env: Env, *, bots: int = 0, guests: int = 1, seed: int = 11, **kw: Any) -> int:

@@ -14,18 +14,15 @@ import pytest
 
 from bot.storage import DeadlineRow, GameRow, GuildSettings, SeatRow, SqliteStorage, VersionConflict
 from bot.storage import sqlite as sqlite_backend
+from tests.support.storage import opened
 
 SEATS = [SeatRow(0, 100, False, "Ada"), SeatRow(1, None, True, "Computer 2")]
 
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[SqliteStorage]:
-    s = SqliteStorage(str(tmp_path / "herald.db"))
-    await s.open()
-    try:
+    async with opened(SqliteStorage(str(tmp_path / "herald.db"))) as s:
         yield s
-    finally:
-        await s.close()
 
 
 async def _started(s: SqliteStorage) -> int:

@@ -19,7 +19,7 @@ from bot.undo import UndoRefused, plan_undo, undo
 from rules import registry
 from rules.engine import Action, Event, Prompt
 from tests.support.duel import DuelEngine, DuelState
-from tests.unit.test_session import CONFIG, GUEST, HOST, THIRD, Clock, Env, Recorder
+from tests.support.sessions import CONFIG, GUEST, HOST, THIRD, Env, Recorder, session_env
 
 
 class UndoDuel(DuelEngine):
@@ -74,14 +74,8 @@ def _engines() -> Iterator[None]:
 
 @pytest.fixture
 async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    storage = SqliteStorage(str(tmp_path / "herald.db"))
-    await storage.open()
-    clock = Clock()
-    delivery = Recorder()
-    try:
-        yield Env(Sessions(storage, CONFIG, delivery, now=clock), storage, clock, delivery)
-    finally:
-        await storage.close()
+    async with session_env(tmp_path) as e:
+        yield e
 
 
 async def _game(env: Env, *, players: int = 3, key: str = "undo_duel", bots: int = 0,

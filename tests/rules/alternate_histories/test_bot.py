@@ -64,8 +64,9 @@ def test_defends_well() -> None:
 
 
 def test_pays_burns_and_reorders_sensibly() -> None:
-    s = table(step="build", hands=(["landship", "stealth_bomber", "rifle_infantry", "gas_attack",
-                                    "ascension_protocol"], []))
+    s = table(step="build", governances=("autocracy", "autocracy"),
+              hands=(["landship", "stealth_bomber", "rifle_infantry", "gas_attack",
+                      "ascension_protocol"], []))
     s, _ = act(s, 0, {"type": "play", "card": "landship"})
     # Cards of eras not yet reached are the fuel.
     assert sorted(bot(s)["cards"]) == ["ascension_protocol", "stealth_bomber"]

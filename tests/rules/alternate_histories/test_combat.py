@@ -4,8 +4,6 @@ Deployment (see test_turn), kill triggers, strikes, and the hidden information a
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from rules.alternate_histories import ENGINE
@@ -74,11 +72,14 @@ def test_direct_hits_mill_one_card_per_hundred_power() -> None:
     s, _ = attack(s, c.uid, "player")
     assert len(s.sides[1].graveyard) == 4
     assert ENGINE.view(s, None)["last_combat"]["outcome"] == "hit"
-    # Autocracy mills one more.
+    # Autocracy's first direct hit of the turn mills one more.
     s = table(governances=("autocracy", "capitalism"))
     a = put(s, 0, "landship")
+    b = put(s, 0, "landship")
     s, _ = attack(s, a.uid, "player")
     assert len(s.sides[1].graveyard) == 2
+    s, _ = attack(s, b.uid, "player")
+    assert len(s.sides[1].graveyard) == 3
 
 
 def test_flee_needs_equal_or_higher_mobility_and_taps() -> None:
@@ -165,14 +166,22 @@ def test_infrastructure_is_a_target_but_resources_are_not() -> None:
     assert res.uid not in targets(s, a.uid)
 
 
-def test_france_defends_stronger() -> None:
+def test_france_defends_stronger_and_intercepts_equal_mobility() -> None:
     from rules.alternate_histories.board import power
 
     s = table(nations=("usa", "france"))
     net = put(s, 1, "trench_network")
     tank = put(s, 1, "char_b1")
-    assert power(s, net, "defend") == 210
-    assert (power(s, tank, "defend"), power(s, tank, "attack")) == (270, 210)
+    assert power(s, net, "defend") == 190
+    assert (power(s, tank, "defend"), power(s, tank, "attack")) == (260, 220)
+    a = put(s, 0, "m4_sherman")  # mobility 3, like the Char B1
+    s, _ = attack(s, a.uid, "player")
+    assert {"type": "intercept", "uid": tank.uid} in [c.action for c in prompt(s).choices]
+    s = table(nations=("usa", "germany"))
+    tank = put(s, 1, "char_b1")
+    a = put(s, 0, "m4_sherman")
+    s, _ = attack(s, a.uid, "player")
+    assert prompt(s).kind == "combat"  # elsewhere equal mobility does not intercept
 
 
 def test_naval_air_and_land_targeting() -> None:
@@ -314,7 +323,8 @@ def test_tokenize_from_hand_hides_the_cards_from_the_opponent() -> None:
 
 
 def test_tokenize_from_the_deck_and_reserves_pay_for_cards() -> None:
-    s = table(step="events", hands=(["conscription", "war_bonds", "gas_attack", "landship", "doughboys",
+    s = table(step="events", governances=("autocracy", "autocracy"),
+              hands=(["conscription", "war_bonds", "gas_attack", "landship", "doughboys",
                       "cavalry_scouts"], []),
               decks=(["tiger", "t34", "rifle_infantry"], []))
     s, _ = act(s, 0, {"type": "play", "card": "conscription"})
@@ -366,34 +376,39 @@ def test_national_and_governance_traits_in_combat() -> None:
 
     s = table(nations=("germany", "britain"), governances=("communism", "capitalism"))
     storm = put(s, 0, "stormtroopers")
-    # Blitzkrieg (+30 attacking) and Mass Mobilisation (+40 for units of 150 power or less)
-    assert power(s, storm, "attack") == 140 + 30 + 40 and power(s, storm, "defend") == 180
+    # Blitzkrieg (+20 attacking) and Mass Mobilisation (+30 for units of 150 power or less)
+    assert power(s, storm, "attack") == 140 + 20 + 30 and power(s, storm, "defend") == 170
     tank = put(s, 0, "landship")
     assert power(s, tank, "defend") == 180
     ship = put(s, 1, "dreadnought")
     assert mobility(s, ship) == 3 and power(s, ship, "defend") == 190  # Rule the Waves
     s = table(nations=("japan", "usa"))
     marines = put(s, 0, "imperial_marines")
-    assert (power(s, marines, "attack"), power(s, marines, "defend")) == (155, 130)
+    assert (power(s, marines, "attack"), power(s, marines, "defend")) == (145, 130)
     s = table(nations=("usa", "russia"))
     plane = put(s, 0, "biplane_squadron")
-    assert mobility(s, plane) == 6
+    assert mobility(s, plane) == 6 and power(s, plane, "defend") == 100  # Arsenal of Democracy
 
 
 def test_hands_and_face_down_cards_never_reach_the_other_seat() -> None:
-    rng = random.Random(2)
-    s = ENGINE.setup(2, 3)
-    for _ in range(150):
-        p = rng.choice(ENGINE.prompts(s))
-        s, ev = ENGINE.apply(s, p.seat, ENGINE.bot_action(ENGINE.view(s, p.seat), p, rng))
-        if s.phase != "turn":
-            continue
-        for seat in (0, 1):
-            other = ENGINE.view(s, 1 - seat)
-            assert "hand" not in str(other["sides"][seat]) or isinstance(other["sides"][seat]["hand"], int)
-            assert other["private"]["seat"] == 1 - seat
-        if ENGINE.result(s):
-            break
+    from rules.alternate_histories.content import CARDS
+
+    s = table(step="events", hands=(["militia_call_up", "tiger", "t34"], ["war_bonds", "spitfire"]))
+    s, _ = act(s, 0, {"type": "play", "card": "militia_call_up"})
+    s, _ = act(s, 0, {"type": "pick", "cards": ["tiger", "t34"]})
+    for seat in (0, 1):
+        mine = ENGINE.view(s, seat)
+        other = ENGINE.view(s, 1 - seat)
+        assert mine["private"]["hand"] == s.sides[seat].hand
+        assert other["sides"][seat]["hand"] == len(s.sides[seat].hand)
+        assert "hand" not in other["sides"][seat] or type(other["sides"][seat]["hand"]) is int
+        for b in other["battlefield"]:
+            if b["owner"] == seat and b["face_down"]:
+                assert b["card"] is None and b["name"] == "face-down unit"
+                assert CARDS["tiger"].name not in str(b)
+    assert sorted(ENGINE.view(s, 0)["private"]["face_down"].values()) == ["t34", "tiger"]
+    assert ENGINE.view(s, 1)["private"]["face_down"] == {}
+    assert "Tiger" not in str(ENGINE.view(s, 1)) and "tiger" not in str(ENGINE.view(s, None))
 
 
 def test_the_reaction_window_follows_the_table_option_and_times_out_sensibly() -> None:

@@ -130,8 +130,8 @@ def test_validate_reports_every_error_at_once() -> None:
     assert "Tiger I appears 5 times" in text
     assert "Tiger I is a card of Germany" in text
     assert "Stock Exchange needs Capitalism" in text
-    assert "at least 4 air" in text
-    assert "at least 18 units" in text
+    assert "at least 4 air cards (a national deck rule)" in text
+    assert "at least 18 units (a governance deck rule)" in text
     assert len(errors) == 7
 
 

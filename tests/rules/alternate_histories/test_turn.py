@@ -80,7 +80,7 @@ def test_later_era_cards_wait_for_the_global_era() -> None:
 
 def test_paying_discards_with_a_pick_and_mill_costs() -> None:
     hand = ["dreadnought", "gas_attack", "rifle_infantry", "cavalry_scouts", "war_bonds"]
-    s = table(step="build", hands=(hand, []))
+    s = table(step="build", governances=("communism", "communism"), hands=(hand, []))
     deck_before = len(s.sides[0].deck)
     s, _ = act(s, 0, {"type": "play", "card": "dreadnought"})
     p = prompt(s)
@@ -100,10 +100,11 @@ def test_paying_discards_with_a_pick_and_mill_costs() -> None:
 
 
 def test_exact_payment_is_automatic_and_unaffordable_cards_are_not_offered() -> None:
-    s = table(step="build", hands=(["landship", "rifle_infantry", "gas_attack"], []))
+    gov = ("communism", "communism")
+    s = table(step="build", governances=gov, hands=(["landship", "rifle_infantry", "gas_attack"], []))
     s, _ = act(s, 0, {"type": "play", "card": "landship"})
     assert s.sides[0].hand == [] and prompt(s).kind == "build"
-    s = table(step="build", hands=(["landship", "rifle_infantry"], []))
+    s = table(step="build", governances=gov, hands=(["landship", "rifle_infantry"], []))
     assert {"type": "play", "card": "landship"} not in actions(s)
 
 
@@ -111,14 +112,17 @@ def test_discounts_assembly_line_capitalism_and_the_mechanical_era() -> None:
     from rules.alternate_histories import board
     from rules.alternate_histories.content import CARDS
 
-    s = table(governances=("capitalism", "communism"))
+    s = table(governances=("communism", "capitalism"))
     assert board.discard_cost(s, 0, CARDS["landship"]) == 2
-    assert board.discard_cost(s, 0, CARDS["trench_network"]) == 0  # Capitalism
-    assert board.discard_cost(s, 1, CARDS["trench_network"]) == 1
+    assert board.discard_cost(s, 1, CARDS["trench_network"]) == 0  # Capitalism: infrastructure
+    assert board.discard_cost(s, 1, CARDS["landship"]) == 1  # …and the first unit of the turn
+    assert board.discard_cost(s, 0, CARDS["trench_network"]) == 1
+    s.sides[1].units_built = 1
+    assert board.discard_cost(s, 1, CARDS["landship"]) == 2
     put(s, 0, "assembly_line")
     assert board.discard_cost(s, 0, CARDS["landship"]) == 1
-    s = table(era=(1, 0))
-    assert board.discard_cost(s, 0, CARDS["landship"]) == 1  # the first unit of the turn
+    s = table(era=(1, 0), governances=("communism", "communism"))
+    assert board.discard_cost(s, 0, CARDS["landship"]) == 1  # Mechanical: the first unit of the turn
     s.sides[0].units_built = 1
     assert board.discard_cost(s, 0, CARDS["landship"]) == 2
 

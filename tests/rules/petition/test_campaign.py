@@ -7,6 +7,7 @@ import pytest
 from rules.engine import IllegalAction
 from rules.petition import ENGINE
 from rules.petition.battle import tally
+from rules.petition.content import PILLAR_STAND
 from rules.petition.state import PetitionState, PillarRef
 
 from .helpers import act, cid, labels, make, pick, prompt, public_text
@@ -68,25 +69,26 @@ def test_surrender_costs_no_citizens_but_the_attacker_loses_its_cards() -> None:
 
 
 def test_battle_rounds_alternate_until_both_pass_in_a_row() -> None:
-    s = heathen_attack([[WARLORD, SCOUT, RALLY], [SHIELD, SIEGE]])
+    s = heathen_attack([[WARLORD, SCOUT, RALLY, CRIER], [SHIELD, SIEGE]])
     s, _ = pick(s, 0, [WARLORD])
-    s, _ = pick(s, 1, [SHIELD])           # 4 against 3
+    s, _ = pick(s, 1, [SHIELD])           # 4 against 3 + the pillar's stand
     assert prompt(s, 0).params["purpose"] == "reinforce"
     s, _ = pick(s, 0, [])                 # the attacker passes
-    s, _ = pick(s, 1, [SIEGE])            # 4 against 6: the defender adds, so the battle goes on
-    s, ev = pick(s, 0, [SCOUT, RALLY])    # 8 against 6
+    s, _ = pick(s, 1, [SIEGE])            # the defender adds, so the battle goes on
+    s, ev = pick(s, 0, [SCOUT, RALLY, CRIER])  # 4 + 2 + 2 + 2 = 10 against 6 + 3
     s, _ = pick(s, 1, [])
     s, ev = pick(s, 0, [])
     assert any(e.kind == "captured" for e in ev)
     c_totals = [e.data for e in ev if e.kind == "captured"][0]
-    assert (c_totals["attack"], c_totals["defend"]) == (8, 6)
-    assert {WARLORD, SCOUT, RALLY, SHIELD, SIEGE} <= set(s.discard)  # cards used are discarded
+    assert (c_totals["attack"], c_totals["defend"]) == (10, 6 + PILLAR_STAND)
+    assert {WARLORD, SCOUT, RALLY, CRIER, SHIELD, SIEGE} <= set(s.discard)  # cards used are discarded
 
 
 def test_a_tie_holds_the_pillar() -> None:
-    s = heathen_attack([[SHIELD], [SIEGE]])
-    s, _ = pick(s, 0, [SHIELD])
-    s, _ = pick(s, 1, [SIEGE])
+    s = heathen_attack([[WARLORD, SCOUT], [SIEGE]])
+    s, _ = pick(s, 0, [WARLORD, SCOUT])
+    s, _ = pick(s, 1, [SIEGE])            # 6 against 3 + the pillar's stand of 3
+    assert PILLAR_STAND == 3
     s, _ = pick(s, 0, [])
     s, ev = pick(s, 1, [])
     assert any(e.kind == "held" for e in ev) and s.seats[1].pillars["war"].active
@@ -94,12 +96,12 @@ def test_a_tie_holds_the_pillar() -> None:
 
 
 def test_god_bonus_counts_for_the_attacker_and_the_favour_returns_after_the_battle() -> None:
-    s = make(2, hands=[[SHIELD], [WARLORD]], beads=[0, 0])
+    s = make(2, hands=[[SHIELD, SCOUT], [WARLORD]], beads=[0, 0])
     favoured(s, 0, "war", 3)
     s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
     assert s.campaign is not None and s.campaign.attack_bonus == 3
-    s, _ = pick(s, 0, [SHIELD])
-    s, _ = pick(s, 1, [WARLORD])          # 3 + 3 against 4
+    s, _ = pick(s, 0, [SHIELD, SCOUT])
+    s, _ = pick(s, 1, [WARLORD])          # 3 + 2 + 3 against 4 + 3
     s, _ = pick(s, 0, [])
     s, ev = pick(s, 1, [])
     assert s.seats[1].pillars["war"].captured_by == 0
@@ -113,7 +115,7 @@ def test_a_defender_holding_the_pillars_god_adds_its_bonus() -> None:
     s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
     assert s.campaign is not None and s.campaign.defend_bonus == 1
     s, _ = pick(s, 0, [WARLORD])
-    s, _ = pick(s, 1, [SHIELD])           # 4 against 3 + 1: a tie holds
+    s, _ = pick(s, 1, [SHIELD])           # 4 against 3 + 1 + the stand: it holds
     s, _ = pick(s, 0, [])
     s, ev = pick(s, 1, [])
     assert s.seats[1].pillars["war"].active
@@ -143,12 +145,12 @@ def test_fortification_adds_one_and_lets_its_kind_defend() -> None:
     """The rulebook's example: Magic fortified with Economy may be defended with Magic or Economy
     citizens, with +1."""
     t = tally([ARCHMAGE], [TREASURER], "magic", attack_bonus=0, defend_bonus=0, fortification="economy")
-    assert (t.attack, t.defend) == (4, 5) and not t.attacker_wins
+    assert (t.attack, t.defend) == (4, 4 + 1 + PILLAR_STAND) and not t.attacker_wins
     t = tally([ARCHMAGE], [TREASURER], "magic", attack_bonus=0, defend_bonus=0, fortification=None)
-    assert (t.attack, t.defend) == (4, 0)
+    assert (t.attack, t.defend) == (4, 0 + PILLAR_STAND)
     # a citizen with points in both counts the better of the two, not both
     t = tally([], [MONEYCHANGER], "magic", attack_bonus=0, defend_bonus=0, fortification="economy")
-    assert t.defend == 2 + 1
+    assert t.defend == 2 + 1 + PILLAR_STAND
     s = make(2, hands=[[ARCHMAGE], [TREASURER, cid("Salt Merchant")]], beads=[0, 0])
     s.seats[1].pillars["magic"].fortification = PillarRef(0, "economy")
     s.seats[0].pillars["economy"].captured_by = 1
@@ -161,7 +163,7 @@ def test_weakening_and_per_citizen_powerups() -> None:
     hymn = cid("Zealots' Hymn")
     t = tally([WARLORD, SCOUT, hymn], [SHIELD, CURSE], "war", attack_bonus=0, defend_bonus=0,
               fortification=None)
-    assert (t.attack, t.defend) == (4 + 2 + 2 - 2, 3)
+    assert (t.attack, t.defend) == (4 + 2 + 2 - 2, 3 + PILLAR_STAND)
 
 
 def capture_setup(**opts: object) -> PetitionState:
@@ -302,13 +304,65 @@ def test_last_man_standing_ends_when_one_culture_is_left() -> None:
 
 
 def test_a_favour_held_for_defence_is_spent_by_the_battle() -> None:
-    s = make(2, hands=[[WARLORD, SIEGE], [SHIELD]], beads=[0, 0])
+    s = make(2, hands=[[WARLORD, SIEGE, CRIER], [SCOUT]], beads=[0, 0])
     s.seats[0].heathen_since = 0
     favoured(s, 1, "war", 3)
     s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
-    s, _ = pick(s, 0, [WARLORD, SIEGE])
-    s, _ = pick(s, 1, [SHIELD])           # 7 against 3 + 3
+    s, _ = pick(s, 0, [WARLORD, SIEGE, CRIER])
+    s, _ = pick(s, 1, [SCOUT])            # 9 against 2 + 3 + the stand of 3
     s, _ = pick(s, 0, [])
     s, ev = pick(s, 1, [])
     assert s.seats[1].pillars["war"].captured_by == 0
     assert s.gods["war"].holder is None
+
+
+def test_recapturing_your_own_pillar_as_a_fortification_restores_it() -> None:
+    """P2 took P1's Art and fortified its War with it; P1 takes P2's War and with it its own Art,
+    which stands again in front of P1 — never "captured by" P1 in P1's own stash."""
+    s = make(3, hands=[[WARLORD], [], []], beads=[0, 0, 0])
+    s.seats[0].pillars["art"].captured_by = 1
+    s.seats[1].pillars["war"].fortification = PillarRef(0, "art")
+    s.seats[0].heathen_since = 0
+    s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
+    s, _ = pick(s, 0, [WARLORD])
+    s, ev = pick(s, 1, [])
+    assert s.seats[0].pillars["art"].active and s.seats[0].pillars["art"].captured_by is None
+    assert s.placing == [PillarRef(1, "war")]
+    assert "P1 takes back its own Art pillar" in public_text(ev)
+    s, _ = act(s, 0, {"type": "stash"})
+    assert s.seats[0].stash == [PillarRef(1, "war")]
+    assert PillarRef(0, "art") not in s.seats[0].captured()
+    view = ENGINE.view(s, None)
+    art = next(q for q in view["seats"][0]["pillars"] if q["kind"] == "art")
+    assert art["active"] and art["captured_by"] is None
+    assert sorted(ENGINE.view(s, None)["seats"][0]["stash"], key=str) == [{"owner": 1, "kind": "war"}]
+
+
+def test_winner_takes_all_takes_back_your_own_pillar_from_a_fortification() -> None:
+    """The same through winner takes all: the defender takes the attacker's War, which was
+    fortified with the defender's own Magic — Magic stands again for its owner."""
+    s = make(2, hands=[[SCOUT], [WARLORD]], beads=[0, 0], winner_takes_all=True)
+    s.seats[1].pillars["magic"].captured_by = 0
+    s.seats[0].pillars["war"].fortification = PillarRef(1, "magic")
+    s.seats[0].heathen_since = 0
+    s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
+    s, _ = pick(s, 0, [SCOUT])
+    s, _ = pick(s, 1, [WARLORD])
+    s, _ = pick(s, 0, [])
+    s, _ = pick(s, 1, [])
+    assert s.seats[1].pillars["magic"].active
+    assert s.placing == [PillarRef(0, "war")]
+
+
+def test_the_pillar_stands_only_for_a_defender_that_lays_cards() -> None:
+    """Herald's pillar cards add their stand to a defence, not to a surrender: an empty defence
+    gives the pillar up, and a single card brings the stand with it."""
+    assert tally([SCOUT], [], "war", attack_bonus=0, defend_bonus=0, fortification=None).defend == 0
+    t = tally([WARLORD], [cid("Militia Recruit")], "war", attack_bonus=0, defend_bonus=0, fortification=None)
+    assert (t.attack, t.defend) == (4, 1 + PILLAR_STAND) and not t.attacker_wins
+    s = heathen_attack([[WARLORD], [cid("Militia Recruit")]])
+    s, _ = pick(s, 0, [WARLORD])
+    s, _ = pick(s, 1, [cid("Militia Recruit")])
+    s, _ = pick(s, 0, [])
+    s, ev = pick(s, 1, [])
+    assert any(e.kind == "held" for e in ev) and s.seats[1].pillars["war"].active

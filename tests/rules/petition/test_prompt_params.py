@@ -29,7 +29,9 @@ def test_every_card_pick_in_bot_games_has_the_agreed_params() -> None:
                 par = p.params
                 assert set(par) == {"purpose", "pillar", "cards", "min", "max", "confirm", "can_pass"}
                 assert par["purpose"] in PURPOSES and par["pillar"] in (None, "art", "economy", "magic", "war")
-                assert all(set(c) == CARD_KEYS for c in par["cards"])
+                assert all(set(c) - {"value"} == CARD_KEYS for c in par["cards"])
+                if par["purpose"] in ("solo_attack", "solo_add"):
+                    assert all("value" in c for c in par["cards"])
                 assert 0 <= par["min"] <= par["max"] <= len(par["cards"])
                 assert par["can_pass"] == (par["min"] == 0) and len(par["confirm"]) <= 30
                 seen.add(par["purpose"])
@@ -59,3 +61,30 @@ def test_bad_picks_are_refused_with_one_sentence() -> None:
         assert "\n" not in err.value.message and "Traceback" not in err.value.message
     s, _ = pick(s, 0, [warlord, shield])
     assert prompt(s, 1).kind == "defend"
+
+
+def test_solo_picks_carry_each_cards_value_in_the_pillar() -> None:
+    """Solo: a powerup counts its solo power, a citizen its points in the attacked pillar; the
+    form adds up ``value`` rather than guessing."""
+    wrath, rally, poet = cid("Wrath of Heaven"), cid("Rally the Militia"), cid("Court Poet")
+    s = ENGINE.setup(1, 3)
+    s.seats[0].hand = [wrath, rally, poet]
+    s, _ = act(s, 0, {"type": "attack", "pillar": "art"})
+    cards = {c["id"]: c for c in prompt(s, 0).params["cards"]}
+    assert cards[wrath]["value"] == 2 and cards[rally]["value"] == 1 and cards[poet]["value"] == 3
+
+
+def test_a_fortified_defender_sees_each_citizens_better_kind_as_its_value() -> None:
+    """Magic fortified with Economy: the Grand Treasurer (4 Economy) is worth 4 in its defence."""
+    from rules.petition.state import PillarRef
+
+    treasurer, archmage = cid("Grand Treasurer"), cid("Archmage of the Spire")
+    s = make(2, hands=[[archmage], [treasurer]], beads=[0, 0])
+    s.seats[1].pillars["magic"].fortification = PillarRef(0, "economy")
+    s.seats[0].pillars["economy"].captured_by = 1
+    s.seats[0].heathen_since = 0
+    s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "magic"})
+    defend = prompt(s, 1).params["cards"]
+    assert [(c["id"], c["value"]) for c in defend] == [(treasurer, 4)]
+    attack = prompt(s, 0).params["cards"]
+    assert all("value" not in c for c in attack)

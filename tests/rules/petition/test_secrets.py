@@ -17,6 +17,8 @@ from .helpers import act, citizens, make, pick, public_text
 
 def test_face_down_moments_leak_nothing_at_three_and_four_players() -> None:
     report = Report()
+    # the last face-down answer reveals both sides, by the rules
+    report.rounds.update({"bid", "attack", "defend"})
     face_down = 0
     for players, seed in ((3, 5), (4, 8), (3, 13)):
         rng = random.Random(seed)
@@ -75,3 +77,16 @@ def test_public_records_of_revealed_cards_carry_no_ids() -> None:
     assert all("id" not in c for c in rec["attack"] + rec["defend"])
     for c in war:
         assert c not in str(ENGINE.view(s, None))
+
+
+def test_a_swapped_card_is_named_in_public_without_its_id() -> None:
+    """A swapped card goes to the discard pile, which is shuffled back into the deck when it runs
+    out: its id in a public event could later point at a card in someone's hand (the name is
+    enough to say what was swapped)."""
+    art = citizens("art")
+    s = make(2, hands=[art[:2], []], beads=[1, 0])
+    s.deck, s.discard = [art[5]], []
+    s.phase = "extra"
+    s, ev = act(s, 0, {"type": "swap", "card": art[0]})
+    assert art[0] not in public_text(ev)
+    assert "swaps" in public_text(ev)
