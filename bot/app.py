@@ -82,6 +82,9 @@ class HeraldBot(commands.Bot):
         sessions = Sessions(storage, config)
         # boards and hands drawn in worker processes when configured (``HERALD_RENDER_PROCESSES``)
         self.render = RenderPool(config.render_processes, sessions.cpu)
+        # …and the same workers search for heavy computer players (Flick of Faith's), whose
+        # Python would otherwise hold the interpreter every other game's moves wait for
+        sessions.searches = self.render
         delivery = DiscordDelivery(self, storage, forms, cpu=sessions.cpu, now=sessions.now,
                                    render=self.render)
         sessions.delivery = delivery

@@ -11,7 +11,7 @@
 | ``HERALD_DOCS_URL`` | — (no link) | a web copy of the repository: ``/rules`` adds a link to ``<url>docs/rules/<game>.md`` (``http(s)://``) |
 | ``HERALD_SHARD_COUNT`` | — (one connection) | how many Discord shards the whole bot runs, over all its processes (docs/deployment.md) |
 | ``HERALD_SHARDS`` | — (all of them) | the shards this process runs, e.g. ``0-1`` or ``2,3`` (needs ``HERALD_SHARD_COUNT``) |
-| ``HERALD_RENDER_PROCESSES`` | ``1`` on a machine with two or more cores, else ``0`` | worker processes that draw boards, hands and animations, 0–16; 0 draws in the bot's own process (:mod:`bot.render.pool`) |
+| ``HERALD_RENDER_PROCESSES`` | ``1`` on a machine with two or more cores, else ``0`` | worker processes that draw boards, hands and animations and run heavy computer-player searches, 0–16; 0 does it all in the bot's own process (:mod:`bot.render.pool`) |
 | ``HERALD_HEARTBEAT`` | beside a SQLite file (``herald.db.heartbeat``); ``./herald-heartbeat-<shards>.json`` for PostgreSQL | the liveness file the bot writes and ``python -m bot health`` reads (:mod:`bot.health`) |
 
 Times use the syntax of ``/play deadline:`` (:func:`bot.parsing.parse_duration`): ``30m``, ``12h``,

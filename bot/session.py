@@ -34,6 +34,7 @@ from .config import Config
 from .errors import Contention, NothingToDecide, StaleAction, TableError
 from .parsing import format_duration as format_duration  # re-exported for older imports
 from .parsing import parse_deadline
+from .render.pool import WorkPool, bot_choice, timeout_choice
 from .storage import DeadlineRow, GameRow, SeatRow, Storage, VersionConflict
 from .storage.base import Departure
 from .text import board_url, seat_label
@@ -274,6 +275,9 @@ class Sessions:
         self._background: set[asyncio.Task[None]] = set()
         self.policy: DeadlinePolicy | None = None
         """Adjusts deadlines for the players' time away and quiet hours (``bot.away``)."""
+        self.searches: WorkPool | None = None
+        """Worker processes for the computer players of games whose search is heavy
+        (``Engine.heavy_bot``), set by the bot (``bot.app``); None: every choice is computed here."""
 
     # ----------------------------------------------------------------- helpers
 
@@ -772,9 +776,8 @@ class Sessions:
             if mine is None:
                 return update
             prompt = mine.prompt
-            rng = random.Random(f"{game.seed}/bot/{game.version}/{prompt.seat}")
             # (the view too is engine work: off the event loop with the choice)
-            action = await self.cpu(self._bot_choice, snap, prompt, rng)
+            action = await self._choose(snap, prompt, f"{game.seed}/bot/{game.version}/{prompt.seat}")
             try:
                 update = await self._apply(update, prompt.seat, action, "bot", None)
             except VersionConflict:
@@ -789,6 +792,33 @@ class Sessions:
     def _bot_choice(snap: Snapshot, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         """A computer player's answer, from its own view (all of it engine work)."""
         return snap.engine.bot_action(snap.view(prompt.seat), prompt, rng)
+
+    def _searched(self, snap: Snapshot) -> WorkPool | None:
+        """The worker pool that searches for this game's computer players, if it has one: only
+        for a heavy search (``Engine.heavy_bot``) — a thread of this process would hold the
+        interpreter every other game's moves need meanwhile — and never for a light one, which
+        costs less than sending the state to a worker."""
+        pool = self.searches
+        if pool is None or not pool.enabled or not snap.engine.heavy_bot or snap.game.state is None:
+            return None
+        return pool
+
+    async def _choose(self, snap: Snapshot, prompt: Prompt, seed: str) -> dict[str, Any]:
+        """A computer player's answer to ``prompt``, its rng seeded from ``seed``: in a worker
+        process for a heavy search (the stored state's JSON, the prompt and the seed cross — the
+        same choice as here), on a thread otherwise."""
+        pool = self._searched(snap)
+        if pool is not None:
+            return await pool.search(bot_choice, snap.game.game_key, snap.game.state, prompt, seed)
+        return await self.cpu(self._bot_choice, snap, prompt, random.Random(seed))  # type: ignore[no-any-return]
+
+    async def _timeout_choice(self, snap: Snapshot, prompt: Prompt) -> dict[str, Any]:
+        """The action taken when ``prompt``'s deadline passes (``Engine.timeout_action``: often the
+        computer player, so a heavy one is searched in a worker like :meth:`_choose`)."""
+        pool = self._searched(snap)
+        if pool is not None:
+            return await pool.search(timeout_choice, snap.game.game_key, snap.game.state, prompt)
+        return await self.cpu(snap.engine.timeout_action, snap.state, prompt)  # type: ignore[no-any-return]
 
     async def _run_bots_safely(self, update: Update) -> Update:
         """Computer players answer after a move that is already stored: should they fail (a locked
@@ -896,13 +926,12 @@ class Sessions:
                 update = Update(snap, kind="timeout", since=game.version)
                 origin = "timeout"
                 if cover is not None:  # the player is away: the computer player decides for them
-                    rng = random.Random(f"{game.seed}/away/{game.version}/{seat}")
-                    action = await self.cpu(self._bot_choice, snap, prompt, rng)
+                    action = await self._choose(snap, prompt, f"{game.seed}/away/{game.version}/{seat}")
                     note = Event(f"🏖️ {seat_name(seat)} is away; the computer player decided for them "
                                  f"({prompt.kind.replace('_', ' ')}).")
                     origin = "away"
                 else:
-                    action = await self.cpu(snap.engine.timeout_action, snap.state, prompt)
+                    action = await self._timeout_choice(snap, prompt)
                     # (a public line: the engine's note speaks to the player, the log about them)
                     note = Event(f"⏰ {seat_name(seat)} ran out of time ({prompt.kind.replace('_', ' ')}): "
                                  f"{about(prompt.timeout_note, seat_name(seat))}.")

@@ -326,6 +326,12 @@ class Engine(ABC, Generic[S]):
     """Version of the JSON state layout; bump when it changes."""
     option_help: ClassVar[Mapping[str, str]] = {}
     """Documented setup options and what they do."""
+    heavy_bot: ClassVar[bool] = False
+    """True when ``bot_action`` is a search heavy enough (milliseconds of Python per move) that
+    the platform runs it in a worker process, so that it does not hold the interpreter the other
+    games' moves share. The worker gets the state's JSON, the prompt and the rng's seed material,
+    so ``bot_action`` (and ``timeout_action``) must depend on nothing else: a choice made there
+    is the choice made in-process."""
 
     # -- setup
     def validate_options(self, players: int, options: Mapping[str, Any]) -> JSON:

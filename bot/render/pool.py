@@ -22,6 +22,15 @@ line without its files).
 ``HERALD_RENDER_PROCESSES`` is 1 by default on a machine with two or more cores, 0 on one core
 (:func:`bot.config.default_render_processes` says why); with 0, everything is drawn on the bot's
 thread pool. Measure with ``bench/render_pool.py``.
+
+The same workers search for the computer players of games whose search is heavy
+(``Engine.heavy_bot``: Flick of Faith simulates its candidate flicks, milliseconds of Python per
+move), for the same reason: on a thread of the bot's process a search holds the interpreter every
+other game's moves need, so one busy Flick table slows every table down
+(``bench/flick_starvation.py`` measures it). A search crosses as plain data too — the game's key,
+the state's JSON, the prompt and the seed of the computer player's rng — and the worker returns
+the action: the same code on the same data, so the choice is the one made in-process
+(``tests/unit/test_bot_pool.py``), and the fallback is the same (a dead worker: searched here).
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import random
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -37,7 +47,7 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Any, TypeVar
 
-from rules.engine import Event
+from rules.engine import Event, Prompt
 
 log = logging.getLogger("herald.render")
 
@@ -108,6 +118,40 @@ def event_files(key: str, view: JSON, events: Sequence[Event], names: Sequence[s
     return draw_event_files(get_ui(key), view, events, names, game_id)
 
 
+def bot_choice(key: str, state: JSON, prompt: Prompt, seed: str) -> JSON:
+    """The computer player's answer to ``prompt`` in the game ``key`` at ``state`` (its JSON),
+    with its rng seeded from ``seed``: what ``Sessions._bot_choice`` computes from the parsed
+    state, computed from the stored one (``from_json(to_json(s))`` equals ``s``)."""
+    from rules import registry
+
+    engine = registry.get(key)
+    parsed = engine.from_json(state)
+    return engine.bot_action(engine.view(parsed, prompt.seat), prompt, random.Random(seed))
+
+
+def timeout_choice(key: str, state: JSON, prompt: Prompt) -> JSON:
+    """The action taken for ``prompt`` when its deadline passes (``Engine.timeout_action``: for
+    most games the computer player, with an rng seeded from the state)."""
+    from rules import registry
+
+    engine = registry.get(key)
+    return engine.timeout_action(engine.from_json(state), prompt)
+
+
+def searched(key: str) -> bool:
+    """Whether a worker would search for the game ``key`` with the engine this process has: the
+    one :data:`rules.registry.BUILTIN` names (a worker loads only those), not one registered at
+    run time in its place (tests do)."""
+    from rules import registry
+
+    target = registry.BUILTIN.get(key)
+    if target is None:
+        return False
+    engine = registry.get(key)
+    module, attr = target.split(":")
+    return getattr(sys.modules.get(module), attr, None) is engine
+
+
 def _warm_up() -> None:
     """A new worker imports every game's presentation once, before its first image: the first
     board after a (re)start is not slower than the others."""
@@ -118,6 +162,9 @@ def _warm_up() -> None:
             get_ui(key)
         except Exception:  # (a game that fails to load is reported by the bot itself)
             log.debug("the worker could not load the presentation of %s", key)
+    from rules import registry
+
+    registry.all_engines()  # (the engines too, for the computer players' searches)
 
 
 def shipped(key: str) -> bool:
@@ -137,8 +184,8 @@ def shipped(key: str) -> bool:
 
 
 class RenderPool:
-    """Runs drawing jobs (the module's functions, or any picklable function of plain data) in
-    ``processes`` worker processes, or with ``fallback`` (the bot's thread pool) when there are
+    """Runs drawing jobs and searches (the module's functions, or any picklable function of plain
+    data) in ``processes`` worker processes, or with ``fallback`` (the bot's thread pool) when there are
     none or the pool fails.
 
     The pool starts at its first job. Workers are *spawned* (a fresh interpreter), never forked:
@@ -185,8 +232,8 @@ class RenderPool:
             try:
                 return await asyncio.wrap_future(executor.submit(fn, *args))
             except BrokenProcessPool:
-                log.warning("a render worker died; drawing this image in-process and starting a "
-                            "new pool for the next")
+                log.warning("a worker died; doing its work (%s) in-process and starting a new "
+                            "pool for the next", getattr(fn, "__name__", "a job"))
                 self._replace(executor)
             except RuntimeError as exc:  # (the pool was shut down meanwhile: the bot is closing)
                 if "shutdown" not in str(exc):
@@ -194,8 +241,8 @@ class RenderPool:
             except Exception as exc:
                 # the drawing failed in the worker, or its data could not be sent there: drawing
                 # it here either works or fails as it always did, with the local traceback
-                log.warning("drawing in a render worker failed (%s); drawing in-process",
-                            type(exc).__name__)
+                log.warning("%s failed in a worker (%s); running it in-process",
+                            getattr(fn, "__name__", "a job"), type(exc).__name__)
             self.fallbacks += 1
         return await self._fallback(partial(fn, *args))  # type: ignore[no-any-return]
 
@@ -205,6 +252,14 @@ class RenderPool:
         :data:`bot.gameui.UI_MODULES`), in-process for one registered at run time (a worker would
         not know it, and would draw the default board)."""
         if self.enabled and shipped(key):
+            return await self.run(fn, key, *args)
+        return await self._fallback(partial(fn, key, *args))  # type: ignore[no-any-return]
+
+    async def search(self, fn: Callable[..., T], key: str, *args: Any) -> T:
+        """``fn(key, *args)``, a computer player's search (:func:`bot_choice`,
+        :func:`timeout_choice`) for the game ``key``: in a worker for a game whose engine a worker
+        loads as this process did (:func:`searched`), in-process otherwise."""
+        if self.enabled and searched(key):
             return await self.run(fn, key, *args)
         return await self._fallback(partial(fn, key, *args))  # type: ignore[no-any-return]
 
@@ -227,5 +282,9 @@ class RenderPool:
             self._executor = None
 
 
-__all__ = ["MAX_PROCESSES", "MAX_SHOTS", "RenderPool", "board_attachments", "board_png",
-           "draw_event_files", "event_files", "hand_png", "shipped"]
+WorkPool = RenderPool
+"""The pool under the name of all it does: drawing, and the heavy computer players' searches."""
+
+__all__ = ["MAX_PROCESSES", "MAX_SHOTS", "RenderPool", "WorkPool", "board_attachments",
+           "board_png", "bot_choice", "draw_event_files", "event_files", "hand_png", "searched",
+           "shipped", "timeout_choice"]

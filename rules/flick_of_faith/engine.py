@@ -127,6 +127,9 @@ class FlickOfFaith(Engine[FlickState]):
     summary = SUMMARY
     rules_page = "docs/rules/flick_of_faith.md"
     schema_version = 1
+    heavy_bot = True
+    """The computer player simulates its candidate flicks (milliseconds per move): searched in a
+    worker process when the bot has one (``Engine.heavy_bot``)."""
 
     # ------------------------------------------------------------------------------ setup
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> FlickState:
