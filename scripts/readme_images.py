@@ -3,6 +3,7 @@
     python scripts/readme_images.py            # writes docs/images/
     python scripts/readme_images.py --out DIR  # somewhere else
     python scripts/readme_images.py --only petition  # one game's pictures
+    python scripts/readme_images.py --only alternate_histories
 
 Each game is played between computer players by ``python -m bot simulate``'s code (the same
 engine, sessions, storage and drawing as the bot), with a fixed seed, so the pictures change only
@@ -51,6 +52,7 @@ SHOTS = (
     Shot("cult_wars", 4, 7),
     Shot("flick_of_faith", 3, 7, flick=True),
     Shot("petition", 4, 7),
+    Shot("alternate_histories", 2, 7),
 )
 
 

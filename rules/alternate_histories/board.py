@@ -253,8 +253,13 @@ def destroy(ctx: Ctx, p: Perm, why: str = "") -> None:
         return
     if p.kind == "unit" and passives(s, p.owner, "salvage"):
         s.sides[p.owner].deck.append(p.card)
-        ctx.say(f"{seat_name(p.owner)}'s {shown_name} is destroyed{why}; a Field Hospital puts it at "
+        # A face-down unit never reaches the graveyard, so it is never turned face up: the
+        # opponent learns only that a face-down card went under the deck.
+        told = public_name(p)
+        ctx.say(f"{seat_name(p.owner)}'s {told} is destroyed{why}; a Field Hospital puts it at "
                 "the bottom of the deck.")
+        if p.face_down:
+            ctx.say(f"Your face-down {shown_name} goes to the bottom of your deck.", to=(p.owner,))
         return
     s.sides[p.owner].graveyard.append(p.card)
     ctx.say(f"{seat_name(p.owner)}'s {shown_name} is destroyed{why}.")

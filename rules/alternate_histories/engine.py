@@ -143,14 +143,16 @@ class AlternateHistoriesEngine(Engine[State]):
         """The secret deck and opening hand may be taken back while the other side is still
         choosing; the last choice reveals the decks and starts the game. Moves in play are final
         (the roll, draws and reshuffles are chance, and a card played is shown)."""
+        if action["type"] in ("deck", "opening") and before.phase in ("deck", "opening"):
+            # Checked before the "card drawn" rule below: an opening pick takes cards out of the
+            # deck too, but by choice, not by chance, so it is no draw.
+            if after.phase == before.phase and before.rng.position == after.rng.position:
+                return None
+            return "both sides have chosen, so the choices are out"
         if before.rng.position != after.rng.position:
             return "something was left to chance since"
         if any(len(a.deck) < len(b.deck) for a, b in zip(after.sides, before.sides, strict=True)):
             return "a card was drawn since"
-        if action["type"] in ("deck", "opening") and before.phase in ("deck", "opening"):
-            if after.phase == before.phase:
-                return None
-            return "both sides have chosen, so the choices are out"
         return "that kind of move is final in Alternate Histories"
 
     def play(self, state: State, seat: int, action: Action, prompt: Prompt) -> tuple[State, list[Event]]:
@@ -335,7 +337,9 @@ def _step_prompt(s: State) -> Prompt:
         if p.owner == seat and not p.tapped and p.kind in ("unit", "resource"):
             choices.append(Choice(f"Destroy {board.perm_name(p, seat)}"[:80],
                                   {"type": "destroy", "uid": p.uid}, group="Destroy"))
-    choices.append(Choice("End turn", {"type": "next"}, description=f"Draw back to {HAND_SIZE} cards."))
+    draws = ("You go first: no draw this turn." if s.turn == 1
+             else f"Draw back to {HAND_SIZE} cards.")
+    choices.append(Choice("End turn", {"type": "next"}, description=draws))
     return Prompt(seat, "decommission", "Decommission: destroy your untapped units or resources, "
                                         "discard unwanted cards, or end the turn.", tuple(choices))
 
@@ -393,7 +397,13 @@ def _answer_step(ctx: Ctx, action: Action) -> None:
         i = PHASES.index(s.step)
         s.step = PHASES[i + 1]
         if s.step == "draw":
-            _draw_up(ctx)
+            if s.turn == 1:
+                # The first player's handicap (the rulebook is silent; measured with the balance
+                # bench): the very first turn of the game ends without a draw phase.
+                ctx.say(f"{seat_name(seat)} went first and skips this draw phase.")
+                _start_turn(ctx, 1 - seat)
+            else:
+                _draw_up(ctx)
         return
     if t == "play":
         _start_play(ctx, seat, action["card"])

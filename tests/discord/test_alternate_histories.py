@@ -72,6 +72,19 @@ def hand_names(view: dict[str, Any]) -> set[str]:
     return {content.CARDS[c].name for c in view["private"]["hand"]}
 
 
+def shown_names(public: dict[str, Any]) -> set[str]:
+    """Card names the public view shows now: in play face up, graveyards, burned piles, the
+    cards the last combat rolled."""
+    names = {p["name"] for p in public["battlefield"]}
+    for sd in public["sides"]:
+        names |= {content.CARDS[c].name for c in sd["graveyard"] + sd["burned"]}
+    fight = public.get("last_combat") or {}
+    for side in (fight.get("attacker"), fight.get("defender")):
+        if side and side.get("roll_card") in content.CARDS:
+            names.add(content.CARDS[side["roll_card"]].name)
+    return names
+
+
 async def test_a_whole_game_from_play_to_the_end(simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     env, bot = simcord_env, simcord_bot
     channel, thread, (alice, bob) = await open_seeded_table(env, bot, KEY, seed=5)
@@ -144,10 +157,12 @@ async def test_a_whole_game_from_play_to_the_end(simcord_env: simcord.Env, simco
     done: set[str] = set()
     rng = random.Random(5)
     eras_seen: set[int] = set()
+    ever_shown: set[str] = set()
     for _ in range(900):
         snap = await bot.sessions.snapshot(game_id)
         if snap.game.status != "active":
             break
+        ever_shown |= shown_names(snap.view(None))
         eras_seen.add(getattr(snap.state, "global_era", 0))
         if {"pay", "flee", "intercept", "burn"} <= done and len(eras_seen) > 1:
             break
@@ -186,11 +201,14 @@ async def test_a_whole_game_from_play_to_the_end(simcord_env: simcord.Env, simco
     assert "The world enters the Mechanical era." in log  # the first reshuffle was the form's
     # hidden hands: no card of either hand in anything public, and no card in any custom_id,
     # even of the private forms
+    # (a card that was in play, in a graveyard or rolled may come back into a hand by the rules —
+    # a reshuffle, a Field Hospital, the bottom of the deck — so its name was public before)
     snap = await bot.sessions.snapshot(game_id)
     public = everything_public(channel)
-    shown_cards = {p["name"] for p in snap.view(None)["battlefield"]}
-    for sd in snap.view(None)["sides"]:
-        shown_cards |= {content.CARDS[c].name for c in sd["graveyard"] + sd["burned"]}
+    shown_cards = ever_shown | shown_names(snap.view(None))
+    for row in await bot.storage.events(game_id, viewer_seat=None, limit=100_000):
+        named = [row.data.get("card")] + list(row.data.get("cards") or [])
+        shown_cards |= {content.CARDS[c].name for c in named if c in content.CARDS}
     for seat in (0, 1):
         for name in hand_names(snap.view(seat)) - shown_cards:
             assert name not in public, name

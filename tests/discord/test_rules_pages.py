@@ -17,7 +17,8 @@ from rules import registry
 from tests.discord.conftest import make_config
 from tests.discord.helpers import components, reply_text
 
-GAMES = ["cult_wars", "flick_of_faith", "hegemony_of_faith"]
+GAMES = sorted(registry.BUILTIN)
+"""Every built-in game: a new game's rules page is checked the day it is registered."""
 
 
 def _button(message: Any, start: str) -> dict[str, Any]:
@@ -78,6 +79,15 @@ async def test_every_page_of_the_rules_can_be_read_in_discord(simcord_env: simco
         words = _plain(paragraph)
         if words and not words.startswith(("#", "|", "```", "-", "1.")) and len(words) > 40:
             assert words[:40] in shown, f"missing from /rules {game}: {words[:60]!r}"
+    # every table row (a long card list too) is there, whole, on one page
+    lines = text.splitlines()
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        header = after.startswith("|") and set(after) <= set("|-: ")
+        if line.startswith("|") and not header and not set(cells[0]) <= set("-: ") and cells[-1]:
+            first, last = _plain(cells[0]), _plain(cells[-1])
+            assert any(first in page and last in page for page in seen), \
+                f"table row cut or missing in /rules {game}: {first!r}"
     await reader.click(message, label="◀ Previous")
     assert _embed(shown_to.response.message).footer.text.startswith(f"Page {total - 1} of {total}")
 

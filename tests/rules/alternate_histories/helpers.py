@@ -32,7 +32,7 @@ def table(nations: tuple[str, str] = ("usa", "russia"),
     s.phase = "turn"
     s.step = step
     s.current = current
-    s.turn = 1
+    s.turn = 2  # past the first turn, which has no draw phase
     return s
 
 

@@ -172,8 +172,8 @@ def test_france_defends_stronger_and_intercepts_equal_mobility() -> None:
     s = table(nations=("usa", "france"))
     net = put(s, 1, "trench_network")
     tank = put(s, 1, "char_b1")
-    assert power(s, net, "defend") == 190
-    assert (power(s, tank, "defend"), power(s, tank, "attack")) == (260, 220)
+    assert power(s, net, "defend") == 200
+    assert (power(s, tank, "defend"), power(s, tank, "attack")) == (270, 220)
     a = put(s, 0, "m4_sherman")  # mobility 3, like the Char B1
     s, _ = attack(s, a.uid, "player")
     assert {"type": "intercept", "uid": tank.uid} in [c.action for c in prompt(s).choices]

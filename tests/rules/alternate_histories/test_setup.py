@@ -123,3 +123,27 @@ def test_the_same_seed_and_answers_replay_exactly() -> None:
         s, _ = ENGINE.apply(s, p.seat, a)
     again = ENGINE.replay(2, 77, None, log)
     assert ENGINE.to_json(again) == ENGINE.to_json(s)
+
+
+def test_undo_takes_back_a_deck_or_opening_pick_until_both_sides_have_chosen() -> None:
+    s0 = ENGINE.setup(2, 5)
+    deck = {"type": "deck", "ready": "britain-communism"}
+    s1, ev = act(s0, 0, deck)
+    assert ENGINE.undoable(s0, 0, deck, s1, ev) is None
+    last = {"type": "deck", "ready": "germany-autocracy"}
+    s2, ev = act(s1, 1, last)
+    assert ENGINE.undoable(s1, 1, last, s2, ev) == "both sides have chosen, so the choices are out"
+    # The opening pick moves seven cards out of the deck; that is a choice, not a draw.
+    pick = {"type": "opening", "cards": ["royal_flying_corps"] * 3 + ["rifle_infantry"] * 3 + ["gas_attack"]}
+    s3, ev = act(s2, 0, pick)
+    assert len(s3.sides[0].deck) == 33
+    assert ENGINE.undoable(s2, 0, pick, s3, ev) is None
+    other = ENGINE.timeout_action(s3, ENGINE.prompts(s3)[0])
+    s4, ev = act(s3, 1, other)
+    assert s4.phase == "turn"
+    assert ENGINE.undoable(s3, 1, other, s4, ev) == "both sides have chosen, so the choices are out"
+    # A move in play stays final.
+    p = ENGINE.prompts(s4)[0]
+    a = p.choices[0].action
+    s5, ev = act(s4, p.seat, a)
+    assert ENGINE.undoable(s4, p.seat, a, s5, ev) is not None

@@ -162,7 +162,21 @@ def test_draw_phase_draws_back_to_seven() -> None:
     s, ev = act(s, 0, NEXT)
     assert len(s.sides[0].hand) == 7 and len(s.sides[0].deck) == 14
     assert "You draw" in texts(ev, 0) and "You draw" not in texts(ev, 1)
-    assert s.current == 1 and s.turn == 2
+    assert s.current == 1 and s.turn == 3
+
+
+def test_the_first_player_skips_the_draw_of_the_first_turn() -> None:
+    s = table(step="decommission", hands=(["gas_attack"], []))
+    s.turn = 1
+    assert prompt(s).choices[-1].description == "You go first: no draw this turn."
+    s, ev = act(s, 0, NEXT)
+    assert s.sides[0].hand == ["gas_attack"] and len(s.sides[0].deck) == 20
+    assert "P1 went first and skips this draw phase." in texts(ev, None)
+    assert s.current == 1 and s.turn == 2 and s.step == "events"
+    # the second player's first turn draws as usual
+    s.step = "decommission"
+    s, _ = act(s, 1, NEXT)
+    assert len(s.sides[1].hand) == 7 and s.turn == 3
 
 
 def test_deck_out_burns_five_reshuffles_and_advances_the_era() -> None:
@@ -299,3 +313,18 @@ def test_a_recovering_event_does_not_recover_itself() -> None:
     s, _ = act(s, 0, {"type": "play", "card": "marshall_plan"})
     assert s.sides[0].deck == ["tiger", "rifle_infantry", "gas_attack", "landship"]
     assert s.sides[0].graveyard == ["marshall_plan"]
+
+
+def test_a_face_down_unit_saved_by_a_field_hospital_stays_secret() -> None:
+    from rules.alternate_histories.board import Ctx, destroy
+
+    s = table()
+    put(s, 0, "field_hospital")
+    u = put(s, 0, "royal_flying_corps", face_down=True, power=70, mobility=2)
+    ctx = Ctx(s)
+    destroy(ctx, u)
+    assert s.sides[0].deck[-1] == "royal_flying_corps"
+    public = texts(ctx.events, None)
+    assert "face-down unit is destroyed; a Field Hospital" in public
+    assert "Royal Flying Corps" not in public and "Royal Flying Corps" not in texts(ctx.events, 1)
+    assert "Royal Flying Corps" in texts(ctx.events, 0)
