@@ -43,6 +43,9 @@ def city_aim(seat: int, players: int, island: int) -> tuple[float, float]:
     return round(board.angle_towards(start, (isl.x, isl.y)), 2), round(power_for_distance(dist), 2)
 
 
+SEED = 1
+
+
 async def open_game(env: simcord.Env):
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
@@ -52,6 +55,10 @@ async def open_game(env: simcord.Env):
     r = await alice.slash(channel, "play", game="flick_of_faith")
     assert r.acknowledged and not r.ephemeral
     await bob.click(channel.last_message, label="Join")
+    # seeded (players cannot choose a seed; the test writes it on the lobby's row): an unseeded
+    # table let a wobble or another player's flick move a disc a test expects to stay put
+    game_id = (await env.bot.storage.list_games(guild_id=guild.id))[0].id
+    await env.bot.storage.update_game(game_id, seed=SEED)
     await alice.click(channel.last_message, label="Start")
     assert channel.threads
     return guild, channel, channel.threads[0], alice, bob, carol
