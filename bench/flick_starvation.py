@@ -42,6 +42,7 @@ import time  # noqa: E402
 from collections.abc import Coroutine, Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
+from report import median_table  # noqa: E402
 from sessions_load import CONFIG, TimedStorage, percentile, play_one  # noqa: E402
 
 from bot.render.pool import WorkPool  # noqa: E402
@@ -153,15 +154,7 @@ async def main(args: argparse.Namespace) -> None:
           f"{args.flick_games} tables of {FLICK} ({args.flick_players} computer players), "
           f"{args.duration:g} s a run, median of {args.repeats} runs; pool: {args.processes} "
           f"worker process(es); load average {os.getloadavg()[0]:.2f} at the start")
-    table: dict[str, dict[str, float]] = {}
-    for mode in args.modes:
-        runs = [await one_run(mode, args, seed=r + 1) for r in range(args.repeats)]
-        table[mode] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-    keys = list(next(iter(table.values())))
-    print("| mode | " + " | ".join(keys) + " |")
-    print("|---|" + "---|" * len(keys))
-    for mode, row in table.items():
-        print(f"| {mode} | " + " | ".join(f"{row[k]:.1f}" for k in keys) + " |")
+    await median_table(args.modes, args.repeats, lambda mode, seed: one_run(mode, args, seed=seed))
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:

@@ -32,11 +32,11 @@ import asyncio  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import shlex  # noqa: E402
-import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
+from report import median_table  # noqa: E402
 from sessions_load import CONFIG, TimedSessions, TimedStorage, percentile, play_one, rss_mb  # noqa: E402
 
 from bot.render import pool as render_pool  # noqa: E402
@@ -124,15 +124,7 @@ async def main(args: argparse.Namespace) -> None:
     print(f"# {os.cpu_count()} cores; {args.games} games of {args.game} ({args.players} players) "
           f"flat out, {args.renderers} boards drawn at a time, {args.duration:g} s a run, "
           f"median of {args.repeats} runs; pool: {args.processes} worker process(es)")
-    table: dict[str, dict[str, float]] = {}
-    for mode in args.modes:
-        runs = [await one_run(mode, args, views, seed=r + 1) for r in range(args.repeats)]
-        table[mode] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-    keys = list(next(iter(table.values())))
-    print("| mode | " + " | ".join(keys) + " |")
-    print("|---|" + "---|" * len(keys))
-    for mode, row in table.items():
-        print(f"| {mode} | " + " | ".join(f"{row[k]:.1f}" for k in keys) + " |")
+    await median_table(args.modes, args.repeats, lambda mode, seed: one_run(mode, args, views, seed=seed))
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
