@@ -262,7 +262,9 @@ class Sessions:
         self._idle.set()
         self.closing = False
         self.on_deadlines_changed: Callable[[], None] = lambda: None
-        self._run_cpu = run_cpu or asyncio.to_thread
+        self._run_cpu = run_cpu
+        """Where CPU-heavy work runs (a thread by default); given, every engine step runs there
+        too (see ``_work``)."""
         self.stalled: set[int] = set()
         """Games whose computer players failed to answer after a stored move (resumed later)."""
         self.scan_needed = False
@@ -411,7 +413,17 @@ class Sessions:
         return Decision(snap, seat, revision, revising=True)
 
     async def cpu(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self._run_cpu(fn, *args)
+        """Run CPU-heavy work (an export, an image, a replay) off the event loop."""
+        return await (self._run_cpu or asyncio.to_thread)(fn, *args)
+
+    async def _work(self, engine: Engine[Any], fn: Callable[..., Any], *args: Any) -> Any:
+        """A step's engine work (apply, prompts, views, a light computer player's choice): right
+        here on the event loop, where a step costs a fraction of a millisecond — less than the
+        hand-off to a thread and back, and with no other thread to share the interpreter with —
+        or on a thread for a game whose steps are heavy (``Engine.heavy_steps``: physics)."""
+        if self._run_cpu is not None or engine.heavy_steps:
+            return await self.cpu(fn, *args)
+        return fn(*args)
 
     class _Track:
         def __init__(self, s: Sessions) -> None:
@@ -612,7 +624,7 @@ class Sessions:
             if n < engine.min_players:
                 raise TableError(f"{engine.name} needs at least {engine.min_players} players; "
                                  f"{n} seated. Invite more or add computer players.")
-            state = await self.cpu(engine.setup, n, game.seed, game.options)
+            state = await self._work(engine, engine.setup, n, game.seed, game.options)
             prompts = engine.prompts(state)
             opened = self._opened_after({}, [], prompts, None, 1)
             deadlines = await self._deadlines_for(game, prompts, opened, [])
@@ -712,15 +724,15 @@ class Sessions:
             # computed by the step that made it
             after, events = engine.apply(before, seat, action)
             now_open = engine.prompts(after)
-            privates = [engine.view(after, k).get("private") for k in seats]
+            privates = [engine.private_view(after, k) for k in seats]
             return after, events, engine.to_json(after), now_open, privates, engine.result(after)
 
         async with self._steps:  # (bounds the states and views in flight: see STEPS_IN_FLIGHT)
             # RulesError propagates to the caller, before anything is written
-            after, events, data, prompts_after, privates, result = await self.cpu(step)
+            after, events, data, prompts_after, privates, result = await self._work(engine, step)
             if privates_before is None:
-                privates_before = await self.cpu(
-                    lambda: [engine.view(before, k).get("private") for k in seats])
+                privates_before = await self._work(
+                    engine, lambda: [engine.private_view(before, k) for k in seats])
             changed = {k for k in seats if privates_before[k] != privates[k]}
             events = [*notes, *events]
             status = "finished" if result is not None else "active"
@@ -810,7 +822,8 @@ class Sessions:
         pool = self._searched(snap)
         if pool is not None:
             return await pool.search(bot_choice, snap.game.game_key, snap.game.state, prompt, seed)
-        return await self.cpu(self._bot_choice, snap, prompt, random.Random(seed))  # type: ignore[no-any-return]
+        return await self._work(snap.engine, self._bot_choice, snap, prompt,  # type: ignore[no-any-return]
+                                random.Random(seed))
 
     async def _timeout_choice(self, snap: Snapshot, prompt: Prompt) -> dict[str, Any]:
         """The action taken when ``prompt``'s deadline passes (``Engine.timeout_action``: often the
@@ -818,7 +831,8 @@ class Sessions:
         pool = self._searched(snap)
         if pool is not None:
             return await pool.search(timeout_choice, snap.game.game_key, snap.game.state, prompt)
-        return await self.cpu(snap.engine.timeout_action, snap.state, prompt)  # type: ignore[no-any-return]
+        return await self._work(snap.engine, snap.engine.timeout_action,  # type: ignore[no-any-return]
+                                snap.state, prompt)
 
     async def _run_bots_safely(self, update: Update) -> Update:
         """Computer players answer after a move that is already stored: should they fail (a locked

@@ -333,6 +333,11 @@ class Engine(ABC, Generic[S]):
     so ``bot_action`` (and ``timeout_action``) must depend on nothing else: a choice made there
     is the choice made in-process."""
 
+    heavy_steps: ClassVar[bool] = False
+    """True when ``apply`` itself can cost milliseconds (a physics simulation): the platform then
+    runs each step's engine work on a worker thread. False (most games: a step is a fraction of
+    a millisecond) runs it right on the event loop, which is cheaper than handing it over."""
+
     # -- setup
     def validate_options(self, players: int, options: Mapping[str, Any]) -> JSON:
         """Check the player count and options; return the normalised options or raise InvalidOptions."""
@@ -428,6 +433,15 @@ class Engine(ABC, Generic[S]):
         knows (its hand, its pending secret choice, its own seat number): ``view(s, k) ==
         {**view(s, None), "private": {...}}``. The public view holds no ``"private"`` key.
         """
+
+    def private_view(self, state: S, seat: int) -> JSON | None:
+        """The ``"private"`` part of ``view(state, seat)`` alone (None: the view has none).
+
+        The platform compares each seat's private part before and after every step to know whose
+        hand changed; a game whose public view is costly overrides this to skip building it. Must
+        equal ``view(state, seat).get("private")`` (checked by the conformance suite)."""
+        private: JSON | None = self.view(state, seat).get("private")
+        return private
 
     def secret_markers(self, state: S, seat: int) -> list[str]:
         """Strings that identify what ``seat`` holds in secret (e.g. unique card ids).

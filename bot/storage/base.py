@@ -424,7 +424,11 @@ class Storage(ABC):
 
         The action's number in the log (its ``n``) is the version it made, less one: a game's
         actions and the versions they made stay paired after an undo removed some of them (the
-        numbers then have gaps; the order is what counts)."""
+        numbers then have gaps; the order is what counts).
+
+        ``state`` and ``result`` are plain JSON values, exactly as a read gives them back (lists,
+        never tuples; text keys only: what ``Engine.to_json`` returns, checked by the conformance
+        suite), and nobody changes them afterwards: a storage may remember them as given."""
     @abstractmethod
     async def undo_actions(self, game_id: int, *, expected_version: int, keep: int,
                            state: dict[str, Any], events: Sequence[dict[str, Any]],

@@ -229,17 +229,20 @@ def _append_events(conn: sqlite3.Connection, game_id: int, version: int,
                    rows: Sequence[tuple[str, str | None, str, str]], now: float) -> None:
     """Number the events (as :func:`event_values` encodes them) on after the game's last event,
     all made by ``version`` (on the connection's thread, inside the caller's transaction)."""
-    (last,) = conn.execute("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?", (game_id,)).fetchone()
-    conn.executemany(
+    conn.executemany(  # (each row numbered after the one before: one statement, no read first)
         "INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
-        "VALUES (?,?,?,?,?,?,?,?)",
-        [(game_id, int(last) + i + 1, version, *e, now) for i, e in enumerate(rows)])
+        "SELECT ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ? FROM events WHERE game_id=?",
+        [(game_id, version, *e, now, game_id) for e in rows])
 
 
 CACHED_GAMES = 4096
 """Live games (lobbies and running games) whose rows are kept in memory; beyond it the oldest
 written are dropped (and read from the file again when next needed)."""
 _LIVE = ("lobby", "active")
+
+
+def _by_seat(deadlines: Iterable[DeadlineRow]) -> list[DeadlineRow]:
+    return sorted(deadlines, key=lambda d: (d.seat, d.kind, d.opened))
 
 
 def _copy_game(g: GameRow) -> GameRow:
@@ -268,6 +271,81 @@ def _serialised(method: Any) -> Any:
                 raise fault from exc
 
     return wrapper
+
+
+CHECKPOINT_ROWS = 2000
+"""Rows written (``total_changes``) after which the write-ahead log is copied back: a few hundred
+moves, a few megabytes of log."""
+
+
+class Checkpointer:
+    """Copies the write-ahead log back into the database file, in the background.
+
+    SQLite does this itself at the commit that finds the log long enough, on the committing
+    connection, and waits for the disk then (an fsync) — which, with statements run on the event
+    loop's thread (``SqliteStorage._run``), would hold up every game at once. So the storage
+    turns that off (``wal_autocheckpoint=0``) and this copies instead: once ``CHECKPOINT_ROWS``
+    rows were written since the last copy, one PASSIVE checkpoint on a connection of its own, on
+    a worker thread (one at a time; no timer, so a quiet bot does nothing). PASSIVE never waits
+    for a lock and never blocks a writer; what it could not copy (a reader still uses it) is
+    copied the next time, and closing the storage copies the rest. Nothing acknowledged depends
+    on it: a committed transaction is in the log, which SQLite replays after a crash."""
+
+    def __init__(self, path: str, watched: sqlite3.Connection) -> None:
+        self.path = path
+        self._watched = watched
+        self._seen = watched.total_changes
+        self._conn: sqlite3.Connection | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+        self.done = 0
+        """Checkpoints run (for the tests)."""
+
+    def poke(self) -> None:
+        """After a write: start a copy if enough was written since the last one."""
+        if self._task is not None or self._closed:
+            return
+        changes = self._watched.total_changes
+        if changes - self._seen < CHECKPOINT_ROWS:
+            return
+        self._seen = changes
+        self._task = asyncio.get_running_loop().create_task(self._copy_now(), name="herald-checkpoint")
+
+    async def _copy_now(self) -> None:
+        try:
+            await self.checkpoint()
+        except sqlite3.Error as exc:  # (the next one tries again; meanwhile the log only grows)
+            log.warning("copying the write-ahead log into %s failed: %s", self.path, _cause(exc))
+            self._forget()
+        finally:
+            self._task = None
+
+    async def checkpoint(self) -> tuple[int, int, int]:
+        """One PASSIVE checkpoint: (busy, pages in the log, pages copied), as SQLite reports."""
+        row: tuple[int, int, int] = await asyncio.to_thread(self._copy)
+        self.done += 1
+        return row
+
+    def _copy(self) -> tuple[int, int, int]:
+        if self._conn is None:
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        busy, log_pages, copied = self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return int(busy), int(log_pages), int(copied)
+
+    def _forget(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+
+    async def close(self) -> None:
+        """Wait for a copy under way (its connection is closed after it), then stop."""
+        self._closed = True
+        task = self._task
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(task)
+        self._forget()
 
 
 MAGIC = b"SQLite format 3\x00"
@@ -355,6 +433,9 @@ class SqliteStorage(Storage):
         self._lock = asyncio.Lock()
         self._doing = "open"
         """The method in progress (under the lock), named when a failure is logged."""
+        self._inline = False
+        """True once open: statements run on the event loop's own thread (see ``_run``)."""
+        self._checkpoints: Checkpointer | None = None
         self._games: dict[int, GameRow] = {}
         """Live games as last read or written, oldest written first (see ``CACHED_GAMES``)."""
         self._deadlines: dict[int, list[DeadlineRow]] = {}
@@ -382,11 +463,56 @@ class SqliteStorage(Storage):
             del self._games[dropped]
             self._deadlines.pop(dropped, None)
 
+    def _remember_deadlines(self, game_id: int, deadlines: Iterable[DeadlineRow]) -> None:
+        """Keep a live game's deadlines as just written (the oldest dropped beyond
+        ``CACHED_GAMES``)."""
+        self._deadlines.pop(game_id, None)
+        self._deadlines[game_id] = list(deadlines)
+        while len(self._deadlines) > CACHED_GAMES:
+            del self._deadlines[next(iter(self._deadlines))]
+
     async def _on_thread(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
-        """Run ``fn`` with the raw connection on the connection's own thread: a group of
-        statements in one hand-off, where each ``execute`` through aiosqlite is one of its own."""
+        """Run ``fn`` with the raw connection on the connection's own thread: for what may take
+        long (opening checks, whole-game reads, waiting out another process's lock)."""
         db = self.db
         return await db._execute(lambda: fn(db._conn))  # type: ignore[no-untyped-call]
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``fn`` with the raw connection right here, on the event loop's thread.
+
+        A short statement group costs SQLite tens of microseconds (WAL, ``synchronous=NORMAL``:
+        a commit writes to the operating system's cache and waits for no disk), while handing it
+        to the connection's thread and back costs more than that, twice over on a busy loop — so
+        the statements of a move run inline. What could keep the loop waiting is moved away:
+        checkpoints (the one step that waits for the disk) run on a connection and thread of
+        their own (``Checkpointer``), and the busy timeout is zero here, so a write lock held by
+        another process sends ``fn`` to the connection's thread to wait for it there (only when
+        ``fn`` left no transaction open: it began its own, or ran outside one)."""
+        if not self._inline:
+            return await self._on_thread(fn)
+        conn = self.db._conn  # type: ignore[attr-defined]
+        try:
+            done = fn(conn)
+            if self._checkpoints is not None and not conn.in_transaction:
+                self._checkpoints.poke()
+            return done
+        except sqlite3.OperationalError as exc:
+            if (_code(exc) or 0) & 0xFF not in (_BUSY, _LOCKED) or conn.in_transaction:
+                raise
+        return await self._on_thread(functools.partial(self._patiently, fn))
+
+    def _patiently(self, fn: Callable[[sqlite3.Connection], Any], conn: sqlite3.Connection) -> Any:
+        """``fn`` waiting up to the busy timeout for another process's lock (on the thread)."""
+        conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+        try:
+            return fn(conn)
+        finally:
+            conn.execute("PRAGMA busy_timeout=0")
+
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one short query, read inline (``_run``)."""
+        rows: list[Any] = await self._run(lambda conn: conn.execute(sql, params).fetchall())
+        return rows
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -402,7 +528,7 @@ class SqliteStorage(Storage):
             cur.close()  # (its rowcount and lastrowid stay readable)
             return cur
 
-        cur: sqlite3.Cursor = await self._on_thread(run)
+        cur: sqlite3.Cursor = await self._run(run)
         return cur
 
     # ------------------------------------------------------------ failures
@@ -506,6 +632,10 @@ class SqliteStorage(Storage):
             await self._check_tables()
             if not created:
                 await self._note_orphans()
+            await self._x("PRAGMA wal_autocheckpoint=0")  # (``Checkpointer`` does it off the loop)
+            await self._x("PRAGMA busy_timeout=0")  # (``_run`` waits for locks on the thread)
+            self._checkpoints = Checkpointer(self.path, self.db._conn)  # type: ignore[attr-defined]
+            self._inline = True
         except BaseException as exc:
             await self._abandon(created)
             translatable = isinstance(exc, sqlite3.Error | StorageError)
@@ -516,7 +646,9 @@ class SqliteStorage(Storage):
             log.info("created a new database at %s", self.path)
 
     async def _connect(self) -> aiosqlite.Connection:
-        connection = aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout)
+        # (used from the loop's thread too, never at the same time: ``_run``)
+        connection = aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout,
+                                       check_same_thread=False)
         try:
             return await connection
         except BaseException:
@@ -667,6 +799,10 @@ class SqliteStorage(Storage):
 
     async def close(self) -> None:
         self.forget()
+        self._inline = False
+        checkpoints, self._checkpoints = self._checkpoints, None
+        if checkpoints is not None:
+            await checkpoints.close()
         db, self._db = self._db, None
         if db is not None:
             await db.close()  # stops the connection's thread even when closing fails
@@ -872,7 +1008,7 @@ class SqliteStorage(Storage):
     async def _write_deadlines(self, game_id: int, deadlines: Iterable[DeadlineRow]) -> None:
         """Replace a game's deadlines (inside the caller's transaction), in one hand-off."""
         self._deadlines.pop(game_id, None)
-        await self._on_thread(lambda conn: self._deadline_statements(conn, game_id, deadlines))
+        await self._run(lambda conn: self._deadline_statements(conn, game_id, deadlines))
 
     def _deadline_statements(self, conn: sqlite3.Connection, game_id: int,
                              deadlines: Iterable[DeadlineRow]) -> None:
@@ -909,6 +1045,7 @@ class SqliteStorage(Storage):
                 raise VersionConflict(f"game {game_id} is not a lobby any more")
             await self._write_seats(game_id, seats)
             await self._write_deadlines(game_id, deadlines)
+        self._remember_deadlines(game_id, deadlines)
 
     @_serialised
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int,
@@ -929,7 +1066,10 @@ class SqliteStorage(Storage):
             return row is not None and tuple(row) == (new_version, seat)
 
         kept = self._games.pop(game_id, None)
-        self._deadlines.pop(game_id, None)
+        # deadlines as the file holds them, when this process knows: unchanged (a computer
+        # player's move while a member's clock runs on), they are not written again
+        stored = self._deadlines.pop(game_id, None)
+        same = stored is not None and _by_seat(stored) == _by_seat(deadlines)
         state_text = to_json(state)
         action_row = (to_json(action), origin, user_id)
         event_rows = [event_values(e) for e in events]
@@ -945,29 +1085,28 @@ class SqliteStorage(Storage):
                  seat_map_json(opened), seat_map_json(answered), now, game_id, expected_version))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-            (last,) = conn.execute("SELECT COALESCE(MAX(n), 0) FROM actions WHERE game_id=?",
-                                   (game_id,)).fetchone()
-            # (the version it made, less one: paired with its events after an undo too)
-            number = max(int(last) + 1, new_version - 1)
-            conn.execute(
+            # numbered the version it made, less one (paired with its events after an undo too)
+            [(number,)] = conn.execute(
                 "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
-                "VALUES (?,?,?,?,?,?,?)", (game_id, number, seat, *action_row, now))
+                "SELECT ?, MAX(COALESCE(MAX(n), 0) + 1, ?), ?, ?, ?, ?, ? FROM actions "
+                "WHERE game_id=? RETURNING n",
+                (game_id, new_version - 1, seat, *action_row, now, game_id)).fetchall()
             _append_events(conn, game_id, new_version, event_rows, now)
-            self._deadline_statements(conn, game_id, deadlines)
+            if not same:
+                self._deadline_statements(conn, game_id, deadlines)
             return number
 
         async with self._transaction(landed, begin=False):
-            n = await self._on_thread(write)
+            n = await self._run(write)
         if kept is not None and kept.version == expected_version:
-            # write-through: the row as it is in the file now, without reading it back
-            # (the state and result as a read would give them: JSON has no tuples, no int keys)
+            # write-through: the row as it is in the file now, without reading it back (the
+            # state and result are plain JSON, as a read would give them: see ``commit_action``)
             self._keep(dataclasses.replace(
-                kept, state=json.loads(state_text), version=new_version, status=status,
-                result=json.loads(to_json(result)) if result else None,
+                kept, state=state, version=new_version, status=status, result=result or None,
                 opened={int(k): int(v) for k, v in opened.items()},
                 answered={int(k): int(v) for k, v in answered.items()}, updated_at=now))
-            if status in _LIVE and game_id in self._games:
-                self._deadlines[game_id] = list(deadlines)
+        if status in _LIVE:
+            self._remember_deadlines(game_id, deadlines)
         return new_version
 
     @_serialised
@@ -1008,7 +1147,7 @@ class SqliteStorage(Storage):
             self._deadline_statements(conn, game_id, deadlines)
 
         async with self._transaction(landed, begin=False):
-            await self._on_thread(write)
+            await self._run(write)
         return new_version
 
     @_serialised
@@ -1085,7 +1224,7 @@ class SqliteStorage(Storage):
                 f"ORDER BY due_at, game_id, seat LIMIT ?) RETURNING {DEADLINE_COLUMNS}",
                 (owner, now + lease_s, now, now, now, owner, limit)).fetchall()
 
-        rows = [deadline_row(r) for r in await self._on_thread(claim)]
+        rows = [deadline_row(r) for r in await self._run(claim)]
         return sorted(rows, key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
 
     @_serialised
@@ -1162,7 +1301,7 @@ class SqliteStorage(Storage):
             return True
 
         async with self._transaction(landed, begin=False):
-            settled: bool = await self._on_thread(write)
+            settled: bool = await self._run(write)
         return settled
 
     @_serialised

@@ -1,11 +1,14 @@
-"""The SQLite storage's memory of live games: an action is a couple of hand-offs to the connection's
-thread, reads of a live game go to no database at all, and what they return is always what the file
+"""The SQLite storage's memory of live games: an action's statements run on the event loop with no
+hand-off to the connection's thread, reads of a live game go to no database at all, and what they return is always what the file
 holds (write-through: every write reaches the file before anything is remembered)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -90,13 +93,15 @@ async def test_the_last_action_forgets_the_finished_game(store: SqliteStorage) -
     assert (await store.get_game(gid), await store.deadlines(gid)) == await _from_file(store.path, gid)
 
 
-async def test_an_action_is_two_hand_offs_and_reading_a_live_game_none(
+async def test_an_action_runs_on_the_event_loop_and_reading_a_live_game_reads_nothing(
         store: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
     gid = await _started(store)
     await store.get_game(gid), await store.deadlines(gid), await store.guild_settings(10)
     calls = _HandOffs(store, monkeypatch)
+    threads: set[int] = set()
+    store.db._conn.set_trace_callback(lambda _sql: threads.add(threading.get_ident()))
     await store.commit_action(gid, **_commit(gid, 1))
-    assert calls.count == 2  # BEGIN … every statement; then COMMIT (where its failures are told apart)
+    assert calls.count == 0 and threads == {threading.get_ident()}  # (no hand-off to a thread)
     calls.count = 0
     for _ in range(3):
         assert (await store.get_game(gid)) is not None
@@ -190,3 +195,65 @@ async def test_only_so_many_games_are_remembered(
     for gid in games:
         game = await store.get_game(gid)
         assert game is not None and dataclasses.replace(game) == (await _from_file(store.path, gid))[0]
+
+
+async def test_unchanged_deadlines_are_not_written_again(store: SqliteStorage) -> None:
+    gid = await _started(store)
+    await store.get_game(gid)
+    kept = [DeadlineRow(gid, 1, "bid", 200.0, 150.0, False, 2)]
+    await store.commit_action(gid, **_commit(gid, 1, deadlines=kept))
+    statements: list[str] = []
+    store.db._conn.set_trace_callback(statements.append)
+    # (a computer player's move while the member's clock runs on: the same deadline)
+    await store.commit_action(gid, **_commit(gid, 2, deadlines=[dataclasses.replace(kept[0])]))
+    store.db._conn.set_trace_callback(None)
+    assert statements and not any("deadlines" in s for s in statements)
+    assert (await store.get_game(gid), await store.deadlines(gid)) == await _from_file(store.path, gid)
+    moved = [DeadlineRow(gid, 1, "bid", 400.0, 350.0, False, 4)]
+    await store.commit_action(gid, **_commit(gid, 3, deadlines=moved))  # a new one is written
+    assert (await _from_file(store.path, gid))[1] == moved
+
+
+async def test_a_lock_held_by_another_process_is_waited_for_off_the_event_loop(tmp_path: Path) -> None:
+    async with opened(SqliteStorage(str(tmp_path / "herald.db"))) as s:
+        gid = await _started(s)
+        other = sqlite3.connect(s.path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process's write lock, released 0.3 s later
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.3, other.execute, "COMMIT")
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        try:
+            assert await s.commit_action(gid, **_commit(gid, 1)) == 2
+        finally:
+            ticker.cancel()
+            other.close()
+        assert ticks >= 10  # the loop ran on while the move waited for the lock
+        assert (await _from_file(s.path, gid))[0].version == 2  # type: ignore[union-attr]
+
+
+async def test_the_write_ahead_log_is_copied_back_in_the_background(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sqlite_backend, "CHECKPOINT_ROWS", 5)
+    async with opened(SqliteStorage(str(tmp_path / "herald.db"))) as s:
+        (auto,) = s.db._conn.execute("PRAGMA wal_autocheckpoint").fetchone()
+        assert auto == 0  # (no commit on the event loop waits for a checkpoint)
+        gid = await _started(s)
+        checkpoints = s._checkpoints
+        assert checkpoints is not None
+        before = checkpoints.done
+        await s.commit_action(gid, **_commit(gid, 1))  # (rows: the action, two events, the game…)
+        for _ in range(200):
+            if checkpoints.done > before:
+                break
+            await asyncio.sleep(0.01)
+        # the database file itself (its log ignored) now holds the move
+        with contextlib.closing(sqlite3.connect(f"file:{s.path}?immutable=1", uri=True)) as file:
+            assert file.execute("SELECT version FROM games WHERE id=?", (gid,)).fetchone() == (2,)
