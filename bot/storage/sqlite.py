@@ -490,7 +490,7 @@ class SqliteStorage(Storage):
         ``fn`` left no transaction open: it began its own, or ran outside one)."""
         if not self._inline:
             return await self._on_thread(fn)
-        conn = self.db._conn  # type: ignore[attr-defined]
+        conn = self.db._conn
         try:
             done = fn(conn)
             if self._checkpoints is not None and not conn.in_transaction:
@@ -634,7 +634,7 @@ class SqliteStorage(Storage):
                 await self._note_orphans()
             await self._x("PRAGMA wal_autocheckpoint=0")  # (``Checkpointer`` does it off the loop)
             await self._x("PRAGMA busy_timeout=0")  # (``_run`` waits for locks on the thread)
-            self._checkpoints = Checkpointer(self.path, self.db._conn)  # type: ignore[attr-defined]
+            self._checkpoints = Checkpointer(self.path, self.db._conn)
             self._inline = True
         except BaseException as exc:
             await self._abandon(created)
@@ -1094,7 +1094,7 @@ class SqliteStorage(Storage):
             _append_events(conn, game_id, new_version, event_rows, now)
             if not same:
                 self._deadline_statements(conn, game_id, deadlines)
-            return number
+            return int(number)
 
         async with self._transaction(landed, begin=False):
             n = await self._run(write)

@@ -177,6 +177,10 @@ class AlternateHistoriesEngine(Engine[State]):
             v["private"] = private_view(state, seat)
         return v
 
+    def private_view(self, state: State, seat: int) -> dict[str, Any]:
+        """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
+        return private_view(state, seat)
+
     def secret_variants(self, state: State, seat: int, rng: random.Random) -> list[State]:
         return _variants(self, state, seat, rng)
 

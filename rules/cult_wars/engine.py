@@ -198,7 +198,7 @@ class CultWarsEngine(Engine[CultWarsState]):
         others = [k for k in range(s.players) if k != seat]
         choices = tuple(
             Choice(f"Target {seat_name(k)}", {"type": "target", "target": k},
-                   description=f"{count(s.cults[k].followers, 'follower')}, {s.cults[k].vp} VP")
+                   description=f"{count(s.cults[k].followers, 'follower', 'followers')}, {s.cults[k].vp} VP")
             for k in others)
         text = (f"Turn {s.turn} of {TURNS}, the insignia step: choose the cult your attackers and "
                 f"action cards will target. Every cult chooses in secret; all targets are revealed "
@@ -220,8 +220,8 @@ class CultWarsEngine(Engine[CultWarsState]):
         max_assign = min(cult.followers, MAX_DEPLOY)
         by = sorted(k for k, t in s.targets.items() if t == seat) if fixed is not None else []
         head = (f"Turn {s.turn} of {TURNS}: write your secret orders. Your cult has "
-                f"{count(cult.followers, 'follower')} (at most {max_assign} can be "
-                f"assigned) and {count(len(cult.hand), 'action card')}.")
+                f"{count(cult.followers, 'follower', 'followers')} (at most {max_assign} can be "
+                f"assigned) and {count(len(cult.hand), 'action card', 'action cards')}.")
         if fixed is None:
             text = (f"{head} Choose a target cult, lay strategy cards "
                     f"{', '.join(map(str, STRATEGY_VALUES))} on Attack, Defend, Sacrifice and Breed, "
@@ -403,21 +403,26 @@ class CultWarsEngine(Engine[CultWarsState]):
         if r is not None:
             v["result"] = r.to_json()
         if seat is not None:
-            c = s.cults[seat]
-            o = s.orders.get(seat)
-            v["private"] = {
-                "seat": seat,
-                "hand": [
-                    {"id": cid, "key": kind_of(cid).key, "name": kind_of(cid).name,
-                     "text": kind_of(cid).text, "target": kind_of(cid).target}
-                    for cid in c.hand
-                ],
-                "target_choice": s.targets.get(seat) if s.phase == "targets" else None,
-                "orders": o.to_json() if o else None,
-                "orders_text": (describe(o, c.followers, split_after=s.insignia == "two_step")
-                                if o else None),
-            }
+            v["private"] = self.private_view(s, seat)
         return v
+
+    def private_view(self, state: CultWarsState, seat: int) -> dict[str, Any]:
+        """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
+        s = state
+        c = s.cults[seat]
+        o = s.orders.get(seat)
+        return {
+            "seat": seat,
+            "hand": [
+                {"id": cid, "key": kind_of(cid).key, "name": kind_of(cid).name,
+                 "text": kind_of(cid).text, "target": kind_of(cid).target}
+                for cid in c.hand
+            ],
+            "target_choice": s.targets.get(seat) if s.phase == "targets" else None,
+            "orders": o.to_json() if o else None,
+            "orders_text": (describe(o, c.followers, split_after=s.insignia == "two_step")
+                            if o else None),
+        }
 
     def secret_markers(self, state: CultWarsState, seat: int) -> list[str]:
         return list(state.cults[seat].hand)

@@ -38,6 +38,17 @@ def _is_int(x: Any) -> bool:
     return type(x) is int
 
 
+def _seats_text(seats: list[int]) -> str:
+    """The seats a refusal offers, "1 (P2), 2 (P3)" (written only when refusing: orders are read
+    on every turn of every cult)."""
+    return ", ".join(f"{k} ({seat_name(k)})" for k in seats)
+
+
+def _hand_text(hand: list[str]) -> str:
+    """The action cards a refusal lists, "AC03 (Hidden Altar), …" (written only when refusing)."""
+    return ", ".join(f"{c} ({card_name(c)})" for c in hand) or "no action cards"
+
+
 def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: list[str],
                  fixed_target: int | None = None) -> Orders:
     """Check a raw ``{"type": "orders", …}`` action and return the :class:`Orders` it gives.
@@ -55,7 +66,6 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
     else:
         got = fields(raw, "orders", {"type": str, "target": int}, ORDER_FIELDS, usage=usage)
     others = [k for k in range(players) if k != seat]
-    others_txt = ", ".join(f"{k} ({seat_name(k)})" for k in others)
 
     target: int | None = got.get("target", fixed_target)
     if fixed_target is not None and target != fixed_target:
@@ -64,7 +74,7 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
             f"{fixed_target}), not {shown(target)}; leave \"target\" out or repeat {fixed_target}.")
     if target is None or target not in others:
         raise IllegalAction(
-            f"target {shown(target)} is not another cult; reveal the insignia of one of seats {others_txt}.")
+            f"target {shown(target)} is not another cult; reveal the insignia of one of seats {_seats_text(others)}.")
 
     slots_raw = fields(got.get("slots") or {}, "slots", {}, {name: (list, None) for name in SLOTS},
                        usage='{"attack": [5, 1], "defend": [3], …}')
@@ -92,13 +102,12 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
 
     plays: list[Play] = []
     seen: set[str] = set()
-    hand_txt = ", ".join(f"{c} ({card_name(c)})" for c in hand) or "no action cards"
     for entry in got.get("actions") or []:
         play = fields(entry, "an action card play", {"card": str}, {"target": (int, None)},
                       usage=PLAY_USAGE)
         cid: str = play["card"]
         if cid not in hand or cid not in CARD_KIND:
-            raise IllegalAction(f"you do not hold action card {shown(cid, 40)}; you hold {hand_txt}.")
+            raise IllegalAction(f"you do not hold action card {shown(cid, 40)}; you hold {_hand_text(hand)}.")
         if cid in seen:
             raise IllegalAction(f"action card {cid} is played twice; each card can be played once.")
         seen.add(cid)
@@ -115,7 +124,7 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
             if tgt not in others:
                 raise IllegalAction(
                     f"{kind.name} ({cid}) needs another cult as target, not {shown(tgt)}; "
-                    f"choose one of seats {others_txt}.")
+                    f"choose one of seats {_seats_text(others)}.")
             plays.append(Play(cid, tgt))
 
     fu_raw: Any = got.get("face_up") or []
@@ -145,11 +154,11 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
     elif type(lo_raw) is list and all(_is_int(x) for x in lo_raw):
         if len(set(lo_raw)) != len(lo_raw) or any(x not in others for x in lo_raw):
             raise IllegalAction(
-                f"loss_order {shown(lo_raw, 60)} must list distinct other seats ({others_txt}) in priority order.")
+                f"loss_order {shown(lo_raw, 60)} must list distinct other seats ({_seats_text(others)}) in priority order.")
         loss_order = list(lo_raw)
     else:
         raise IllegalAction(
-            f"loss_order {shown(lo_raw, 60)} must be \"proportional\" or a priority list of seats from {others_txt}.")
+            f"loss_order {shown(lo_raw, 60)} must be \"proportional\" or a priority list of seats from {_seats_text(others)}.")
 
     return Orders(target=target, slots=slots, plays=plays, face_up=face_up, loss_order=loss_order)
 

@@ -7,6 +7,7 @@ cards), so this finds a close one greedily: the slot wanting most picks first.
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -25,6 +26,20 @@ def _subsets(values: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]
     return tuple(out)
 
 
+@lru_cache(maxsize=256)
+def _by_total(values: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """(sum, size, positions) per distinct subset sum of ``values``, in increasing sum, keeping
+    of the subsets with that sum only the one :func:`assign` prefers (fewest cards, then the
+    first positions): the computer player writes orders on every turn, and the six cards have
+    64 subsets but at most 21 sums."""
+    best: dict[int, tuple[int, tuple[int, ...]]] = {}
+    for total, idx in _subsets(values):
+        pick = (len(idx), idx)
+        if total not in best or pick < best[total]:
+            best[total] = pick
+    return tuple((total, size, idx) for total, (size, idx) in sorted(best.items()))
+
+
 def assign(wish: Mapping[str, float], budget: int,
            values: Sequence[int] = STRATEGY_VALUES) -> dict[str, list[int]]:
     """Strategy cards per slot approximating ``wish`` (slot → followers) within ``budget``."""
@@ -36,10 +51,10 @@ def assign(wish: Mapping[str, float], budget: int,
         if want <= 0 or not left:
             continue
         best: tuple[float, int, tuple[int, ...]] | None = None
-        for total, idx in _subsets(tuple(left)):
+        for total, size, idx in _by_total(tuple(left)):
             if total > room:
-                continue
-            key = (abs(total - want), len(idx), idx)
+                break
+            key = (abs(total - want), size, idx)
             if best is None or key < best:
                 best = key
         if best is None or not best[2]:
@@ -64,24 +79,26 @@ def preset_orders(seat: int, players: int, followers: list[int], vp: list[int], 
     me = followers[seat]
     others = [k for k in range(players) if k != seat]
     leader = max(others, key=lambda k: (vp[k], followers[k], -k))
-    return [(label, desc, _copy_action(action))
-            for label, desc, action in _presets(seat, players, me, leader, fixed_target)]
+    texts, actions = _packed(seat, players, me, leader, fixed_target)
+    return [(label, desc, action) for (label, desc), action in zip(texts, marshal.loads(actions), strict=True)]
 
 
-def _copy_action(action: dict[str, Any]) -> dict[str, Any]:
-    """A fresh copy of a preset's action (plain JSON: lists and dicts rebuilt)."""
-    out = dict(action)
-    out["slots"] = {s: list(v) for s, v in action["slots"].items()}
-    out["actions"] = list(action["actions"])
-    out["face_up"] = list(action["face_up"])
-    return out
+@lru_cache(maxsize=4096)
+def _packed(seat: int, players: int, me: int, leader: int,
+            fixed_target: int | None) -> tuple[tuple[tuple[str, str], ...], bytes]:
+    """The presets of :func:`_presets` as their (label, description) pairs and their actions
+    marshalled: every prompt asks for fresh copies of the actions, and one ``marshal.loads``
+    rebuilds all of them (same keys in the same order, same types) faster than copying each."""
+    presets = _presets(seat, players, me, leader, fixed_target)
+    return (tuple((label, desc) for label, desc, _ in presets),
+            marshal.dumps(tuple(action for _, _, action in presets)))
 
 
 @lru_cache(maxsize=4096)
 def _presets(seat: int, players: int, me: int, leader: int,
              fixed_target: int | None) -> tuple[tuple[str, str, dict[str, Any]], ...]:
     """The presets of :func:`preset_orders` for a cult of ``me`` followers with ``leader`` the
-    leading rival (shared by every caller: never handed out without :func:`_copy_action`)."""
+    leading rival (shared by every caller: handed out only as the fresh copies of :func:`_packed`)."""
     others = [k for k in range(players) if k != seat]
     out: list[tuple[str, str, dict[str, Any]]] = []
 

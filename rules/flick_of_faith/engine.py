@@ -130,6 +130,8 @@ class FlickOfFaith(Engine[FlickState]):
     heavy_bot = True
     """The computer player simulates its candidate flicks (milliseconds per move): searched in a
     worker process when the bot has one (``Engine.heavy_bot``)."""
+    heavy_steps = True
+    """Each flick is a physics simulation: steps run on a thread (``Engine.heavy_steps``)."""
 
     # ------------------------------------------------------------------------------ setup
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> FlickState:
@@ -888,10 +890,13 @@ class FlickOfFaith(Engine[FlickState]):
             "winners": s.winners, "end_reason": s.end_reason,
         }
         if seat is not None:
-            v["private"] = {"seat": seat, "god_pick": s.picks.get(str(seat)),
-                            "vote": s.votes.get(str(seat)),
-                            "contest_flick": s.flick_orders.get(str(seat))}
+            v["private"] = self.private_view(s, seat)
         return v
+
+    def private_view(self, s: FlickState, seat: int) -> dict[str, Any]:
+        """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
+        return {"seat": seat, "god_pick": s.picks.get(str(seat)), "vote": s.votes.get(str(seat)),
+                "contest_flick": s.flick_orders.get(str(seat))}
 
     def secret_variants(self, s: FlickState, seat: int, rng: random.Random) -> list[FlickState]:
         """Flick of Faith has no hand: a seat's secrets are its pending choices, each replaced by

@@ -52,7 +52,7 @@ def bname(t: int) -> str:
 
 def believers_text(n: int) -> str:
     """'1 believer', '3 believers'."""
-    return count(n, "believer")
+    return count(n, "believer", "believers")
 
 
 def with_article(word: str) -> str:

@@ -57,12 +57,8 @@ from .cards import (
     skill_uid,
 )
 from .sects import (
-    followers,
     gate_usable,
     hand_limit,
-    leaders,
-    members,
-    sect_count,
     skill_name,
     unification,
 )
@@ -192,6 +188,10 @@ class HegemonyEngine(Engine[State]):
         if seat is not None:
             v["private"] = private_view(s, seat)
         return v
+
+    def private_view(self, state: State, seat: int) -> dict[str, Any]:
+        """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
+        return private_view(state, seat)
 
     def secret_markers(self, state: State, seat: int) -> list[str]:
         s = state
@@ -510,12 +510,19 @@ def _sealed(s: State, k: int, *, public: bool) -> bool:
 
 
 def public_view(s: State) -> dict[str, Any]:
+    # each seat's Followers, found in one pass (as ``followers`` lists them: in seat order),
+    # rather than once per seat and twice more per sect
+    led: list[list[int]] = [[] for _ in range(s.players)]
+    for k in range(s.players):
+        lead = s.leader[k]
+        if s.role[k] == FOLLOWER and lead is not None:
+            led[lead].append(k)
     seats = []
     for k in range(s.players):
         name = skill_name(s, k)
         seats.append({
             "seat": k, "name": seat_name(k), "role": s.role[k], "leader": s.leader[k],
-            "followers": followers(s, k), "believers": len(s.believers[k]),
+            "followers": list(led[k]), "believers": len(s.believers[k]),
             # derived from a hidden skill (Ascend with Me, Purple Hermit): public only once revealed
             "hand": len(s.hands[k]), "hand_limit": hand_limit(s, k) if s.revealed[k] else None,
             "skill": name if s.revealed[k] else None,
@@ -524,8 +531,9 @@ def public_view(s: State) -> dict[str, Any]:
             "immune_mental": s.imm_mental[k], "immune_physical": s.imm_physical[k],
             "skips_next_turn": s.skip[k], "gate_copy": s.gate[k], "hermit": s.hermit[k],
         })
-    sects = [{"leader": lead, "members": members(s, lead), "believers": sect_count(s, lead)}
-             for lead in leaders(s)]
+    sects = [{"leader": lead, "members": [lead, *led[lead]],
+              "believers": len(s.believers[lead]) + sum(len(s.believers[m]) for m in led[lead])}
+             for lead in range(s.players) if s.role[lead] == LEADER]
     result = None
     if s.phase == "over" and s.winner is not None:
         result = {"winner": s.winner, "reason": s.reason}
@@ -542,10 +550,38 @@ def public_view(s: State) -> dict[str, Any]:
     }
 
 
+_BELIEVER_PARTS: dict[int, tuple[str, int, str, int, int]] = {}
+"""Per believer card: its uid, type, name and the two types it beats (made on first use)."""
+_ACTION_PARTS: dict[int, tuple[str, str, str, str]] = {}
+"""Per action card: its uid, name, kind and text (made on first use)."""
+
+
 def _believer_info(c: int) -> dict[str, Any]:
-    t = btype(c)
-    return {"uid": believer_uid(c), "id": t, "name": bname(t), "beats": list(beats(t)),
-            "bonus_against": beats(t)[0]}
+    # every seat's private view lists its believers after every step: the card's parts are
+    # looked up once, and each view still gets fresh dicts and lists of its own
+    parts = _BELIEVER_PARTS.get(c)
+    if parts is None:
+        t = btype(c)
+        parts = _BELIEVER_PARTS[c] = (believer_uid(c), t, bname(t), *beats(t))
+    uid, t, name, first, second = parts
+    return {"uid": uid, "id": t, "name": name, "beats": [first, second], "bonus_against": first}
+
+
+def _action_info(c: int) -> dict[str, Any]:
+    parts = _ACTION_PARTS.get(c)
+    if parts is None:
+        name = ACTION_CARDS[c]
+        parts = _ACTION_PARTS[c] = (action_uid(c), name, ACTION_KIND[name], ACTION_TEXT[name])
+    uid, name, kind, text = parts
+    return {"uid": uid, "name": name, "kind": kind, "text": text}
+
+
+def _by_type(c: int) -> tuple[int, int]:
+    return btype(c), c
+
+
+def _by_name(c: int) -> tuple[str, int]:
+    return ACTION_CARDS[c], c
 
 
 def private_view(s: State, seat: int) -> dict[str, Any]:
@@ -566,10 +602,8 @@ def private_view(s: State, seat: int) -> dict[str, Any]:
         my_pick = s.stack[-1]["picks"].get(str(seat))
     return {
         "seat": seat, "skill": skill, "skill_options": options,
-        "actions": [{"uid": action_uid(c), "name": ACTION_CARDS[c], "kind": ACTION_KIND[ACTION_CARDS[c]],
-                     "text": ACTION_TEXT[ACTION_CARDS[c]]}
-                    for c in sorted(s.hands[seat], key=lambda c: (ACTION_CARDS[c], c))],
-        "believers": [_believer_info(c) for c in sorted(s.believers[seat], key=lambda c: (btype(c), c))],
+        "actions": [_action_info(c) for c in sorted(s.hands[seat], key=_by_name)],
+        "believers": [_believer_info(c) for c in sorted(s.believers[seat], key=_by_type)],
         "intel": s.intel[seat], "my_pick": my_pick,
         "hand_limit": hand_limit(s, seat), "sealed": _sealed(s, seat, public=False),
     }

@@ -26,8 +26,12 @@ def sect_of(s: State, seat: int) -> int | None:
     return seat
 
 
+# (followers, members and sect_count are asked dozens of times per step, by the prompts, the
+# views and the rules: each looks the state's lists up once, not once per seat)
+
 def followers(s: State, leader: int) -> list[int]:
-    return [k for k in range(s.players) if s.role[k] == FOLLOWER and s.leader[k] == leader]
+    role, led_by = s.role, s.leader
+    return [k for k in range(s.players) if led_by[k] == leader and role[k] == FOLLOWER]
 
 
 def members(s: State, leader: int) -> list[int]:
@@ -35,11 +39,13 @@ def members(s: State, leader: int) -> list[int]:
 
 
 def leaders(s: State) -> list[int]:
-    return [k for k in range(s.players) if s.role[k] == LEADER]
+    role = s.role
+    return [k for k in range(s.players) if role[k] == LEADER]
 
 
 def sect_count(s: State, leader: int) -> int:
-    return sum(len(s.believers[m]) for m in members(s, leader))
+    held = s.believers
+    return len(held[leader]) + sum([len(held[k]) for k in followers(s, leader)])
 
 
 def sect_immune(s: State, leader: int, mode: str) -> bool:

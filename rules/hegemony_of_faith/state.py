@@ -9,7 +9,7 @@ Pending decisions live on ``stack``: a list of plain-dict frames, the top one be
 from __future__ import annotations
 
 import copy
-import pickle
+import re
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
@@ -92,16 +92,55 @@ class State:
             self.follower_draws = [0] * self.players
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        # ``Engine.clone`` deep-copies the state before every action: a pickle round trip makes
-        # the same independent copy (shared references stay shared, no __init__ call) about three
-        # times faster than copy.deepcopy's generic walk
-        twin: State = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        # ``Engine.clone`` deep-copies the state before every action: copying each field by its
+        # declared shape (see ``_copied``) makes the same independent copy as a pickle round trip
+        # or copy.deepcopy's generic walk, several times faster, without calling __init__
+        twin: State = State.__new__(State)
         memo[id(self)] = twin
+        twin.__dict__.update(self.__dict__)  # (the attributes in their order, each replaced next)
+        twin.__dict__.update(_copied(self.__dict__))
+        twin.rng = Rng(self.rng.seed, self.rng.position)
         return twin
 
 
 _SCALARS = (str, int, float, bool, type(None))
 _FIELD_NAMES = tuple(f.name for f in fields(State) if f.name != "rng")
+
+_SCALAR_TYPES = r"(?:int|str|bool|float|None)(?: \| (?:int|str|bool|float|None))*"
+_SCALAR, _FLAT, _NESTED, _ANY = range(4)
+_SHAPE_PATTERNS = ((_SCALAR, re.compile(_SCALAR_TYPES)), (_FLAT, re.compile(rf"list\[{_SCALAR_TYPES}\]")),
+                   (_NESTED, re.compile(rf"list\[list\[{_SCALAR_TYPES}\]\]")))
+
+
+def _shape(annotation: Any) -> int:
+    """How a field is copied, read from its declared type (a string: postponed annotations):
+    ``_SCALAR`` as is, ``_FLAT`` a list of scalars (one list copy), ``_NESTED`` a list of such
+    lists, ``_ANY`` by the generic walk of :func:`_plain`. The type checker holds every
+    assignment to the declared type, so the shaped copy is the one :func:`_plain` makes."""
+    text = str(annotation)
+    return next((shape for shape, pattern in _SHAPE_PATTERNS if pattern.fullmatch(text)), _ANY)
+
+
+_SHAPES = tuple((f.name, _shape(f.type)) for f in fields(State) if f.name != "rng")
+
+
+def _copied(d: dict[str, Any]) -> dict[str, Any]:
+    """Fresh copies of the fields (all but ``rng``) found in ``d``, in field order, each as
+    :func:`_plain` copies it, but by its declared shape: to_json, from_json and clone run on
+    every step, and the generic walk cost most of them."""
+    out: dict[str, Any] = {}
+    for name, shape in _SHAPES:
+        if name in d:
+            v = d[name]
+            if shape == _SCALAR:
+                out[name] = v
+            elif shape == _FLAT:
+                out[name] = v[:]
+            elif shape == _NESTED:
+                out[name] = [x[:] for x in v]
+            else:
+                out[name] = _plain(v)
+    return out
 
 
 def _plain(v: Any) -> Any:
@@ -124,7 +163,7 @@ def _plain(v: Any) -> Any:
 
 
 def state_to_json(s: State, schema_version: int) -> dict[str, Any]:
-    d = {name: _plain(getattr(s, name)) for name in _FIELD_NAMES}
+    d = _copied(s.__dict__)
     d["rng"] = s.rng.to_json()
     d["schema_version"] = schema_version
     return d
@@ -133,8 +172,7 @@ def state_to_json(s: State, schema_version: int) -> dict[str, Any]:
 def state_from_json(d: dict[str, Any]) -> State:
     # a field added later (with its default) may be missing from a state stored before it; the
     # values are copied so the state never shares a list with the caller's data
-    kw = {name: _plain(d[name]) for name in _FIELD_NAMES if name in d}
-    return State(rng=Rng.from_json(d["rng"]), **kw)
+    return State(rng=Rng.from_json(d["rng"]), **_copied(d))
 
 
 class Ctx:

@@ -949,6 +949,10 @@ class PetitionEngine(Engine[PetitionState]):
             v["private"] = self._private(s, seat)
         return v
 
+    def private_view(self, state: PetitionState, seat: int) -> dict[str, Any]:
+        """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
+        return self._private(state, seat)
+
     @staticmethod
     def _petition_view(pet: Petition | None) -> dict[str, Any] | None:
         if pet is None:

@@ -2,8 +2,9 @@
 
 Seeded computer-player games are played to the end; at every step the state round-trips through
 JSON, the open prompts are answerable, each seat's view adds only its own ``private`` part to the
-public view, secret markers never reach another seat or a public event, and replaying the
-accepted actions reproduces the stored state. Illegal actions raise ``RulesError``, never crash.
+public view (and ``private_view`` gives exactly that part on its own), secret markers never reach
+another seat or a public event, and replaying the accepted actions reproduces the stored state.
+Illegal actions raise ``RulesError``, never crash.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def _check_step(engine: Engine, state: Any, players: int, events: list[Event]) -
     data = engine.to_json(state)
     assert data.get("schema_version") == engine.schema_version
     text = _canonical(data)
+    # plain JSON as a read gives it back (lists, text keys): the storage keeps it as given
+    assert json.loads(text) == data, "to_json is not plain JSON (a tuple, or a key that is not text)"
     again = engine.from_json(json.loads(text))
     assert _canonical(engine.to_json(again)) == text, "state does not round-trip through JSON"
 
@@ -56,6 +59,9 @@ def _check_step(engine: Engine, state: Any, players: int, events: list[Event]) -
         json.dumps(v)
         rest = {k: val for k, val in v.items() if k != "private"}
         assert _canonical(rest) == public_text, f"seat {seat}'s view differs from the public view outside 'private'"
+        alone = engine.private_view(state, seat)
+        assert alone == v.get("private") and _canonical(alone) == _canonical(v.get("private")), (
+            f"private_view(state, {seat}) differs from the 'private' part of view(state, {seat})")
         for other in range(players):
             if other == seat:
                 continue
