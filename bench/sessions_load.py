@@ -23,9 +23,16 @@ its own view), every other seat is a computer player answered by the session its
   finished games are replaced by new ones so that ``--games`` stay live;
 * ``--burst``: after the run, one action arrives in every live game at the same moment.
 
+``--postgres`` runs the same over ``PostgresStorage`` instead, on a throwaway PostgreSQL server
+started for the run and removed after it (``bench/pg_server.py``); ``--db postgresql://…`` on an
+existing server instead (the bench creates databases of its own there and drops them after). The
+storage cost's floor is then one plain asyncpg transaction of the same shape (update the state,
+insert the action) on the same server.
+
     python bench/sessions_load.py                      # 20 concurrent High Card Duel games
     python bench/sessions_load.py --games 50 --game cult_wars --players 4
     python bench/sessions_load.py --games 1000 --game hegemony_of_faith --players 4 --rate 500 --burst
+    python bench/sessions_load.py --games 100 --game hegemony_of_faith --players 4 --postgres
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import concurrent.futures  # noqa: E402
+import contextlib  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
@@ -51,12 +59,23 @@ import tracemalloc  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
+import asyncpg  # noqa: E402
+
+from bench.pg_server import PgServer, database_size, describe, pg_server  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.errors import StaleAction  # noqa: E402
 from bot.gameui import get_ui, register_ui  # noqa: E402
 from bot.render import to_png  # noqa: E402
 from bot.session import NullDelivery, Sessions, Update  # noqa: E402
-from bot.storage import DeadlineRow, GuildSettings, SeatRow, SqliteStorage  # noqa: E402
+from bot.storage import (  # noqa: E402
+    DeadlineRow,
+    GuildSettings,
+    PostgresStorage,
+    SeatRow,
+    SqliteStorage,
+    Storage,
+    VersionConflict,
+)
 from rules import registry  # noqa: E402
 from rules.engine import Engine, Event  # noqa: E402
 from tests.support import duel  # noqa: E402
@@ -84,20 +103,33 @@ class TimedSessions(Sessions):
             self.step_times.append(time.perf_counter() - t0)
 
 
-class TimedStorage(SqliteStorage):
-    """The SQLite storage, recording how long each ``commit_action`` takes (lock wait included)."""
+class CommitTimer:
+    """A storage mixin recording how long each ``commit_action`` takes (lock wait included), and
+    counting the version races it lost (another process stored a move of that game first)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.commit_times: list[float] = []
+        self.races_lost = 0
 
     async def commit_action(self, game_id: int, **kwargs: Any) -> int:
         t0 = time.perf_counter()
         try:
-            version: int = await super().commit_action(game_id, **kwargs)
+            version: int = await super().commit_action(game_id, **kwargs)  # type: ignore[misc]
             return version
+        except VersionConflict:
+            self.races_lost += 1
+            raise
         finally:
             self.commit_times.append(time.perf_counter() - t0)
+
+
+class TimedStorage(CommitTimer, SqliteStorage):
+    """The SQLite storage, timing its commits."""
+
+
+class TimedPostgresStorage(CommitTimer, PostgresStorage):
+    """The PostgreSQL storage, timing its commits."""
 
 
 CPU_MODE = "default"
@@ -297,13 +329,48 @@ def storage_floor(folder: str, state: dict[str, Any], repeat: int) -> list[float
     return times
 
 
+async def pg_floor(url: str, state: dict[str, Any], repeat: int) -> list[float]:
+    """One plain asyncpg transaction per action (update the state, insert the action) on the
+    bench's server, in a database of its own: the floor ``commit_action`` is compared with there."""
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE TABLE games (id BIGINT PRIMARY KEY, state TEXT, version BIGINT)")
+        await conn.execute("CREATE TABLE actions (game_id BIGINT, n INTEGER, action TEXT, "
+                           "PRIMARY KEY (game_id, n))")
+        await conn.execute("INSERT INTO games VALUES (1, '{}', 0)")
+        text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+        times = []
+        for n in range(1, repeat + 1):
+            t0 = time.perf_counter()
+            async with conn.transaction():
+                await conn.execute("UPDATE games SET state=$1, version=$2 WHERE id=1", text, n)
+                await conn.execute("INSERT INTO actions VALUES (1, $1, $2)", n, '{"type":"pass"}')
+            times.append(time.perf_counter() - t0)
+    finally:
+        await conn.close()
+    return times
+
+
 async def storage_cost(folder: str, game_key: str, players: int, seed: int,
-                       repeat: int) -> tuple[list[float], list[float]]:
-    """``commit_action`` of a real mid-game state, one at a time on a quiet storage, and the floor."""
+                       repeat: int, pg: PgServer | None = None) -> tuple[list[float], list[float]]:
+    """``commit_action`` of a real mid-game state, one at a time on a quiet storage, and the floor
+    (on PostgreSQL with ``pg``: each in a database of its own on that server)."""
     engine = registry.get(game_key)
     view, _ = mid_game_view(engine, players, seed)  # (warms the engine too)
     state = engine.to_json(mid_game_state(engine, players, seed))
-    storage = SqliteStorage(os.path.join(folder, "cost.db"))
+    if pg is not None:
+        async with pg.database("cost") as url:
+            cost = await commit_costs(PostgresStorage(url), game_key, players, seed, state, repeat)
+        async with pg.database("floor") as url:
+            return cost, await pg_floor(url, state, repeat)
+    cost = await commit_costs(SqliteStorage(os.path.join(folder, "cost.db")), game_key, players,
+                              seed, state, repeat)
+    return cost, storage_floor(folder, state, repeat)
+
+
+async def commit_costs(storage: Storage, game_key: str, players: int, seed: int,
+                       state: dict[str, Any], repeat: int) -> list[float]:
+    """``repeat`` commits of ``state`` in one started game, one at a time; their times."""
     await storage.open()
     try:
         gid = await storage.create_game(guild_id=1, channel_id=1, game_key=game_key, seed=seed,
@@ -323,14 +390,23 @@ async def storage_cost(folder: str, game_key: str, players: int, seed: int,
             times.append(time.perf_counter() - t0)
     finally:
         await storage.close()
-    return times, storage_floor(folder, state, repeat)
+    return times
 
 
 async def run_sessions(game_key: str, games: int, players: int, seed: int, *, rate: float | None,
-                       duration: float | None, burst_after: bool) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="herald-bench-") as tmp:
-        cost, floor = await storage_cost(tmp, game_key, players, seed, 500)
-        storage = TimedStorage(os.path.join(tmp, "bench.db"))
+                       duration: float | None, burst_after: bool,
+                       pg: PgServer | None = None, cost_repeat: int = 500) -> dict[str, Any]:
+    """The whole run, on a SQLite file in a temporary folder, or with ``pg`` in a new database on
+    that PostgreSQL server (dropped after)."""
+    async with contextlib.AsyncExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="herald-bench-"))
+        cost, floor = await storage_cost(tmp, game_key, players, seed, cost_repeat, pg)
+        storage: TimedStorage | TimedPostgresStorage
+        if pg is None:
+            storage = TimedStorage(os.path.join(tmp, "bench.db"))
+        else:
+            url = await stack.enter_async_context(pg.database("bench"))
+            storage = TimedPostgresStorage(url)
         await storage.open()
         # one server holds every table: lift its limit on open tables above the bench's count
         await storage.save_guild_settings(GuildSettings(1, table_limit=2 * games + 10))
@@ -338,7 +414,7 @@ async def run_sessions(game_key: str, games: int, players: int, seed: int, *, ra
         act_times: list[float] = []
         out: dict[str, Any] = {"games": games, "cost": cost, "floor": floor}
         try:
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), time.process_time()
             if rate is None:
                 stop_at = t0 + duration if duration else float("inf")
                 counts = await asyncio.gather(*(play_one(sessions, game_key, players, seed + i,
@@ -350,13 +426,20 @@ async def run_sessions(game_key: str, games: int, players: int, seed: int, *, ra
                                               duration or 20.0)
                 out["actions"] = len(sessions.step_times)
             out["wall"] = time.perf_counter() - t0
+            out["cpu"] = time.process_time() - cpu0
             out["rss_after"] = rss_mb()
             if burst_after:
                 out["burst"] = await burst(sessions, seed)
-            out["db_bytes"] = sum(os.path.getsize(os.path.join(tmp, f)) for f in os.listdir(tmp))
+            if pg is None:
+                out["db_bytes"] = sum(os.path.getsize(os.path.join(tmp, f)) for f in os.listdir(tmp))
+            else:
+                out["db_bytes"] = await database_size(url)
+                out["server"] = await describe(url)
+                out["pool"] = storage.pool_size if isinstance(storage, PostgresStorage) else 0
         finally:
             await storage.close()
-    out.update(steps=sessions.step_times, acts=act_times, commits=storage.commit_times)
+    out.update(steps=sessions.step_times, acts=act_times, commits=storage.commit_times,
+               races_lost=storage.races_lost)
     return out
 
 
@@ -410,6 +493,21 @@ def render_times(repeat: int, seed: int) -> list[tuple[str, float, float, float,
     return rows
 
 
+def add_postgres_arguments(ap: argparse.ArgumentParser, *, optional: bool = True) -> None:
+    """The options choosing a PostgreSQL server (shared with ``bench/pg_processes.py``, which
+    always runs on PostgreSQL: ``optional`` False)."""
+    if optional:
+        ap.add_argument("--postgres", action="store_true",
+                        help="run over PostgreSQL, on a throwaway server started for the run")
+    ap.add_argument("--db", metavar="URL", default=None,
+                    help="run over PostgreSQL on this existing server (a postgresql:// URL whose "
+                         "user may create databases: the bench's own are dropped after)"
+                    + ("" if optional else "; default: a throwaway server started for the run"))
+    ap.add_argument("--synchronous-commit", choices=["on", "off"], default=None,
+                    help="PostgreSQL's synchronous_commit for the bench's databases (default: "
+                         "the server's own; a throwaway server's is on)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--games", type=int, default=20, help="concurrent games (default 20)")
@@ -429,6 +527,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cpu", choices=["default", *RUN_CPU], default="default",
                     help="where engine work runs: the session's default, one worker thread, or "
                          "inline on the event loop")
+    ap.add_argument("--cost-repeat", type=int, default=500,
+                    help="commits timed one at a time for the storage cost (default 500)")
+    add_postgres_arguments(ap)
     args = ap.parse_args(argv)
     global CPU_MODE
     CPU_MODE = args.cpu
@@ -438,8 +539,12 @@ def main(argv: list[str] | None = None) -> int:
     engine.validate_options(players, {})
     if args.tracemalloc:
         tracemalloc.start()
-    result = asyncio.run(run_sessions(args.game, args.games, players, args.seed, rate=args.rate,
-                                      duration=args.duration, burst_after=args.burst))
+    with contextlib.ExitStack() as stack:
+        pg = (stack.enter_context(pg_server(args.db, args.synchronous_commit))
+              if args.postgres or args.db else None)
+        result = asyncio.run(run_sessions(args.game, args.games, players, args.seed, rate=args.rate,
+                                          duration=args.duration, burst_after=args.burst, pg=pg,
+                                          cost_repeat=args.cost_repeat))
     traced_peak = tracemalloc.get_traced_memory()[1] if args.tracemalloc else None
     if args.tracemalloc:
         tracemalloc.stop()
@@ -451,12 +556,19 @@ def main(argv: list[str] | None = None) -> int:
     if "open" in result:  # (the open loop's own steps: not those of opening tables or a burst)
         steps, commits = result["open"]["steps"], result["open"]["commits"]
     print(f"command: python bench/sessions_load.py {shlex.join(sys.argv[1:] if argv is None else argv)}")
-    print(f"Python {sys.version.split()[0]}, SQLite file in a temp folder, NullDelivery")
+    if pg is None:
+        print(f"Python {sys.version.split()[0]}, SQLite file in a temp folder, NullDelivery")
+    else:
+        print(f"Python {sys.version.split()[0]}, {result['server']} on {pg.description}, "
+              f"asyncpg pool of {result['pool']}, NullDelivery")
     print()
     cost, floor = statistics.median(result["cost"]), statistics.median(result["floor"])
     print(f"storage cost per action, one game at a time (median of {len(result['cost'])})")
     print(f"  {'commit_action':<34} {cost * 1e6:.0f} µs")
-    print(f"  {'plain sqlite3 (update+insert+commit)':<34} {floor * 1e6:.0f} µs")
+    if pg is None:
+        print(f"  {'plain sqlite3 (update+insert+commit)':<34} {floor * 1e6:.0f} µs")
+    else:
+        print(f"  {'plain asyncpg (update+insert, 1 tx)':<34} {floor * 1e6:.0f} µs")
     print(f"  {'ratio':<34} {cost / floor:.2f}x")
     print()
     print(f"{engine.name} ({args.game}), {players} players, {args.games} concurrent games"
@@ -477,6 +589,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{percentile(acts, 99) * ms:.2f} ms  (n={len(acts)}, incl. computer replies)")
     print(f"  {'commit_action under load p50 / p99':<34} {percentile(commits, 50) * ms:.2f} / "
           f"{percentile(commits, 99) * ms:.2f} ms  (lock waits included)")
+    if pg is not None:
+        print(f"  {'version races lost':<34} {result['races_lost']}")
+        print(f"  {'CPU of this process (all threads)':<34} {result['cpu']:.1f} s, "
+              f"{result['cpu'] / result['wall']:.0%} of one core, "
+              f"{result['cpu'] / max(1, result['actions']) * ms:.2f} ms per action")
     print(f"  {'database size':<34} {result['db_bytes'] / 1024:.0f} KiB")
     print(f"  {'RSS after the games':<34} {result['rss_after']:.0f} MiB")
     if "burst" in result:

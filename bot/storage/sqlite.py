@@ -273,9 +273,43 @@ def _serialised(method: Any) -> Any:
     return wrapper
 
 
-CHECKPOINT_ROWS = 2000
-"""Rows written (``total_changes``) after which the write-ahead log is copied back: a few hundred
-moves, a few megabytes of log."""
+class _Rows:
+    """The rows of a query run on the event loop's thread (see ``SqliteStorage._query``)."""
+
+    def __init__(self, storage: SqliteStorage, sql: str, params: Sequence[Any]) -> None:
+        self._storage, self._sql, self._params = storage, sql, params
+        self._cur: sqlite3.Cursor | None = None
+
+    async def __aenter__(self) -> _Rows:
+        sql, params = self._sql, self._params
+        self._cur = await self._storage._run(lambda conn: conn.execute(sql, params))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._cur is not None:
+            self._cur.close()  # (an open cursor would block a COMMIT)
+
+    async def fetchone(self) -> Any:
+        assert self._cur is not None
+        return self._cur.fetchone()
+
+    def __aiter__(self) -> _Rows:
+        return self
+
+    async def __anext__(self) -> Any:
+        assert self._cur is not None
+        row = self._cur.fetchone()
+        if row is None:
+            raise StopAsyncIteration
+        return row
+
+
+CHECKPOINT_ROWS = 1000
+"""Rows written (``total_changes``) after which the write-ahead log is copied back: a couple of
+hundred moves, a few megabytes of log."""
+LOG_LIMIT = 16 * 2**20
+"""Bytes of write-ahead log past which a copy is finished with writes held back (see
+``Checkpointer``); SQLite also trims the file back to this when it starts the log over."""
 
 
 class Checkpointer:
@@ -288,12 +322,20 @@ class Checkpointer:
     rows were written since the last copy, one PASSIVE checkpoint on a connection of its own, on
     a worker thread (one at a time; no timer, so a quiet bot does nothing). PASSIVE never waits
     for a lock and never blocks a writer; what it could not copy (a reader still uses it) is
-    copied the next time, and closing the storage copies the rest. Nothing acknowledged depends
-    on it: a committed transaction is in the log, which SQLite replays after a crash."""
+    copied the next time, and closing the storage copies the rest.
 
-    def __init__(self, path: str, watched: sqlite3.Connection) -> None:
+    The log starts over only once it was copied to its end before the next write — which moves
+    written meanwhile prevent under a steady stream. So when the log has grown past
+    ``LOG_LIMIT``, the copy is finished by ``finish`` (the storage's: with its writes held back,
+    on the connection's thread), which has little left to copy after the copy in the background.
+    Nothing acknowledged depends on any of it: a committed transaction is in the log, which
+    SQLite replays after a crash."""
+
+    def __init__(self, path: str, watched: sqlite3.Connection,
+                 finish: Callable[[], Awaitable[None]]) -> None:
         self.path = path
         self._watched = watched
+        self._finish = finish
         self._seen = watched.total_changes
         self._conn: sqlite3.Connection | None = None
         self._task: asyncio.Task[None] | None = None
@@ -314,7 +356,9 @@ class Checkpointer:
     async def _copy_now(self) -> None:
         try:
             await self.checkpoint()
-        except sqlite3.Error as exc:  # (the next one tries again; meanwhile the log only grows)
+            if os.path.getsize(self.path + "-wal") > LOG_LIMIT:
+                await self._finish()
+        except (sqlite3.Error, StorageError, OSError) as exc:  # (the next one tries again)
             log.warning("copying the write-ahead log into %s failed: %s", self.path, _cause(exc))
             self._forget()
         finally:
@@ -329,7 +373,8 @@ class Checkpointer:
     def _copy(self) -> tuple[int, int, int]:
         if self._conn is None:
             self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        busy, log_pages, copied = self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        # (every row read, so the statement ends and holds no read lock on the log)
+        [(busy, log_pages, copied)] = self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
         return int(busy), int(log_pages), int(copied)
 
     def _forget(self) -> None:
@@ -471,6 +516,12 @@ class SqliteStorage(Storage):
         while len(self._deadlines) > CACHED_GAMES:
             del self._deadlines[next(iter(self._deadlines))]
 
+    @_serialised
+    async def _finish_checkpoint(self) -> None:
+        """Copy the rest of the write-ahead log with this storage's writes held back (the lock),
+        on the connection's thread, so that the next write starts the log over."""
+        await self._on_thread(lambda conn: conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
+
     async def _on_thread(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn`` with the raw connection on the connection's own thread: for what may take
         long (opening checks, whole-game reads, waiting out another process's lock)."""
@@ -508,6 +559,11 @@ class SqliteStorage(Storage):
             return fn(conn)
         finally:
             conn.execute("PRAGMA busy_timeout=0")
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
+        """One query read inline (``_run``), used the way an aiosqlite cursor is: ``async with``,
+        then ``async for`` or ``fetchone`` (the rows are stepped through as they are read)."""
+        return _Rows(self, sql, params)
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """The rows of one short query, read inline (``_run``)."""
@@ -633,8 +689,9 @@ class SqliteStorage(Storage):
             if not created:
                 await self._note_orphans()
             await self._x("PRAGMA wal_autocheckpoint=0")  # (``Checkpointer`` does it off the loop)
+            await self._x(f"PRAGMA journal_size_limit={LOG_LIMIT}")
             await self._x("PRAGMA busy_timeout=0")  # (``_run`` waits for locks on the thread)
-            self._checkpoints = Checkpointer(self.path, self.db._conn)
+            self._checkpoints = Checkpointer(self.path, self.db._conn, self._finish_checkpoint)
             self._inline = True
         except BaseException as exc:
             await self._abandon(created)
@@ -843,7 +900,7 @@ class SqliteStorage(Storage):
         )
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
-        async with self.db.execute(
+        async with self._query(
             "SELECT seat, user_id, is_bot, name FROM seats WHERE game_id=? ORDER BY seat", (game_id,)
         ) as cur:
             return [SeatRow(r[0], r[1], bool(r[2]), r[3]) async for r in cur]
@@ -877,7 +934,7 @@ class SqliteStorage(Storage):
         kept = self._games.get(game_id)  # (remembered by a read that held the lock before this)
         if kept is not None:
             return _copy_game(kept)
-        async with self.db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id=?", (game_id,)) as cur:
+        async with self._query(f"SELECT {GAME_COLUMNS} FROM games WHERE id=?", (game_id,)) as cur:
             r = await cur.fetchone()
         if r is None:
             return None
@@ -889,13 +946,13 @@ class SqliteStorage(Storage):
     async def _many(self, sql: str, params: Sequence[Any]) -> list[GameRow]:
         """The games ``sql`` selects, with their seats: two statements however many games (the
         seats of all of them are read at once)."""
-        async with self.db.execute(sql, params) as cur:
+        async with self._query(sql, params) as cur:
             rows = [self._row_to_game(r) async for r in cur]
         by_id = {g.id: g for g in rows}
         ids = list(by_id)
         for start in range(0, len(ids), 500):  # SQLite allows a bounded number of parameters
             chunk = ids[start:start + 500]
-            async with self.db.execute(
+            async with self._query(
                 f"SELECT game_id, seat, user_id, is_bot, name FROM seats "
                 f"WHERE game_id IN ({_marks(chunk)}) ORDER BY game_id, seat", chunk) as cur:
                 async for r in cur:
@@ -925,7 +982,7 @@ class SqliteStorage(Storage):
                          limit: int = 15, offset: int = 0) -> GamePage:
         where = f"g.guild_id=? AND g.status IN ({_marks(statuses)})"
         params = [guild_id, *statuses]
-        async with self.db.execute(f"SELECT COUNT(*) FROM games g WHERE {where}", params) as cur:
+        async with self._query(f"SELECT COUNT(*) FROM games g WHERE {where}", params) as cur:
             row = await cur.fetchone()
         total = int(row[0]) if row else 0
         games = await self._many(
@@ -968,7 +1025,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def count_tables(self, guild_id: int, user_id: int) -> TableCounts:
-        async with self.db.execute(
+        async with self._query(
             "SELECT COUNT(*), COALESCE(SUM(g.status='lobby' AND m.game_id IS NOT NULL), 0), "
             "COALESCE(SUM(m.game_id IS NOT NULL), 0) FROM games g LEFT JOIN "
             "(SELECT DISTINCT game_id FROM seats WHERE user_id=? AND is_bot=0) m ON m.game_id=g.id "
@@ -1001,9 +1058,9 @@ class SqliteStorage(Storage):
 
     async def _write_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
         await self._x("DELETE FROM seats WHERE game_id=?", (game_id,))
-        await self.db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, is_bot, name) VALUES (?,?,?,?,?)",
-            [(game_id, s.seat, s.user_id, int(s.is_bot), s.name) for s in seats])
+        rows = [(game_id, s.seat, s.user_id, int(s.is_bot), s.name) for s in seats]
+        await self._run(lambda conn: conn.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, is_bot, name) VALUES (?,?,?,?,?)", rows))
 
     async def _write_deadlines(self, game_id: int, deadlines: Iterable[DeadlineRow]) -> None:
         """Replace a game's deadlines (inside the caller's transaction), in one hand-off."""
@@ -1152,13 +1209,13 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]:
-        async with self.db.execute(
+        async with self._query(
             "SELECT seat, action, origin FROM actions WHERE game_id=? ORDER BY n", (game_id,)) as cur:
             return [(r[0], json.loads(r[1]), r[2]) async for r in cur]
 
     @_serialised
     async def events(self, game_id: int, *, viewer_seat: int | None, limit: int = 20) -> list[EventRow]:
-        async with self.db.execute(
+        async with self._query(
             "SELECT n, version, text, recipients, kind, data, created_at FROM events "
             "WHERE game_id=? ORDER BY n DESC", (game_id,)) as cur:
             out: list[EventRow] = []
@@ -1184,7 +1241,7 @@ class SqliteStorage(Storage):
     async def _load_deadlines(self, game_id: int) -> list[DeadlineRow]:
         kept = self._deadlines.get(game_id)
         if kept is None:
-            async with self.db.execute(
+            async with self._query(
                 f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? "
                 "ORDER BY seat, kind", (game_id,)) as cur:
                 kept = [deadline_row(r) async for r in cur]
@@ -1194,7 +1251,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def next_deadline_time(self, owner: str | None = None) -> float | None:
-        async with self.db.execute(
+        async with self._query(
             "SELECT MIN(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> ? "
             "THEN MAX(at, claimed_until) ELSE at END) FROM (SELECT CASE WHEN reminded=0 "
             "AND remind_at IS NOT NULL AND remind_at < due_at THEN remind_at ELSE due_at END "
@@ -1204,7 +1261,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def due_deadlines(self, now: float) -> list[DeadlineRow]:
-        async with self.db.execute(
+        async with self._query(
             f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
             "WHERE due_at <= ? OR (reminded=0 AND remind_at IS NOT NULL AND remind_at <= ?) "
             "ORDER BY due_at, game_id, seat", (now, now)) as cur:
@@ -1256,7 +1313,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def departures(self, game_id: int) -> list[Departure]:
-        async with self.db.execute(
+        async with self._query(
                 "SELECT game_id, seat, user_id, name FROM departures WHERE game_id=? "
                 "ORDER BY seat, user_id", (game_id,)) as cur:
             return [Departure(r[0], r[1], r[2], r[3]) async for r in cur]
@@ -1306,7 +1363,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def unsettled_games(self, limit: int = 100) -> list[int]:
-        async with self.db.execute(
+        async with self._query(
                 "SELECT g.id FROM games g WHERE g.status='finished' AND g.guild_id IS NOT NULL "
                 "AND NOT EXISTS (SELECT 1 FROM settled_games s WHERE s.game_id=g.id) "
                 "ORDER BY g.updated_at, g.id LIMIT ?", (max(0, limit),)) as cur:
@@ -1317,9 +1374,9 @@ class SqliteStorage(Storage):
                           offset: int = 0) -> tuple[list[RatingRow], int]:
         where = "guild_id=? AND game_key=? AND user_id<>?"
         params = (guild_id, game_key, COMPUTER_ID)
-        async with self.db.execute(f"SELECT COUNT(*) FROM ratings WHERE {where}", params) as cur:
+        async with self._query(f"SELECT COUNT(*) FROM ratings WHERE {where}", params) as cur:
             row = await cur.fetchone()
-        async with self.db.execute(
+        async with self._query(
                 "SELECT guild_id, game_key, user_id, name, mu, sigma, games, wins, updated_at "
                 f"FROM ratings WHERE {where} ORDER BY mu - 3 * sigma DESC, games DESC, user_id "
                 "LIMIT ? OFFSET ?", (*params, max(0, limit), max(0, offset))) as cur:
@@ -1328,7 +1385,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
-        async with self.db.execute(
+        async with self._query(
                 "SELECT guild_id, game_key, user_id, name, mu, sigma, games, wins, updated_at "
                 "FROM ratings WHERE guild_id=? AND user_id=? ORDER BY games DESC, game_key",
                 (guild_id, user_id)) as cur:
@@ -1336,7 +1393,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def longest_game(self, guild_id: int, user_id: int) -> LongestGame | None:
-        async with self.db.execute(
+        async with self._query(
                 "SELECT s.game_id, s.game_key, s.finished_at - s.started_at, s.moves "
                 "FROM settled_places p JOIN settled_games s ON s.game_id=p.game_id "
                 "WHERE p.guild_id=? AND p.user_id=? "
@@ -1353,7 +1410,7 @@ class SqliteStorage(Storage):
         out = {uid: PlayerPrefs(uid) for uid in ids}
         for start in range(0, len(ids), 500):  # (SQLite allows a bounded number of parameters)
             chunk = ids[start:start + 500]
-            async with self.db.execute(
+            async with self._query(
                     f"SELECT {PREFS_COLUMNS} FROM player_prefs WHERE user_id IN ({_marks(chunk)})",
                     chunk) as cur:
                 async for r in cur:
@@ -1372,7 +1429,7 @@ class SqliteStorage(Storage):
 
     async def _pause_row(self, game_id: int) -> tuple[str, GamePause] | None:
         """A game's status and pause (inside the caller's lock)."""
-        async with self.db.execute(f"SELECT status, {PAUSE_COLUMNS} FROM games WHERE id=?",
+        async with self._query(f"SELECT status, {PAUSE_COLUMNS} FROM games WHERE id=?",
                                    (game_id,)) as cur:
             r = await cur.fetchone()
         return None if r is None else (str(r[0]), pause_row(r[1:]))
@@ -1383,7 +1440,7 @@ class SqliteStorage(Storage):
             row = await self._pause_row(game_id)
             if row is None or row[0] != "active" or row[1].paused:
                 return None
-            async with self.db.execute(
+            async with self._query(
                     f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? ORDER BY seat, kind",
                     (game_id,)) as cur:
                 frozen = [deadline_row(r) async for r in cur]
@@ -1413,7 +1470,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def paused_games(self) -> list[GamePause]:
-        async with self.db.execute(
+        async with self._query(
                 f"SELECT {PAUSE_COLUMNS} FROM games WHERE paused_at IS NOT NULL AND status='active' "
                 "ORDER BY paused_at, id") as cur:
             return [pause_row(r) async for r in cur]
@@ -1431,7 +1488,7 @@ class SqliteStorage(Storage):
     async def _load_guild_settings(self, guild_id: int) -> GuildSettings:
         kept = self._guilds.get(guild_id)
         if kept is None:
-            async with self.db.execute(
+            async with self._query(
                 "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
                 "member_lobby_limit, member_table_limit, leaderboards FROM guild_settings "
                 "WHERE guild_id=?", (guild_id,)) as cur:
@@ -1466,7 +1523,7 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def dm_reachable(self, user_id: int) -> bool | None:
-        async with self.db.execute("SELECT reachable FROM dm_status WHERE user_id=?", (user_id,)) as cur:
+        async with self._query("SELECT reachable FROM dm_status WHERE user_id=?", (user_id,)) as cur:
             r = await cur.fetchone()
         return None if r is None else bool(r[0])
 
@@ -1487,14 +1544,14 @@ class SqliteStorage(Storage):
 
     @_serialised
     async def decks(self, user_id: int, game_key: str | None = None) -> list[DeckRow]:
-        async with self.db.execute(
+        async with self._query(
             f"SELECT {self._DECK_COLUMNS} FROM decks WHERE user_id=? AND (? IS NULL OR game_key=?) "
             "ORDER BY name_key, id", (user_id, game_key, game_key)) as cur:
             return [self._deck(r) async for r in cur]
 
     @_serialised
     async def deck(self, deck_id: int) -> DeckRow | None:
-        async with self.db.execute(
+        async with self._query(
             f"SELECT {self._DECK_COLUMNS} FROM decks WHERE id=?", (deck_id,)) as cur:
             r = await cur.fetchone()
         return None if r is None else self._deck(r)

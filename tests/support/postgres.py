@@ -25,7 +25,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,10 @@ REQUIRE = "HERALD_REQUIRE_POSTGRES"
 """Set to 1 to turn a missing PostgreSQL into a failure instead of a skip."""
 START_TIMEOUT = 30.0
 """Seconds to wait for the server to accept connections."""
+TEST_SETTINGS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
+                 "max_connections": "200"}
+"""The server's settings for the tests: no durability (a test database is thrown away anyway).
+A bench that measures what a deployment would see passes its own (``running_server``)."""
 
 
 @dataclass(frozen=True)
@@ -126,8 +130,9 @@ def _accepting(bindir: Path, port: int) -> bool:
 
 
 @contextlib.contextmanager
-def running_server() -> Iterator[Server]:
-    """Start a throwaway server; stopped and its folder removed on exit."""
+def running_server(settings: Mapping[str, str] | None = None) -> Iterator[Server]:
+    """Start a throwaway server; stopped and its folder removed on exit. ``settings`` replace
+    or add to :data:`TEST_SETTINGS` (e.g. ``{"fsync": "on"}`` for a bench)."""
     bindir = find_bindir()
     if bindir is None:
         _unavailable("no PostgreSQL server binaries were found")
@@ -149,8 +154,8 @@ def running_server() -> Iterator[Server]:
             proc = subprocess.Popen(
                 [str(bindir / "postgres"), "-D", str(data), "-p", str(port),
                  "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={root}",
-                 "-c", "fsync=off", "-c", "synchronous_commit=off",
-                 "-c", "full_page_writes=off", "-c", "max_connections=200"],
+                 *(arg for name, value in {**TEST_SETTINGS, **(settings or {})}.items()
+                   for arg in ("-c", f"{name}={value}"))],
                 stdout=out, stderr=subprocess.STDOUT, cwd=root, **_as(user))
         deadline = time.monotonic() + START_TIMEOUT
         while not _accepting(bindir, port):
