@@ -63,10 +63,13 @@ def waiting_line(board: discord.Message) -> str:
 
 
 def polite_second_answer(text: str) -> bool:
-    """The second of a double tap: says it was already done, or that the form/board is out of date."""
+    """The second of a double tap: says it was already done, that the form/board is out of date,
+    or (a command that names no decision, arriving once the first was stored) that there is
+    nothing left to decide and who is awaited."""
     low = text.lower()
     return bool(text.strip()) and WENT_WRONG not in low and any(
-        w in low for w in ("already", OUT_OF_DATE, "at the same moment", "was for turn"))
+        w in low for w in ("already", OUT_OF_DATE, "at the same moment", "was for turn",
+                           "nothing for you to decide right now — waiting for"))
 
 
 def assert_one_flick_applied(thread: Any, player: Any, before: int, a: Any, b: Any) -> None:
