@@ -38,6 +38,7 @@ from .render.pool import WorkPool, bot_choice, timeout_choice
 from .storage import DeadlineRow, GameRow, SeatRow, Storage, VersionConflict
 from .storage.base import Departure
 from .text import board_url, seat_label
+from .turns import Turns
 
 log = logging.getLogger("herald.session")
 
@@ -248,7 +249,7 @@ class Sessions:
         self.now = now
         self._locks: dict[int, asyncio.Lock] = {}
         self._guild_locks: dict[int, asyncio.Lock] = {}
-        self._steps = asyncio.Semaphore(STEPS_IN_FLIGHT)
+        self._steps = Turns(STEPS_IN_FLIGHT)
         self._parsed: dict[int, tuple[int, Any]] = {}
         """Game → (version, its parsed state): the latest version of each game (``state_of``)."""
         self._prompts: dict[int, tuple[Any, list[Prompt]]] = {}

@@ -26,6 +26,7 @@ from typing import Any
 
 import aiosqlite
 
+from ..turns import Turns
 from .base import (
     COMPUTER_ID,
     DEADLINE_COLUMNS,
@@ -307,6 +308,8 @@ class _Rows:
 CHECKPOINT_ROWS = 1000
 """Rows written (``total_changes``) after which the write-ahead log is copied back: a couple of
 hundred moves, a few megabytes of log."""
+STARVED_ROWS = 4 * CHECKPOINT_ROWS
+"""Rows written with no copy finished, past which the writer copies itself (see ``poke``)."""
 LOG_LIMIT = 16 * 2**20
 """Bytes of write-ahead log past which a copy is finished with writes held back (see
 ``Checkpointer``); SQLite also trims the file back to this when it starts the log over."""
@@ -326,8 +329,8 @@ class Checkpointer:
 
     The log starts over only once it was copied to its end before the next write — which moves
     written meanwhile prevent under a steady stream. So when the log has grown past
-    ``LOG_LIMIT``, the copy is finished by ``finish`` (the storage's: with its writes held back,
-    on the connection's thread), which has little left to copy after the copy in the background.
+    ``LOG_LIMIT``, the copy is finished by ``finish`` (the storage's: on the writing connection,
+    inline), which has little left to copy after the copy in the background.
     Nothing acknowledged depends on any of it: a committed transaction is in the log, which
     SQLite replays after a crash."""
 
@@ -337,6 +340,8 @@ class Checkpointer:
         self._watched = watched
         self._finish = finish
         self._seen = watched.total_changes
+        self._copied = self._seen
+        """``total_changes`` when the last copy began that finished."""
         self._conn: sqlite3.Connection | None = None
         self._task: asyncio.Task[None] | None = None
         self._closed = False
@@ -344,18 +349,28 @@ class Checkpointer:
         """Checkpoints run (for the tests)."""
 
     def poke(self) -> None:
-        """After a write: start a copy if enough was written since the last one."""
-        if self._task is not None or self._closed:
+        """After a write: start a copy if enough was written since the last one. Should the
+        event loop never have given the copy its turn (moves back to back with nothing to wait
+        for) while ``STARVED_ROWS`` rows were written, copy here and now, as SQLite itself
+        would have: the log stays bounded whatever the load."""
+        if self._closed:
             return
         changes = self._watched.total_changes
-        if changes - self._seen < CHECKPOINT_ROWS:
+        if changes - self._copied > STARVED_ROWS:
+            self._watched.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            self._copied = self._seen = changes
+            self.done += 1
+            return
+        if self._task is not None or changes - self._seen < CHECKPOINT_ROWS:
             return
         self._seen = changes
         self._task = asyncio.get_running_loop().create_task(self._copy_now(), name="herald-checkpoint")
 
     async def _copy_now(self) -> None:
+        began = self._seen
         try:
             await self.checkpoint()
+            self._copied = max(self._copied, began)
             if os.path.getsize(self.path + "-wal") > LOG_LIMIT:
                 await self._finish()
         except (sqlite3.Error, StorageError, OSError) as exc:  # (the next one tries again)
@@ -475,7 +490,8 @@ class SqliteStorage(Storage):
         self.busy_timeout = busy_timeout
         """Seconds to wait for another process's write lock before ``StorageBusy``."""
         self._db: aiosqlite.Connection | None = None
-        self._lock = asyncio.Lock()
+        self._lock = Turns()
+        """One statement group at a time on the shared connection (see ``bot.turns``)."""
         self._doing = "open"
         """The method in progress (under the lock), named when a failure is logged."""
         self._inline = False
@@ -516,11 +532,13 @@ class SqliteStorage(Storage):
         while len(self._deadlines) > CACHED_GAMES:
             del self._deadlines[next(iter(self._deadlines))]
 
-    @_serialised
     async def _finish_checkpoint(self) -> None:
-        """Copy the rest of the write-ahead log with this storage's writes held back (the lock),
-        on the connection's thread, so that the next write starts the log over."""
-        await self._on_thread(lambda conn: conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
+        """Copy the rest of the write-ahead log on the writing connection itself, so that the
+        next write starts the log over: inline, so no write can come between (little is left
+        after the copy in the background; holding the storage's lock across a trip to the
+        thread instead made every move arriving meanwhile wait behind it)."""
+        if self._db is not None and not self.db.in_transaction:
+            self.db._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     async def _on_thread(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn`` with the raw connection on the connection's own thread: for what may take

@@ -257,3 +257,22 @@ async def test_the_write_ahead_log_is_copied_back_in_the_background(
         # the database file itself (its log ignored) now holds the move
         with contextlib.closing(sqlite3.connect(f"file:{s.path}?immutable=1", uri=True)) as file:
             assert file.execute("SELECT version FROM games WHERE id=?", (gid,)).fetchone() == (2,)
+
+
+async def test_moves_back_to_back_never_letting_the_loop_copy_still_keep_the_log_bounded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sqlite_backend, "CHECKPOINT_ROWS", 20)
+    monkeypatch.setattr(sqlite_backend, "STARVED_ROWS", 80)
+    async with opened(SqliteStorage(str(tmp_path / "herald.db"))) as s:
+        gid = await _started(s)
+        await s.get_game(gid)
+        big = {"turn": 0, "pad": "x" * 6000}  # (a few pages of log per move)
+        sizes = []
+        for version in range(1, 201):  # (nothing here ever waits: the background copy never runs)
+            await s.commit_action(gid, **_commit(gid, version, state={**big, "turn": version}))
+            sizes.append((Path(s.path + "-wal")).stat().st_size)
+        checkpoints = s._checkpoints
+        assert checkpoints is not None and checkpoints.done >= 5
+        # the log starts over after each copy made by the writer: it never holds every move
+        # (about 45 KB of log each here, 9 MB for all of them)
+        assert max(sizes) < 2 * 2**20, max(sizes)
