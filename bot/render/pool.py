@@ -58,6 +58,11 @@ JSON = dict[str, Any]
 
 MAX_PROCESSES = 16
 """More workers than any machine Herald runs on has cores to give it."""
+JOB_TIMEOUT = 60.0
+"""Seconds a worker may take over one job (a replay's animation is the longest, a few seconds)
+before it counts as hung: its workers are stopped, the pool replaced and the job done
+in-process, as for a worker that died."""
+
 MAX_SHOTS = 8
 """Events of one update posted with files of their own (the last ones: a flick and its
 animation); earlier ones of a long run of computer players are told in words only."""
@@ -215,14 +220,19 @@ class RenderPool:
                 initializer=_warm_up)
         return self._executor
 
-    def _replace(self, broken: ProcessPoolExecutor) -> None:
+    def _replace(self, broken: ProcessPoolExecutor, *, stop: bool = False) -> None:
         """Drop a broken pool (several jobs may find it broken at once: replaced once); the next
-        job starts a new one."""
+        job starts a new one. ``stop``: its workers are hung, not dead: end them too (shutting
+        the pool down waits for nobody, but would leave a hung worker running)."""
         if self._executor is not broken:
             return
         self._executor = None
         self.rebuilds += 1
+        workers = list(getattr(broken, "_processes", {}).values()) if stop else []
         broken.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            if worker.is_alive():
+                worker.kill()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker; in-process (``fallback``) without a pool or should the pool
@@ -230,7 +240,13 @@ class RenderPool:
         if self.enabled:
             executor = self._pool()
             try:
-                return await asyncio.wrap_future(executor.submit(fn, *args))
+                return await asyncio.wait_for(asyncio.wrap_future(executor.submit(fn, *args)),
+                                              JOB_TIMEOUT)
+            except TimeoutError:
+                log.warning("a worker took more than %gs over %s; stopping the pool's workers, "
+                            "doing it in-process and starting a new pool for the next",
+                            JOB_TIMEOUT, getattr(fn, "__name__", "a job"))
+                self._replace(executor, stop=True)
             except BrokenProcessPool:
                 log.warning("a worker died; doing its work (%s) in-process and starting a new "
                             "pool for the next", getattr(fn, "__name__", "a job"))

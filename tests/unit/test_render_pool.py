@@ -218,3 +218,37 @@ def test_the_number_of_render_processes_is_configured_and_checked() -> None:
             Config.from_env({"HERALD_RENDER_PROCESSES": bad})
     with pytest.raises(ValueError):
         RenderPool(17)
+
+
+def _stops_in_a_worker(n: int) -> int:
+    """Hangs in a worker process (a stopped or wedged worker), answers at once in-process."""
+    if multiprocessing.parent_process() is not None:
+        os.kill(os.getpid(), signal.SIGSTOP)  # (stopped: it never answers, and never dies)
+    return n * 3
+
+
+async def test_a_hung_worker_is_stopped_and_its_job_done_in_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render_pool, "JOB_TIMEOUT", 1.0)
+    pool = RenderPool(1)
+    try:
+        hung = await pool.worker_pids()
+        assert await asyncio.wait_for(pool.run(_stops_in_a_worker, 5), 30) == 15  # (after 1 s)
+        assert (pool.rebuilds, pool.fallbacks) == (1, 1)
+        for _ in range(100):  # the hung worker is ended, not left behind
+            if not any(_alive(pid) for pid in hung):
+                break
+            await asyncio.sleep(0.05)
+        assert not any(_alive(pid) for pid in hung)
+        fresh = await pool.worker_pids()
+        assert fresh and not fresh & hung
+    finally:
+        pool.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"  # (a zombie is dead, just not yet reaped)
+    except FileNotFoundError:
+        return False
