@@ -207,8 +207,12 @@ _COPY: dict[str, Callable[[Any], Any]] = {
     "orders": _copy_orders,
     "resolution": _data_copy,
     "reshuffles": _same,
-    "last_turn": _data_copy,
-    "history": _data_copy,
+    # the public records of past turns grow with the game (copying them whole made a late step
+    # several times dearer than an early one): a turn's record is replaced whole and the
+    # history only appended to, never changed in place, so the clone shares the record and
+    # copies the history's list, not its entries
+    "last_turn": _same,
+    "history": list.copy,
 }
 """How ``CultWarsState.__deepcopy__`` copies each field (a field it does not know, or a new
 field of a nested dataclass, stops the import: see the check below)."""

@@ -93,7 +93,12 @@ def play(engine: Engine, players: int, seed: int, checks: bool = True) -> tuple[
         prompt = rng.choice(prompts)
         action = engine.bot_action(engine.view(state, prompt.seat), prompt, rng)
         json.dumps(action)
-        state, events = engine.apply(state, prompt.seat, action)
+        before = _canonical(engine.to_json(state)) if checks else ""
+        after, events = engine.apply(state, prompt.seat, action)
+        # apply never changes the state it was given (clones may share what is never changed
+        # in place, and the platform keeps the state before a step)
+        assert not checks or _canonical(engine.to_json(state)) == before, "apply changed its input"
+        state = after
         log.append((prompt.seat, action))
         if checks:
             _check_step(engine, state, players, events)

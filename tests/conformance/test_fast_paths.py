@@ -140,8 +140,10 @@ def test_cult_wars_clone_is_what_the_pickle_round_trip_made(insignia: str) -> No
         assert _same_as_pickled(twin, s) and _text(CW.to_json(twin)) == _text(CW.to_json(s))
         for name in ("cults", "deck", "discard", "targets", "orders", "history"):
             assert getattr(twin, name) is not getattr(s, name), name
-        if s.last_turn is not None:
-            assert twin.last_turn is not s.last_turn and twin.last_turn["cults"] is not s.last_turn["cults"]
+        # (a turn's record is replaced whole, never changed in place: shared; the history's list
+        # is copied, its entries shared for the same reason)
+        assert twin.last_turn is s.last_turn
+        assert all(a is b for a, b in zip(twin.history, s.history, strict=True))
 
 
 def test_cult_wars_clone_deep_copies_what_marshal_does_not_take() -> None:
@@ -149,8 +151,8 @@ def test_cult_wars_clone_deep_copies_what_marshal_does_not_take() -> None:
         """A str subclass: marshal refuses it, so the copy falls back to deepcopy."""
 
     s = CW.setup(3, 4)
-    s.last_turn = {"note": [Note("kept")]}
+    s.resolution = {"note": [Note("kept")]}
     twin = CW.clone(s)
-    assert twin.last_turn == s.last_turn and type(twin.last_turn["note"][0]) is Note
-    assert twin.last_turn["note"] is not s.last_turn["note"]
+    assert twin.resolution == s.resolution and type(twin.resolution["note"][0]) is Note
+    assert twin.resolution["note"] is not s.resolution["note"]
     assert cw_state._data_copy((1, [2.5, True, None])) == (1, [2.5, True, None])
