@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 
 class StorageError(Exception):
     """A database failure. The message is one sentence for the server's admin (logs, the command
@@ -578,12 +580,24 @@ class Storage(ABC):
 
 def from_json(text: str | None) -> Any:
     """A JSON column's value (None for NULL or an empty text)."""
+    # (the standard library: orjson would read an integer past 64 bits as a float; reads of a
+    # live game are rare, its row is kept in memory as written)
     return json.loads(text) if text else None
 
 
+_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
 def to_json(data: Any) -> str:
-    """The JSON text a column stores: keys sorted, no spaces, so equal values store equal text."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+    """The JSON text a column stores: keys sorted, no spaces, so equal values store equal text
+    (text as UTF-8 itself, not escaped). A move stores the whole state each time, so this is
+    orjson; what it refuses (an integer past 64 bits) is written by the standard library. A
+    float that is not a number has no JSON form: states never hold one (the conformance suite
+    checks that every state reads back equal to itself, which such a float never does)."""
+    try:
+        return orjson.dumps(data, option=_SORTED).decode()
+    except TypeError:  # (orjson.JSONEncodeError is one)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def seat_map_json(seats: Mapping[int, int]) -> str:

@@ -668,3 +668,13 @@ async def test_marking_a_reminder_releases_its_claim_and_checks_the_instance(
     # the reminder is done; the deadline itself, at 100, is anyone's (a's lease ran to 160)
     [d] = await store.claim_deadlines(100.0, "b", 30.0)
     assert (d.game_id, d.reminded) == (gid, True)
+
+
+def test_stored_json_is_sorted_and_compact_and_reads_back_as_written() -> None:
+    from bot.storage.base import from_json, to_json
+
+    assert to_json({"b": 1, "a": {"z": None, "y": [1.5, True]}}) == '{"a":{"y":[1.5,true],"z":null},"b":1}'
+    assert to_json({2: "x", 1: "y"}) == '{"1":"y","2":"x"}'  # (keys as text, as JSON has them)
+    assert from_json(to_json({"n": "— Zoë"})) == {"n": "— Zoë"}
+    huge = {"n": 2**70, "m": -(2**64)}  # past orjson's 64 bits: the standard library writes it
+    assert from_json(to_json(huge)) == huge and isinstance(from_json(to_json(huge))["n"], int)
