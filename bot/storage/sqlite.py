@@ -259,10 +259,12 @@ def _serialised(method: Any) -> Any:
     This is also the storage's boundary: a driver error met in service leaves it as a
     :class:`StorageError` subclass that keeps the driver's error as its cause (see ``_fault``)."""
 
+    doing = method.__name__.lstrip("_")
+
     @functools.wraps(method)
     async def wrapper(self: SqliteStorage, *args: Any, **kwargs: Any) -> Any:
         async with self._lock:
-            self._doing = method.__name__.lstrip("_")
+            self._doing = doing
             try:
                 return await method(self, *args, **kwargs)
             except sqlite3.Error as exc:
