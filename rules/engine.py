@@ -35,7 +35,7 @@ import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
@@ -226,9 +226,10 @@ class Event:
         return self.to is None or (seat is not None and seat in self.to)
 
     def to_json(self) -> JSON:
-        d = asdict(self)
-        d["to"] = list(self.to) if self.to is not None else None
-        return d
+        # (``data`` is shared, not copied: an event is never changed once made, and what reads
+        # this only stores it; copying it deeply cost Cult Wars a sixth of each step)
+        return {"text": self.text, "to": list(self.to) if self.to is not None else None,
+                "kind": self.kind, "data": self.data}
 
 
 @dataclass(frozen=True)
