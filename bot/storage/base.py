@@ -90,6 +90,9 @@ class GameRow:
     result: dict[str, Any] | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
+    """The time of last activity, for listings and "waiting since": exact when a game starts
+    or ends, otherwise kept to about a minute (the SQLite backend leaves a stamp less than
+    ``ACTIVITY_STEP`` old, sparing the rewrite of the index over it at every move)."""
     seats: list[SeatRow] = field(default_factory=list)
     opened: dict[int, int] = field(default_factory=dict)
     """Seat → the game version at which the seat's open prompt opened: the prompt's *instance*.

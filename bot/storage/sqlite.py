@@ -236,6 +236,10 @@ def _append_events(conn: sqlite3.Connection, game_id: int, version: int,
         [(game_id, version, *e, now, game_id) for e in rows])
 
 
+ACTIVITY_STEP = 60.0
+"""A game's time of last activity (``updated_at``) is kept to this many seconds: a move within
+it of the stored time leaves that time (see ``commit_action``)."""
+
 CACHED_GAMES = 4096
 """Live games (lobbies and running games) whose rows are kept in memory; beyond it the oldest
 written are dropped (and read from the file again when next needed)."""
@@ -1150,16 +1154,32 @@ class SqliteStorage(Storage):
         state_text = to_json(state)
         action_row = (to_json(action), origin, user_id)
         event_rows = [event_values(e) for e in events]
+        # Only the columns that change are set: SQLite rewrites the entries of every index over a
+        # column the statement sets, changed or not (the status and the time of last activity
+        # are indexed for the listings): a move that ends nothing keeps the status, and one
+        # within ``ACTIVITY_STEP`` of the stored time keeps that time.
+        columns = "state=?, version=?, result=?, opened=?, answered=?"
+        values: list[Any] = [state_text, new_version, to_json(result) if result else None,
+                             seat_map_json(opened), seat_map_json(answered)]
+        if status != "active":
+            columns += ", status=?"
+            values.append(status)
+        stamp = now
+        if (status == "active" and kept is not None and kept.version == expected_version
+                and 0 <= now - kept.updated_at < ACTIVITY_STEP):
+            stamp = kept.updated_at
+        else:
+            columns += ", updated_at=?"
+            values.append(now)
 
         def write(conn: sqlite3.Connection) -> int:
             """BEGIN, the version-checked update, the action, its events and the deadlines: one
             hand-off (COMMIT is the second, where its failures are told apart)."""
             conn.execute("BEGIN IMMEDIATE")
             cur = conn.execute(
-                "UPDATE games SET state=?, version=?, status=?, result=?, opened=?, answered=?, "
-                "updated_at=? WHERE id=? AND version=? AND status='active' AND paused_at IS NULL",
-                (state_text, new_version, status, to_json(result) if result else None,
-                 seat_map_json(opened), seat_map_json(answered), now, game_id, expected_version))
+                f"UPDATE games SET {columns} "
+                "WHERE id=? AND version=? AND status='active' AND paused_at IS NULL",
+                (*values, game_id, expected_version))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
             # numbered the version it made, less one (paired with its events after an undo too)
@@ -1181,7 +1201,7 @@ class SqliteStorage(Storage):
             self._keep(dataclasses.replace(
                 kept, state=state, version=new_version, status=status, result=result or None,
                 opened={int(k): int(v) for k, v in opened.items()},
-                answered={int(k): int(v) for k, v in answered.items()}, updated_at=now))
+                answered={int(k): int(v) for k, v in answered.items()}, updated_at=stamp))
         if status in _LIVE:
             self._remember_deadlines(game_id, deadlines)
         return new_version
