@@ -276,3 +276,27 @@ async def test_moves_back_to_back_never_letting_the_loop_copy_still_keep_the_log
         # the log starts over after each copy made by the writer: it never holds every move
         # (about 45 KB of log each here, 9 MB for all of them)
         assert max(sizes) < 2 * 2**20, max(sizes)
+
+
+async def test_a_move_sets_only_what_changes_and_last_activity_to_the_minute(store: SqliteStorage) -> None:
+    gid = await _started(store)
+    await store.get_game(gid)
+    statements: list[str] = []
+    store.db._conn.set_trace_callback(statements.append)
+
+    def update() -> str:  # (what the last move's update set)
+        return next(s for s in reversed(statements) if s.startswith("UPDATE games")).split(" WHERE ")[0]
+
+    await store.commit_action(gid, **_commit(gid, 1, now=100.0))  # (started at 2.0: stamped)
+    assert "updated_at" in update() and "status" not in update()
+    await store.commit_action(gid, **_commit(gid, 2, now=130.0))  # within the minute: kept
+    assert "updated_at" not in update() and "status" not in update()
+    assert (await store.get_game(gid)).updated_at == 100.0  # type: ignore[union-attr]
+    await store.commit_action(gid, **_commit(gid, 3, now=161.0))  # past it: stamped again
+    assert "updated_at" in update()
+    await store.commit_action(gid, **_commit(gid, 4, now=162.0, status="finished",
+                                             result={"winners": [0]}, opened={}, deadlines=[]))
+    assert "status" in update() and "updated_at" in update()  # (the end is stamped exactly)
+    store.db._conn.set_trace_callback(None)
+    game, _ = await _from_file(store.path, gid)
+    assert game is not None and (game.status, game.updated_at) == ("finished", 162.0)
