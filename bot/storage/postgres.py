@@ -1,10 +1,14 @@
 """The PostgreSQL backend of :class:`bot.storage.base.Storage`, for communities that outgrow a file.
 
 asyncpg with a small pool of connections; every write that must be all-or-nothing is one
-transaction. The game row is locked (``SELECT … FOR UPDATE``) for the whole of an action's
-transaction and its version checked under that lock, so two processes answering the same game
-serialise on the row and the loser gets :class:`VersionConflict`, exactly as with SQLite. Waiting
-for a lock is bounded (``lock_timeout``: :class:`StorageBusy`, like SQLite's busy timeout).
+transaction. An action's is a single statement (one round trip: see ``_COMMIT``) whose
+version-checked update locks the game's row; an undo or a pause locks it first (``SELECT … FOR
+UPDATE``) and checks under that lock. Either way two processes answering the same game serialise
+on the row and the loser gets :class:`VersionConflict`, exactly as with SQLite. Waiting for a lock
+is bounded (``lock_timeout``: :class:`StorageBusy`, like SQLite's busy timeout). Deadlines a write
+leaves as they were are not written again, so a claim or a reminder another process made on them
+stands; servers' settings are kept in memory only while every change to them is heard
+(LISTEN/NOTIFY on :data:`SETTINGS_CHANNEL`); nothing of a game is kept.
 
 Numbered migrations, the same steps as the SQLite backend's, are tracked in the one-row table
 ``herald_schema`` and applied under an advisory lock, so several processes starting at once
@@ -20,12 +24,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import dataclasses
 import functools
 import json
 import logging
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -300,6 +306,13 @@ def _kind(exc: BaseException) -> type[StorageError] | None:
     return None
 
 
+def _answered(exc: BaseException) -> bool:
+    """Whether ``exc`` is the server's answer to a statement (an error it raised: the statement
+    or commit is refused, nothing of it stored), not a connection lost before the answer."""
+    return isinstance(exc, asyncpg.PostgresError) and not str(
+        getattr(exc, "sqlstate", "")).startswith("08")
+
+
 def _cause(exc: BaseException) -> str:
     """The driver's own words, for the admin (never any SQL or parameters: they hold states)."""
     state = getattr(exc, "sqlstate", None)
@@ -339,22 +352,148 @@ async def _lock_active(conn: asyncpg.Connection, game_id: int, expected_version:
         raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
 
 
+def _event_arrays(events: Sequence[dict[str, Any]]) -> tuple[list[Any], ...]:
+    """Events as four parallel arrays (text, recipients, kind, data): what one multi-row insert
+    takes as its parameters (``unnest``), however many events an action made."""
+    rows = [event_values(e) for e in events]
+    return tuple([r[i] for r in rows] for i in range(4))
+
+
+_EVENTS_FROM = ("unnest(${0}::text[], ${1}::text[], ${2}::text[], ${3}::text[]) WITH ORDINALITY "
+                "AS e(text, recipients, kind, data, i)")
+"""The events of :func:`_event_arrays`, numbered from 1 in their order, at parameters
+``{0}``-``{3}``."""
+
+
 async def _append_events(conn: asyncpg.Connection, game_id: int, version: int,
                          events: Sequence[dict[str, Any]], now: float) -> None:
-    """Number ``events`` on after the game's last event, all made by ``version``."""
+    """Number ``events`` on after the game's last event, all made by ``version``: one statement
+    (the last number read and the rows inserted together, under the caller's lock on the game)."""
     if not events:
         return
-    first = int(await conn.fetchval("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=$1", game_id))
-    await conn.executemany(
+    await conn.execute(
         "INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
-        "VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
-        [(game_id, first + i + 1, version, *event_values(e), now) for i, e in enumerate(events)])
+        "SELECT $1, COALESCE((SELECT MAX(n) FROM events WHERE game_id=$1), 0) + e.i, $2, "
+        "e.text, e.recipients, e.kind, e.data, $3 FROM " + _EVENTS_FROM.format(4, 5, 6, 7),
+        game_id, version, now, *_event_arrays(events))
+
+
+def _deadline_arrays(deadlines: Sequence[DeadlineRow]) -> tuple[list[Any], ...]:
+    """Deadlines as six parallel arrays (seat, kind, due, reminder, reminded, prompt instance).
+
+    Two deadlines for one seat and kind are a bug of the caller's, refused as the table's
+    primary key refuses them (the one statement that writes them would otherwise stop on its
+    own, less telling error): nothing of the transaction is stored."""
+    keys = [(d.seat, d.kind) for d in deadlines]
+    if len(set(keys)) != len(keys):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise asyncpg.UniqueViolationError(
+            f"two deadlines for seat {twice[0]}'s {twice[1]!r} decision in one write")
+    rows = [(d.seat, d.kind, float(d.due_at), None if d.remind_at is None else float(d.remind_at),
+             bool(d.reminded), int(d.opened)) for d in deadlines]
+    return tuple([r[i] for r in rows] for i in range(6))
+
+
+def _deadline_ctes(first: int, game: str, guard: str) -> str:
+    """The common table expressions that replace a game's deadlines with those of
+    :func:`_deadline_arrays` (at parameters ``first`` to ``first + 5``), for ``game`` (an SQL
+    expression; the rows of ``guard``, one or none, decide whether anything is written).
+
+    A row of the same seat and kind is updated in place only when it changed, keeping its claim
+    (``claimed_by``, ``claimed_until``) while it is the same prompt instance: another seat's move
+    must not free a deadline a process is about to handle. The same deadline (instance, due time
+    and reminder time) is not written at all — no new row version, and a claim or a reminder
+    another process made since the caller read it is left as it is (the statement waits for that
+    process's row lock and then sees its committed row): a reminder sent stays sent, never sent
+    twice because a move carried the deadline over as it was read before. Rows of seats and
+    kinds no longer open are deleted."""
+    p = [f"${first + i}" for i in range(6)]
+    same = ("(d.due_at, d.remind_at, d.opened) IS NOT DISTINCT FROM "
+            "(excluded.due_at, excluded.remind_at, excluded.opened)")
+    return (
+        f"dn AS (SELECT * FROM unnest({p[0]}::int[], {p[1]}::text[], {p[2]}::float8[], "
+        f"{p[3]}::float8[], {p[4]}::bool[], {p[5]}::bigint[]) "
+        "AS x(seat, kind, due_at, remind_at, reminded, opened)), "
+        f"dd AS (DELETE FROM deadlines AS d WHERE d.game_id={game} AND EXISTS (SELECT 1 FROM {guard}) "
+        "AND NOT EXISTS (SELECT 1 FROM dn WHERE dn.seat=d.seat AND dn.kind=d.kind)), "
+        "du AS (INSERT INTO deadlines AS d (game_id, seat, kind, due_at, remind_at, reminded, opened) "
+        f"SELECT {game}, dn.seat, dn.kind, dn.due_at, dn.remind_at, dn.reminded, dn.opened "
+        f"FROM dn WHERE EXISTS (SELECT 1 FROM {guard}) "
+        "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at=excluded.due_at, "
+        "remind_at=excluded.remind_at, opened=excluded.opened, "
+        f"reminded=excluded.reminded OR (d.reminded AND {same}), "
+        "claimed_by=CASE WHEN d.opened=excluded.opened THEN d.claimed_by END, "
+        "claimed_until=CASE WHEN d.opened=excluded.opened THEN d.claimed_until END "
+        f"WHERE NOT {same} OR (excluded.reminded AND NOT d.reminded))")
+
+
+def _deadline_news(game: str, guard: str) -> str:
+    """True when a deadline of :func:`_deadline_ctes` is one the game did not have before (a
+    seat, kind and prompt instance absent from the rows as the statement found them): the
+    other processes are then woken for it."""
+    return (f"EXISTS (SELECT 1 FROM {guard}) AND EXISTS (SELECT 1 FROM dn WHERE NOT EXISTS "
+            f"(SELECT 1 FROM deadlines AS o WHERE o.game_id={game} AND o.seat=dn.seat "
+            "AND o.kind=dn.kind AND o.opened=dn.opened))")
+
+
+_ALWAYS = "(VALUES (1)) AS always"
+"""A guard of :func:`_deadline_ctes` with one row: write unconditionally."""
+_REPLACE_DEADLINES = (f"WITH {_deadline_ctes(2, '$1::bigint', _ALWAYS)} SELECT CASE WHEN "
+                      f"{_deadline_news('$1::bigint', _ALWAYS)} THEN pg_notify($8, $9) END")
+"""A game's deadlines replaced (``$1`` the game, ``$8``/``$9`` the wake-up's channel and tag)."""
+
+_COMMIT = (
+    "WITH g AS (UPDATE games SET state=$3, version=$2 + 1, status=$4, result=$5, opened=$6, "
+    "answered=$7, updated_at=$8 WHERE id=$1 AND version=$2 AND status='active' "
+    "AND paused_at IS NULL RETURNING id), "
+    # numbered the version it made, less one: paired with its events after an undo too
+    "a AS (INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
+    "SELECT g.id, GREATEST(COALESCE((SELECT MAX(n) FROM actions WHERE game_id=$1), 0) + 1, $2), "
+    "$9, $10, $11, $12, $8 FROM g RETURNING n), "
+    "e AS (INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
+    "SELECT g.id, COALESCE((SELECT MAX(n) FROM events WHERE game_id=$1), 0) + e.i, $2 + 1, "
+    "e.text, e.recipients, e.kind, e.data, $8 FROM g, " + _EVENTS_FROM.format(13, 14, 15, 16) + "), "
+    + _deadline_ctes(17, "$1::bigint", "g")
+    + " SELECT (SELECT n FROM a), CASE WHEN " + _deadline_news("$1::bigint", "g")
+    + " THEN pg_notify($23, $24) END")
+"""An action's whole write, one statement that is its own transaction (one round trip): the game's
+row updated only at ``expected_version`` (``$2``), active and not paused — which locks it, so
+every process's writes to the game are ordered, and a racing one re-checks the condition on the
+row as committed and finds nothing to update — then, only if it was, the action numbered, its
+events numbered on from the game's last, its deadlines replaced (unchanged rows not written) and
+the other processes woken for a new one. The first column is the action's number, NULL when the
+game was not at that version (nothing written). The last numbers are read in the statement's
+snapshot, which may predate the lock: safe, because every write of a game's actions or events
+changes its version under that lock, so a snapshot that missed one finds the row at another
+version (re-checked on the committed row) and writes nothing."""
 
 
 WAKE_CHANNEL = "herald_deadlines"
 """The NOTIFY channel on which a process tells the others it stored a new deadline."""
 RELISTEN_EVERY = 30
 """Seconds between attempts to re-open a lost listening connection."""
+SETTINGS_CHANNEL = "herald_settings"
+"""The NOTIFY channel on which a process tells every process (itself too) that a server's
+settings changed (the payload: the server's id), so that they read them again."""
+SETTINGS_KEPT_FOR = 60.0
+"""Seconds a server's settings are served from memory at most (a backstop: a change is heard at
+once through :data:`SETTINGS_CHANNEL`, unless the listening connection died unnoticed)."""
+SETTINGS_KEPT = 10_000
+"""Servers whose settings are kept in memory at most (the least recently read dropped first)."""
+
+
+_GAME_WITH_SEATS = (
+    f"SELECT {G_COLUMNS}, "
+    + ", ".join(f"ARRAY(SELECT s.{c} FROM seats s WHERE s.game_id=g.id ORDER BY s.seat)"
+                for c in ("seat", "user_id", "is_bot", "name"))
+    + " FROM games g WHERE g.id=$1")
+"""One game and its seats (as four arrays, in seat order) in one statement: the read every
+step of a game starts with."""
+
+
+def _copied(s: GuildSettings) -> GuildSettings:
+    """A server's settings to hand out (its list of channels its own: callers may change it)."""
+    return dataclasses.replace(s, channels=list(s.channels))
 
 
 class PostgresStorage(Storage):
@@ -380,6 +519,13 @@ class PostgresStorage(Storage):
         self._listener: asyncpg.Connection | None = None
         self._on_new_deadline: Callable[[], None] | None = None
         self._relisten: asyncio.Task[None] | None = None
+        self._guilds: dict[int, tuple[float, GuildSettings]] = {}
+        """Servers' settings as read, with when (monotonic): every step of a game asks for them.
+        Served only while this storage listens on :data:`SETTINGS_CHANNEL` (see
+        ``guild_settings``)."""
+        self._settings_epoch = 0
+        """Counts the changes heard (and losses of the listening connection): a read that began
+        before one is not kept."""
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -449,24 +595,48 @@ class PostgresStorage(Storage):
             try:
                 await tr.commit()
             except _DRIVER_ERRORS as exc:
-                if isinstance(exc, asyncpg.PostgresError) and not str(
-                        getattr(exc, "sqlstate", "")).startswith("08"):
-                    raise  # the server answered: it refused the commit, nothing is stored
-                stored: bool | None = None
-                if landed is not None:
-                    try:
-                        async with self._connection() as other:
-                            stored = await landed(other)
-                    except _DRIVER_ERRORS:
-                        stored = None
-                if stored:
-                    log.warning("%s: the connection failed while committing (%s), but the change "
-                                "is stored", _doing.get(), _cause(exc))
-                    return
-                fault = self._fault(exc, stored=stored)
-                if fault is None:
-                    raise
-                raise fault from exc
+                pid = conn.get_server_pid()
+                if not _answered(exc):
+                    with contextlib.suppress(asyncpg.InterfaceError):
+                        conn.terminate()  # (no use after a lost answer: the pool replaces it)
+                await self._settle_lost(exc, landed, pid)
+
+    async def _settle_lost(self, exc: BaseException,
+                           landed: Callable[[asyncpg.Connection], Awaitable[bool]] | None,
+                           pid: int) -> None:
+        """After ``exc`` ended a commit (a COMMIT, or a statement that is its own transaction)
+        on the server process ``pid``: return if the change is stored after all, else raise
+        what the caller must hear.
+
+        A server that answered with an error refused the commit: nothing is stored, the error
+        goes on. A connection lost before the answer leaves the outcome open: ``landed`` asks
+        the server (on another connection) which. That server process is ended first, so that
+        the answer stays true: one still waiting for a row lock, or not yet aware that its
+        client is gone, would otherwise commit after being reported as not stored (``landed``
+        also waits for the game's row lock, which such a process holds until it is gone).
+        Stored, the commit stands (a warning is logged); not stored, the error says so; if it
+        cannot be asked, the outcome is unknown."""
+        if _answered(exc):
+            raise exc
+        stored: bool | None = None
+        if landed is not None:
+            try:
+                async with self._connection() as other:
+                    with contextlib.suppress(asyncpg.PostgresError):  # (gone already, or not ours)
+                        await other.execute(
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid=$1 "
+                            "AND pid <> pg_backend_pid() AND application_name='herald'", pid)
+                    stored = await landed(other)
+            except _DRIVER_ERRORS:
+                stored = None
+        if stored:
+            log.warning("%s: the connection failed while committing (%s), but the change "
+                        "is stored", _doing.get(), _cause(exc))
+            return
+        fault = self._fault(exc, stored=stored)
+        if fault is None:
+            raise exc
+        raise fault from exc
 
     # ------------------------------------------------------------ opening
 
@@ -486,6 +656,9 @@ class PostgresStorage(Storage):
                 await self._check_writable()
             await self.migrate()  # an empty database is checked there, under the migration lock
             await self._check_tables()
+            if not await self._listen_once():
+                # no settings kept in memory until it is back; the deadlines need no notice yet
+                self._relisten_later()
         except BaseException as exc:
             with contextlib.suppress(Exception):
                 await self.close()
@@ -597,7 +770,8 @@ class PostgresStorage(Storage):
         ``RELISTEN_EVERY`` seconds, waking the scheduler once it is back (it may have missed a
         notice meanwhile); until then the scheduler's own passes still find every deadline."""
         self._on_new_deadline = on_new_deadline
-        await self._listen()
+        if self._listener is None:  # (opened with the storage, unless that failed)
+            await self._listen()
         return True
 
     async def _listen(self) -> bool:
@@ -612,9 +786,18 @@ class PostgresStorage(Storage):
         if payload != self.tag and self._on_new_deadline is not None:
             self._on_new_deadline()
 
+    def _settings_changed(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        self._settings_epoch += 1
+        try:
+            self._guilds.pop(int(payload), None)
+        except ValueError:  # (not a server's id: forget them all)
+            self._guilds.clear()
+
     def _lost(self, _conn: Any) -> None:
         if self._listener is not None:  # not a close of ours
             self._listener = None
+            self._settings_epoch += 1  # changes may go unheard until it is back
+            self._guilds.clear()
             log.warning("the connection listening for other processes' deadlines on %s was lost; "
                         "re-opening it", self.where)
             self._relisten_later()
@@ -624,9 +807,9 @@ class PostgresStorage(Storage):
             self._relisten = asyncio.get_running_loop().create_task(self._relisten_loop())
 
     async def _relisten_loop(self) -> None:
-        while self._on_new_deadline is not None and self._listener is None:
+        while self._pool is not None and self._listener is None:
             await asyncio.sleep(RELISTEN_EVERY)
-            if self._on_new_deadline is not None and await self._listen_once():
+            if self._pool is not None and await self._listen_once() and self._on_new_deadline:
                 self._on_new_deadline()  # a notice may have been missed while away
 
     async def _listen_once(self) -> bool:
@@ -634,14 +817,23 @@ class PostgresStorage(Storage):
             conn = await asyncpg.connect(self.url, timeout=self.busy_timeout * 2,
                                          server_settings={"application_name": "herald-wake"})
             await conn.add_listener(WAKE_CHANNEL, self._heard)
+            await conn.add_listener(SETTINGS_CHANNEL, self._settings_changed)
         except _DRIVER_ERRORS:
             return False
         conn.add_termination_listener(self._lost)
+        self._settings_epoch += 1  # (a read begun before this may have missed a change)
         self._listener = conn
         return True
 
+    def forget(self, game_id: int | None = None) -> None:
+        """Drop the servers' settings kept in memory (this backend keeps nothing of games)."""
+        if game_id is None:
+            self._settings_epoch += 1
+            self._guilds.clear()
+
     async def close(self) -> None:
         self._on_new_deadline = None
+        self._guilds.clear()
         listener, self._listener = self._listener, None
         if self._relisten is not None:
             self._relisten.cancel()
@@ -714,13 +906,11 @@ class PostgresStorage(Storage):
     @_boundary
     async def get_game(self, game_id: int) -> GameRow | None:
         async with self._connection() as conn:
-            r = await conn.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id=$1", game_id)
-            if r is None:
-                return None
-            game = self._row_to_game(r)
-            game.seats = [SeatRow(s[0], s[1], bool(s[2]), s[3]) for s in await conn.fetch(
-                "SELECT seat, user_id, is_bot, name FROM seats WHERE game_id=$1 ORDER BY seat",
-                game_id)]
+            r = await conn.fetchrow(_GAME_WITH_SEATS, game_id)
+        if r is None:
+            return None
+        game = self._row_to_game(r)
+        game.seats = [SeatRow(*s) for s in zip(r[19], r[20], r[21], r[22], strict=True)]
         return game
 
     async def _many(self, sql: str, *params: Any) -> list[GameRow]:
@@ -840,23 +1030,13 @@ class PostgresStorage(Storage):
                 [(game_id, s.seat, s.user_id, bool(s.is_bot), s.name) for s in seats])
 
     async def _write_deadlines(self, conn: asyncpg.Connection, game_id: int,
-                               deadlines: Iterable[DeadlineRow]) -> None:
-        """Replace a game's deadlines; one of the same prompt instance as before keeps its claim
-        (another seat's move must not free a deadline a process is about to handle)."""
-        claims = {(r[0], r[1], r[2]): (r[3], r[4]) for r in await conn.fetch(
-            "DELETE FROM deadlines WHERE game_id=$1 "
-            "RETURNING seat, kind, opened, claimed_by, claimed_until", game_id)}
-        rows = [(game_id, d.seat, d.kind, d.due_at, d.remind_at, bool(d.reminded), d.opened,
-                 *claims.get((d.seat, d.kind, d.opened), (None, None)))
-                for d in deadlines]
-        if rows:
-            await conn.executemany(
-                "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened, "
-                "claimed_by, claimed_until) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)", rows)
-        if any((seat, kind, opened) not in claims for _, seat, kind, _, _, _, opened, *_ in rows):
-            # a deadline other processes have not seen: delivered to them at commit, never
-            # for a transaction that rolls back
-            await conn.execute("SELECT pg_notify($1, $2)", WAKE_CHANNEL, self.tag)
+                               deadlines: Sequence[DeadlineRow]) -> None:
+        """Replace a game's deadlines in one statement (see :func:`_deadline_ctes`: unchanged
+        rows are not written, one of the same prompt instance as before keeps its claim) and,
+        for a deadline other processes have not seen, wake them: ``pg_notify`` is delivered at
+        commit, never for a transaction that rolls back."""
+        await conn.execute(_REPLACE_DEADLINES, game_id, *_deadline_arrays(deadlines),
+                           WAKE_CHANNEL, self.tag)
 
     @_boundary
     async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],
@@ -884,32 +1064,37 @@ class PostgresStorage(Storage):
                             opened: Mapping[int, int], answered: Mapping[int, int],
                             deadlines: Sequence[DeadlineRow], now: float) -> int:
         new_version = expected_version + 1
-        n = 0
 
         async def landed(conn: asyncpg.Connection) -> bool:
-            """After a connection lost while committing: is this very action stored?"""
+            """After a connection lost before the answer: is this very action stored (the game
+            at the version it made, its last action this one)?"""
             row = await conn.fetchrow(
-                "SELECT g.version, a.seat FROM games g LEFT JOIN actions a "
-                "ON a.game_id=g.id AND a.n=$2 WHERE g.id=$1", game_id, n)
-            return row is not None and (row[0], row[1]) == (new_version, seat)
+                "SELECT g.version, a.seat, a.action, a.origin, a.created_at FROM games g "
+                "LEFT JOIN LATERAL (SELECT seat, action, origin, created_at FROM actions "
+                "WHERE game_id=g.id ORDER BY n DESC LIMIT 1) a ON TRUE WHERE g.id=$1 "
+                "FOR UPDATE OF g", game_id)
+            return row is not None and tuple(row) == (new_version, seat, action_text, origin, now)
 
-        async with self._transaction(landed) as conn:
-            # the row lock orders every process's writes to this game until the commit; the
-            # version is checked under it, so the second of two racing actions conflicts
-            await _lock_active(conn, game_id, expected_version)
-            await conn.execute(
-                "UPDATE games SET state=$2, version=$3, status=$4, result=$5, opened=$6, "
-                "answered=$7, updated_at=$8 WHERE id=$1",
-                game_id, to_json(state), new_version, status, to_json(result) if result else None,
-                seat_map_json(opened), seat_map_json(answered), now)
-            # (numbered the version it made, less one: paired with its events after an undo too)
-            n = int(await conn.fetchval(
-                "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
-                "SELECT $1, GREATEST(COALESCE(MAX(n), 0) + 1, $7), $2, $3, $4, $5, $6 FROM actions "
-                "WHERE game_id=$1 RETURNING n",
-                game_id, seat, to_json(action), origin, user_id, now, new_version - 1))
-            await _append_events(conn, game_id, new_version, events, now)
-            await self._write_deadlines(conn, game_id, deadlines)
+        action_text = to_json(action)
+        args = (game_id, expected_version, to_json(state), status,
+                to_json(result) if result else None, seat_map_json(opened), seat_map_json(answered),
+                now, seat, action_text, origin, user_id, *_event_arrays(events),
+                *_deadline_arrays(deadlines), WAKE_CHANNEL, self.tag)
+        pid = 0
+        try:
+            async with self._connection() as conn:
+                # one statement, its own transaction: one round trip (see ``_COMMIT``); the
+                # version-checked update locks the game's row, so of two racing actions the
+                # second finds the game at another version and writes nothing
+                pid = conn.get_server_pid()
+                row = await conn.fetchrow(_COMMIT, *args)
+        except _DRIVER_ERRORS as exc:
+            if not pid:
+                raise  # no connection: nothing was sent
+            await self._settle_lost(exc, landed, pid)
+            return new_version
+        if row is None or row[0] is None:
+            raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
         return new_version
 
     @_boundary
@@ -1208,21 +1393,38 @@ class PostgresStorage(Storage):
 
     @_boundary
     async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings, from memory while they are known current: every process that
+        saves settings notifies :data:`SETTINGS_CHANNEL` in the same transaction, and this
+        storage listens on it (while it cannot, it keeps nothing). A read that began before a
+        change was heard is not kept, so a change heard while reading is never covered up."""
+        kept = self._guilds.get(guild_id)
+        if kept is not None and self._listener is not None and (
+                time.monotonic() - kept[0] < SETTINGS_KEPT_FOR):
+            return _copied(kept[1])
+        epoch = self._settings_epoch
         async with self._connection() as conn:
             r = await conn.fetchrow(
                 "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
                 "member_lobby_limit, member_table_limit, leaderboards FROM guild_settings "
                 "WHERE guild_id=$1", guild_id)
-        if r is None:
-            return GuildSettings(guild_id)
-        return GuildSettings(guild_id, r[0], r[1], r[2], list(from_json(r[3]) or []), r[4], r[5], r[6],
-                             leaderboards=bool(r[7]))
+        s = GuildSettings(guild_id) if r is None else GuildSettings(
+            guild_id, r[0], r[1], r[2], list(from_json(r[3]) or []), r[4], r[5], r[6],
+            leaderboards=bool(r[7]))
+        if self._listener is not None and epoch == self._settings_epoch:
+            self._guilds.pop(guild_id, None)
+            self._guilds[guild_id] = (time.monotonic(), _copied(s))
+            while len(self._guilds) > SETTINGS_KEPT:
+                del self._guilds[next(iter(self._guilds))]
+        return s
 
     @_boundary
     async def save_guild_settings(self, s: GuildSettings) -> None:
+        self._settings_epoch += 1  # (a read of the old settings in flight is not kept)
+        self._guilds.pop(s.guild_id, None)
         async with self._connection() as conn:
+            # every process (this one too) hears of the change once it is committed
             await conn.execute(
-                "INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, "
+                "WITH saved AS (INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, "
                 "opener_role_id, channels, table_limit, member_lobby_limit, member_table_limit, "
                 "leaderboards) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) "
                 "ON CONFLICT (guild_id) DO UPDATE SET default_deadline=excluded.default_deadline, "
@@ -1230,10 +1432,11 @@ class PostgresStorage(Storage):
                 "channels=excluded.channels, table_limit=excluded.table_limit, "
                 "member_lobby_limit=excluded.member_lobby_limit, "
                 "member_table_limit=excluded.member_table_limit, "
-                "leaderboards=excluded.leaderboards",
+                "leaderboards=excluded.leaderboards RETURNING guild_id) "
+                "SELECT pg_notify($10, guild_id::text) FROM saved",
                 s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id,
                 to_json(s.channels), s.table_limit, s.member_lobby_limit, s.member_table_limit,
-                bool(s.leaderboards))
+                bool(s.leaderboards), SETTINGS_CHANNEL)
 
     @_boundary
     async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None:

@@ -240,21 +240,22 @@ async def test_connections_killed_by_the_server_are_replaced(store: PostgresStor
 
 
 @pytest.mark.parametrize("committed", [True, False])
-async def test_a_connection_lost_while_committing_is_checked_against_the_database(
+async def test_a_connection_lost_before_an_actions_answer_is_checked_against_the_database(
         store: PostgresStorage, monkeypatch: pytest.MonkeyPatch, committed: bool) -> None:
-    """The server may have committed before the link broke, or not: asked afterwards, a stored
-    action stands (its version is returned), and one that is not is reported as not stored."""
+    """An action is one statement, its own transaction: the server may have committed it before
+    the link broke, or not. Asked afterwards, a stored action stands (its version is returned),
+    and one that is not is reported as not stored."""
     gid = await _started(store)
-    real_commit, real_rollback = Transaction.commit, Transaction.rollback
+    real_fetchrow = asyncpg.Connection.fetchrow
 
-    async def commit_then_lose_the_link(self: Transaction) -> None:
+    async def answer_lost(self: asyncpg.Connection, query: str, *args: Any, **kw: Any) -> Any:
+        if query != pg._COMMIT:
+            return await real_fetchrow(self, query, *args, **kw)
         if committed:
-            await real_commit(self)
-        else:
-            await real_rollback(self)
+            await real_fetchrow(self, query, *args, **kw)
         raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
 
-    monkeypatch.setattr(Transaction, "commit", commit_then_lose_the_link)
+    monkeypatch.setattr(asyncpg.Connection, "fetchrow", answer_lost)
     if committed:
         assert await store.commit_action(gid, **_commit(gid)) == 2
     else:
@@ -265,6 +266,47 @@ async def test_a_connection_lost_while_committing_is_checked_against_the_databas
     game = await store.get_game(gid)
     assert game is not None and game.version == (2 if committed else 1)
     assert len(await store.actions(gid)) == (1 if committed else 0)
+    # the same action committed by another process (the same seat, another moment) is not ours
+    if not committed:
+        other = PostgresStorage(store.url)
+        await other.open()
+        try:
+            await other.commit_action(gid, **{**_commit(gid), "now": 4.0})
+        finally:
+            await other.close()
+        monkeypatch.setattr(asyncpg.Connection, "fetchrow", answer_lost)
+        with pytest.raises(StorageUnavailable):
+            await store.commit_action(gid, **_commit(gid))
+
+
+@pytest.mark.parametrize("committed", [True, False])
+async def test_a_connection_lost_while_committing_an_undo_is_checked_against_the_database(
+        store: PostgresStorage, monkeypatch: pytest.MonkeyPatch, committed: bool) -> None:
+    """An undo is a transaction of several statements: the link may break at its COMMIT."""
+    gid = await _started(store)
+    assert await store.commit_action(gid, **_commit(gid)) == 2
+    real_commit, real_rollback = Transaction.commit, Transaction.rollback
+
+    async def commit_then_lose_the_link(self: Transaction) -> None:
+        if committed:
+            await real_commit(self)
+        else:
+            await real_rollback(self)
+        raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+
+    monkeypatch.setattr(Transaction, "commit", commit_then_lose_the_link)
+    undo = store.undo_actions(gid, expected_version=2, keep=0, state={"turn": 0}, events=[],
+                              opened={0: 3, 1: 3}, answered={}, deadlines=[], now=4.0)
+    if committed:
+        assert await undo == 3
+    else:
+        with pytest.raises(StorageUnavailable) as caught:
+            await undo
+        assert caught.value.stored is False
+    monkeypatch.undo()
+    game = await store.get_game(gid)
+    assert game is not None and game.version == (3 if committed else 2)
+    assert len(await store.actions(gid)) == (0 if committed else 1)
 
 
 async def test_a_conflict_is_reported_as_such_not_as_a_failure(store: PostgresStorage) -> None:

@@ -316,12 +316,14 @@ async def test_an_exception_raised_mid_transaction_rolls_back(
     async def broken(*args: Any) -> None:
         raise RuntimeError("disk on fire")
 
-    def broken_on_thread(*args: Any) -> None:  # (SQLite writes an action in one hand-off)
+    def broken_inline(*args: Any) -> None:  # (SQLite writes an action's statements inline)
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(store, "_write_deadlines", broken)
     if isinstance(store, SqliteStorage):
-        monkeypatch.setattr(store, "_deadline_statements", broken_on_thread)
+        monkeypatch.setattr(store, "_deadline_statements", broken_inline)
+    else:  # (PostgreSQL writes an action in one statement: fail as its parameters are made)
+        monkeypatch.setattr(pg, "_deadline_arrays", broken_inline)
     with pytest.raises(RuntimeError, match="disk on fire"):
         await store.commit_action(gid, **_commit_args(gid))
     monkeypatch.undo()
