@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import dataclasses
 import functools
 import json
@@ -1198,10 +1199,12 @@ class SqliteStorage(Storage):
         if kept is not None and kept.version == expected_version:
             # write-through: the row as it is in the file now, without reading it back (the
             # state and result are plain JSON, as a read would give them: see ``commit_action``)
-            self._keep(dataclasses.replace(
-                kept, state=state, version=new_version, status=status, result=result or None,
-                opened={int(k): int(v) for k, v in opened.items()},
-                answered={int(k): int(v) for k, v in answered.items()}, updated_at=stamp))
+            row = copy.copy(kept)  # (the fields set one by one: cheaper than dataclasses.replace)
+            row.state, row.version, row.status, row.result = state, new_version, status, result or None
+            row.opened = {int(k): int(v) for k, v in opened.items()}
+            row.answered = {int(k): int(v) for k, v in answered.items()}
+            row.updated_at = stamp
+            self._keep(row)
         if status in _LIVE:
             self._remember_deadlines(game_id, deadlines)
         return new_version
