@@ -1183,12 +1183,20 @@ class SqliteStorage(Storage):
                 (*values, game_id, expected_version))
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-            # numbered the version it made, less one (paired with its events after an undo too)
-            [(number,)] = conn.execute(
-                "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
-                "SELECT ?, MAX(COALESCE(MAX(n), 0) + 1, ?), ?, ?, ?, ?, ? FROM actions "
-                "WHERE game_id=? RETURNING n",
-                (game_id, new_version - 1, seat, *action_row, now, game_id)).fetchall()
+            # numbered the version it made, less one (paired with its events after an undo too):
+            # versions only go up, so the number is free — but for a game stored by an older
+            # Herald, numbered otherwise, where the one after its last is taken
+            number = new_version - 1
+            try:
+                conn.execute(
+                    "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
+                    "VALUES (?,?,?,?,?,?,?)", (game_id, number, seat, *action_row, now))
+            except sqlite3.IntegrityError:
+                [(number,)] = conn.execute(
+                    "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
+                    "SELECT ?, MAX(COALESCE(MAX(n), 0) + 1, ?), ?, ?, ?, ?, ? FROM actions "
+                    "WHERE game_id=? RETURNING n",
+                    (game_id, number, seat, *action_row, now, game_id)).fetchall()
             _append_events(conn, game_id, new_version, event_rows, now)
             if not same:
                 self._deadline_statements(conn, game_id, deadlines)

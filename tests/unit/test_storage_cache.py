@@ -300,3 +300,17 @@ async def test_a_move_sets_only_what_changes_and_last_activity_to_the_minute(sto
     store.db._conn.set_trace_callback(None)
     game, _ = await _from_file(store.path, gid)
     assert game is not None and (game.status, game.updated_at) == ("finished", 162.0)
+
+
+async def test_a_game_numbered_otherwise_by_an_older_herald_still_takes_the_next_number(
+        store: SqliteStorage) -> None:
+    gid = await _started(store)
+    with sqlite3.connect(store.path) as older:  # (its last action holds the number due next)
+        older.execute("INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
+                      "VALUES (?, 1, 0, '{}', 'player', 100, 0)", (gid,))
+    store.forget(gid)
+    await store.commit_action(gid, **_commit(gid, 1))
+    with sqlite3.connect(store.path) as file:
+        assert [n for (n,) in file.execute("SELECT n FROM actions WHERE game_id=? ORDER BY n",
+                                           (gid,))] == [1, 2]
+    assert len(await store.actions(gid)) == 2
