@@ -34,7 +34,7 @@ from .config import Config
 from .errors import Contention, NothingToDecide, StaleAction, TableError
 from .parsing import format_duration as format_duration  # re-exported for older imports
 from .parsing import parse_deadline
-from .render.pool import WorkPool, bot_choice, timeout_choice
+from .render.pool import WorkPool, bot_choice, picture_png, timeout_choice
 from .storage import DeadlineRow, GameRow, SeatRow, Storage, VersionConflict
 from .storage.base import Departure
 from .text import board_url, seat_label
@@ -416,6 +416,17 @@ class Sessions:
     async def cpu(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run CPU-heavy work (an export, an image, a replay) off the event loop."""
         return await (self._run_cpu or asyncio.to_thread)(fn, *args)
+
+    async def picture(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> bytes:
+        """The PNG of an image drawn by the module-level ``fn`` (an aim preview, a leaderboard):
+        in a worker process when the bot has them — drawing on a thread of this process would
+        hold the interpreter the moves on the event loop need — else on a thread."""
+        pool = self.searches
+        if pool is not None and pool.enabled:
+            png: bytes = await pool.run(picture_png, fn, args, kwargs)
+        else:
+            png = await self.cpu(picture_png, fn, args, kwargs)
+        return png
 
     async def _work(self, engine: Engine[Any], fn: Callable[..., Any], *args: Any) -> Any:
         """A step's engine work (apply, prompts, views, a light computer player's choice): right

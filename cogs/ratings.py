@@ -17,7 +17,6 @@ from bot import ratings
 from bot.errors import TableError
 from bot.platform import Platform, platform_of
 from bot.refusals import refusals, reply
-from bot.render import to_png
 from bot.text import NO_PINGS
 from cogs.tables import find_game, game_autocomplete
 from rules import registry
@@ -78,8 +77,7 @@ class Ratings(commands.Cog):
         first = (page - 1) * PAGE_SIZE + 1
         await interaction.response.defer(thinking=True)
         subtitle = f"page {page} of {pages} · {count(total, 'player')}"
-        image = await self.herald.sessions.cpu(ratings.leaderboard_image, name, rows, first, subtitle)
-        data = await self.herald.sessions.cpu(to_png, image)
+        data = await self.herald.sessions.picture(ratings.leaderboard_image, name, rows, first, subtitle)
         lines = [f"**{name} leaderboard** — {subtitle}"]
         lines += [f"{first + i}. **{_name(r.name)}** — {ratings.shown(r.mu, r.sigma):.1f} "
                   f"({count(r.games, 'game')}, {count(r.wins, 'win')})" for i, r in enumerate(rows)]

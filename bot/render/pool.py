@@ -123,6 +123,15 @@ def event_files(key: str, view: JSON, events: Sequence[Event], names: Sequence[s
     return draw_event_files(get_ui(key), view, events, names, game_id)
 
 
+def picture_png(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]) -> bytes:
+    """``fn(*args, **kwargs)``, an image drawn by a module-level function (picklable by its
+    name: an aim preview, a leaderboard), encoded as PNG."""
+    from .kit import to_png
+
+    png: bytes = to_png(fn(*args, **kwargs))
+    return png
+
+
 def bot_choice(key: str, state: JSON, prompt: Prompt, seed: str) -> JSON:
     """The computer player's answer to ``prompt`` in the game ``key`` at ``state`` (its JSON),
     with its rng seeded from ``seed``: what ``Sessions._bot_choice`` computes from the parsed
@@ -302,5 +311,5 @@ WorkPool = RenderPool
 """The pool under the name of all it does: drawing, and the heavy computer players' searches."""
 
 __all__ = ["MAX_PROCESSES", "MAX_SHOTS", "RenderPool", "WorkPool", "board_attachments",
-           "board_png", "bot_choice", "draw_event_files", "event_files", "hand_png", "searched",
+           "board_png", "bot_choice", "picture_png", "draw_event_files", "event_files", "hand_png", "searched",
            "shipped", "timeout_choice"]

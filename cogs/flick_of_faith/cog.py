@@ -33,7 +33,6 @@ from bot.forms import NO_DECISION, Payload
 from bot.parsing import shown
 from bot.platform import Platform, platform_of
 from bot.refusals import answering, refusals
-from bot.render import to_png
 from bot.session import Decision, Ticket
 from bot.storage import GameRow
 from bot.text import NO_PINGS, clip, humanise
@@ -42,8 +41,7 @@ from rules.flick_of_faith import map as board
 from rules.flick_of_faith import temples
 
 from .placement import placement_image, problem_for
-from .render import aim_alt
-from .ui import UI
+from .render import aim_alt, aim_image
 
 KEY = "flick_of_faith"
 ANGLE_RANGE = (-180.0, 180.0)
@@ -255,10 +253,8 @@ class FlickCog(commands.Cog):
 
         names = [s.name for s in row.seats]
 
-        def draw() -> bytes:
-            return to_png(UI.aim_image(view, seat, angle, power, piece=piece, hand=hand, names=names))
-
-        png = await self.sessions.cpu(draw)
+        png = await self.sessions.picture(aim_image, view, seat, angle, power, piece=piece,
+                                          hand=hand, names=names)
         await interaction.followup.send(
             f"🎯 Aim preview (only you see this), from your {corner_name(view, seat)} corner: angle "
             f"{angle:g}, power {power:g}. Real flicks wobble a little. Flick with "
@@ -390,10 +386,7 @@ class FlickCog(commands.Cog):
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
 
-        def draw() -> bytes:
-            return to_png(placement_image(view, seat, island, x, y, why))
-
-        png = await self.sessions.cpu(draw)
+        png = await self.sessions.picture(placement_image, view, seat, island, x, y, why)
         where = temples.describe(island, x, y)
         verdict = "a temple may stand there" if why is None else f"not there: {why}"
         await interaction.followup.send(

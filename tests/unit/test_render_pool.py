@@ -252,3 +252,33 @@ def _alive(pid: int) -> bool:
             return f.read().split()[2] != "Z"  # (a zombie is dead, just not yet reaped)
     except FileNotFoundError:
         return False
+
+
+async def test_a_players_own_pictures_are_drawn_in_a_worker_with_the_same_bytes(
+        pool: RenderPool, tmp_path: Path) -> None:
+    from bot.ratings import leaderboard_image
+    from bot.render import to_png
+    from bot.storage.base import RatingRow
+    from cogs.flick_of_faith.render import aim_image
+
+    engine, state, _ = _position("flick_of_faith")
+    view = engine.view(state, 0)
+    names = _names(_players("flick_of_faith"))
+    rows = [RatingRow(1, "duel", 10 + k, name, 25.0 + k, 8.0 - k, 3 + k, k, 0.0)
+            for k, name in enumerate(names)]
+    storage = SqliteStorage(str(tmp_path / "herald.db"))
+    await storage.open()
+    try:
+        sessions = Sessions(storage, Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
+                                            default_deadline=86400, reminder_lead=3600, docs_url=""))
+        sessions.searches = pool
+        before = pool.fallbacks
+        aim = await sessions.picture(aim_image, view, 0, 40.0, 7.0, names=names)
+        board = await sessions.picture(leaderboard_image, "High Card Duel", rows, 1, "this server")
+        assert pool.fallbacks == before  # (drawn in the worker, not here)
+        assert aim == to_png(aim_image(view, 0, 40.0, 7.0, names=names))
+        assert board == to_png(leaderboard_image("High Card Duel", rows, 1, "this server"))
+        sessions.searches = None  # without workers: the same bytes, from a thread
+        assert await sessions.picture(aim_image, view, 0, 40.0, 7.0, names=names) == aim
+    finally:
+        await storage.close()
