@@ -306,92 +306,151 @@ async def burst(sessions: Sessions, seed: int) -> dict[str, Any]:
     return {"games": len(clicks), "wall": wall, "peak_rss": max(peak, rss_mb())}
 
 
-def storage_floor(folder: str, state: dict[str, Any], repeat: int) -> list[float]:
+ROUND = 25
+"""Commits per round of the storage cost: Herald's and the floor's are timed in alternate rounds,
+so that a change in the machine's speed during the run (frequent on shared machines) weighs on
+both alike."""
+
+
+class SqliteFloor:
     """One plain-sqlite3 transaction per action (update the state, insert the action, commit; WAL,
     synchronous=NORMAL as Herald's): the floor ``commit_action`` is compared with."""
-    conn = sqlite3.connect(os.path.join(folder, "floor.db"), isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, state TEXT, version INTEGER)")
-    conn.execute("CREATE TABLE actions (game_id INTEGER, n INTEGER, action TEXT, "
-                 "PRIMARY KEY (game_id, n))")
-    conn.execute("INSERT INTO games VALUES (1, '{}', 0)")
-    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
-    times = []
-    for n in range(1, repeat + 1):
-        t0 = time.perf_counter()
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("UPDATE games SET state=?, version=? WHERE id=1", (text, n))
-        conn.execute("INSERT INTO actions VALUES (1, ?, ?)", (n, '{"type":"pass"}'))
-        conn.execute("COMMIT")
-        times.append(time.perf_counter() - t0)
-    conn.close()
-    return times
+
+    def __init__(self, folder: str, state: dict[str, Any]) -> None:
+        self.conn = sqlite3.connect(os.path.join(folder, "floor.db"), isolation_level=None)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, state TEXT, version INTEGER)")
+        self.conn.execute("CREATE TABLE actions (game_id INTEGER, n INTEGER, action TEXT, "
+                          "PRIMARY KEY (game_id, n))")
+        self.conn.execute("INSERT INTO games VALUES (1, '{}', 0)")
+        self.text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+        self.n = 0
+
+    async def run(self, count: int) -> list[float]:
+        times = []
+        for _ in range(count):
+            self.n += 1
+            t0 = time.perf_counter()
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.execute("UPDATE games SET state=?, version=? WHERE id=1", (self.text, self.n))
+            self.conn.execute("INSERT INTO actions VALUES (1, ?, ?)", (self.n, '{"type":"pass"}'))
+            self.conn.execute("COMMIT")
+            times.append(time.perf_counter() - t0)
+        return times
+
+    async def close(self) -> None:
+        self.conn.close()
 
 
-async def pg_floor(url: str, state: dict[str, Any], repeat: int) -> list[float]:
+class PgFloor:
     """One plain asyncpg transaction per action (update the state, insert the action) on the
     bench's server, in a database of its own: the floor ``commit_action`` is compared with there."""
-    conn = await asyncpg.connect(url)
-    try:
+
+    def __init__(self, url: str, state: dict[str, Any]) -> None:
+        self.url = url
+        self.text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+        self.n = 0
+        self.conn: asyncpg.Connection | None = None
+
+    async def open(self) -> None:
+        self.conn = conn = await asyncpg.connect(self.url)
         await conn.execute("CREATE TABLE games (id BIGINT PRIMARY KEY, state TEXT, version BIGINT)")
         await conn.execute("CREATE TABLE actions (game_id BIGINT, n INTEGER, action TEXT, "
                            "PRIMARY KEY (game_id, n))")
         await conn.execute("INSERT INTO games VALUES (1, '{}', 0)")
-        text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+    async def run(self, count: int) -> list[float]:
+        assert self.conn is not None
         times = []
-        for n in range(1, repeat + 1):
+        for _ in range(count):
+            self.n += 1
             t0 = time.perf_counter()
-            async with conn.transaction():
-                await conn.execute("UPDATE games SET state=$1, version=$2 WHERE id=1", text, n)
-                await conn.execute("INSERT INTO actions VALUES (1, $1, $2)", n, '{"type":"pass"}')
+            async with self.conn.transaction():
+                await self.conn.execute("UPDATE games SET state=$1, version=$2 WHERE id=1",
+                                        self.text, self.n)
+                await self.conn.execute("INSERT INTO actions VALUES (1, $1, $2)", self.n,
+                                        '{"type":"pass"}')
             times.append(time.perf_counter() - t0)
-    finally:
-        await conn.close()
-    return times
+        return times
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+
+
+class HeraldCommits:
+    """``commit_action`` of one state in one started game, one at a time (a move a second, the
+    same deadline running on), with the event loop's turn between moves as in the bot."""
+
+    def __init__(self, storage: Storage, game_key: str, players: int, seed: int,
+                 state: dict[str, Any]) -> None:
+        self.storage, self.game_key, self.players, self.seed = storage, game_key, players, seed
+        self.state = state
+        self.version = 0
+        self.gid = 0
+        self.deadline: list[DeadlineRow] = []
+
+    async def open(self) -> None:
+        storage = self.storage
+        await storage.open()
+        seats = [SeatRow(k, 1 + k, k > 0, f"p{k}") for k in range(self.players)]
+        self.gid = gid = await storage.create_game(
+            guild_id=1, channel_id=1, game_key=self.game_key, seed=self.seed, options={},
+            host_id=1, deadline=None, now=0.0, seats=seats)
+        self.deadline = [DeadlineRow(gid, 0, "turn", 100.0, 50.0, False, 1)]
+        await storage.start_game(gid, seats=seats, state=self.state, opened={0: 1},
+                                 deadlines=self.deadline, now=0.0)
+        await storage.get_game(gid)  # (as the session reads a game before its first move)
+
+    async def run(self, count: int) -> list[float]:
+        times = []
+        for _ in range(count):
+            self.version = version = self.version + 1
+            t0 = time.perf_counter()
+            await self.storage.commit_action(
+                self.gid, expected_version=version, seat=0, action={"type": "pass"},
+                origin="player", user_id=1, state=self.state, events=[{"text": "P1 passes."}],
+                status="active", result=None, opened={0: version + 1}, answered={0: version},
+                deadlines=self.deadline, now=float(version))
+            times.append(time.perf_counter() - t0)
+            await asyncio.sleep(0)  # (the loop's turn between moves, as in the bot: untimed)
+        return times
+
+    async def close(self) -> None:
+        await self.storage.close()
 
 
 async def storage_cost(folder: str, game_key: str, players: int, seed: int,
                        repeat: int, pg: PgServer | None = None) -> tuple[list[float], list[float]]:
-    """``commit_action`` of a real mid-game state, one at a time on a quiet storage, and the floor
-    (on PostgreSQL with ``pg``: each in a database of its own on that server)."""
+    """``commit_action`` of a real mid-game state, one at a time on a quiet storage, and the floor,
+    ``repeat`` of each, in alternate rounds of ``ROUND`` (on PostgreSQL with ``pg``: each in a
+    database of its own on that server)."""
     engine = registry.get(game_key)
-    view, _ = mid_game_view(engine, players, seed)  # (warms the engine too)
+    mid_game_view(engine, players, seed)  # (warms the engine)
     state = engine.to_json(mid_game_state(engine, players, seed))
-    if pg is not None:
-        async with pg.database("cost") as url:
-            cost = await commit_costs(PostgresStorage(url), game_key, players, seed, state, repeat)
-        async with pg.database("floor") as url:
-            return cost, await pg_floor(url, state, repeat)
-    cost = await commit_costs(SqliteStorage(os.path.join(folder, "cost.db")), game_key, players,
-                              seed, state, repeat)
-    return cost, storage_floor(folder, state, repeat)
-
-
-async def commit_costs(storage: Storage, game_key: str, players: int, seed: int,
-                       state: dict[str, Any], repeat: int) -> list[float]:
-    """``repeat`` commits of ``state`` in one started game, one at a time; their times."""
-    await storage.open()
-    try:
-        gid = await storage.create_game(guild_id=1, channel_id=1, game_key=game_key, seed=seed,
-                                        options={}, host_id=1, deadline=None, now=0.0,
-                                        seats=[SeatRow(k, 1 + k, k > 0, f"p{k}") for k in range(players)])
-        deadline = [DeadlineRow(gid, 0, "turn", 100.0, 50.0, False, 1)]
-        await storage.start_game(gid, seats=[SeatRow(k, 1 + k, k > 0, f"p{k}") for k in range(players)],
-                                 state=state, opened={0: 1}, deadlines=deadline, now=0.0)
-        await storage.get_game(gid)  # (as the session reads a game before its first move)
-        times = []
-        for version in range(1, repeat + 1):  # (a move a second, the same deadline running on)
-            t0 = time.perf_counter()
-            await storage.commit_action(
-                gid, expected_version=version, seat=0, action={"type": "pass"}, origin="player",
-                user_id=1, state=state, events=[{"text": "P1 passes."}], status="active",
-                result=None, opened={0: version + 1}, answered={0: version},
-                deadlines=deadline, now=float(version))
-            times.append(time.perf_counter() - t0)
-    finally:
-        await storage.close()
-    return times
+    async with contextlib.AsyncExitStack() as stack:
+        herald: HeraldCommits
+        floor: SqliteFloor | PgFloor
+        if pg is not None:
+            herald = HeraldCommits(PostgresStorage(await stack.enter_async_context(
+                pg.database("cost"))), game_key, players, seed, state)
+            floor = PgFloor(await stack.enter_async_context(pg.database("floor")), state)
+            await floor.open()
+        else:
+            herald = HeraldCommits(SqliteStorage(os.path.join(folder, "cost.db")), game_key,
+                                   players, seed, state)
+            floor = SqliteFloor(folder, state)
+        stack.push_async_callback(floor.close)
+        await herald.open()
+        stack.push_async_callback(herald.close)
+        cost: list[float] = []
+        plain: list[float] = []
+        while len(cost) < repeat:
+            count = min(ROUND, repeat - len(cost))
+            cost += await herald.run(count)
+            plain += await floor.run(count)
+        return cost, plain
 
 
 async def run_sessions(game_key: str, games: int, players: int, seed: int, *, rate: float | None,

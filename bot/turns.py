@@ -30,7 +30,18 @@ class Turns:
         """No place is free."""
         return self._free == 0
 
+    def take(self) -> bool:
+        """Take a free place at once (True); False if none is free (then ``acquire``)."""
+        if self._free == 0:
+            return False
+        self._free -= 1
+        return True
+
     async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def acquire(self) -> None:
+        """Take a place, waiting for one if none is free (given back by ``release``)."""
         while self._free == 0:
             turn = asyncio.get_running_loop().create_future()
             self._waiting.append(turn)
@@ -45,6 +56,9 @@ class Turns:
         self._free -= 1
 
     async def __aexit__(self, *exc: object) -> None:
+        self.release()
+
+    def release(self) -> None:
         self._free += 1
         self._wake()
 

@@ -604,8 +604,9 @@ def to_json(data: Any) -> str:
 
 
 def seat_map_json(seats: Mapping[int, int]) -> str:
-    """A seat → number map (``opened``, ``answered``) as stored: JSON keys are text."""
-    return to_json({str(k): int(v) for k, v in seats.items()})
+    """A seat → number map (``opened``, ``answered``) as stored: JSON keys are text (orjson
+    writes an integer key as text, and sorts keys as written, as ``to_json`` does)."""
+    return orjson.dumps({int(k): int(v) for k, v in seats.items()}, option=_SORTED).decode()
 
 
 def seat_map(text: str | None) -> dict[int, int]:
@@ -652,5 +653,6 @@ def pause_row(r: Sequence[Any]) -> GamePause:
 def event_values(e: Mapping[str, Any]) -> tuple[str, str | None, str, str]:
     """An engine event as the ``events`` table stores it: text, recipients (NULL: public), kind
     and data."""
+    data = e.get("data")
     return (e["text"], to_json(e["to"]) if e.get("to") is not None else None, e.get("kind", "log"),
-            to_json(e.get("data") or {}))
+            to_json(data) if data else "{}")

@@ -247,6 +247,9 @@ MIGRATIONS: list[str] = [
         UNIQUE (user_id, game_key, name_key)
     );
     """,
+    # 8: (the SQLite backend keeps actions and events in the order of their key; PostgreSQL's
+    # tables and their key indexes stay as they are)
+    "SELECT 1",
 ]
 """Step for step the SQLite backend's migrations: a schema number means the same in both."""
 

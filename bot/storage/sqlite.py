@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import dataclasses
 import functools
 import json
@@ -23,7 +22,7 @@ import os
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -216,6 +215,32 @@ MIGRATIONS: list[str] = [
         UNIQUE (user_id, game_key, name_key)
     );
     """,
+    # 8: actions and events kept in the order of their key (WITHOUT ROWID): a move's new action
+    # and events are then written to one page each, where a table with a separate key index
+    # wrote two (its rows, and the index over them); the rows are copied over as they are
+    """
+    CREATE TABLE actions_by_key (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        n INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
+        origin TEXT NOT NULL, user_id INTEGER, created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, n)
+    ) WITHOUT ROWID;
+    INSERT INTO actions_by_key (game_id, n, seat, action, origin, user_id, created_at)
+        SELECT game_id, n, seat, action, origin, user_id, created_at FROM actions;
+    DROP TABLE actions;
+    ALTER TABLE actions_by_key RENAME TO actions;
+    CREATE TABLE events_by_key (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        n INTEGER NOT NULL, version INTEGER NOT NULL, text TEXT NOT NULL,
+        recipients TEXT, kind TEXT NOT NULL, data TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, n)
+    ) WITHOUT ROWID;
+    INSERT INTO events_by_key (game_id, n, version, text, recipients, kind, data, created_at)
+        SELECT game_id, n, version, text, recipients, kind, data, created_at FROM events;
+    DROP TABLE events;
+    ALTER TABLE events_by_key RENAME TO events;
+    """,
 ]
 
 
@@ -227,14 +252,51 @@ def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" for _ in values)
 
 
+_EVENTS_PER_STATEMENT = 100
+"""Events inserted by one statement (8 values each: within the oldest SQLite's 999)."""
+
+
 def _append_events(conn: sqlite3.Connection, game_id: int, version: int,
-                   rows: Sequence[tuple[str, str | None, str, str]], now: float) -> None:
+                   rows: Sequence[tuple[str, str | None, str, str]], now: float,
+                   last: int | None = None) -> int:
     """Number the events (as :func:`event_values` encodes them) on after the game's last event,
-    all made by ``version`` (on the connection's thread, inside the caller's transaction)."""
-    conn.executemany(  # (each row numbered after the one before: one statement, no read first)
-        "INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
-        "SELECT ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ? FROM events WHERE game_id=?",
-        [(game_id, version, *e, now, game_id) for e in rows])
+    ``last`` when the caller knows it (read first otherwise), all made by ``version`` (inside the
+    caller's transaction); the number of the last one written.
+
+    The first statement inserts nothing if a number is taken (``last`` out of date): the rows
+    then go after the last one read again."""
+    def insert(after: int, part: Sequence[tuple[str, str | None, str, str]]) -> None:
+        flat: list[Any] = []
+        for i, e in enumerate(part, start=after + 1):
+            flat += (game_id, i, version, *e, now)
+        conn.execute("INSERT INTO events (game_id, n, version, text, recipients, kind, data, "
+                     "created_at) VALUES " + ",".join(["(?,?,?,?,?,?,?,?)"] * len(part)), flat)
+
+    known = last is not None
+    if last is None:
+        last = _last_event(conn, game_id)
+    if not rows:
+        return last
+    first = rows[:_EVENTS_PER_STATEMENT]
+    try:
+        insert(last, first)
+    except sqlite3.IntegrityError:
+        if not known:
+            raise
+        last = _last_event(conn, game_id)
+        insert(last, first)
+    last += len(first)
+    for start in range(len(first), len(rows), _EVENTS_PER_STATEMENT):
+        part = rows[start:start + _EVENTS_PER_STATEMENT]
+        insert(last, part)
+        last += len(part)
+    return last
+
+
+def _last_event(conn: sqlite3.Connection, game_id: int) -> int:
+    [(last,)] = conn.execute("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?",
+                             (game_id,)).fetchall()
+    return int(last)
 
 
 ACTIVITY_STEP = 60.0
@@ -268,17 +330,33 @@ def _serialised(method: Any) -> Any:
 
     @functools.wraps(method)
     async def wrapper(self: SqliteStorage, *args: Any, **kwargs: Any) -> Any:
-        async with self._lock:
+        if not self._lock.take():  # (nearly always free: taken without a coroutine's cost)
+            await self._lock.acquire()
+        try:
             self._doing = doing
-            try:
-                return await method(self, *args, **kwargs)
-            except sqlite3.Error as exc:
-                fault = self._fault(exc)
-                if fault is None:
-                    raise
-                raise fault from exc
+            return await method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            fault = self._fault(exc)
+            if fault is None:
+                raise
+            raise fault from exc
+        finally:
+            self._lock.release()
 
     return wrapper
+
+
+_T = TypeVar("_T")
+
+
+class _CommitFailed(Exception):
+    """COMMIT raised ``error`` (in ``SqliteStorage._write``); ``done`` is what the statements
+    before it returned."""
+
+    def __init__(self, error: sqlite3.Error, done: Any) -> None:
+        super().__init__(error)
+        self.error = error
+        self.done = done
 
 
 class _Rows:
@@ -478,9 +556,16 @@ _RESTORE = ("stop Herald, copy your latest backup over the file, delete the -wal
 def _herald_tables() -> set[str]:
     """The tables the migrations leave behind."""
     made: set[str] = set()
-    for script in MIGRATIONS:
-        made |= set(re.findall(r"CREATE TABLE (\w+)", script))
-        made -= set(re.findall(r"DROP TABLE (\w+)", script))
+    for script in MIGRATIONS:  # (statement by statement: a table may be made, dropped, renamed)
+        for verb, name, new_name in re.findall(
+                r"(CREATE TABLE|DROP TABLE|ALTER TABLE) (\w+)(?: RENAME TO (\w+))?", script):
+            if verb == "CREATE TABLE":
+                made.add(name)
+            elif verb == "DROP TABLE":
+                made.discard(name)
+            elif new_name:
+                made.discard(name)
+                made.add(new_name)
     return made
 
 
@@ -507,6 +592,8 @@ class SqliteStorage(Storage):
         self._games: dict[int, GameRow] = {}
         """Live games as last read or written, oldest written first (see ``CACHED_GAMES``)."""
         self._deadlines: dict[int, list[DeadlineRow]] = {}
+        self._last_events: dict[int, int] = {}
+        """A live game's last event number, as this storage wrote it (read otherwise)."""
         self._guilds: dict[int, GuildSettings] = {}
 
     def forget(self, game_id: int | None = None) -> None:
@@ -515,10 +602,12 @@ class SqliteStorage(Storage):
         if game_id is None:
             self._games.clear()
             self._deadlines.clear()
+            self._last_events.clear()
             self._guilds.clear()
         else:
             self._games.pop(game_id, None)
             self._deadlines.pop(game_id, None)
+            self._last_events.pop(game_id, None)
 
     def _keep(self, game: GameRow) -> None:
         """Remember a live game's row as it is in the file now (a finished one is forgotten)."""
@@ -530,6 +619,7 @@ class SqliteStorage(Storage):
             dropped = next(iter(self._games))
             del self._games[dropped]
             self._deadlines.pop(dropped, None)
+            self._last_events.pop(dropped, None)
 
     def _remember_deadlines(self, game_id: int, deadlines: Iterable[DeadlineRow]) -> None:
         """Keep a live game's deadlines as just written (the oldest dropped beyond
@@ -648,16 +738,18 @@ class SqliteStorage(Storage):
         except sqlite3.Error as err:
             log.warning("%s: rolling back after %s failed too (%s)", self._doing, why, _cause(err))
 
+    def _commit(self, conn: sqlite3.Connection) -> None:
+        """COMMIT (a method of its own, so that the fault tests can make it fail)."""
+        conn.execute("COMMIT")
+
     @contextlib.asynccontextmanager
     async def _transaction(self, landed: Callable[[], Awaitable[bool]] | None = None, *,
                            begin: bool = True) -> AsyncIterator[None]:
         """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error (callers hold the lock).
 
-        Should COMMIT itself fail, the transaction may have been rolled back by SQLite, or be
-        stored all the same: ``landed`` asks the database which. Stored, the commit stands (a
-        warning is logged); not stored, or never asked, the error says nothing was stored; if the
-        database cannot even be asked, the error says the outcome is unknown. With ``begin``
-        False the body's first hand-off begins the transaction itself (one hand-off fewer)."""
+        Should COMMIT itself fail, see ``_commit_failed``. With ``begin`` False the body's first
+        statement group begins the transaction itself. (A move's commit takes the shorter way,
+        ``_write``: its statements and COMMIT in one call.)"""
         if self.db.in_transaction:  # left over by a rollback that failed
             await self._rollback("an earlier failure")
         if begin:
@@ -668,25 +760,61 @@ class SqliteStorage(Storage):
             await self._rollback(_cause(exc))
             raise
         try:
-            await self._x("COMMIT")
+            await self._run(self._commit)
         except sqlite3.Error as exc:
-            if self.db.in_transaction:  # the commit did not happen: undo the whole transaction
-                await self._rollback(_cause(exc))
-                raise
-            stored: bool | None = False
-            if landed is not None:
-                try:
-                    stored = await landed()
-                except sqlite3.Error:
-                    stored = None
-            if stored:
-                log.warning("%s: COMMIT reported an error (%s), but the change is stored",
-                            self._doing, _cause(exc))
-                return
-            fault = self._fault(exc, stored=stored)
-            if fault is None:
-                raise
-            raise fault from exc
+            await self._commit_failed(exc, landed)
+
+    async def _write(self, statements: Callable[[sqlite3.Connection], _T],
+                     landed: Callable[[], Awaitable[bool]]) -> _T:
+        """BEGIN IMMEDIATE, ``statements`` and COMMIT in one call (``_run``: inline), or ROLLBACK
+        on any error before the COMMIT (callers hold the lock); a failed COMMIT as in
+        ``_transaction``."""
+        if self.db.in_transaction:  # left over by a rollback that failed
+            await self._rollback("an earlier failure")
+
+        def whole(conn: sqlite3.Connection) -> _T:
+            conn.execute("BEGIN IMMEDIATE")
+            done = statements(conn)
+            try:
+                self._commit(conn)
+            except sqlite3.Error as exc:
+                raise _CommitFailed(exc, done) from exc
+            return done
+
+        try:
+            done: _T = await self._run(whole)
+        except _CommitFailed as failed:
+            await self._commit_failed(failed.error, landed)
+            done = failed.done  # (stored all the same)
+        except BaseException as exc:
+            await self._rollback(_cause(exc))
+            raise
+        return done
+
+    async def _commit_failed(self, exc: sqlite3.Error,
+                             landed: Callable[[], Awaitable[bool]] | None) -> None:
+        """After COMMIT reported ``exc``: the transaction may have been rolled back by SQLite, or
+        be stored all the same, and ``landed`` asks the database which. Stored, the commit stands
+        (a warning is logged, and this returns); not stored, or never asked, the error raised says
+        nothing was stored; if the database cannot even be asked, it says the outcome is
+        unknown."""
+        if self.db.in_transaction:  # the commit did not happen: undo the whole transaction
+            await self._rollback(_cause(exc))
+            raise exc
+        stored: bool | None = False
+        if landed is not None:
+            try:
+                stored = await landed()
+            except sqlite3.Error:
+                stored = None
+        if stored:
+            log.warning("%s: COMMIT reported an error (%s), but the change is stored",
+                        self._doing, _cause(exc))
+            return
+        fault = self._fault(exc, stored=stored)
+        if fault is None:
+            raise exc
+        raise fault from exc
 
     # ------------------------------------------------------------ opening
 
@@ -1151,7 +1279,9 @@ class SqliteStorage(Storage):
         # deadlines as the file holds them, when this process knows: unchanged (a computer
         # player's move while a member's clock runs on), they are not written again
         stored = self._deadlines.pop(game_id, None)
-        same = stored is not None and _by_seat(stored) == _by_seat(deadlines)
+        last_event = self._last_events.pop(game_id, None)
+        same = stored is not None and (stored == deadlines
+                                       or _by_seat(stored) == _by_seat(deadlines))
         state_text = to_json(state)
         action_row = (to_json(action), origin, user_id)
         event_rows = [event_values(e) for e in events]
@@ -1165,49 +1295,48 @@ class SqliteStorage(Storage):
         if status != "active":
             columns += ", status=?"
             values.append(status)
+        current = kept is not None and kept.version == expected_version
         stamp = now
-        if (status == "active" and kept is not None and kept.version == expected_version
-                and 0 <= now - kept.updated_at < ACTIVITY_STEP):
-            stamp = kept.updated_at
+        if current and status == "active" and 0 <= now - kept.updated_at < ACTIVITY_STEP:  # type: ignore[union-attr]
+            stamp = kept.updated_at  # type: ignore[union-attr]
         else:
             columns += ", updated_at=?"
             values.append(now)
+        values += (game_id, expected_version)
+        update = (f"UPDATE games SET {columns} "
+                  "WHERE id=? AND version=? AND status='active' AND paused_at IS NULL")
 
-        def write(conn: sqlite3.Connection) -> int:
-            """BEGIN, the version-checked update, the action, its events and the deadlines: one
-            hand-off (COMMIT is the second, where its failures are told apart)."""
-            conn.execute("BEGIN IMMEDIATE")
-            cur = conn.execute(
-                f"UPDATE games SET {columns} "
-                "WHERE id=? AND version=? AND status='active' AND paused_at IS NULL",
-                (*values, game_id, expected_version))
-            if cur.rowcount != 1:
+        def write(conn: sqlite3.Connection) -> None:
+            """The version-checked update, the action, its events and the deadlines (``_write``
+            begins and commits around them, in the same call)."""
+            nonlocal n, last_event
+            if conn.execute(update, values).rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
             # numbered the version it made, less one (paired with its events after an undo too):
             # versions only go up, so the number is free — but for a game stored by an older
             # Herald, numbered otherwise, where the one after its last is taken
-            number = new_version - 1
+            n = new_version - 1
             try:
                 conn.execute(
                     "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
-                    "VALUES (?,?,?,?,?,?,?)", (game_id, number, seat, *action_row, now))
+                    "VALUES (?,?,?,?,?,?,?)", (game_id, n, seat, *action_row, now))
             except sqlite3.IntegrityError:
-                [(number,)] = conn.execute(
+                [(n,)] = conn.execute(
                     "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
                     "SELECT ?, MAX(COALESCE(MAX(n), 0) + 1, ?), ?, ?, ?, ?, ? FROM actions "
                     "WHERE game_id=? RETURNING n",
-                    (game_id, number, seat, *action_row, now, game_id)).fetchall()
-            _append_events(conn, game_id, new_version, event_rows, now)
+                    (game_id, n, seat, *action_row, now, game_id)).fetchall()
+            if event_rows:
+                last_event = _append_events(conn, game_id, new_version, event_rows, now, last_event)
             if not same:
                 self._deadline_statements(conn, game_id, deadlines)
-            return int(number)
 
-        async with self._transaction(landed, begin=False):
-            n = await self._run(write)
-        if kept is not None and kept.version == expected_version:
+        await self._write(write, landed)
+        if current:
             # write-through: the row as it is in the file now, without reading it back (the
-            # state and result are plain JSON, as a read would give them: see ``commit_action``)
-            row = copy.copy(kept)  # (the fields set one by one: cheaper than dataclasses.replace)
+            # state and result are plain JSON, as a read would give them: see ``commit_action``);
+            # the remembered row is this storage's own (reads get copies), so it is updated as is
+            row: GameRow = kept  # type: ignore[assignment]
             row.state, row.version, row.status, row.result = state, new_version, status, result or None
             row.opened = {int(k): int(v) for k, v in opened.items()}
             row.answered = {int(k): int(v) for k, v in answered.items()}
@@ -1215,6 +1344,10 @@ class SqliteStorage(Storage):
             self._keep(row)
         if status in _LIVE:
             self._remember_deadlines(game_id, deadlines)
+            if last_event is not None:
+                self._last_events[game_id] = last_event
+                while len(self._last_events) > CACHED_GAMES:
+                    del self._last_events[next(iter(self._last_events))]
         return new_version
 
     @_serialised
@@ -1232,6 +1365,7 @@ class SqliteStorage(Storage):
 
         self._games.pop(game_id, None)  # (read again from the file after this)
         self._deadlines.pop(game_id, None)
+        self._last_events.pop(game_id, None)
         state_text = to_json(state)
         event_rows = [event_values(e) for e in events]
 

@@ -207,15 +207,11 @@ async def test_a_full_disk_is_reported_as_full_and_what_was_acknowledged_is_what
 
 def _failing_commit(storage: SqliteStorage, *, lands: bool, error: str) -> None:
     """COMMIT runs (``lands``) or is rolled back, then the driver reports ``error`` all the same."""
-    real = storage._x
-
-    async def x(sql: str, params: Any = ()) -> Any:
-        if sql != "COMMIT":
-            return await real(sql, params)
-        await real("COMMIT" if lands else "ROLLBACK")
+    def commit(conn: sqlite3.Connection) -> None:
+        conn.execute("COMMIT" if lands else "ROLLBACK")
         raise sqlite3.OperationalError(error)
 
-    storage._x = x  # type: ignore[method-assign]
+    storage._commit = commit  # type: ignore[method-assign]
 
 
 async def test_a_move_stored_although_commit_reported_an_error_is_not_reported_as_lost(

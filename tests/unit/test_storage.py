@@ -680,3 +680,49 @@ def test_stored_json_is_sorted_and_compact_and_reads_back_as_written() -> None:
     assert from_json(to_json({"n": "— Zoë"})) == {"n": "— Zoë"}
     huge = {"n": 2**70, "m": -(2**64)}  # past orjson's 64 bits: the standard library writes it
     assert from_json(to_json(huge)) == huge and isinstance(from_json(to_json(huge))["n"], int)
+
+
+async def test_actions_and_events_of_a_schema_7_database_survive_migration_8(tmp_path: Path) -> None:
+    """Step 8 keeps actions and events in the order of their key (one page per new row, not
+    two): every row is copied over as it was, and the tables are then those of a new file."""
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as raw:
+        for script in MIGRATIONS[:7]:
+            raw.executescript(script)
+        raw.execute("PRAGMA user_version = 7")
+        raw.execute("INSERT INTO games (id, game_key, status, version, seed, state, created_at, "
+                    "updated_at) VALUES (5, 'duel', 'active', 3, 1, '{}', 0, 0)")
+        raw.executemany("INSERT INTO actions VALUES (5, ?, 0, ?, 'player', 7, ?)",
+                        [(n, f'{{"n":{n}}}', float(n)) for n in (1, 2)])
+        raw.executemany("INSERT INTO events VALUES (5, ?, ?, ?, NULL, 'log', '{}', 0)",
+                        [(n, n + 1, f"event {n}") for n in (1, 2, 3)])
+    s = SqliteStorage(str(path))
+    await s.open()
+    try:
+        assert await s.schema_version() == len(MIGRATIONS) >= 8
+        assert await s.actions(5) == [(0, {"n": 1}, "player"), (0, {"n": 2}, "player")]
+        events = await s.events(5, viewer_seat=None, limit=10)
+        assert sorted(e.text for e in events) == ["event 1", "event 2", "event 3"]
+        # the next move numbers on after what was copied
+        await s.commit_action(5, expected_version=3, seat=0, action={"n": 3}, origin="player",
+                              user_id=7, state={}, events=[{"text": "event 4"}], status="active",
+                              result=None, opened={}, answered={}, deadlines=[], now=1.0)
+    finally:
+        await s.close()
+    with sqlite3.connect(path) as raw:
+        tables = {name: sql for name, sql in raw.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type='table' AND name IN ('actions', 'events')")}
+        assert all(sql.endswith("WITHOUT ROWID") for sql in tables.values()) and len(tables) == 2
+        assert raw.execute("SELECT n, text FROM events WHERE game_id=5 ORDER BY n").fetchall() == [
+            (1, "event 1"), (2, "event 2"), (3, "event 3"), (4, "event 4")]
+        assert raw.execute("SELECT COUNT(*) FROM actions WHERE game_id=5").fetchone() == (3,)
+        assert raw.execute("PRAGMA foreign_key_check").fetchall() == []
+        fresh = tmp_path / "fresh.db"
+        new = SqliteStorage(str(fresh))
+        await new.open()
+        await new.close()
+        with sqlite3.connect(fresh) as made:
+            def shape(c: sqlite3.Connection) -> list[Any]:
+                return [tuple(r[1:]) for t in ("actions", "events")
+                        for r in c.execute(f"PRAGMA table_xinfo({t})")]
+            assert shape(raw) == shape(made)

@@ -80,3 +80,22 @@ async def test_a_waiter_cancelled_after_it_was_woken_passes_the_turn_on() -> Non
 def test_a_turns_needs_a_place() -> None:
     with pytest.raises(ValueError):
         Turns(0)
+
+
+async def test_take_gets_a_free_place_without_a_coroutine_and_release_wakes_a_waiter() -> None:
+    turns = Turns()
+    assert turns.take() and turns.locked()
+    assert not turns.take()  # (none free: the caller waits with ``acquire``)
+    got: list[str] = []
+
+    async def waiter() -> None:
+        await turns.acquire()
+        got.append("B")
+        turns.release()
+
+    b = asyncio.create_task(waiter())
+    await asyncio.sleep(0)
+    assert got == []
+    turns.release()
+    await b
+    assert got == ["B"] and not turns.locked()
