@@ -597,10 +597,25 @@ def to_json(data: Any) -> str:
     orjson; what it refuses (an integer past 64 bits) is written by the standard library. A
     float that is not a number has no JSON form: states never hold one (the conformance suite
     checks that every state reads back equal to itself, which such a float never does)."""
-    try:
-        return orjson.dumps(data, option=_SORTED).decode()
+    return _dumps(data).decode()
+
+
+def _dumps(data: Any) -> bytes:
+    try:  # (keys that are all text, as in every state: orjson's quicker way)
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
     except TypeError:  # (orjson.JSONEncodeError is one)
-        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        pass
+    try:  # (a number as a key: written as text)
+        return orjson.dumps(data, option=_SORTED)
+    except TypeError:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def to_json_utf8(data: Any) -> bytes:
+    """:func:`to_json`'s text as UTF-8 bytes, for a driver that stores them as text as they are
+    (SQLite's ``CAST(? AS TEXT)``): a state with any non-ASCII character (a name, a dash) would
+    otherwise be decoded into a Python string only for the driver to encode it back."""
+    return _dumps(data)
 
 
 def seat_map_json(seats: Mapping[int, int]) -> str:

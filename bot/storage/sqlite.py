@@ -72,6 +72,7 @@ from .base import (
     seat_map_json,
     thawed,
     to_json,
+    to_json_utf8,
 )
 
 log = logging.getLogger("herald.storage")
@@ -1282,14 +1283,14 @@ class SqliteStorage(Storage):
         last_event = self._last_events.pop(game_id, None)
         same = stored is not None and (stored == deadlines
                                        or _by_seat(stored) == _by_seat(deadlines))
-        state_text = to_json(state)
+        state_text = to_json_utf8(state)  # (stored as text: ``CAST(? AS TEXT)``)
         action_row = (to_json(action), origin, user_id)
         event_rows = [event_values(e) for e in events]
         # Only the columns that change are set: SQLite rewrites the entries of every index over a
         # column the statement sets, changed or not (the status and the time of last activity
         # are indexed for the listings): a move that ends nothing keeps the status, and one
         # within ``ACTIVITY_STEP`` of the stored time keeps that time.
-        columns = "state=?, version=?, result=?, opened=?, answered=?"
+        columns = "state=CAST(? AS TEXT), version=?, result=?, opened=?, answered=?"
         values: list[Any] = [state_text, new_version, to_json(result) if result else None,
                              seat_map_json(opened), seat_map_json(answered)]
         if status != "active":

@@ -673,13 +673,45 @@ async def test_marking_a_reminder_releases_its_claim_and_checks_the_instance(
 
 
 def test_stored_json_is_sorted_and_compact_and_reads_back_as_written() -> None:
-    from bot.storage.base import from_json, to_json
+    from bot.storage.base import from_json, to_json, to_json_utf8
 
     assert to_json({"b": 1, "a": {"z": None, "y": [1.5, True]}}) == '{"a":{"y":[1.5,true],"z":null},"b":1}'
     assert to_json({2: "x", 1: "y"}) == '{"1":"y","2":"x"}'  # (keys as text, as JSON has them)
     assert from_json(to_json({"n": "— Zoë"})) == {"n": "— Zoë"}
     huge = {"n": 2**70, "m": -(2**64)}  # past orjson's 64 bits: the standard library writes it
     assert from_json(to_json(huge)) == huge and isinstance(from_json(to_json(huge))["n"], int)
+    for value in ({"b": [1, {"z": "— Zoë", "a": 1}]}, {3: 1}, huge):
+        assert to_json_utf8(value) == to_json(value).encode()
+
+
+async def test_a_state_with_any_character_is_stored_as_text_as_to_json_writes_it(
+        tmp_path: Path) -> None:
+    """A move's state goes to SQLite as UTF-8 bytes (no decoding into a Python string and back),
+    and is stored as text all the same: what other tools and older Herald versions read."""
+    from bot.storage.base import to_json
+
+    s = SqliteStorage(str(tmp_path / "herald.db"))
+    await s.open()
+    try:
+        gid = await s.create_game(guild_id=1, channel_id=2, game_key="duel", seed=3, options={},
+                                  host_id=4, deadline=None, now=0.0)
+        await s.start_game(gid, seats=[], state={"v": 0}, opened={}, deadlines=[], now=0.0)
+        state = {"names": ["Zoë", "Ōta — 大"], "n": 1}
+        await s.commit_action(gid, expected_version=1, seat=0, action={}, origin="player",
+                              user_id=4, state=state, events=[], status="active", result=None,
+                              opened={}, answered={}, deadlines=[], now=1.0)
+    finally:
+        await s.close()
+    with sqlite3.connect(tmp_path / "herald.db") as raw:
+        assert raw.execute("SELECT typeof(state), state FROM games WHERE id=?", (gid,)).fetchone() == (
+            "text", to_json(state))
+    again = SqliteStorage(str(tmp_path / "herald.db"))
+    await again.open()
+    try:
+        game = await again.get_game(gid)
+        assert game is not None and game.state == state
+    finally:
+        await again.close()
 
 
 async def test_actions_and_events_of_a_schema_7_database_survive_migration_8(tmp_path: Path) -> None:
