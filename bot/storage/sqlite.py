@@ -257,7 +257,12 @@ _EVENTS_PER_STATEMENT = 100
 """Events inserted by one statement (8 values each: within the oldest SQLite's 999)."""
 
 
-def _append_events(conn: sqlite3.Connection, game_id: int, version: int,
+_Statements = sqlite3.Connection | sqlite3.Cursor
+"""Where statements are run: the connection, or one cursor used for a whole transaction (a
+statement run by the connection makes a cursor of its own each time)."""
+
+
+def _append_events(conn: _Statements, game_id: int, version: int,
                    rows: Sequence[tuple[str, str | None, str, str]], now: float,
                    last: int | None = None) -> int:
     """Number the events (as :func:`event_values` encodes them) on after the game's last event,
@@ -294,7 +299,7 @@ def _append_events(conn: sqlite3.Connection, game_id: int, version: int,
     return last
 
 
-def _last_event(conn: sqlite3.Connection, game_id: int) -> int:
+def _last_event(conn: _Statements, game_id: int) -> int:
     [(last,)] = conn.execute("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?",
                              (game_id,)).fetchall()
     return int(last)
@@ -739,7 +744,7 @@ class SqliteStorage(Storage):
         except sqlite3.Error as err:
             log.warning("%s: rolling back after %s failed too (%s)", self._doing, why, _cause(err))
 
-    def _commit(self, conn: sqlite3.Connection) -> None:
+    def _commit(self, conn: _Statements) -> None:
         """COMMIT (a method of its own, so that the fault tests can make it fail)."""
         conn.execute("COMMIT")
 
@@ -765,7 +770,7 @@ class SqliteStorage(Storage):
         except sqlite3.Error as exc:
             await self._commit_failed(exc, landed)
 
-    async def _write(self, statements: Callable[[sqlite3.Connection], _T],
+    async def _write(self, statements: Callable[[sqlite3.Cursor], _T],
                      landed: Callable[[], Awaitable[bool]]) -> _T:
         """BEGIN IMMEDIATE, ``statements`` and COMMIT in one call (``_run``: inline), or ROLLBACK
         on any error before the COMMIT (callers hold the lock); a failed COMMIT as in
@@ -774,10 +779,11 @@ class SqliteStorage(Storage):
             await self._rollback("an earlier failure")
 
         def whole(conn: sqlite3.Connection) -> _T:
-            conn.execute("BEGIN IMMEDIATE")
-            done = statements(conn)
+            cur = conn.cursor()  # (one for every statement of the transaction)
+            cur.execute("BEGIN IMMEDIATE")
+            done = statements(cur)
             try:
-                self._commit(conn)
+                self._commit(cur)
             except sqlite3.Error as exc:
                 raise _CommitFailed(exc, done) from exc
             return done
@@ -1221,7 +1227,7 @@ class SqliteStorage(Storage):
         self._deadlines.pop(game_id, None)
         await self._run(lambda conn: self._deadline_statements(conn, game_id, deadlines))
 
-    def _deadline_statements(self, conn: sqlite3.Connection, game_id: int,
+    def _deadline_statements(self, conn: _Statements, game_id: int,
                              deadlines: Iterable[DeadlineRow]) -> None:
         """The statements that replace a game's deadlines (on the connection's thread). A
         deadline of the same prompt instance as before keeps its claim (another seat's move must
@@ -1307,7 +1313,7 @@ class SqliteStorage(Storage):
         update = (f"UPDATE games SET {columns} "
                   "WHERE id=? AND version=? AND status='active' AND paused_at IS NULL")
 
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: sqlite3.Cursor) -> None:
             """The version-checked update, the action, its events and the deadlines (``_write``
             begins and commits around them, in the same call)."""
             nonlocal n, last_event
