@@ -630,6 +630,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"  {'plain asyncpg (update+insert, 1 tx)':<34} {floor * 1e6:.0f} µs")
     print(f"  {'ratio':<34} {cost / floor:.2f}x")
+    pairs = sorted(statistics.median(result["cost"][i:i + ROUND])
+                   / statistics.median(result["floor"][i:i + ROUND])
+                   for i in range(0, len(result["cost"]), ROUND))
+    print(f"  {'ratio by round, p10 / p50 / p90':<34} {percentile(pairs, 10):.2f} / "
+          f"{percentile(pairs, 50):.2f} / {percentile(pairs, 90):.2f}x  "
+          f"({len(pairs)} rounds of {ROUND}, each beside the floor's next)")
     print()
     print(f"{engine.name} ({args.game}), {players} players, {args.games} concurrent games"
           + (f", open loop at {args.rate:g} player actions/s" if args.rate else ""))
