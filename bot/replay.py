@@ -222,19 +222,28 @@ async def export_file(sessions: Sessions, game: GameRow) -> tuple[str, bytes]:
     """(file name, bytes) of the game's export: JSON, zipped should it be over the file budget."""
     if game.state is None:
         raise TableError(f"game #{game.id} never started, so it has no log to export.")
-    over = game.status == "finished"
     actions = await sessions.storage.actions(game.id)
-    events = await all_events(sessions, game, private=over)
-    data = await sessions.cpu(export_data, game, actions, events)
+    events = await all_events(sessions, game, private=game.status == "finished")
+    name, data = await sessions.game_work(export_bytes, game.game_key, game, actions, events)
+    if len(data) > MAX_FILE_BYTES:
+        raise TableError(f"the log of game #{game.id} is too large to send as a file.")
+    return name, data
+
+
+def export_bytes(key: str, game: GameRow, actions: Sequence[tuple[int, dict[str, Any], str]],
+                 events: Sequence[Any]) -> tuple[str, bytes]:
+    """(file name, bytes) of the export of ``game`` (a game of ``key``): its JSON, zipped when
+    over the file budget (the caller refuses what is over it even so). CPU work, all of it: the
+    replay of the log, the JSON text and the compression (in a worker process when the bot has
+    them: see ``Sessions.game_work``)."""
+    data = export_data(game, actions, events)
     raw = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False).encode()
-    name = f"herald-game-{game.id}{'' if over else '-public'}.json"
+    name = f"herald-game-{game.id}{'' if game.status == 'finished' else '-public'}.json"
     if len(raw) <= MAX_FILE_BYTES:
         return name, raw
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as z:
         z.writestr(name, raw)
-    if buf.tell() > MAX_FILE_BYTES:
-        raise TableError(f"the log of game #{game.id} is too large to send as a file.")
     return name + ".zip", buf.getvalue()
 
 
@@ -443,6 +452,12 @@ def animated_replay(game: GameRow, actions: Sequence[tuple[int, dict[str, Any], 
     return reel.gif(budget)
 
 
+def replay_gif(key: str, game: GameRow,
+               actions: Sequence[tuple[int, dict[str, Any], str]]) -> bytes:
+    """:func:`animated_replay` of ``game`` (a game of ``key``), as ``Sessions.game_work`` runs it."""
+    return animated_replay(game, actions)
+
+
 def render(game: GameRow, actions: Sequence[tuple[int, dict[str, Any], str]], out: Path,
            budget: int = MAX_FRAMES) -> list[str]:
     """Write ``board_NNNN.png`` for every step (0000: the start) and ``replay.gif`` into ``out``
@@ -528,7 +543,7 @@ async def replay_file(sessions: Sessions, game: GameRow) -> tuple[str, bytes]:
         data = _RECENT.get(key)
         if data is None:
             actions = await sessions.storage.actions(game.id)
-            data = await sessions.cpu(animated_replay, game, actions)
+            data = await sessions.game_work(replay_gif, game.game_key, game, actions)
             _RECENT[key] = data
             while len(_RECENT) > RECENT_REPLAYS:
                 _RECENT.popitem(last=False)

@@ -22,7 +22,7 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from rules import registry
 from rules.engine import Engine, Event, InvalidOptions, Prompt, Result, seat_name
@@ -34,13 +34,14 @@ from .config import Config
 from .errors import Contention, NothingToDecide, StaleAction, TableError
 from .parsing import format_duration as format_duration  # re-exported for older imports
 from .parsing import parse_deadline
-from .render.pool import WorkPool, bot_choice, picture_png, timeout_choice
+from .render.pool import WorkPool, bot_choice, picture_png, searched, shipped, timeout_choice
 from .storage import DeadlineRow, GameRow, SeatRow, Storage, VersionConflict
 from .storage.base import Departure
 from .text import board_url, seat_label
 from .turns import Turns
 
 log = logging.getLogger("herald.session")
+_R = TypeVar("_R")
 
 COMMIT_ATTEMPTS = 3
 """Tries of one action when another process commits to the same game at the same moment."""
@@ -427,6 +428,20 @@ class Sessions:
         else:
             png = await self.cpu(picture_png, fn, args, kwargs)
         return png
+
+    async def game_work(self, fn: Callable[..., _R], key: str, *args: Any) -> _R:
+        """``fn(key, *args)``, long CPU work over a game of ``key`` (its export, its animated
+        replay: replaying a whole log, drawing every board): in a worker process when the bot has
+        them and a worker knows the game as this process does (its engine and presentation) —
+        on a thread of this process it would hold the interpreter the moves need for as long —
+        else on a thread. (A worker stuck past the pool's time limit is stopped and the work done
+        here instead.)"""
+        pool = self.searches
+        if pool is not None and pool.enabled and searched(key) and shipped(key):
+            done: _R = await pool.run(fn, key, *args)
+            return done
+        done = await self.cpu(fn, key, *args)
+        return done
 
     async def _work(self, engine: Engine[Any], fn: Callable[..., Any], *args: Any) -> Any:
         """A step's engine work (apply, prompts, views, a light computer player's choice): right

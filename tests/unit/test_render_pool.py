@@ -282,3 +282,33 @@ async def test_a_players_own_pictures_are_drawn_in_a_worker_with_the_same_bytes(
         assert await sessions.picture(aim_image, view, 0, 40.0, 7.0, names=names) == aim
     finally:
         await storage.close()
+
+
+async def test_a_replay_and_an_export_are_made_in_a_worker_with_the_same_bytes(
+        pool: RenderPool, tmp_path: Path) -> None:
+    """The long work over a whole log (``/game replay``'s GIF, ``/game export``'s file) is done by
+    a worker, never on a thread of the bot's process, and gives what the bot would have made."""
+    from bot.replay import export_bytes, replay_gif
+    from tests.unit.test_replay import played
+
+    game, actions, events = played("cult_wars", 12)
+    storage = SqliteStorage(str(tmp_path / "herald.db"))
+    await storage.open()
+    try:
+        sessions = Sessions(storage, Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
+                                            default_deadline=86400, reminder_lead=3600, docs_url=""))
+        sessions.searches = pool
+
+        async def not_here(*args: Any) -> Any:
+            raise AssertionError("done on a thread of the bot's process")
+
+        sessions.cpu = not_here  # type: ignore[method-assign]
+        before = pool.fallbacks
+        gif = await sessions.game_work(replay_gif, game.game_key, game, actions)
+        name, data = await sessions.game_work(export_bytes, game.game_key, game, actions, events)
+        assert pool.fallbacks == before
+        assert gif == replay_gif(game.game_key, game, actions) and gif.startswith(b"GIF8")
+        assert (name, data) == export_bytes(game.game_key, game, actions, events)
+        assert name == f"herald-game-{game.id}-public.json"
+    finally:
+        await storage.close()
