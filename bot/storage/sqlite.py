@@ -1231,16 +1231,24 @@ class SqliteStorage(Storage):
                              deadlines: Iterable[DeadlineRow]) -> None:
         """The statements that replace a game's deadlines (on the connection's thread). A
         deadline of the same prompt instance as before keeps its claim (another seat's move must
-        not free a deadline a process is about to handle)."""
-        claims = {(r[0], r[1], r[2]): (r[3], r[4]) for r in conn.execute(
+        not free a deadline a process is about to handle), and the same deadline (instance, due
+        time and reminder time) its reminder once sent: carried over as the caller read it
+        before the reminder went out, it is not to be reminded of again."""
+        before = {(r[0], r[1]): r[2:] for r in conn.execute(
             "DELETE FROM deadlines WHERE game_id=? "
-            "RETURNING seat, kind, opened, claimed_by, claimed_until", (game_id,)).fetchall()}
+            "RETURNING seat, kind, opened, claimed_by, claimed_until, due_at, remind_at, reminded",
+            (game_id,)).fetchall()}
+        rows = []
+        for d in deadlines:
+            opened, by, until, due, remind, reminded = before.get((d.seat, d.kind), (None,) * 6)
+            same_prompt = opened == d.opened
+            same = same_prompt and (due, remind) == (d.due_at, d.remind_at)
+            rows.append((game_id, d.seat, d.kind, d.due_at, d.remind_at,
+                         int(d.reminded or (same and bool(reminded))), d.opened,
+                         by if same_prompt else None, until if same_prompt else None))
         conn.executemany(
             "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened, "
-            "claimed_by, claimed_until) VALUES (?,?,?,?,?,?,?,?,?)",
-            [(game_id, d.seat, d.kind, d.due_at, d.remind_at, int(d.reminded), d.opened,
-              *claims.get((d.seat, d.kind, d.opened), (None, None)))
-             for d in deadlines])
+            "claimed_by, claimed_until) VALUES (?,?,?,?,?,?,?,?,?)", rows)
 
     @_serialised
     async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],

@@ -68,6 +68,20 @@ async def test_a_reminder_sent_by_another_process_stays_sent_when_a_move_keeps_t
     assert await store.next_deadline_time() == 100.0
 
 
+async def test_a_reminder_sent_stays_sent_when_a_move_keeps_the_deadline_and_opens_another(
+        store: Storage, other: Storage) -> None:
+    gid, d = await _started(store)
+    assert await other.mark_reminded(gid, 0, "bid", 1)
+    # seat 0's deadline carried over as read (before the reminder), seat 1's opened beside it
+    seat1 = DeadlineRow(gid, 1, "bid", 400.0, 350.0, False, 2)
+    assert await _move(store, gid, 1, [d, seat1]) == 2
+    assert [(x.seat, x.reminded) for x in await other.deadlines(gid)] == [(0, True), (1, False)]
+    assert await store.due_deadlines(60.0) == []  # seat 0's reminder: not to be sent again
+    stretched = DeadlineRow(gid, 0, "bid", 500.0, 450.0, False, 1)  # (its clock stretched)
+    assert await _move(store, gid, 2, [stretched, seat1]) == 3
+    assert [(x.seat, x.reminded) for x in await other.deadlines(gid)] == [(0, False), (1, False)]
+
+
 async def test_a_changed_deadline_of_the_same_prompt_keeps_its_claim_a_new_one_does_not(
         store: Storage, other: Storage) -> None:
     gid, d = await _started(store)
