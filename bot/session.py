@@ -360,8 +360,14 @@ class Sessions:
 
         Reading a game is touching it (``touch``): a game found waiting on its computer players
         (a failure or a restart came between a player's move and theirs) is resumed at once."""
-        row = await self.get(game) if isinstance(game, int) else game
-        deadlines = await self.storage.deadlines(row.id) if row.status == "active" else []
+        if isinstance(game, int):  # (one read, where the storage can)
+            found, deadlines = await self.storage.game_and_deadlines(game)
+            if found is None:
+                raise TableError(f"there is no game #{game}.")
+            row = found
+        else:
+            row = game
+            deadlines = await self.storage.deadlines(row.id) if row.status == "active" else []
         snap = self._snap(row, deadlines)
         if touch:
             self.touched(snap)

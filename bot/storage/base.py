@@ -383,6 +383,13 @@ class Storage(ABC):
         """A new lobby and its first seats, in one transaction (never a table without its host)."""
     @abstractmethod
     async def get_game(self, game_id: int) -> GameRow | None: ...
+    async def game_and_deadlines(self, game_id: int) -> tuple[GameRow | None, list[DeadlineRow]]:
+        """A game and, while it runs, its deadlines (none otherwise): what a player's move starts
+        from. A backend that can reads both at once (PostgreSQL: one statement, one snapshot)."""
+        game = await self.get_game(game_id)
+        if game is None or game.status != "active":
+            return game, []
+        return game, await self.deadlines(game_id)
     @abstractmethod
     async def list_games(self, *, guild_id: int | None = None,
                          statuses: Sequence[str] = ("lobby", "active")) -> list[GameRow]: ...

@@ -492,6 +492,13 @@ _GAME_WITH_SEATS = (
     + " FROM games g WHERE g.id=$1")
 """One game and its seats (as four arrays, in seat order) in one statement: the read every
 step of a game starts with."""
+_DEADLINE_ARRAYS = ("seat", "kind", "due_at", "remind_at", "reminded", "opened")
+_GAME_SEATS_DEADLINES = (
+    _GAME_WITH_SEATS.replace(" FROM games g WHERE g.id=$1", ", ")
+    + ", ".join(f"ARRAY(SELECT d.{c} FROM deadlines d WHERE d.game_id=g.id ORDER BY d.seat, d.kind)"
+                for c in _DEADLINE_ARRAYS)
+    + " FROM games g WHERE g.id=$1")
+"""The same with the game's deadlines (six more arrays, by seat and kind): a player's move."""
 
 
 def _copied(s: GuildSettings) -> GuildSettings:
@@ -910,11 +917,24 @@ class PostgresStorage(Storage):
     async def get_game(self, game_id: int) -> GameRow | None:
         async with self._connection() as conn:
             r = await conn.fetchrow(_GAME_WITH_SEATS, game_id)
-        if r is None:
-            return None
+        return self._game_with_seats(r) if r is not None else None
+
+    def _game_with_seats(self, r: Any) -> GameRow:
         game = self._row_to_game(r)
         game.seats = [SeatRow(*s) for s in zip(r[19], r[20], r[21], r[22], strict=True)]
         return game
+
+    @_boundary
+    async def game_and_deadlines(self, game_id: int) -> tuple[GameRow | None, list[DeadlineRow]]:
+        async with self._connection() as conn:
+            r = await conn.fetchrow(_GAME_SEATS_DEADLINES, game_id)
+        if r is None:
+            return None, []
+        game = self._game_with_seats(r)
+        if game.status != "active":
+            return game, []
+        return game, [DeadlineRow(game_id, seat, kind, due, remind, bool(reminded), int(opened))
+                      for seat, kind, due, remind, reminded, opened in zip(*r[23:29], strict=True)]
 
     async def _many(self, sql: str, *params: Any) -> list[GameRow]:
         """The games ``sql`` selects, with their seats: two statements however many games."""

@@ -7,6 +7,7 @@ numbers are taken, an action's is the version it made less one and events run on
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
@@ -134,3 +135,26 @@ async def test_numbers_after_an_undo_pair_actions_with_versions_and_events_run_o
                                                                              limit=100)]
     assert shown == [(1, 2, "move 1, event 0"), (2, 2, "move 1, event 1"), (3, 5, "undone"),
                      (4, 6, "move 5, event 0"), (5, 6, "move 5, event 1")]
+
+
+async def test_a_game_is_read_with_its_deadlines_as_the_two_reads_give_them(
+        store: Storage) -> None:
+    """What a player's move starts from: on PostgreSQL one statement, the same as both reads."""
+    assert await store.game_and_deadlines(424242) == (None, [])
+    lobby = await store.create_game(guild_id=10, channel_id=20, game_key="duel", seed=5,
+                                    options={}, host_id=100, deadline=None, now=1.0)
+    assert await store.game_and_deadlines(lobby) == (await store.get_game(lobby), [])
+    seat1 = DeadlineRow(0, 1, "bid", 400.0, None, True, 1)
+    gid, d = await _started(store)
+    assert await store.game_and_deadlines(gid) == (await store.get_game(gid), [d])
+    await _move(store, gid, 1, [d, dataclasses.replace(seat1, game_id=gid)])
+    game, deadlines = await store.game_and_deadlines(gid)
+    assert (game, deadlines) == (await store.get_game(gid), await store.deadlines(gid))
+    assert [(x.seat, x.remind_at, x.reminded) for x in deadlines] == [(0, 50.0, False),
+                                                                      (1, None, True)]
+    await store.commit_action(
+        gid, expected_version=2, seat=0, action={"type": "end"}, origin="player", user_id=100,
+        state={"turn": 2}, events=[], status="finished", result={"winners": [0]}, opened={},
+        answered={}, deadlines=[], now=5.0)
+    game, deadlines = await store.game_and_deadlines(gid)
+    assert game is not None and game.status == "finished" and deadlines == []

@@ -61,6 +61,10 @@ async def test_an_action_is_one_statement_and_a_read_of_a_game_another(
     assert len(sql) == 1
     assert game is not None and game.version == 2 and [x.name for x in game.seats] == ["Ada", "Bo"]
     assert [(e.n, e.text) for e in await s.events(gid, viewer_seat=1)] == [(1, "one"), (2, "two")]
+    sql.clear()
+    game, deadlines = await s.game_and_deadlines(gid)  # (a player's move: with its deadlines)
+    assert sql == [pg._GAME_SEATS_DEADLINES]
+    assert game is not None and game.version == 2 and deadlines == [d]
 
 
 async def test_unchanged_deadlines_are_not_written_again(
