@@ -5,11 +5,12 @@ costs time, never a picture."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
 import signal
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -254,6 +255,20 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@contextlib.asynccontextmanager
+async def _sessions_with(pool: RenderPool, tmp_path: Path) -> AsyncIterator[Sessions]:
+    """Sessions over a new database, with ``pool`` as their worker pool."""
+    storage = SqliteStorage(str(tmp_path / "herald.db"))
+    await storage.open()
+    try:
+        sessions = Sessions(storage, Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
+                                            default_deadline=86400, reminder_lead=3600, docs_url=""))
+        sessions.searches = pool
+        yield sessions
+    finally:
+        await storage.close()
+
+
 async def test_a_players_own_pictures_are_drawn_in_a_worker_with_the_same_bytes(
         pool: RenderPool, tmp_path: Path) -> None:
     from bot.ratings import leaderboard_image
@@ -266,12 +281,7 @@ async def test_a_players_own_pictures_are_drawn_in_a_worker_with_the_same_bytes(
     names = _names(_players("flick_of_faith"))
     rows = [RatingRow(1, "duel", 10 + k, name, 25.0 + k, 8.0 - k, 3 + k, k, 0.0)
             for k, name in enumerate(names)]
-    storage = SqliteStorage(str(tmp_path / "herald.db"))
-    await storage.open()
-    try:
-        sessions = Sessions(storage, Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
-                                            default_deadline=86400, reminder_lead=3600, docs_url=""))
-        sessions.searches = pool
+    async with _sessions_with(pool, tmp_path) as sessions:
         before = pool.fallbacks
         aim = await sessions.picture(aim_image, view, 0, 40.0, 7.0, names=names)
         board = await sessions.picture(leaderboard_image, "High Card Duel", rows, 1, "this server")
@@ -280,8 +290,6 @@ async def test_a_players_own_pictures_are_drawn_in_a_worker_with_the_same_bytes(
         assert board == to_png(leaderboard_image("High Card Duel", rows, 1, "this server"))
         sessions.searches = None  # without workers: the same bytes, from a thread
         assert await sessions.picture(aim_image, view, 0, 40.0, 7.0, names=names) == aim
-    finally:
-        await storage.close()
 
 
 async def test_a_replay_and_an_export_are_made_in_a_worker_with_the_same_bytes(
@@ -292,13 +300,7 @@ async def test_a_replay_and_an_export_are_made_in_a_worker_with_the_same_bytes(
     from tests.unit.test_replay import played
 
     game, actions, events = played("cult_wars", 12)
-    storage = SqliteStorage(str(tmp_path / "herald.db"))
-    await storage.open()
-    try:
-        sessions = Sessions(storage, Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
-                                            default_deadline=86400, reminder_lead=3600, docs_url=""))
-        sessions.searches = pool
-
+    async with _sessions_with(pool, tmp_path) as sessions:
         async def not_here(*args: Any) -> Any:
             raise AssertionError("done on a thread of the bot's process")
 
@@ -310,5 +312,3 @@ async def test_a_replay_and_an_export_are_made_in_a_worker_with_the_same_bytes(
         assert gif == replay_gif(game.game_key, game, actions) and gif.startswith(b"GIF8")
         assert (name, data) == export_bytes(game.game_key, game, actions, events)
         assert name == f"herald-game-{game.id}-public.json"
-    finally:
-        await storage.close()
