@@ -30,7 +30,7 @@ from .errors import StaleAction, TableError
 from .forms import Forms
 from .refusals import answering, is_manager, reply
 from .replay import rematch_click
-from .session import STALLED_REPLY, Decision, Sessions, Ticket, Update, format_duration
+from .session import PAUSED, STALLED_REPLY, Decision, Sessions, Ticket, Update, format_duration
 from .storage import DeadlineRow, GameRow
 from .text import NO_PINGS, board_url, clip, seat_label
 from .views import choice_notes, choice_view, lobby_view, shown_label
@@ -257,7 +257,10 @@ class Controller:
 
     async def decide_click(self, interaction: discord.Interaction, game_id: int) -> None:
         async with answering(interaction):
-            await self.open_panel(interaction, await self.decision(interaction, game_id))
+            d = await self.decision(interaction, game_id)
+            if await self.sessions.paused(d.game.id):  # (said now, not after the form is filled)
+                raise TableError(PAUSED.format(game_id=d.game.id))
+            await self.open_panel(interaction, d)
 
     async def open_panel(self, interaction: discord.Interaction, d: Decision) -> None:
         """Decide → the game's own form for a free-form prompt, else the choice menu."""

@@ -110,12 +110,18 @@ async def test_a_paused_game_refuses_moves_freezes_deadlines_and_resumes(simcord
     env, bot = simcord_env, simcord_bot
     _, alice, bob, thread = await world(env, deadline="1d")
     before = {d.seat: d.due_at for d in await bot.storage.deadlines(1)}
+    opened = (await bob.click(board(thread), label="Decide")).response.message  # (before the pause)
     assert "Only the host" in reply_text(await bob.slash(thread, "game pause"))
     answer = reply_text(await alice.slash(thread, "game pause"))
     assert "Game #1 is paused" in answer
     assert said(thread)[-1].startswith("⏸️ alice paused the game: nobody moves and the deadlines are frozen")
     assert await bot.storage.deadlines(1) == []
-    assert "paused by its host" in await bid(bob, thread)
+    decide = await bob.click(board(thread), label="Decide")  # told at once, no form to fill in
+    assert "paused by its host" in reply_text(decide)
+    assert decide.response.message is None or not decide.response.message.components
+    card = next(c.label for row in opened.components for c in getattr(row, "children", [row])
+                if (getattr(c, "custom_id", "") or "").startswith("herald:btn:"))
+    assert "paused by its host" in reply_text(await bob.click(opened, label=card))  # a menu from before
     assert await bot.storage.actions(1) == []
     status = reply_text(await bob.slash(thread, "game status"))
     assert "⏸️ Paused since" in status and "due <t:" not in status
