@@ -93,16 +93,21 @@ def _cells(row: str) -> list[str]:
     return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)]
 
 
+_NONE = ("—", "–", "-")
+"""What a rules table's cell holds for "none"."""
+
+
 def _table(rows: list[str]) -> list[str]:
     """A Markdown table as one bullet per row: the first cell in bold, the others after it with
-    their column names (a table does not fit a phone; a list does)."""
+    their column names (a table does not fit a phone; a list does); a cell that only marks
+    "none" (a dash) is left out, name and all."""
     head = _cells(rows[0])
     body = [_cells(r) for r in rows[1:] if not _TABLE_RULE.match(r.strip())]
     out = []
     for cells in body:
         first = cells[0] if cells else ""
         rest = [f"{head[i]}: {c}" if i < len(head) and head[i] else c
-                for i, c in enumerate(cells[1:], start=1) if c]
+                for i, c in enumerate(cells[1:], start=1) if c and c not in _NONE]
         first_shown = first if first.startswith("**") else f"**{first}**"
         out.append(f"• {first_shown}" + (f" — {'; '.join(rest)}" if rest else ""))
     return out
