@@ -28,6 +28,7 @@ from rules import registry
 from .delivery import DiscordDelivery, get_engine_name, waits_for
 from .errors import StaleAction, TableError
 from .forms import Forms
+from .parsing import parse_id, shown_number
 from .refusals import answering, is_manager, reply
 from .replay import rematch_click
 from .session import PAUSED, STALLED_REPLY, Decision, Sessions, Ticket, Update, format_duration
@@ -48,8 +49,8 @@ def visible(interaction: discord.Interaction, game: GameRow) -> bool:
 def not_here(interaction: discord.Interaction, game_id: int) -> str:
     """The one refusal for a game number that is unknown *or* not visible here."""
     if interaction.guild_id is not None:
-        return f"there is no game #{game_id} in this server."
-    return f"you have no game #{game_id}; in a DM you can only name games you play in."
+        return f"there is no game #{shown_number(game_id)} in this server."
+    return f"you have no game #{shown_number(game_id)}; in a DM you can only name games you play in."
 
 
 def manages(interaction: discord.Interaction, game: GameRow) -> bool:
@@ -117,7 +118,12 @@ class Controller:
 
     async def game_for(self, interaction: discord.Interaction, game_id: int) -> GameRow:
         """The game ``game_id`` if this interaction may see it (:func:`visible`); otherwise the
-        same refusal as for a number no game has. The guard every handler goes through."""
+        same refusal as for a number no game has. The guard every handler goes through; a number
+        out of the storage's range (a forged command option) is refused before it is looked up."""
+        try:
+            parse_id(game_id)
+        except TableError:
+            raise TableError(not_here(interaction, game_id)) from None
         game = await self.sessions.storage.get_game(game_id)
         if game is None or not visible(interaction, game):
             raise TableError(not_here(interaction, game_id))

@@ -20,6 +20,7 @@ from difflib import get_close_matches
 from typing import Any
 
 from .errors import TableError
+from .parsing import parse_id
 from .storage.base import DeckRow, Storage, deck_name_key
 
 DECK_LIMIT = 50
@@ -74,7 +75,7 @@ class Decks:
         ref = ref.strip()
         m = _REF.match(ref)
         if m:
-            deck = await self.storage.deck(int(m[1]))
+            deck = await self.storage.deck(parse_id(m[1], what="saved deck"))
             if deck is None or deck.game_key != self.game_key:
                 raise TableError(f"there is no saved deck #{m[1]}; `/deck list` shows yours.")
             if deck.user_id != user_id:

@@ -23,8 +23,10 @@ from typing import Any, Protocol, Self
 
 import discord
 
+from .parsing import parse_id
 from .refusals import answering
 from .session import Decision, Ticket
+from .views import Claims, claimed
 
 Payload = dict[str, Any]
 """Message keyword arguments: ``content``, ``embed``, ``view``…"""
@@ -108,7 +110,7 @@ class Forms:
         async with answering(interaction):
             if handler is None:
                 raise LookupError(f"no handler for the form {m['name']!r}")
-            await handler(interaction, int(m["game"]), Ticket.parse(m["ticket"]), modal_values(data))
+            await handler(interaction, parse_id(m["game"]), Ticket.parse(m["ticket"]), modal_values(data))
 
 
 class FormHandler(Protocol):
@@ -151,20 +153,24 @@ def form_items(select_prefix: str, button_prefix: str, handler: Callable[[discor
     that answers a click (looked up per click: the cog may have been reloaded)."""
 
     def component(prefix: str) -> type[discord.ui.DynamicItem[Any]]:
-        class FormComponent(discord.ui.DynamicItem[Any],
+        class FormComponent(Claims, discord.ui.DynamicItem[Any],
                             template=rf"{prefix}:(?P<game>\d+):(?P<opened>\d+):(?P<kind>{kind})"):
             def __init__(self, item: discord.ui.Item[Any]) -> None:
                 super().__init__(item, row=item.row)
 
-            @classmethod
-            async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                                     match: re.Match[str]) -> Self:
+            @staticmethod
+            def numbers(match: re.Match[str]) -> tuple[int, int]:
+                return parse_id(match["game"]), parse_id(match["opened"], what="decision", lo=0)
+
+            @claimed
+            def from_custom_id(cls, item: Any, match: re.Match[str]) -> Self:
+                cls.numbers(match)  # checked here, where the click's custom_id is parsed
                 return cls(item)
 
             async def callback(self, interaction: discord.Interaction) -> None:
                 m = self.template.match(self.custom_id)
                 assert m is not None
-                cog, game, opened = handler(interaction), int(m["game"]), int(m["opened"])
+                cog, (game, opened) = handler(interaction), self.numbers(m)
                 if isinstance(self.item, discord.ui.Select):
                     data: Any = interaction.data or {}
                     values = [str(v) for v in data.get("values", [])]

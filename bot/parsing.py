@@ -192,3 +192,33 @@ def parse_options(text: str | None) -> dict[str, Any]:
 __all__ = ["MAX_DEADLINE", "MAX_REMINDER_LEAD", "MIN_DEADLINE", "MIN_REMINDER_LEAD", "UNITS",
            "duration_words", "format_duration", "parse_deadline", "parse_duration", "parse_options",
            "parse_reminder_lead", "shown"]
+
+
+MAX_ID = 2**63 - 1
+"""The largest number a stored id (a game, a table, a version, a prompt instance) can be: both
+databases keep them as signed 64-bit integers."""
+
+MAX_ID_DIGITS = len(str(MAX_ID))
+
+
+def parse_id(text: str | int, *, what: str = "game", lo: int = 1) -> int:
+    """A number claimed by a custom_id, a command option or a web route, checked where it is read:
+    ``lo`` to :data:`MAX_ID`, or :class:`TableError` with the same sentence as for a number no game
+    has (a forged id learns nothing). Text is bounded before it is converted."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        value: int | None = text
+    else:
+        raw = str(text)
+        ok = raw.isascii() and raw.isdigit() and len(raw) <= MAX_ID_DIGITS
+        value = int(raw) if ok else None
+    if value is None or not lo <= value <= MAX_ID:
+        raise TableError(f"there is no {what} #{shown_number(text)}.")
+    return value
+
+
+def shown_number(value: str | int) -> str:
+    """A claimed number quoted back: at most 24 characters (``str`` of a huge int is not even
+    attempted: Python refuses to print one of over 4,300 digits)."""
+    if isinstance(value, int) and value.bit_length() > 14000:
+        return "…"
+    return shown(str(value), 24)

@@ -293,7 +293,7 @@ def rules_embed(engine: Engine[Any], page: int, docs_url: str = "") -> discord.E
 
 
 class RulesPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"herald:rules:(?P<game>[a-z0-9_]{1,40}):(?P<page>\d{1,4})"):
+                      template=r"herald:rules:(?P<game>[a-z0-9_]{1,40}):(?P<page>[0-9]{1,4})"):
     """Previous / Next: shows page ``page`` of the game's rules in the same ephemeral message."""
 
     def __init__(self, game: str, page: int, *, label: str = "Next", disabled: bool = False) -> None:
@@ -330,7 +330,7 @@ class RulesSectionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         data: dict[str, Any] = dict(interaction.data or {})
         values = data.get("values") or ["0"]
         chosen = str(values[0])
-        await show_page(interaction, self.game, int(chosen) if chosen.isdigit() else 0)
+        await show_page(interaction, self.game, int(chosen) if chosen.isascii() and chosen.isdigit() and len(chosen) <= 4 else 0)
 
 
 def rules_view(engine: Engine[Any], page: int) -> discord.ui.View | None:

@@ -33,7 +33,7 @@ from . import ratings
 from .config import Config
 from .errors import Contention, NothingToDecide, StaleAction, TableError
 from .parsing import format_duration as format_duration  # re-exported for older imports
-from .parsing import parse_deadline
+from .parsing import parse_deadline, parse_id
 from .render.pool import WorkPool, bot_choice, picture_png, searched, shipped, timeout_choice
 from .storage import DeadlineRow, GameRow, SeatRow, Storage, VersionConflict
 from .storage.base import Departure
@@ -78,7 +78,7 @@ class Ticket:
     @classmethod
     def parse(cls, text: str) -> Ticket:
         opened, _, digest = text.partition("-")
-        return cls(int(opened), digest or None)
+        return cls(parse_id(opened, what="decision", lo=0), digest or None)
 
 
 @dataclass(frozen=True)

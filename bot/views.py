@@ -13,14 +13,17 @@ knows only the games of the interaction's server (in a DM, the clicking user's o
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar, cast
 
 import discord
 
 from rules.engine import Choice
 
-from .session import OpenPrompt
+from .errors import TableError
+from .parsing import parse_id
+from .refusals import answering
+from .session import OpenPrompt, Ticket
 
 TICKET = r"(?P<ticket>\d+-[0-9a-f]+)"
 
@@ -53,6 +56,52 @@ def first_value(interaction: discord.Interaction) -> str:
     return str(values[0])
 
 
+# ----------------------------------------------------------------- claimed ids
+
+_Item = TypeVar("_Item", bound="Claims")
+
+
+class Claims:
+    """A mixin for :class:`discord.ui.DynamicItem` components whose custom_id carries numbers (a
+    game, a version, a page). The numbers are checked where they are parsed — in ``from_custom_id``,
+    through :func:`parse_id` — and a number out of range (a forged ``herald:act:99…9:1``) does not
+    reach the storage: the click gets the same sentence as a game number nobody has, and nothing
+    is logged as a failure."""
+
+    refusal: TableError | None = None
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if self.refusal is None:
+            return True
+        async with answering(interaction):
+            raise self.refusal
+        return False
+
+
+def claimed(parse: Callable[[type[_Item], Any, re.Match[str]], _Item]) -> Any:
+    """Turn a component class's parse of its custom_id into its ``from_custom_id``: a
+    :class:`TableError` raised while parsing (a number out of range) makes an item that answers the
+    click with that sentence (:class:`Claims`) instead of an exception discord.py would only log."""
+
+    async def from_custom_id(cls: type[_Item], interaction: discord.Interaction, item: Any,
+                             match: re.Match[str]) -> _Item:
+        try:
+            return parse(cls, item, match)
+        except TableError as exc:
+            refused = cls.__new__(cls)
+            discord.ui.DynamicItem.__init__(cast(Any, refused), item)
+            refused.refusal = exc
+            return refused
+
+    return classmethod(from_custom_id)
+
+
+def checked_ticket(text: str) -> str:
+    """A ticket from a custom_id, its prompt instance range-checked (:meth:`Ticket.parse`)."""
+    Ticket.parse(text)
+    return text
+
+
 # ----------------------------------------------------------------------- lobby
 
 LOBBY_OPS = {
@@ -64,7 +113,7 @@ LOBBY_OPS = {
 }
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class LobbyButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"herald:lobby:(?P<game>\d+):(?P<op>join|leave|bot|start|cancel)"):
     def __init__(self, game_id: int, op: str, disabled: bool = False) -> None:
         label, style = LOBBY_OPS[op]
@@ -72,10 +121,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            custom_id=f"herald:lobby:{game_id}:{op}"))
         self.game_id, self.op = game_id, op
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> LobbyButton:
-        return cls(int(match["game"]), match["op"])
+    @claimed
+    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+        return cls(parse_id(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handlers(interaction).lobby_click(interaction, self.game_id, self.op)
@@ -91,32 +139,30 @@ def lobby_view(game_id: int, *, closed: bool = False) -> discord.ui.View:
 # ----------------------------------------------------------------------- board
 
 
-class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class DecideButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"herald:act:(?P<game>\d+):(?P<version>\d+)"):
     def __init__(self, game_id: int, version: int, label: str = "Decide") -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
                                            custom_id=f"herald:act:{game_id}:{version}"))
         self.game_id, self.version = game_id, version
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> DecideButton:
-        return cls(int(match["game"]), int(match["version"]))
+    @claimed
+    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+        return cls(parse_id(match["game"]), parse_id(match["version"], what="board version", lo=0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handlers(interaction).decide_click(interaction, self.game_id)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"herald:hand:(?P<game>\d+)"):
+class HandButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"herald:hand:(?P<game>\d+)"):
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label="My hand", style=discord.ButtonStyle.secondary,
                                            custom_id=f"herald:hand:{game_id}"))
         self.game_id = game_id
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> HandButton:
-        return cls(int(match["game"]))
+    @claimed
+    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+        return cls(parse_id(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handlers(interaction).hand_click(interaction, self.game_id)
@@ -139,7 +185,7 @@ BUTTONS = 5
 """Up to this many choices are buttons; more make a select."""
 
 
-class GroupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class GroupSelect(Claims, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=rf"herald:grp:(?P<game>\d+):{TICKET}"):
     """First level of a two-level menu: a group (``g:<n>``) or a choice standing alone (``c:<i>``)."""
 
@@ -149,17 +195,16 @@ class GroupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             custom_id=f"herald:grp:{game_id}:{ticket}"))
         self.game_id, self.ticket = game_id, ticket
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> GroupSelect:
-        return cls(int(match["game"]), match["ticket"])
+    @claimed
+    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+        return cls(parse_id(match["game"]), checked_ticket(match["ticket"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handlers(interaction).group_chosen(interaction, self.game_id, self.ticket,
                                                  first_value(interaction))
 
 
-class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class ChoiceSelect(Claims, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=rf"herald:pick:(?P<game>\d+):{TICKET}:(?P<page>\d+)"):
     def __init__(self, game_id: int, ticket: str, page: int = 0,
                  options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose…") -> None:
@@ -169,27 +214,25 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             custom_id=f"herald:pick:{game_id}:{ticket}:{page}"))
         self.game_id, self.ticket, self.page = game_id, ticket, page
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> ChoiceSelect:
-        return cls(int(match["game"]), match["ticket"], int(match["page"]))
+    @claimed
+    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+        return cls(parse_id(match["game"]), checked_ticket(match["ticket"]), parse_id(match["page"], what="page", lo=0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handlers(interaction).choice_made(interaction, self.game_id, self.ticket,
                                                 first_value(interaction))
 
 
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ChoiceButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=rf"herald:btn:(?P<game>\d+):{TICKET}:(?P<idx>\d+)"):
     def __init__(self, game_id: int, ticket: str, idx: int, label: str = "?") -> None:
         super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
                                            custom_id=f"herald:btn:{game_id}:{ticket}:{idx}"))
         self.game_id, self.ticket, self.idx = game_id, ticket, idx
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> ChoiceButton:
-        return cls(int(match["game"]), match["ticket"], int(match["idx"]))
+    @claimed
+    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+        return cls(parse_id(match["game"]), checked_ticket(match["ticket"]), parse_id(match["idx"], what="choice", lo=0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handlers(interaction).choice_made(interaction, self.game_id, self.ticket, str(self.idx))
@@ -280,7 +323,7 @@ REMATCH_OPS = {
 }
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class RematchButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"herald:rematch:(?P<game>\d+)(?::(?P<table>\d+):(?P<op>confirm|start|cancel))?"):
     """The final result's Rematch (``herald:rematch:<game>``) and the rematch lobby's buttons
     (``herald:rematch:<game>:<table>:<op>``): the old game and the new table are both claims,
@@ -293,11 +336,10 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled, custom_id=custom_id))
         self.game_id, self.op, self.table_id = game_id, op, table_id
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> RematchButton:
+    @claimed
+    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
         table = match["table"]
-        return cls(int(match["game"]), match["op"] or "new", int(table) if table else None)
+        return cls(parse_id(match["game"]), match["op"] or "new", parse_id(table, what="table") if table else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handlers(interaction).rematch_click(interaction, self.game_id, self.op, self.table_id)

@@ -30,13 +30,13 @@ from discord.ext import commands
 
 from bot.errors import NothingToDecide, TableError
 from bot.forms import NO_DECISION, Payload
-from bot.parsing import shown
+from bot.parsing import parse_id, shown
 from bot.platform import Platform, platform_of
 from bot.refusals import answering, refusals
 from bot.session import Decision, Ticket
 from bot.storage import GameRow
 from bot.text import NO_PINGS, clip, humanise
-from bot.views import choice_view
+from bot.views import Claims, checked_ticket, choice_view, claimed
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith import temples
 
@@ -463,7 +463,7 @@ def form_view(game_id: int, ticket: str, *, aim: bool, base: discord.ui.View | N
     return view
 
 
-class FlickFormButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class FlickFormButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                       template=r"herald:fof:(?P<op>flick|aim|temple|where):(?P<game>\d+):(?P<ticket>\d+-[0-9a-f]+)"):
     """Opens the angle/power form or the temple place form; the custom_id carries the game, the
     decision and the op."""
@@ -479,10 +479,9 @@ class FlickFormButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            custom_id=f"herald:fof:{op}:{game_id}:{ticket}"))
         self.game_id, self.ticket, self.op = game_id, ticket, op
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> FlickFormButton:
-        return cls(int(match["game"]), match["ticket"], match["op"])
+    @claimed
+    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+        return cls(parse_id(match["game"]), checked_ticket(match["ticket"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("FlickCog")  # type: ignore[attr-defined]

@@ -28,10 +28,11 @@ from discord.ext import commands
 
 from bot.errors import TableError
 from bot.forms import Payload
+from bot.parsing import parse_id
 from bot.platform import Platform, platform_of
 from bot.refusals import answering, refusals
 from bot.session import Decision, Ticket
-from bot.views import TICKET, choice_view
+from bot.views import TICKET, Claims, checked_ticket, choice_view, claimed
 from rules.engine import Prompt
 from rules.text import count
 
@@ -122,7 +123,7 @@ def _example(prompt: Prompt) -> str:
 # ----------------------------------------------------------------------------- components
 
 
-class OwnOrderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class OwnOrderButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                      template=rf"herald:hof:own:(?P<game>\d+):{TICKET}"):
     """Opens the typed line-up form; carries the game and the decision it answers."""
 
@@ -131,10 +132,9 @@ class OwnOrderButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            emoji="✍️", custom_id=f"herald:hof:own:{game_id}:{ticket}"))
         self.game_id, self.ticket = game_id, ticket
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> OwnOrderButton:
-        return cls(int(match["game"]), match["ticket"])
+    @claimed
+    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+        return cls(parse_id(match["game"]), checked_ticket(match["ticket"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("HegemonyCog")  # type: ignore[attr-defined]

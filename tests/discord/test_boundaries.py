@@ -303,3 +303,35 @@ async def test_game_autocomplete_is_bounded_and_filtered_in_the_database(simcord
     assert len(numbered) == 2  # #23, and #24 where player23 sits
     assert len(await pat.autocomplete(channel, "game status", "game", "duel")) == 25
     assert await pat.autocomplete(channel, "game status", "game", "50%") == []
+
+
+async def test_forged_custom_ids_with_huge_numbers_are_refused_like_an_unknown_game(
+        simcord_env: simcord.Env, caplog: Any) -> None:
+    """A number past the storage's 64-bit range in any id-carrying custom_id, form or command
+    option gets the sentence of a game nobody has, and no failure is logged (it used to reach the
+    storage and overflow there: "something went wrong" and a traceback per click)."""
+    w = await two_servers(simcord_env)
+    big = "9" * 30
+    unknown = reply_text(await forge(w.mallory, w.s_lobby, button("herald:act:99:1")))
+    assert unknown == "There is no game #99 in this server."
+    caplog.clear()
+    for component in (button(f"herald:act:{big}:1"), button(f"herald:hand:{big}"),
+                      button(f"herald:lobby:{big}:join"), button(f"herald:btn:{big}:1-ab:0"),
+                      button(f"herald:rematch:{big}"), button(f"herald:rematch:1:{big}:start"),
+                      select(f"herald:pick:{big}:1-ab:0", "0"), select(f"herald:grp:{big}:1-ab", "c:0"),
+                      button(f"herald:cwb:{big}:1:send"), button(f"herald:hof:own:{big}:1-ab"),
+                      button(f"herald:fof:flick:{big}:1-ab")):
+        text = reply_text(await forge(w.mallory, w.s_lobby, component))
+        assert text.startswith("There is no ") and "went wrong" not in text, (component, text)
+    for custom_id in (f"herald:form:hof_lineup:{big}:1-ab", f"herald:form:hof_lineup:1:{big}-ab"):
+        text = reply_text(await forge_form(w.mallory, w.s_chan, custom_id, {"order": "1"}))
+        assert text.startswith("There is no ") and "went wrong" not in text
+    # Discord itself bounds an integer option to ±2⁵³; the ends of that range are checked here
+    for command in ("game status", "game log"):
+        for number in (2**53 - 1, -(2**53 - 1), 0):
+            text = reply_text(await w.mallory.slash(w.s_chan, command, game=number))
+            assert text == f"There is no game #{number} in this server.", text
+    failures = [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+    assert failures == []
+    # nothing changed in the servers' games
+    assert "alice" in reply_text(await w.alice.slash(w.n_chan, "game status", game=1))
