@@ -545,8 +545,9 @@ class DiscordDelivery:
     async def push_private(self, update: Update) -> None:
         """Each human seat concerned hears of this update in the quietest useful way:
 
-        * a decision opened for them → one new DM (their hand, what happened to them, the
-          decision; a game's own form is that DM, the hand DM being brought up to date);
+        * a decision opened for them, their turn's or one out of turn (a reaction window, a
+          challenge, a vote) → one new DM (their hand, what happened to them, the decision with
+          its deadline; a game's own form is that DM, the hand DM being brought up to date);
         * something happened to them that they did not cause (an event for their eyes from
           another seat's move, a computer player's, a timeout) → one new DM;
         * otherwise (their own click changed their hand, or it changed without a word) their
@@ -562,7 +563,10 @@ class DiscordDelivery:
         for e in update.events:
             if e.to is not None:
                 targets |= set(e.to)
-        targets |= {o.seat for o in update.new_prompts if o.prompt.secret}
+        # every decision that opens reaches its player, in turn or out of it (a challenge window,
+        # a flee or intercept, a defence): who is asked is the engine's prompts, which a reaction
+        # window opens for every eligible seat whatever it holds, so a DM tells nothing more
+        targets |= new_seats
         hushed = await self.hushed([game.seats[s].user_id for s in targets if s < len(game.seats)])
         for seat in sorted(targets):
             if seat >= len(game.seats) or game.seats[seat].is_bot or game.seats[seat].user_id is None:
