@@ -39,7 +39,7 @@ from .parsing import (
     parse_duration,
     shown,
 )
-from .storage.postgres import is_postgres_url, redacted
+from .storage.postgres import ENCODING_HINT, is_postgres_url, redacted
 
 DOCS_URL = ""
 """No web link by default: ``/rules`` shows the rules pages shipped with Herald in Discord itself."""
@@ -99,9 +99,16 @@ def _database(env: Mapping[str, str]) -> str:
         parts.port  # noqa: B018 - parsing the port is the check (a bad one raises)
     except ValueError:
         parts = None
-    if parts is None or any(ch.isspace() for ch in raw) or not parts.path.strip("/"):
+    # a password holding '/', '#' or '?' ends the URL's user part early: the rest of it lands in
+    # the path, query or fragment, where an '@' (or a fragment at all) is never meant to be
+    broken = parts is not None and (
+        "@" not in parts.netloc and "@" in parts.path + parts.query + parts.fragment
+        or "@" in parts.path or bool(parts.fragment))
+    if (parts is None or broken or any(ch.isspace() for ch in raw)
+            or not parts.path.strip("/")):
         raise ConfigError(f"HERALD_DB='{shown(redacted(raw), 80)}' is not a usable PostgreSQL URL: "
-                          "write it as postgresql://user:password@host:5432/database.")
+                          "write it as postgresql://user:password@host:5432/database. "
+                          + ENCODING_HINT)
     return raw
 
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from .storage.postgres import is_postgres_url, redacted
+from .storage.postgres import is_postgres_url, redacted, scrubbed
 
 HEARTBEAT_EVERY = 30.0
 """Seconds between two heartbeat writes by the running bot."""
@@ -153,7 +153,7 @@ def _postgres(url: str, timeout: float) -> tuple[str | None, int]:
     except LookupError as exc:
         return f"{where} is not Herald's: {exc}", 0
     except Exception as exc:  # (the driver's errors: refused, unknown host, login, missing table)
-        reason = str(exc).replace(url, redacted(url)).strip().splitlines()
+        reason = scrubbed(str(exc), url).strip().splitlines()
         shown = reason[0] if reason else type(exc).__name__
         return f"{where} does not answer ({shown})", 0
 

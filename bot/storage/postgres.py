@@ -33,7 +33,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import unquote
 
 import asyncpg
 
@@ -94,23 +94,65 @@ def is_postgres_url(location: str) -> bool:
     return location.strip().lower().startswith(URL_SCHEMES)
 
 
+_SCHEME = re.compile(r"\s*(postgres(?:ql)?://)", re.IGNORECASE)
+_PASSWORD_PARAM = re.compile(r"([?&;]password=)(.*?)(?=&[A-Za-z_]+=|$)", re.IGNORECASE | re.DOTALL)
+
+ENCODING_HINT = (
+    "A password holding / # ? @ : % or a space must be percent-encoded in the URL (/ as %2F, # as %23, "
+    "? as %3F, @ as %40, : as %3A, % as %25, a space as %20); "
+    "python3 -c \"import getpass, urllib.parse; print(urllib.parse.quote(getpass.getpass(), safe=''))\" "
+    "prints a password so encoded, without showing or storing it.")
+"""What every refusal of a PostgreSQL URL adds: how to write a password that breaks the URL."""
+
+
 def redacted(url: str) -> str:
-    """The URL with its password (in the user part or a ``password=`` parameter) hidden: what
-    logs and messages show."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "the PostgreSQL URL in HERALD_DB"
-    netloc = parts.netloc
-    if "@" in netloc:
-        userinfo, _, hostport = netloc.rpartition("@")
-        if ":" in userinfo:
-            netloc = f"{userinfo.split(':', 1)[0]}:***@{hostport}"
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        query = urlencode([(k, "***" if k.lower() == "password" else v) for k, v in pairs], safe="*")
-    return urlunsplit(parts._replace(netloc=netloc, query=query))
+    """The URL with its password hidden, whatever its shape: what logs and messages show.
+
+    Read from the text itself, not from a parse: a password holding ``/``, ``#`` or ``?`` does not
+    parse as one (``urlsplit`` puts part of it in the path or the fragment). Everything between the
+    user's name and the *last* ``@`` is hidden, and every ``password=`` parameter; a URL that hides
+    more than its password still names the user, host and database for the admin."""
+    m = _SCHEME.match(url)
+    if m is None:
+        return url
+    rest = url[m.end():]
+    at = rest.rfind("@")
+    if at >= 0:
+        user, colon, _ = rest[:at].partition(":")
+        if colon:
+            rest = f"{user}:***{rest[at:]}"
+        elif "/" in user or "?" in user or "#" in user:
+            rest = f"***{rest[at:]}"  # no ':' before the '@' but a broken user part: hide it all
+    rest = _PASSWORD_PARAM.sub(lambda p: p[1] + "***", rest)
+    return m[1] + rest
+
+
+def secrets_of(url: str) -> list[str]:
+    """The password(s) a URL holds, as written and percent-decoded: what :func:`scrubbed` hides
+    in other text (a driver's error may quote a password without the URL around it)."""
+    m = _SCHEME.match(url)
+    if m is None:
+        return []
+    rest = url[m.end():]
+    found: list[str] = []
+    at = rest.rfind("@")
+    if at >= 0:
+        user, colon, password = rest[:at].partition(":")
+        if colon:
+            found.append(password)
+    found += [p[2] for p in _PASSWORD_PARAM.finditer(rest)]
+    found += [unquote(f) for f in found]
+    return sorted({f for f in found if len(f) >= 3}, key=len, reverse=True)
+
+
+def scrubbed(text: str, url: str) -> str:
+    """``text`` (a driver's error, a refusal) with the URL shown redacted and any password of
+    the URL replaced by ``***`` wherever it appears (passwords shorter than three characters
+    are only hidden inside the URL: replacing every "a" would make the text unreadable)."""
+    text = text.replace(url, redacted(url))
+    for secret in secrets_of(url):
+        text = text.replace(secret, "***")
+    return text
 
 
 MIGRATIONS: list[str] = [
@@ -577,7 +619,7 @@ class PostgresStorage(Storage):
         }[kind]
         if stored is None:
             text += "; what was being committed may or may not be stored"
-        err = kind(f"{text} ({_cause(exc)}).", stored=stored)
+        err = kind(f"{text} ({scrubbed(_cause(exc), self.url)}).", stored=stored)
         log.log(logging.WARNING if kind is StorageBusy else logging.ERROR,
                 "%s failed: %s", _doing.get(), err)
         return err
@@ -600,7 +642,7 @@ class PostgresStorage(Storage):
                     await tr.rollback()
                 except _DRIVER_ERRORS as err:  # the server rolls back a lost session itself
                     log.warning("%s: rolling back after %s failed too (%s)", _doing.get(),
-                                _cause(exc), _cause(err))
+                                scrubbed(_cause(exc), self.url), _cause(err))
                 raise
             try:
                 await tr.commit()
@@ -641,7 +683,7 @@ class PostgresStorage(Storage):
                 stored = None
         if stored:
             log.warning("%s: the connection failed while committing (%s), but the change "
-                        "is stored", _doing.get(), _cause(exc))
+                        "is stored", _doing.get(), scrubbed(_cause(exc), self.url))
             return
         fault = self._fault(exc, stored=stored)
         if fault is None:
@@ -772,7 +814,9 @@ class PostgresStorage(Storage):
                 text = f"the PostgreSQL server of {where} has a full disk; free some space"
             else:
                 text = f"{where} could not be prepared, so it was damaged or edited by hand"
-        return StorageOpenError(f"{text} ({_cause(exc)}).")
+        if text.startswith("HERALD_DB"):
+            text += ". " + ENCODING_HINT.rstrip(".")
+        return StorageOpenError(f"{text} ({scrubbed(_cause(exc), self.url)}).")
 
     async def listen(self, on_new_deadline: Callable[[], None]) -> bool:
         """LISTEN on :data:`WAKE_CHANNEL` on a connection of its own (outside the pool: a pooled

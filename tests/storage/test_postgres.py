@@ -8,10 +8,13 @@ import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import asyncpg
 import pytest
 from asyncpg.transaction import Transaction
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.config import Config, ConfigError
 from bot.storage import (
@@ -30,6 +33,7 @@ from bot.storage import (
     shown_location,
 )
 from bot.storage import postgres as pg
+from bot.storage.postgres import redacted, scrubbed
 from tests.support.storage import opened, started_duel
 
 
@@ -337,3 +341,47 @@ def test_without_server_binaries_the_tier_skips_unless_required(
         with support.running_server():
             pass
     assert ("HERALD_REQUIRE_POSTGRES is set" in str(caught.value)) == bool(required)
+
+
+PASSWORD_BREAKERS = "/#?@:% "
+
+
+@given(middle=st.text(alphabet=st.sampled_from(list(PASSWORD_BREAKERS) + list("abcXYZ019_-.!$&'()*+,;=~")),
+                      min_size=1, max_size=12))
+@settings(max_examples=300)
+def test_a_password_of_any_shape_is_never_shown(middle: str) -> None:
+    """Whatever a password holds (a '/' or '#' breaks the URL's parse), no refusal, log line or
+    shown location repeats it: redaction reads the text, not a parse."""
+    password = f"Pw{middle}Zq"
+    for url in (f"postgresql://herald:{password}@db.example:5432/herald",
+                f"postgres://herald:{password}@db.example/herald?sslmode=require",
+                f"postgresql://herald@db.example/herald?sslmode=require&password={password}"):
+        assert password not in shown_location(url)
+        assert password not in redacted(url)
+        assert password not in scrubbed(f"driver says: cannot log in with {password!s} at {url}", url)
+        try:
+            config = Config.from_env({"HERALD_DB": url})
+        except ConfigError as exc:
+            assert password not in str(exc)
+            assert "%2F" in str(exc) and "percent-encoded" in str(exc)
+        else:
+            assert password not in repr(config)
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://herald:pa/ss@db:5432/herald",        # the path swallows the rest of the password
+    "postgresql://herald:pa#ss@db:5432/herald",        # so does the fragment
+    "postgresql://herald:pa?ss@db:5432/herald",        # and the query
+    "postgresql://herald:12/34@db:5432/herald",        # an all-digit start parses as a port
+])
+def test_a_password_that_breaks_the_url_is_refused_with_how_to_encode_it(url: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        Config.from_env({"HERALD_DB": url})
+    text = str(caught.value)
+    secret = url.split("herald:", 1)[1].rsplit("@", 1)[0]
+    assert secret not in text and secret[:3] not in text
+    assert "postgresql://herald:***@db:5432/herald" in text
+    assert "percent-encoded" in text and "%23" in text and "urllib.parse.quote" in text
+    # the encoded form is accepted, and the driver reads it back as the password
+    encoded = url.replace(secret, quote(secret, safe=""))
+    assert Config.from_env({"HERALD_DB": encoded}).db_path == encoded
