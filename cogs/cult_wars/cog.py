@@ -25,7 +25,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import TableError
+from bot.errors import StaleAction, TableError
 from bot.forms import Payload, form_items
 from bot.platform import Platform, platform_of
 from bot.refusals import answering, refusals
@@ -240,7 +240,14 @@ class CultWarsCog(commands.Cog):
             d, view = await self.context(interaction, game_id, opened, kind="target")
             await self.choose_target(interaction, d, view, aim)
             return
-        d, view = await self.context(interaction, game_id, opened)
+        try:
+            d, view = await self.context(interaction, game_id, opened)
+        except StaleAction:
+            story = await self.late_story(interaction, game_id, opened) if kind in ("ok", "okr") else None
+            if story is None:
+                raise
+            await interaction.response.edit_message(**story)
+            return
         if kind in ("ok", "okr"):
             await self.confirm(interaction, d, view, replace=kind == "okr")
             return
@@ -251,6 +258,36 @@ class CultWarsCog(commands.Cog):
             draft = Draft.from_message(interaction.message) or self.initial(view)
             page = kind if kind in ("slots", "quick") else "main"
         await interaction.response.edit_message(**await self.payload(d, view, draft, page))
+
+    async def late_story(self, interaction: discord.Interaction, game_id: int,
+                         opened: int) -> Payload | None:
+        """A Confirm that arrives after the deadline answered this form's decision: the computer
+        player wrote the orders, not an earlier tap. The message that says so — with the orders
+        it chose while they are still the player's secret (before the reveal; the answer goes to
+        that player alone) and the button to change them — or None when the decision was not
+        answered at its deadline."""
+        game = await self.sessions.get(game_id)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None or game.answered.get(seat) != opened:
+            return None
+        mine = [origin for s, _, origin in await self.sessions.storage.actions(game_id) if s == seat]
+        if not mine or mine[-1] not in ("timeout", "away"):
+            return None
+        why = ("you were marked away" if mine[-1] == "away"
+               else "its deadline had passed before this tap arrived")
+        snap = await self.sessions.snapshot(game)
+        view = snap.view(seat)
+        head = f"⏰ **These orders were not applied**: {why}, so the computer player wrote your orders"
+        orders = view["private"]["orders"]
+        revision = snap.revision_of(seat)
+        if orders and view["phase"] == "orders" and revision is not None and revision.opened == opened:
+            embed = form.summary_embed(Draft.from_orders(orders), view, self.who(game),
+                                       title=f"Your orders for turn {view['turn']}, as the computer player sent them")
+            return {"content": f"{head} for turn {view['turn']} of game #{game.id} (below, still secret). "
+                               "You can change them until the last cult's orders are in.",
+                    "embed": embed, "view": FORMS.view(form.edit_items(game.id, revision.opened))}
+        return {"content": f"{head} for that turn of game #{game.id}; every cult's orders are in and "
+                           "were revealed in the game's thread.", "embed": None, "view": None}
 
     async def choose_target(self, interaction: discord.Interaction, d: Decision, view: JSON,
                             target: int) -> None:
@@ -286,6 +323,10 @@ class CultWarsCog(commands.Cog):
         except NotYourTurn:
             if replace:
                 raise
+            story = await self.late_story(interaction, game.id, d.open.opened)
+            if story is not None:
+                await interaction.edit_original_response(**story)
+                return
             # the same form confirmed twice at once: the first tap sent these orders
             raise TableError(f"your orders for turn {view['turn']} were already sent by your first tap; "
                              "this one was not applied. To change them, use **Change orders**.") from None

@@ -34,6 +34,7 @@ from tests.discord.helpers import (
     find_by_prefix,
     first_choice,
     open_seeded_table,
+    public_text,
     reply_text,
     simultaneously,
 )
@@ -521,3 +522,39 @@ async def test_a_game_saved_by_another_version_of_herald_says_so(simcord_env: si
         text = reply_text(r)
         assert "different version of Herald" in text, (label, text)
         assert "this Herald reads version" not in text and WENT_WRONG not in text.lower(), (label, text)
+
+
+async def test_orders_confirmed_after_the_deadline_are_told_the_computer_wrote_them_and_shown_them(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot, db_path: Path) -> None:
+    """alice's deadline passes while bob is still writing: the computer player sends her orders.
+    Her Confirm, tapped a moment later, is not "already sent by your first tap" (there was no
+    first tap): she is told the deadline passed, shown the orders the computer sent (still her
+    secret, to her alone) and given the button to change them."""
+    env = simcord_env
+    channel, thread, (alice, bob) = await open_cult_wars(env, simcord_bot)
+    form = find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:1:")
+    hers = next(d for d in await simcord_bot.sessions.storage.deadlines(1) if d.seat == 0)
+    await simcord_bot.sessions.timeout(hers)  # her deadline alone fires (as the scheduler would)
+    assert stored_orders(db_path, 0) == 1
+    late = await alice.user.click(form, label="✅ Confirm orders")
+    said = answer_text(env, late)
+    assert "first tap" not in said and "not applied" in said and "deadline" in said, said
+    shown = late.response.message
+    assert shown.embeds and "as the computer player sent them" in (shown.embeds[0].title or "")
+    assert any(c["custom_id"].startswith("herald:cwb:1:") for c in components(shown))  # change them
+    assert stored_orders(db_path, 0) == 1  # nothing stored by the late tap
+    assert "as the computer player sent them" not in public_text(thread)  # her secret stays hers
+
+
+async def test_orders_confirmed_after_the_deadline_and_the_reveal_are_told_what_happened(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot, db_path: Path) -> None:
+    env = simcord_env
+    channel, thread, (alice, bob) = await open_cult_wars(env, simcord_bot)
+    await bob.user.click(find_by_prefix(bob.user.dm_channel.history(), "herald:cw:1:1:"),
+                         label="✅ Confirm orders")
+    form = find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:1:")
+    await env.advance_time(2 * 3600 + 60)  # alice misses her deadline: every order is in, revealed
+    late = await alice.user.click(form, label="✅ Confirm orders")
+    said = answer_text(env, late)
+    assert "first tap" not in said and "not applied" in said and "revealed" in said, said
+    assert stored_orders(db_path, 0) == 1
