@@ -171,6 +171,8 @@ class DiscordDelivery:
         """user → (next try, current interval) after a refused DM."""
         self._dm_ok: set[int] = set()
         """Users whose DMs went through since this process started (stored once)."""
+        self._dm_channels: dict[int, int] = {}
+        """user → the id of their DM channel (also stored: :meth:`dm_channel`)."""
         self._posting: dict[int, asyncio.Lock] = {}
         """game → lock held while one update's board and lines are posted: updates of one game
         delivered at the same moment never interleave their messages in the thread."""
@@ -663,8 +665,44 @@ class DiscordDelivery:
         except discord.HTTPException as exc:
             log.warning("editing the hand DM failed (HTTP %s)", exc.status, extra={"game_id": game.id})
 
-    async def _user(self, user_id: int) -> discord.User:
-        return self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+    async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The user's DM channel, to send to at once: remembered in memory and in the database
+        (a restart or another process keeps it), asked of Discord only the first time (one
+        request, ``POST /users/@me/channels``: no look-up of the user)."""
+        cid = self._dm_channels.get(user_id)
+        if cid is None:
+            try:
+                cid = await self.storage.dm_channel(user_id)
+            except StorageError as exc:
+                log.warning("reading a DM channel failed: %s", exc)
+        if cid is None:
+            opened = await self.client.create_dm(discord.Object(user_id))
+            cid = opened.id
+            try:
+                await self.storage.set_dm_channel(user_id, cid)
+            except StorageError as exc:
+                log.warning("storing a DM channel failed: %s", exc)
+        self._dm_channels[user_id] = cid
+        return self.client.get_partial_messageable(cid, type=discord.ChannelType.private)
+
+    async def _forget_dm_channel(self, user_id: int) -> None:
+        self._dm_channels.pop(user_id, None)
+        try:
+            await self.storage.set_dm_channel(user_id, None)
+        except StorageError as exc:
+            log.warning("forgetting a DM channel failed: %s", exc)
+
+    async def _dm(self, user_id: int, **kwargs: Any) -> discord.Message:
+        """Post one DM in the user's channel; a channel Discord no longer knows is forgotten and
+        opened again, once."""
+        files = kwargs.get("files") or []
+        try:
+            return await (await self.dm_channel(user_id)).send(**kwargs)
+        except discord.NotFound:
+            await self._forget_dm_channel(user_id)
+        for f in files:  # (a used file is spent)
+            f.reset()
+        return await (await self.dm_channel(user_id)).send(**kwargs)
 
     async def may_dm(self, game: GameRow, user_id: int) -> bool:
         """Whether to try a DM now. A user whose DMs were refused is tried again at the first DM
@@ -685,8 +723,7 @@ class DiscordDelivery:
             return None
         self._dm_tried.add((game.id, user_id))
         try:
-            user = await self._user(user_id)
-            sent: discord.Message = await user.send(**kwargs)
+            sent = await self._dm(user_id, **kwargs)
         except discord.HTTPException as exc:
             if isinstance(exc, discord.Forbidden) or exc.code == CANNOT_DM:
                 _, interval = self._dm_backoff.get(user_id, (0.0, 0.0))

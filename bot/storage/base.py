@@ -559,6 +559,13 @@ class Storage(ABC):
     @abstractmethod
     async def note_dm_notice(self, game_id: int, user_id: int) -> bool:
         """Record that the thread was told this user cannot be DMed; False if already recorded."""
+    @abstractmethod
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The id of the DM channel Discord opened with this user (None: none is known)."""
+    @abstractmethod
+    async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        """Remember the user's DM channel (None: forget it, Discord no longer knows it), so a
+        DM is one request, with no look-up of the user, across restarts and processes."""
 
     # saved decks
     @abstractmethod

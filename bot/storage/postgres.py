@@ -292,6 +292,10 @@ MIGRATIONS: list[str] = [
     # 8: (the SQLite backend keeps actions and events in the order of their key; PostgreSQL's
     # tables and their key indexes stay as they are)
     "SELECT 1",
+    # 9: each member's DM channel, once Discord has opened it
+    """
+    CREATE TABLE dm_channels (user_id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL);
+    """,
 ]
 """Step for step the SQLite backend's migrations: a schema number means the same in both."""
 
@@ -1526,6 +1530,22 @@ class PostgresStorage(Storage):
                 "INSERT INTO dm_notices (game_id, user_id) VALUES ($1,$2) ON CONFLICT DO NOTHING",
                 game_id, user_id)
         return str(status).endswith(" 1")
+
+    @_boundary
+    async def dm_channel(self, user_id: int) -> int | None:
+        async with self._connection() as conn:
+            value = await conn.fetchval("SELECT channel_id FROM dm_channels WHERE user_id=$1", user_id)
+        return None if value is None else int(value)
+
+    @_boundary
+    async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        async with self._connection() as conn:
+            if channel_id is None:
+                await conn.execute("DELETE FROM dm_channels WHERE user_id=$1", user_id)
+                return
+            await conn.execute(
+                "INSERT INTO dm_channels (user_id, channel_id) VALUES ($1,$2) "
+                "ON CONFLICT (user_id) DO UPDATE SET channel_id=excluded.channel_id", user_id, channel_id)
 
     # ------------------------------------------------------------- saved decks
 

@@ -242,6 +242,13 @@ MIGRATIONS: list[str] = [
     DROP TABLE events;
     ALTER TABLE events_by_key RENAME TO events;
     """,
+    # 9: each member's DM channel, once Discord has opened it: a DM is then sent to it at once,
+    # without looking the member up nor asking Discord for the channel again
+    """
+    CREATE TABLE dm_channels (
+        user_id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    """,
 ]
 
 
@@ -1732,6 +1739,21 @@ class SqliteStorage(Storage):
         cur = await self._x(
             "INSERT OR IGNORE INTO dm_notices (game_id, user_id) VALUES (?,?)", (game_id, user_id))
         return cur.rowcount == 1
+
+    @_serialised
+    async def dm_channel(self, user_id: int) -> int | None:
+        async with self._query("SELECT channel_id FROM dm_channels WHERE user_id=?", (user_id,)) as cur:
+            r = await cur.fetchone()
+        return None if r is None else int(r[0])
+
+    @_serialised
+    async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        if channel_id is None:
+            await self._x("DELETE FROM dm_channels WHERE user_id=?", (user_id,))
+            return
+        await self._x(
+            "INSERT INTO dm_channels (user_id, channel_id) VALUES (?,?) "
+            "ON CONFLICT(user_id) DO UPDATE SET channel_id=excluded.channel_id", (user_id, channel_id))
 
     # ------------------------------------------------------------- saved decks
 

@@ -37,6 +37,7 @@ TABLES = {"games", "seats", "actions", "events", "deadlines", "guild_settings", 
 TABLES |= {"ratings", "settled_games", "settled_places", "departures"}  # schema 5: ratings
 TABLES |= {"player_prefs"}  # schema 6: player preferences and time away (pauses: columns of games)
 TABLES |= {"decks"}  # schema 7: saved decks
+TABLES |= {"dm_channels"}  # schema 9: members' DM channels
 
 
 BACKENDS = ["sqlite", "postgres"]
