@@ -14,7 +14,7 @@ from typing import Any
 
 from ..engine import Event, seat_name
 from .content import CARDS, GOVERNANCES, NATIONS, Card
-from .state import ACADEMIC, Perm, State
+from .state import ACADEMIC, LEGACY_RULES, Perm, State
 
 MECHANICAL, ATOMIC, DIGITAL, SINGULARITY = 1, 2, 3, 4
 ESPIONAGE_ERA_BONUS = 50
@@ -196,9 +196,12 @@ def may_hunt_spies(s: State, seat: int) -> bool:
 
 
 def hit_mill(s: State, p: Perm) -> int:
-    """Cards a direct hit by ``p`` mills: one per 100 power (at least one), plus Autocracy's
-    extra card on the turn's first hit and the Singularity era's extra card."""
-    n = max(1, power(s, p, "attack") // 100)
+    """Cards a direct hit by ``p`` mills: one per full 100 power (none under 100; at least one
+    under the legacy rules), plus Autocracy's extra card on the turn's first hit and the
+    Singularity era's extra card."""
+    n = power(s, p, "attack") // 100
+    if s.rules == LEGACY_RULES:
+        n = max(1, n)
     geffect = GOVERNANCES[s.sides[p.owner].governance].effect
     if geffect["kind"] == "mill" and geffect["scope"] == "first" and s.hits == 0:
         n += int(geffect["amount"])
@@ -272,6 +275,12 @@ def new_perm(s: State, seat: int, card: str, kind: str, power_: int, mobility_: 
     s.next_uid += 1
     s.perms.append(p)
     return p
+
+
+def deck_and_graveyard(s: State, seat: int) -> int:
+    """Deck and graveyard together (what Mutually Assured Destruction counts)."""
+    sd = s.sides[seat]
+    return len(sd.deck) + len(sd.graveyard)
 
 
 def cards_left(s: State, seat: int) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 from rules.engine import Action, Prompt
 
 from .content import CARDS, HAND_SIZE
+from .state import LEGACY_RULES
 
 # P(X - Y > k) for X, Y uniform on 1..100 (both sides add a 1-100 card value to their power).
 _GT: dict[int, float] = {}
@@ -78,14 +79,23 @@ def _cards_left(view: dict[str, Any], seat: int) -> int:
     return int(sd["deck"]) + len(sd["graveyard"]) + int(sd["hand"])
 
 
-def _can_hit(a: dict[str, Any], t: dict[str, Any]) -> bool:
+def _deck_and_graveyard(view: dict[str, Any], seat: int) -> int:
+    sd = view["sides"][seat]
+    return int(sd["deck"]) + len(sd["graveyard"])
+
+
+def _legacy(view: dict[str, Any]) -> bool:
+    return bool(view.get("rules") == LEGACY_RULES)
+
+
+def _can_hit(view: dict[str, Any], a: dict[str, Any], t: dict[str, Any]) -> bool:
     """A rough copy of the targeting rule for guessing interceptors."""
     ak, tk = a["keywords"], t["keywords"]
     if "espionage" in ak:
         return "espionage" in tk
     if "espionage" in tk:
         return False
-    if "naval" in ak and "air" not in ak and "naval" not in tk:
+    if "naval" in ak and ("air" not in ak or not _legacy(view)) and "naval" not in tk:
         return False
     return not ("naval" in tk and not ("naval" in ak or "air" in ak))
 
@@ -93,7 +103,7 @@ def _can_hit(a: dict[str, Any], t: dict[str, Any]) -> bool:
 def _interceptors(view: dict[str, Any], a: dict[str, Any], target: Any) -> list[dict[str, Any]]:
     out = []
     for u in _theirs(view, a["owner"]):
-        if u["kind"] != "unit" or u["tapped"] or u["uid"] == target or not _can_hit(a, u):
+        if u["kind"] != "unit" or u["tapped"] or u["uid"] == target or not _can_hit(view, a, u):
             continue
         if (target != "player" and u["station"] == target) or u["intercept_speed"] > a["speed"]:
             out.append(u)
@@ -111,7 +121,8 @@ def _attack_score(view: dict[str, Any], seat: int, action: dict[str, Any]) -> fl
     if target == "player":
         if nukes and not spy:
             return -1e9
-        gain = 12.0 * max(1, a["attack"] // 100) + 8 * a["reorder"]
+        milled = a["attack"] // 100
+        gain = 12.0 * (max(1, milled) if _legacy(view) else milled) + 8 * a["reorder"]
         if "nuclear" in a["keywords"]:
             gain += 36
         if not blockers:
@@ -148,7 +159,8 @@ def _play_score(view: dict[str, Any], seat: int, card_id: str, step: str) -> flo
     if "end_game" in effects:
         if effects["end_game"].mode == "win":
             return 1e6
-        return 1e5 if _cards_left(view, seat) > _cards_left(view, 1 - seat) + 4 else -1
+        count = _cards_left if _legacy(view) else _deck_and_graveyard
+        return 1e5 if count(view, seat) > count(view, 1 - seat) + 4 else -1
     score = 0.0
     if c.kind == "unit":
         if len(units) >= 7:
@@ -183,7 +195,9 @@ def _play_score(view: dict[str, Any], seat: int, card_id: str, step: str) -> flo
         if "spy_hunt" in effects:
             spies = [p for p in theirs if "espionage" in p["keywords"]]
             score = 8.0 if spies else 2.0
-    return score - 5.0 * cost
+    # Under the rulebook's draw phase the cards left in hand go to the graveyard anyway, so a ✋
+    # spent costs only what else it could have paid for this turn.
+    return score - (5.0 if _legacy(view) else 1.5) * cost
 
 
 def _pick(view: dict[str, Any], prompt: Prompt) -> list[str]:
@@ -260,7 +274,7 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
         # keep the hand lean: a card that will never be playable this game is better in the
         # graveyard (it comes back with the reshuffle) than blocking a draw.
         stale = [c for c in hand if CARDS[c].era_index > era + 2]
-        if stale and len(hand) >= HAND_SIZE - 1:
+        if stale and len(hand) >= HAND_SIZE - 1 and _legacy(view):  # else the hand refreshes
             return {"type": "discard", "card": stale[0]}
         return {"type": "next"}
     return actions[-1]

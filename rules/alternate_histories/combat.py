@@ -8,8 +8,10 @@ Targeting (rulebook keywords, with Herald's readings noted in the rules page):
 * targets are an enemy unit, enemy infrastructure or the opponent (never a resource);
 * **Espionage** units attack and are attacked only by espionage units (Precision Strike units
   too when an effect allows it); they never attack infrastructure or the player;
-* **Naval** units attack only naval units or the opponent; a naval unit that is also **Air**
-  (a carrier) attacks like an air unit. Only naval or air units attack naval units.
+* **Naval** units attack only naval units or the opponent, also when they are **Air** too (a
+  carrier): Air only adds the permission to attack naval units, which a naval unit already has.
+  Only naval or air units attack naval units. (Under the legacy rules a carrier attacked like an
+  air unit.)
 
 The defender may answer (a reaction window): **flee** with the target unit when its mobility is
 at least the attacker's (it taps; a **Submarine** does not), or **intercept** with an untapped
@@ -25,7 +27,7 @@ from ..engine import seat_name
 from . import board, effects
 from .board import Ctx
 from .content import CARDS
-from .state import Perm, State
+from .state import LEGACY_RULES, Perm, State
 
 PLAYER = "player"
 
@@ -39,7 +41,7 @@ def can_target(s: State, a: Perm, t: Perm) -> bool:
         return t.kind == "unit" and "espionage" in tk
     if "espionage" in tk:
         return "precision_strike" in ak and board.may_hunt_spies(s, a.owner)
-    naval_only = "naval" in ak and "air" not in ak
+    naval_only = "naval" in ak and ("air" not in ak or s.rules != LEGACY_RULES)
     if naval_only and "naval" not in tk:
         return False
     if "naval" in tk and not ("naval" in ak or "air" in ak):
@@ -225,8 +227,8 @@ def hit_player(ctx: Ctx, a: Perm) -> None:
     else:
         n = board.hit_mill(s, a)
         s.hits += 1
-        ctx.say(f"{seat_name(a.owner)}'s {board.public_name(a)} hits {seat_name(defender)} directly.",
-                kind="hit")
+        ctx.say(f"{seat_name(a.owner)}'s {board.public_name(a)} hits {seat_name(defender)} directly"
+                + ("" if n else ": under 100 power, it mills no card") + ".", kind="hit")
         board.mill(ctx, defender, n, " (a direct hit)")
     if "nuclear" in a.keywords:
         board.burn_top(ctx, defender, board.NUCLEAR_BURN, " (a nuclear strike)")

@@ -181,6 +181,8 @@ class Card:
     keywords: tuple[str, ...]
     cost: Cost
     text: str
+    """The printed text: written from the keywords and abilities by :func:`card_text` (so it
+    always says what the engine does), then the card's flavour line."""
     nations: tuple[str, ...]
     governances: tuple[str, ...]
     num: int = 0
@@ -236,12 +238,104 @@ SWITCH_BURN = 3
 
 CARD_KEYS = frozenset({"num", "id", "name", "era", "kind", "power", "mobility", "value", "keywords",
                        "cost", "reorder", "station", "limit", "nations", "governances",
-                       "abilities", "text"})
+                       "abilities", "flavor"})
 COST_KEYS = frozenset({"discard", "mill", "academic", "compute"})
 
 
 def _read(name: str) -> Any:
     return json.loads(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
+
+
+def _cards(n: int, what: str = "card") -> str:
+    return f"a {what}" if n == 1 else f"{n} {what}s"
+
+
+def _top(n: int, where: str) -> str:
+    return f"the top card of {where}" if n == 1 else f"the top {n} cards of {where}"
+
+
+def ability_text(ab: Ability, kind: str) -> str:
+    """The printed sentence of one ability, from its effect and parameters (the one source of a
+    card's rules text: the engine reads the same parameters)."""
+    n, e = ab.amount, ab.effect
+    when = {"untap": "At the start of each of your turns, ", "kill": "When it destroys a unit, ",
+            "play": "When it enters play, " if kind != "event" else ""}.get(ab.trigger, "")
+
+    def say(rest: str) -> str:
+        return when + (rest[0].lower() if when else rest[0].upper()) + rest[1:] + "."
+
+    if e == "draw":
+        return say(f"Draw {_cards(n)}")
+    if e == "recover":
+        return say(f"Put {_top(n, 'your graveyard')} at the bottom of your deck")
+    if e == "mill_opponent":
+        return say(f"The opponent mills {n}")
+    if e == "scout":
+        return say(f"Look at {_top(n, 'the opponent' + chr(39) + 's deck')} and put them back in "
+                   "any order")
+    if e == "academic":
+        return say("Create an Academic" if n == 1 else f"Create {n} Academics")
+    if e == "compute":
+        extra = " (two from the Digital era on)" if ab.trigger == "untap" and n == 1 else ""
+        return say(("Gain a Compute token" if n == 1 else f"Gain {n} Compute tokens") + extra)
+    if e == "strike":
+        what = ("unit (not naval, not espionage)" if ab.scope == "land"
+                else "unit or infrastructure (not espionage)")
+        return say(f"Destroy an enemy {what} of power {n} or less")
+    if e in ("tokenize_hand", "tokenize_deck"):
+        label = KEYWORDS[e][0]
+        src = (f"up to {n} cards from your hand" if e == "tokenize_hand"
+               else _top(n, "your deck"))
+        if ab.make == "unit":
+            return f"{label}: place {src} face down as {ab.power}-power, {ab.mobility}-mobility units."
+        return (f"{label}: place {src} face down as Reserves (resources). A Reserve may be spent "
+                "in place of one ✋.")
+    if e == "rally":
+        return say(f"Untap your units; they get +{n} power in combat this turn")
+    if e == "end_game":
+        if ab.mode == "win":
+            return say("You win the game")
+        return say("The game ends: whoever has more cards in deck and graveyard together wins; on "
+                   "a tie, you lose")
+    if e == "spy_hunt":
+        start = "This turn your" if ab.trigger == "play" else "Your"
+        return f"{start} Precision Strike units may attack espionage units."
+    if e == "boost":
+        whose = "naval units" if ab.scope == "naval" else "units"
+        how = "when they attack" if ab.scope == "attack" else "in combat"
+        return f"Your {whose} get +{n} power {how}."
+    if e == "discount":
+        what = "units" if ab.scope == "unit" else "infrastructure, resources and events"
+        return f"Your {what} cost {'one' if n == 1 else n} ✋ less."
+    if e == "salvage":
+        return ("When one of your units is destroyed, put it at the bottom of your deck instead "
+                "of your graveyard.")
+    if e == "radar":
+        return f"Your units intercept as if they had {n} more mobility."
+    raise ValueError(f"no text for the effect {e!r}")
+
+
+def card_text(keywords: Sequence[str], reorder: int, station: int, kind: str, limit: int,
+              abilities: Sequence[Ability], flavor: str) -> str:
+    """A card's printed text: its keywords (those that Tokenize abilities do not spell out), a
+    sentence per ability, "One copy per deck." when limited to one, then the flavour."""
+    labels = []
+    for k in keywords:
+        if k in ("tokenize_hand", "tokenize_deck"):
+            continue
+        label = KEYWORDS[k][0]
+        if k == "reorder":
+            label += f" {reorder}"
+        elif k == "station":
+            label += f" {station}"
+        labels.append(label)
+    parts = [", ".join(labels) + "."] if labels else []
+    parts += [ability_text(ab, kind) for ab in abilities]
+    if limit == 1:
+        parts.append("One copy per deck.")
+    if flavor:
+        parts.append(flavor)
+    return " ".join(parts)
 
 
 def _card(c: Mapping[str, Any]) -> Card:
@@ -257,7 +351,10 @@ def _card(c: Mapping[str, Any]) -> Card:
                 keywords=tuple(str(k) for k in c["keywords"]),
                 cost=Cost(int(cost["discard"]), int(cost["mill"]), int(cost["academic"]),
                           int(cost["compute"])),
-                text=str(c["text"]), nations=tuple(c["nations"]), governances=tuple(c["governances"]),
+                text=card_text(tuple(str(k) for k in c["keywords"]), int(c["reorder"]),
+                               int(c["station"]), str(c["kind"]), int(c["limit"]), abilities,
+                               str(c["flavor"])),
+                nations=tuple(c["nations"]), governances=tuple(c["governances"]),
                 num=int(c["num"]), reorder=int(c["reorder"]), station=int(c["station"]),
                 limit=int(c["limit"]), abilities=abilities)
 

@@ -14,7 +14,7 @@ from ..engine import seat_name
 from . import board
 from .board import Ctx
 from .content import CARDS, Ability
-from .state import ACADEMIC, Perm, State
+from .state import ACADEMIC, LEGACY_RULES, Perm, State
 
 Handler = Callable[[Ctx, int, Ability, str], None]
 
@@ -116,9 +116,14 @@ def _end_game(ctx: Ctx, seat: int, ab: Ability, card: str) -> None:
     if ab.mode == "win":
         board.end_game(ctx, seat, f"{name}: {seat_name(seat)} wins the game.")
         return
-    mine, theirs = board.cards_left(s, seat), board.cards_left(s, 1 - seat)
+    if s.rules == LEGACY_RULES:  # counted the hand too, unlike the card's text
+        mine, theirs = board.cards_left(s, seat), board.cards_left(s, 1 - seat)
+        what = "cards left"
+    else:
+        mine, theirs = board.deck_and_graveyard(s, seat), board.deck_and_graveyard(s, 1 - seat)
+        what = "cards in deck and graveyard"
     winner = seat if mine > theirs else 1 - seat
-    board.end_game(ctx, winner, f"{name} ends the game: {seat_name(seat)} has {mine} cards left, "
+    board.end_game(ctx, winner, f"{name} ends the game: {seat_name(seat)} has {mine} {what}, "
                                 f"{seat_name(1 - seat)} {theirs}; {seat_name(winner)} wins.")
 
 

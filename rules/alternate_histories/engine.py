@@ -41,6 +41,7 @@ from rules.engine import (
     Prompt,
     Result,
     Rng,
+    RulesError,
     fields,
     seat_name,
     shown,
@@ -60,7 +61,16 @@ from .content import (
     decode_deck,
     validate_deck,
 )
-from .state import ACADEMIC, Perm, State, state_from_json, state_to_json
+from .state import (
+    ACADEMIC,
+    LEGACY_RULES,
+    RULES,
+    Perm,
+    State,
+    state_from_json,
+    state_to_json,
+    upgrade,
+)
 
 SUMMARY = """\
 Two nations fight through five eras, from the trenches to the singularity. Your 40-card deck is \
@@ -94,7 +104,7 @@ class AlternateHistoriesEngine(Engine[State]):
     max_players = 2
     summary = SUMMARY
     rules_page = "docs/rules/alternate_histories.md"
-    schema_version = 1
+    schema_version = 2
     option_help = {
         "reaction_window": "minutes the defender has to flee or intercept (default 30, 1–1440)",
         "max_turns": "safety limit: after this many turns the player with more cards left wins "
@@ -115,14 +125,43 @@ class AlternateHistoriesEngine(Engine[State]):
 
     # ------------------------------------------------------------------------------ setup
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        return self._setup(players, seed, options, RULES)
+
+    def _setup(self, players: int, seed: int, options: Mapping[str, Any] | None,
+               rules: int) -> State:
         opts = self.validate_options(players, options or {})
         from .state import Side
 
         s = State(rng=Rng(seed),
                   reaction_window=int(opts.get("reaction_window", DEFAULT_WINDOW_MINUTES)) * 60,
-                  max_turns=int(opts.get("max_turns", DEFAULT_MAX_TURNS)),
+                  max_turns=int(opts.get("max_turns", DEFAULT_MAX_TURNS)), rules=rules,
                   sides=[Side(), Side()])
         return s
+
+    def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
+               log: Sequence[tuple[int, Action]]) -> State:
+        """Rebuild a game from its setup and its actions, under the rules it was played by.
+
+        A game is set up under the current rules revision, and so is its replay. A game begun
+        under the earlier rules (:data:`LEGACY_RULES`, stored before the revision existed) has
+        the same options and the same kind of log, so its log is told apart by the moves
+        themselves: when a move of the log is refused under the current rules, the log is
+        replayed under the earlier ones (as :meth:`from_json` reads such a game's state). A log
+        both revisions accept is replayed under the current one."""
+        try:
+            return self._replay(players, seed, options, log, RULES)
+        except RulesError as current:
+            try:
+                return self._replay(players, seed, options, log, LEGACY_RULES)
+            except RulesError:
+                raise current from None
+
+    def _replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
+                log: Sequence[tuple[int, Action]], rules: int) -> State:
+        state = self._setup(players, seed, options, rules)
+        for seat, action in log:
+            state, _ = self.apply(state, seat, action)
+        return state
 
     # ---------------------------------------------------------------------------- prompts
     def prompts(self, state: State) -> list[Prompt]:
@@ -204,6 +243,10 @@ class AlternateHistoriesEngine(Engine[State]):
         return state_to_json(state, self.schema_version)
 
     def from_json(self, data: Mapping[str, Any]) -> State:
+        """Reads this layout, and a layout-1 state (stored before the rules revision) as the
+        game it was: see :func:`rules.alternate_histories.state.upgrade`."""
+        if data.get("schema_version") == 1:
+            data = {**upgrade(dict(data)), "schema_version": self.schema_version}
         self.check_schema(data)
         return state_from_json(dict(data))
 
@@ -341,8 +384,13 @@ def _step_prompt(s: State) -> Prompt:
         if p.owner == seat and not p.tapped and p.kind in ("unit", "resource"):
             choices.append(Choice(f"Destroy {board.perm_name(p, seat)}"[:80],
                                   {"type": "destroy", "uid": p.uid}, group="Destroy"))
-    draws = ("You go first: no draw this turn." if s.turn == 1
-             else f"Draw back to {HAND_SIZE} cards.")
+    if s.turn == 1 and s.rules == LEGACY_RULES:
+        draws = "You go first: no draw this turn."
+    elif s.rules == LEGACY_RULES:
+        draws = f"Draw back to {HAND_SIZE} cards."
+    else:
+        draws = (f"The cards left in your hand go to the graveyard; shuffle your deck and draw "
+                 f"{HAND_SIZE}.")
     choices.append(Choice("End turn", {"type": "next"}, description=draws))
     return Prompt(seat, "decommission", "Decommission: destroy your untapped units or resources, "
                                         "discard unwanted cards, or end the turn.", tuple(choices))
@@ -401,13 +449,15 @@ def _answer_step(ctx: Ctx, action: Action) -> None:
         i = PHASES.index(s.step)
         s.step = PHASES[i + 1]
         if s.step == "draw":
-            if s.turn == 1:
-                # The first player's handicap (the rulebook is silent; measured with the balance
-                # bench): the very first turn of the game ends without a draw phase.
+            if s.turn == 1 and s.rules == LEGACY_RULES:
+                # The legacy rules' handicap for going first: the very first turn of the game
+                # ends without a draw phase.
                 ctx.say(f"{seat_name(seat)} went first and skips this draw phase.")
                 _start_turn(ctx, 1 - seat)
+            elif s.rules == LEGACY_RULES:
+                _legacy_draw_up(ctx)
             else:
-                _draw_up(ctx)
+                _draw_phase(ctx)
         return
     if t == "play":
         _start_play(ctx, seat, action["card"])
@@ -500,13 +550,56 @@ def _station_room(s: State, seat: int) -> list[Perm]:
     return out
 
 
-def _draw_up(ctx: Ctx, first: bool = True) -> None:
-    """The draw phase: draw to 7, reshuffling (burn, shuffle, era tracker) when the deck runs
-    out; a player who cannot reshuffle then loses. Then the other player's turn begins.
+def _draw_phase(ctx: Ctx) -> None:
+    """The draw phase (the rulebook's sixth phase). The hand refreshes completely: the cards
+    still in it go to the graveyard; then the deck is shuffled and the player draws to the hand
+    limit (:func:`_draw_up`)."""
+    s = ctx.s
+    seat = s.current
+    sd = s.sides[seat]
+    if sd.hand:
+        kept = list(sd.hand)
+        sd.graveyard.extend(kept)
+        sd.hand.clear()
+        ctx.say(f"{seat_name(seat)}'s hand refreshes: {', '.join(board.name_of(c) for c in kept)} "
+                f"{'goes' if len(kept) == 1 else 'go'} to the graveyard.", kind="discard",
+                data={"seat": seat, "cards": kept})
+    if sd.deck:
+        board.shuffle_deck(s, seat)
+        ctx.say(f"{seat_name(seat)} shuffles their deck.", kind="shuffle", data={"seat": seat})
+    _draw_up(ctx)
 
-    Time marches on for everyone: a draw phase that starts with a full hand mills the top card
-    of the deck instead of drawing, and an empty deck is reshuffled even with a full hand, so
-    no player can stand still on a full hand and an empty deck."""
+
+def _draw_up(ctx: Ctx) -> None:
+    """Draw to :data:`HAND_SIZE` (a hand already that full draws nothing). Only a card that must
+    be drawn from an empty deck reshuffles (a burn decision first, then drawing goes on); a
+    player who must draw and cannot, because burning would leave nothing to shuffle back, loses.
+    Then the other player's turn begins."""
+    s = ctx.s
+    seat = s.current
+    sd = s.sides[seat]
+    need = HAND_SIZE - len(sd.hand)
+    if need > 0:
+        board.draw(ctx, seat, need)
+    if len(sd.hand) < HAND_SIZE:  # the deck ran out: a card must be drawn from an empty deck
+        burn = _burn_count(s, seat)
+        if len(sd.graveyard) > burn:
+            s.stack.append({"k": "burn", "seat": seat, "n": burn})
+            return
+        board.end_game(ctx, 1 - seat, f"{seat_name(seat)}'s deck is spent: {seat_name(seat)} must "
+                                      f"draw from an empty deck, and a graveyard of "
+                                      f"{len(sd.graveyard)} cards leaves nothing to shuffle back "
+                                      f"once {burn} are burned, so {seat_name(seat)} cannot draw "
+                                      f"back to {HAND_SIZE} cards; {seat_name(1 - seat)} wins.")
+        return
+    _start_turn(ctx, 1 - seat)
+
+
+def _legacy_draw_up(ctx: Ctx, first: bool = True) -> None:
+    """The draw phase under :data:`LEGACY_RULES`: draw to 7 without shuffling, reshuffling
+    (burn, shuffle, era tracker) when the deck runs out; a player who cannot reshuffle then
+    loses. A draw phase that starts with a full hand mills the top card of the deck instead of
+    drawing, and an empty deck is reshuffled even with a full hand."""
     s = ctx.s
     seat = s.current
     sd = s.sides[seat]
@@ -668,7 +761,10 @@ def _answer_frame(ctx: Ctx, f: dict[str, Any], action: Action, checked: dict[str
                 to=(seat,))
     elif k == "burn":
         _reshuffle(ctx, seat, checked["cards"])
-        _draw_up(ctx, first=False)
+        if s.rules == LEGACY_RULES:
+            _legacy_draw_up(ctx, first=False)
+        else:
+            _draw_up(ctx)
     elif k == "target":
         p = s.perm(int(action["uid"]))
         assert p is not None
@@ -799,6 +895,7 @@ def public_view(s: State) -> dict[str, Any]:
         "pending": _frame_public(s.stack[-1]) if s.stack else None,
         "last_combat": s.last_combat, "rally": s.rally, "spy_hunt": s.spy_hunt,
         "winner": s.winner, "reason": s.reason, "max_turns": s.max_turns,
+        "rules": s.rules,
     }
 
 

@@ -16,6 +16,12 @@ from .content import CARDS, ERAS
 ACADEMIC = "academic"
 """The card field of an Academic token (a 0/0 espionage unit that is not a card)."""
 
+RULES = 2
+"""The rules revision a new game is set up under (see :attr:`State.rules`)."""
+LEGACY_RULES = 1
+"""The rules Herald played before it followed the rulebook's draw phase, direct hits, Naval
+keyword and Mutually Assured Destruction text; a game stored under them keeps them."""
+
 
 @dataclass
 class Perm:
@@ -78,6 +84,13 @@ class State:
     rng: Rng
     reaction_window: int
     max_turns: int
+    rules: int = RULES
+    """The rules revision the game was set up under, kept for its whole life so that a game
+    begun under older rules ends under them and replays exactly. ``2``: the rulebook's (the draw
+    phase shuffles and draws to 7, every turn; a reshuffle only when a card must be drawn; direct
+    hits mill one card per full 100 power; Naval binds a carrier too; Mutually Assured
+    Destruction counts deck and graveyard). ``1`` (:data:`LEGACY_RULES`): Herald's earlier
+    rules, read for games stored before the revision existed."""
     phase: str = "deck"
     """``deck`` (choosing decks), ``opening`` (choosing opening hands), ``turn``, ``over``."""
     step: str = ""
@@ -124,6 +137,7 @@ def state_to_json(s: State, schema_version: int) -> dict[str, Any]:
         "rng": s.rng.to_json(),
         "reaction_window": s.reaction_window,
         "max_turns": s.max_turns,
+        "rules": s.rules,
         "phase": s.phase, "step": s.step, "current": s.current, "turn": s.turn, "first": s.first,
         "sides": [sd.to_json() for sd in s.sides],
         "perms": [p.to_json() for p in s.perms],
@@ -136,10 +150,20 @@ def state_to_json(s: State, schema_version: int) -> dict[str, Any]:
     }
 
 
+def upgrade(d: dict[str, Any]) -> dict[str, Any]:
+    """A state stored in layout 1 (before the rules revision existed) in layout 2.
+
+    A game already under way keeps the rules it began with (:data:`LEGACY_RULES`). A game still choosing decks or opening hands has
+    played nothing the revisions treat differently, so it goes on under the rulebook's: exactly
+    the state a new game in the same place would have, which is also what replaying its log
+    gives."""
+    return {**d, "rules": LEGACY_RULES if d["phase"] in ("turn", "over") else RULES}
+
+
 def state_from_json(d: dict[str, Any]) -> State:
     return State(
         rng=Rng.from_json(d["rng"]), reaction_window=int(d["reaction_window"]),
-        max_turns=int(d["max_turns"]), phase=d["phase"], step=d["step"], current=d["current"],
+        max_turns=int(d["max_turns"]), rules=int(d["rules"]), phase=d["phase"], step=d["step"], current=d["current"],
         turn=d["turn"], first=d["first"],
         sides=[Side(**{**sd, "deck": list(sd["deck"]), "hand": list(sd["hand"]),
                        "graveyard": list(sd["graveyard"]), "burned": list(sd["burned"])})

@@ -7,7 +7,9 @@ from typing import Any
 from rules.alternate_histories import ENGINE
 from rules.alternate_histories.board import new_perm
 from rules.alternate_histories.content import CARDS
-from rules.alternate_histories.state import Perm, State
+from rules.alternate_histories.state import LEGACY_RULES, RULES, Perm, State
+
+__all__ = ["LEGACY_RULES", "RULES", "act", "actions", "prompt", "put", "table", "texts"]
 from rules.engine import Event
 
 FILLER = "rifle_infantry"
@@ -18,9 +20,11 @@ def table(nations: tuple[str, str] = ("usa", "russia"),
           hands: tuple[list[str], list[str]] | None = None,
           decks: tuple[list[str], list[str]] | None = None,
           step: str = "combat", current: int = 0, era: tuple[int, int] = (0, 0),
-          seed: int = 1, **options: Any) -> State:
-    """A game in progress: both sides set, ``current`` to play in ``step``."""
+          seed: int = 1, rules: int = RULES, **options: Any) -> State:
+    """A game in progress: both sides set, ``current`` to play in ``step``, under the rules
+    revision ``rules`` (a game stored before the revision existed plays :data:`LEGACY_RULES`)."""
     s = ENGINE.setup(2, seed, options or None)
+    s.rules = rules
     for k in (0, 1):
         sd = s.sides[k]
         sd.nation, sd.governance = nations[k], governances[k]

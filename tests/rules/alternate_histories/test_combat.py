@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from rules.alternate_histories import ENGINE
+from rules.alternate_histories import ENGINE, combat
 from rules.alternate_histories.combat import attack_options
+from rules.alternate_histories.content import CARDS
 from rules.engine import IllegalAction
 
-from .helpers import act, actions, prompt, put, table, texts
+from .helpers import LEGACY_RULES, act, actions, prompt, put, table, texts
 
 
 def attack(s, uid, target):  # type: ignore[no-untyped-def]
@@ -60,26 +61,35 @@ def test_japan_survives_ties() -> None:
     assert s.perm(a.uid) is not None and s.perm(t.uid) is None
 
 
-def test_direct_hits_mill_one_card_per_hundred_power() -> None:
+def test_direct_hits_mill_one_card_per_full_hundred_power() -> None:
+    """Rulebook: "Direct player hits: Mill 1 card per 100 power"; under 100, none."""
     s = table()
     a = put(s, 0, "landship")  # 180 power: 1 card
     b = put(s, 0, "battleship")  # 290: 2 cards
-    c = put(s, 0, "cavalry_scouts")  # 60: still 1
+    c = put(s, 0, "cavalry_scouts")  # 60: none
     s, ev = attack(s, a.uid, "player")
-    assert len(s.sides[1].graveyard) == 1 and "hits P2 directly" in texts(ev)
+    assert len(s.sides[1].graveyard) == 1 and "hits P2 directly." in texts(ev)
     s, _ = attack(s, b.uid, "player")
     assert len(s.sides[1].graveyard) == 3
-    s, _ = attack(s, c.uid, "player")
-    assert len(s.sides[1].graveyard) == 4
+    s, ev = attack(s, c.uid, "player")
+    assert len(s.sides[1].graveyard) == 3
+    assert "hits P2 directly: under 100 power, it mills no card." in texts(ev)
     assert ENGINE.view(s, None)["last_combat"]["outcome"] == "hit"
-    # Autocracy's first direct hit of the turn mills one more.
+    # Autocracy's first direct hit of the turn mills one more, a small unit's too.
     s = table(governances=("autocracy", "capitalism"))
-    a = put(s, 0, "landship")
+    a = put(s, 0, "cavalry_scouts")
     b = put(s, 0, "landship")
     s, _ = attack(s, a.uid, "player")
-    assert len(s.sides[1].graveyard) == 2
+    assert len(s.sides[1].graveyard) == 1
     s, _ = attack(s, b.uid, "player")
-    assert len(s.sides[1].graveyard) == 3
+    assert len(s.sides[1].graveyard) == 2
+
+
+def test_legacy_rules_direct_hits_mill_at_least_one_card() -> None:
+    s = table(rules=LEGACY_RULES)
+    c = put(s, 0, "cavalry_scouts")
+    s, _ = attack(s, c.uid, "player")
+    assert len(s.sides[1].graveyard) == 1
 
 
 def test_flee_needs_equal_or_higher_mobility_and_taps() -> None:
@@ -184,7 +194,10 @@ def test_france_defends_stronger_and_intercepts_equal_mobility() -> None:
     assert prompt(s).kind == "combat"  # elsewhere equal mobility does not intercept
 
 
-def test_naval_air_and_land_targeting() -> None:
+def test_naval_units_target_only_naval_units_or_players_even_when_they_fly() -> None:
+    """Rulebook keywords: Naval "can only target naval units or players"; Air "may target naval
+    units", which adds nothing a naval unit lacks, so a carrier (Naval and Air) is bound like
+    any ship."""
     s = table()
     ship = put(s, 0, "destroyer_flotilla")
     plane = put(s, 0, "biplane_squadron")
@@ -196,7 +209,20 @@ def test_naval_air_and_land_targeting() -> None:
     assert targets(s, ship.uid) == {"player", e_ship.uid}  # Naval: naval units or the player
     assert targets(s, plane.uid) == {"player", e_ship.uid, e_tank.uid, e_net.uid}  # Air
     assert targets(s, tank.uid) == {"player", e_tank.uid, e_net.uid}  # not naval
-    assert targets(s, carrier.uid) == {"player", e_ship.uid, e_tank.uid, e_net.uid}
+    assert targets(s, carrier.uid) == {"player", e_ship.uid}
+    # Nor may the enemy's land units intercept a carrier's attack.
+    guard = put(s, 1, "cavalry_scouts", mobility=9)
+    assert guard.uid not in {u.uid for u in combat.interceptors(s, carrier, "player")}
+    assert "Naval, Air." in CARDS["aircraft_carrier"].text
+    assert "land" not in CARDS["aircraft_carrier"].text
+
+
+def test_legacy_rules_a_carrier_attacks_like_an_air_unit() -> None:
+    s = table(rules=LEGACY_RULES)
+    carrier = put(s, 0, "aircraft_carrier")
+    e_ship = put(s, 1, "dreadnought")
+    e_tank = put(s, 1, "trench_mortar")
+    assert targets(s, carrier.uid) == {"player", e_ship.uid, e_tank.uid}
 
 
 def test_espionage_fights_only_espionage_and_precision_strike_may_hunt_spies() -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from rules.alternate_histories import ENGINE
+from rules.alternate_histories.board import new_perm
 from rules.alternate_histories.state import ACADEMIC
 from rules.engine import IllegalAction
 
-from .helpers import act, actions, prompt, put, table, texts
+from .helpers import LEGACY_RULES, act, actions, prompt, put, table, texts
 
 NEXT = {"type": "next"}
 
@@ -157,29 +158,56 @@ def test_decommission_destroys_untapped_units_and_discards() -> None:
     assert s.sides[0].graveyard == ["landship", "gas_attack"]
 
 
-def test_draw_phase_draws_back_to_seven() -> None:
+def test_draw_phase_shuffles_the_deck() -> None:
+    """Rulebook, turn structure: the draw phase is "Shuffle deck and draw to hand limit"."""
+    deck = [f"{c}" for c in ("tiger", "t34", "landship", "doughboys", "gas_attack", "university",
+                             "cavalry_scouts", "war_bonds", "trench_mortar", "dreadnought")] * 2
+    s = table(step="decommission", hands=(["gas_attack"], []), decks=(deck, []))
+    s.known[1] = deck[:3]  # a Reorder told the opponent the top three cards
+    before = s.rng.position
+    s, ev = act(s, 0, NEXT)
+    assert "P1 shuffles their deck." in texts(ev, None)
+    assert s.rng.position > before  # the shuffle drew on the game's random numbers
+    assert s.known[1] == []  # what a Reorder showed is gone with the order
+    drawn = s.sides[0].hand
+    assert len(drawn) == 7 and sorted(drawn + s.sides[0].deck) == sorted(deck)
+    assert drawn != deck[:7]  # with this seed the top seven are not the old top seven
+
+
+def test_draw_phase_draws_to_the_hand_limit() -> None:
     s = table(step="decommission", hands=(["gas_attack"], []))
     s, ev = act(s, 0, NEXT)
-    assert len(s.sides[0].hand) == 7 and len(s.sides[0].deck) == 14
+    assert len(s.sides[0].hand) == 7 and len(s.sides[0].deck) == 13
     assert "You draw" in texts(ev, 0) and "You draw" not in texts(ev, 1)
     assert s.current == 1 and s.turn == 3
 
 
-def test_the_first_player_skips_the_draw_of_the_first_turn() -> None:
+def test_the_hand_refreshes_completely_each_turn() -> None:
+    """Herald reads "your 7-card hand refreshes completely each turn" with "draw to hand limit":
+    the cards still in hand go to the graveyard, then the player draws 7. A full hand is
+    refreshed like any other, and nothing is milled from the deck."""
+    s = table(step="decommission", hands=(["gas_attack"] * 7, []),
+              decks=(["tiger"] * 7 + ["t34"] * 3, []))
+    s, ev = act(s, 0, NEXT)
+    sd = s.sides[0]
+    assert sd.graveyard == ["gas_attack"] * 7
+    assert len(sd.hand) == 7 and "gas_attack" not in sd.hand and len(sd.deck) == 3
+    assert "P1's hand refreshes: Gas Attack, Gas Attack" in texts(ev, None)
+    assert "mills" not in texts(ev, None)  # the legacy rules' mill for a full hand is gone
+    assert prompt(table(step="decommission")).choices[-1].description == (
+        "The cards left in your hand go to the graveyard; shuffle your deck and draw 7.")
+
+
+def test_every_turn_ends_with_the_draw_phase_the_first_players_first_turn_too() -> None:
     s = table(step="decommission", hands=(["gas_attack"], []))
     s.turn = 1
-    assert prompt(s).choices[-1].description == "You go first: no draw this turn."
     s, ev = act(s, 0, NEXT)
-    assert s.sides[0].hand == ["gas_attack"] and len(s.sides[0].deck) == 20
-    assert "P1 went first and skips this draw phase." in texts(ev, None)
+    assert len(s.sides[0].hand) == 7 and len(s.sides[0].deck) == 13
+    assert "skips" not in texts(ev, None)
     assert s.current == 1 and s.turn == 2 and s.step == "events"
-    # the second player's first turn draws as usual
-    s.step = "decommission"
-    s, _ = act(s, 1, NEXT)
-    assert len(s.sides[1].hand) == 7 and s.turn == 3
 
 
-def test_deck_out_burns_five_reshuffles_and_advances_the_era() -> None:
+def test_a_card_drawn_from_an_empty_deck_burns_five_reshuffles_and_advances_the_era() -> None:
     grave = ["rifle_infantry", "landship", "gas_attack", "cavalry_scouts", "university",
              "trench_mortar", "war_bonds", "biplane_squadron"]
     s = table(step="decommission", hands=(["gas_attack"] * 3, []),
@@ -188,7 +216,8 @@ def test_deck_out_burns_five_reshuffles_and_advances_the_era() -> None:
     s, _ = act(s, 0, NEXT)
     p = prompt(s)
     assert (p.kind, p.free_form, p.seat, p.params["count"]) == ("burn", "pick", 0, 5)
-    assert [o["id"] for o in p.params["cards"]] == grave
+    assert s.sides[0].hand == ["doughboys", "doughboys"]  # drawn before the deck ran out
+    assert [o["id"] for o in p.params["cards"]] == grave + ["gas_attack"] * 3
     burn = grave[:5]
     s, ev = act(s, 0, {"type": "pick", "cards": burn})
     assert s.sides[0].burned == burn
@@ -200,6 +229,24 @@ def test_deck_out_burns_five_reshuffles_and_advances_the_era() -> None:
     assert "reshuffle" in kinds and "era" in kinds
     assert "The world enters the Mechanical era." in texts(ev)
     assert s.current == 1
+
+
+def test_the_deck_is_reshuffled_only_when_a_card_must_be_drawn() -> None:
+    # Drawing the last seven cards empties the deck: nothing more must be drawn, so no reshuffle.
+    s = table(step="decommission", hands=(["gas_attack"] * 7, []), decks=(["tiger"] * 7, []))
+    s.sides[0].graveyard = ["rifle_infantry"] * 8
+    s, _ = act(s, 0, NEXT)
+    assert s.sides[0].deck == [] and s.sides[0].era == 0 and s.sides[0].burned == []
+    assert s.current == 1 and s.phase == "turn"
+    # A mill or a draw from an empty deck mid-turn finds nothing; it never reshuffles.
+    s = table(step="build", hands=(["cipher_office"], []), decks=([], []), era=(2, 2))
+    s.sides[0].graveyard = ["rifle_infantry"] * 8
+    s.sides[0].hand = ["breakthrough", "rifle_infantry"]
+    for _ in range(2):
+        new_perm(s, 0, ACADEMIC, "unit", 0, 0)
+    s, _ = act(s, 0, {"type": "play", "card": "breakthrough"})
+    assert s.sides[0].era == 2 and s.sides[0].burned == [] and not s.stack
+    assert s.sides[0].hand == ["rifle_infantry"]  # the draw found nothing (then 2 recovered)
 
 
 def test_russia_burns_four() -> None:
@@ -217,34 +264,76 @@ def test_the_global_era_follows_whoever_reshuffled_most() -> None:
     assert s.global_era == 4  # Singularity is the last
 
 
-def test_a_player_who_cannot_draw_to_seven_loses() -> None:
+def test_you_lose_when_a_card_must_be_drawn_and_cannot_be() -> None:
+    # One card in the deck, a graveyard of five with the refreshed hand: burning five leaves
+    # nothing to shuffle back.
     s = table(step="decommission", hands=(["gas_attack"], []), decks=(["doughboys"], []))
-    s.sides[0].graveyard = ["rifle_infantry"] * 5  # burning 5 leaves nothing to shuffle back
+    s.sides[0].graveyard = ["rifle_infantry"] * 4
     s, ev = act(s, 0, NEXT)
     assert s.phase == "over" and s.winner == 1
     assert "cannot draw back to 7" in ENGINE.result(s).reason  # type: ignore[union-attr]
-    assert s.sides[0].burned == ["rifle_infantry"] * 5
+    assert s.sides[0].hand == ["doughboys"] and s.sides[0].burned == []
+    # A graveyard of six reshuffles one card back: drawn, the deck is empty again, and the
+    # player still must draw, so they lose then.
+    s = table(step="decommission", hands=(["gas_attack"], []), decks=([], []))
+    s.sides[0].graveyard = ["rifle_infantry"] * 5
+    s, _ = act(s, 0, NEXT)
+    s, _ = act(s, 0, {"type": "pick", "cards": ["rifle_infantry"] * 5})
+    assert s.phase == "over" and s.winner == 1 and len(s.sides[0].hand) == 1
 
 
-def test_an_empty_deck_is_reshuffled_even_with_a_full_hand() -> None:
+def test_holding_seven_cards_at_the_draw_phase_is_no_defeat_while_the_cards_can_be_drawn() -> None:
+    """The legacy rules declared a player holding 7 lost when the graveyard was too small to
+    burn; now the refreshed hand is in the graveyard, and the reshuffle goes on."""
     s = table(step="decommission", hands=(["gas_attack"] * 7, []), decks=([], []))
+    s, _ = act(s, 0, NEXT)
+    p = prompt(s)
+    assert p.kind == "burn" and len(p.params["cards"]) == 7
+    s, _ = act(s, 0, {"type": "pick", "cards": ["gas_attack"] * 5})
+    assert s.phase == "over" and s.winner == 1  # two cards back: still not seven
+
+
+def test_legacy_rules_the_first_player_skips_the_draw_of_the_first_turn() -> None:
+    s = table(step="decommission", hands=(["gas_attack"], []), rules=LEGACY_RULES)
+    s.turn = 1
+    assert prompt(s).choices[-1].description == "You go first: no draw this turn."
+    s, ev = act(s, 0, NEXT)
+    assert s.sides[0].hand == ["gas_attack"] and len(s.sides[0].deck) == 20
+    assert "P1 went first and skips this draw phase." in texts(ev, None)
+    assert s.current == 1 and s.turn == 2 and s.step == "events"
+    # the second player's first turn draws as usual
+    s.step = "decommission"
+    s, _ = act(s, 1, NEXT)
+    assert len(s.sides[1].hand) == 7 and s.turn == 3
+
+
+def test_legacy_rules_draw_without_shuffling_and_reshuffle_an_empty_deck_with_a_full_hand() -> None:
+    s = table(step="decommission", hands=(["gas_attack"], []), rules=LEGACY_RULES)
+    deck = list(s.sides[0].deck)
+    s, ev = act(s, 0, NEXT)
+    assert s.sides[0].hand == ["gas_attack"] + deck[:6] and "shuffles" not in texts(ev, None)
+    s = table(step="decommission", hands=(["gas_attack"] * 7, []), decks=([], []),
+              rules=LEGACY_RULES)
     s.sides[0].graveyard = ["rifle_infantry"] * 8
     s, _ = act(s, 0, NEXT)
     assert prompt(s).kind == "burn"
     s, _ = act(s, 0, {"type": "pick", "cards": ["rifle_infantry"] * 5})
     assert len(s.sides[0].deck) == 3 and s.sides[0].era == 1
-    s = table(step="decommission", hands=(["gas_attack"] * 7, []), decks=([], []))
+    s = table(step="decommission", hands=(["gas_attack"] * 7, []), decks=([], []),
+              rules=LEGACY_RULES)
     s, _ = act(s, 0, NEXT)
     assert s.winner == 1
 
 
-def test_a_full_hand_mills_one_instead_of_drawing() -> None:
-    s = table(step="decommission", hands=(["gas_attack"] * 7, []), decks=(["tiger", "t34"], []))
+def test_legacy_rules_a_full_hand_mills_one_instead_of_drawing() -> None:
+    s = table(step="decommission", hands=(["gas_attack"] * 7, []), decks=(["tiger", "t34"], []),
+              rules=LEGACY_RULES)
     s, ev = act(s, 0, NEXT)
     assert s.sides[0].deck == ["t34"] and s.sides[0].graveyard == ["tiger"]
     assert "time marches on" in texts(ev)
     # After a reshuffle with a full hand nothing more is milled.
-    s = table(step="decommission", hands=(["gas_attack"] * 7, []), decks=(["tiger"], []))
+    s = table(step="decommission", hands=(["gas_attack"] * 7, []), decks=(["tiger"], []),
+              rules=LEGACY_RULES)
     s.sides[0].graveyard = ["rifle_infantry"] * 6
     s, _ = act(s, 0, NEXT)
     s, _ = act(s, 0, {"type": "pick", "cards": ["rifle_infantry"] * 5})
