@@ -113,6 +113,12 @@ ERA_CHOICES = [app_commands.Choice(name=e, value=e) for e in ERAS]
 KIND_CHOICES = [app_commands.Choice(name=k.capitalize(), value=k) for k in KINDS]
 
 
+def problems(errors: list[str]) -> str:
+    """Every broken deck rule at once, one per line ("3 problems:\n• …"): what ``/deck validate``
+    says and what the table's refusals say, so a player fixes them all in one go."""
+    return f"{len(errors)} problem{'s' if len(errors) != 1 else ''}:\n" + "\n".join(f"• {e}" for e in errors)
+
+
 class AlternateHistoriesCog(commands.Cog):
     deck = app_commands.Group(name="deck", description="Your Alternate Histories decks: build, check, share",
                               allowed_contexts=EVERYWHERE)
@@ -214,10 +220,7 @@ class AlternateHistoriesCog(commands.Cog):
                             f"{self.pool.nation_name(row.data['nation'])} and "
                             f"{self.pool.governance_name(row.data['governance'])}.")
             return
-        lines = [f"⚠️ **{row.name}** is not ready to play — {len(errors)} "
-                 f"problem{'s' if len(errors) != 1 else ''}:"]
-        lines += [f"• {e}" for e in errors]
-        await self._say(interaction, "\n".join(lines))
+        await self._say(interaction, f"⚠️ **{row.name}** is not ready to play — {problems(errors)}")
 
     @deck.command(name="copy")
     @app_commands.describe(ready="the ready-made deck to start from", name="a name for your copy")
@@ -337,8 +340,8 @@ class AlternateHistoriesCog(commands.Cog):
             row = await self.decks.find(interaction.user.id, f"#{value[1:]}")
             errors = self.pool.errors(row.data)
             if errors:
-                raise TableError(f"**{row.name}** is not ready to play: " + " ".join(errors[:5])
-                                 + " Fix it with `/deck`, or choose another deck.")
+                raise TableError(f"**{row.name}** is not ready to play — {problems(errors)}\n"
+                                 "Fix it with `/deck`, or choose another deck.")
             action: JSON = {"type": "deck", "code": self.pool.code(row.data)}
             what = f"your deck **{row.name}**"
         elif value.startswith("r") and value[1:] in self.pool.ready:
@@ -362,7 +365,7 @@ class AlternateHistoriesCog(commands.Cog):
         data = self.pool.decode(code)
         errors = self.pool.errors(data)
         if errors:
-            raise TableError("that deck is not legal: " + " ".join(errors[:5]))
+            raise TableError(f"that deck is not legal — {problems(errors)}")
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.controller.act(interaction, d, {"type": "deck", "code": code})
         await interaction.followup.send(
