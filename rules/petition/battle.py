@@ -13,7 +13,6 @@ from .content import (
     CARDS,
     FAVOUR_STRONG,
     FAVOUR_WEAK,
-    PILLAR_STAND,
     Card,
 )
 
@@ -76,16 +75,17 @@ def _raw(cards: Sequence[str], pillar: str, fortification: str | None) -> tuple[
 
 
 def tally(attack: Sequence[str], defend: Sequence[str], pillar: str, *, attack_bonus: int,
-          defend_bonus: int, fortification: str | None) -> Tally:
+          defend_bonus: int, fortification: str | None, stand: int = 0) -> Tally:
     """Both sides' totals: citizens' points in the contested pillar (the defender may use its
     fortification's kind), powerups, the god bonus, +1 for a fortified defence, the pillar's own
-    stand once the defender has laid anything (:data:`PILLAR_STAND`); then each side's
+    ``stand`` once the defender has laid anything (the table option ``pillar_stand``: 0 by
+    default, :data:`~rules.petition.content.PILLAR_STAND` with it and in games of rules revision
+    1); then each side's
     weakening powerups take from the other's total (never below 0)."""
     a_points, a_weaken, _ = _raw(attack, pillar, None)
     d_points, d_weaken, _ = _raw(defend, pillar, fortification)
     a = a_points + attack_bonus
-    stand = PILLAR_STAND if defend else 0
-    d = d_points + defend_bonus + (1 if fortification is not None else 0) + stand
+    d = d_points + defend_bonus + (1 if fortification is not None else 0) + (stand if defend else 0)
     return Tally(max(0, a - d_weaken), max(0, d - a_weaken))
 
 

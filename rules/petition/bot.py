@@ -20,7 +20,7 @@ import random
 from typing import Any
 
 from ..engine import Action, Prompt
-from .content import PILLAR_STAND, PILLARS
+from .content import PILLARS
 
 Card = dict[str, Any]
 
@@ -53,6 +53,10 @@ hand is also a defence)."""
 
 SMALL_HAND = 5
 """Below this many cards it draws two whatever its beads: an empty hand cannot defend."""
+
+STUCK_SLACK = 3.0
+"""How much worse a prospect it accepts when its hand cannot grow (full, or no card left to draw):
+waiting would not make it stronger."""
 
 HOLD_SLACK = 2.0
 """A defence this close to the attack it expects is still worth making (the estimate is rough)."""
@@ -122,8 +126,24 @@ def _defence_estimate(view: dict[str, Any], seat: int, pillar: str) -> float:
     fort = 1 if p["fortification"] else 0
     bonus = int(god["bonus"]) if god else 0
     hand = int(who["hand_size"])
-    stand = PILLAR_STAND if hand else 0
+    stand = _stand(view) if hand else 0
     return hand * AVG_POINTS_PER_CARD * (1.5 if fort else 1.0) + fort + bonus + stand
+
+
+def _stand(view: dict[str, Any]) -> int:
+    """What a pillar card adds to a defence that lays a card (the table's ``pillar_stand``)."""
+    return int(view["options"]["pillar_stand"])
+
+
+def _lock(view: dict[str, Any], seat: int) -> list[Card] | None:
+    """The citizens ``seat``'s card lock allows it in a battle (None: not locked there). From
+    rules revision 2 a lock binds every battle; before, only one over its god's pillar."""
+    if view["options"]["rules"] < 2:
+        return None
+    for g in view["gods"]:
+        if g["holder"] == seat and g["lock"] is not None:
+            return list(g["lock"])
+    return None
 
 
 def _attack_strength(view: dict[str, Any], hand: list[Card], pillar: str) -> float:
@@ -132,11 +152,15 @@ def _attack_strength(view: dict[str, Any], hand: list[Card], pillar: str) -> flo
     me = _me(view)
     god = _god_of(view, me, pillar)
     mine = float(_strength(hand, pillar))
-    if god is not None:
-        mine += god["bonus"]
-        if god["lock"]:
-            mine = god["bonus"] + sum(c["points"][pillar] for c in god["lock"])
-    return mine + sum(_value(c, pillar) for c in hand if c["kind"] == "powerup") * 0.5
+    bonus = int(god["bonus"]) if god is not None else 0
+    lock = _lock(view, me)
+    if lock is not None:
+        mine = float(sum(c["points"][pillar] for c in lock))
+    elif god is not None and god["lock"]:
+        mine = float(sum(c["points"][pillar] for c in god["lock"]))
+    people = len(lock) if lock is not None else _citizens(hand, pillar)
+    return mine + bonus + sum(_value(c, pillar, None, people) for c in hand
+                              if c["kind"] == "powerup") * 0.5
 
 
 # ------------------------------------------------------------------------------ turns
@@ -157,18 +181,24 @@ def _turn(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
         # the licence lapses at the end of this turn: attack unless the defence looks stronger
         if best[0] > ATTACK_MARGIN:
             return best[1]
+    # a hand that cannot grow (full, or nothing left to draw) gains nothing by waiting
+    stuck = STUCK_SLACK if _first(prompt, type="draw") is None and _first(prompt, type="both") is None else 0.0
     petitions = {c.action["god"]: dict(c.action) for c in prompt.choices if c.action["type"] == "petition"}
+    if view["options"]["rules"] >= 2:
+        # a petitioner holding no citizen of the god cannot meet a challenge: any rival holding
+        # one takes the favour from it for a bead, turn after turn
+        petitions = {g: a for g, a in petitions.items() if _own(hand, g)}
     if petitions and beads >= 2:
         # the god whose pillar, with the +3, it could best take from someone next turn; a
         # challenge costs nothing to walk away from (a withdrawal returns the beads)
         scored = sorted(((_prospect(view, hand, g, FAVOUR_BONUS), _own(hand, g), rng.random(), g)
                          for g in petitions), reverse=True)
         top, own, _, god = scored[0]
-        if top > LICENCE_MARGIN:
+        if top > LICENCE_MARGIN - stuck:
             return petitions[god]
     heathen = _first(prompt, type="heathen")
     if heathen is not None and beads >= 1:
-        if max(_prospect(view, hand, k, 0) for k in PILLARS) > LICENCE_MARGIN + HEATHEN_CAUTION:
+        if max(_prospect(view, hand, k, 0) for k in PILLARS) > LICENCE_MARGIN + HEATHEN_CAUTION - stuck:
             return heathen
     if beads < BEAD_RESERVE and len(hand) >= SMALL_HAND:
         pick = _first(prompt, type="both") or _first(prompt, type="beads")
@@ -205,8 +235,17 @@ def _extra(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
         return buy
     hand = _hand(view)
     if hand and len(hand) >= 8:
-        worst = min(hand, key=lambda c: _value(c, None))
-        if worst["kind"] == "citizen" and _value(worst, None) <= 1:
+        # the card worth least against the pillars it could still attack
+        targets = [q["kind"] for p in view["seats"] if p["seat"] != me and p["active_count"]
+                   for q in p["pillars"] if q["active"]] or list(PILLARS)
+
+        def worth(c: Card) -> float:
+            if c["kind"] != "citizen":
+                return 1.5
+            return float(max(c["points"][k] for k in targets))
+
+        worst = min(hand, key=lambda c: (worth(c), c["id"]))
+        if worth(worst) <= 1:
             swap = _first(prompt, type="swap", card=worst["id"])
             if swap is not None:
                 return swap
@@ -254,18 +293,27 @@ def _fort_kind(view: dict[str, Any], seat: int, pillar: str) -> str | None:
     return p["fortification"]["kind"] if p["fortification"] else None
 
 
-def _enough(cards: list[Card], pillar: str, fort: str | None, start: float, target: float) -> list[str]:
+def _citizens(cards: list[Card], pillar: str, fort: str | None = None) -> int:
+    """How many of ``cards`` are citizens worth something in a battle over ``pillar``."""
+    return sum(1 for x in cards if x["kind"] == "citizen" and _value(x, pillar, fort) > 0)
+
+
+def _enough(cards: list[Card], pillar: str, fort: str | None, start: float, target: float,
+            side: int = 0) -> list[str]:
     """The strongest cards, in order, until ``start`` plus their worth reaches ``target`` (all of
-    them when it never does): what is not needed stays in hand for the battle and for defence."""
+    them when it never does): what is not needed stays in hand for the battle and for defence.
+    ``side``: citizens already on its side of the battle (a hymn counts them)."""
     picked: list[str] = []
     got = start
-    for x in sorted(cards, key=lambda x: -_value(x, pillar, fort)):
+    people = side + _citizens(cards, pillar, fort)
+    for x in sorted(cards, key=lambda x: -_value(x, pillar, fort, people)):
         if got >= target:
             break
-        if _value(x, pillar, fort) <= 0:
+        worth = _value(x, pillar, fort, people)
+        if worth <= 0:
             continue
         picked.append(x["id"])
-        got += _value(x, pillar, fort)
+        got += worth
     return picked
 
 
@@ -291,10 +339,11 @@ def _defend(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
     pillar = c["pillar"]
     fort = _fort_kind(view, me, pillar)
     cards = list(prompt.params["cards"])
-    base = float((1 if fort else 0) + c["defend_bonus"] + PILLAR_STAND)
+    base = float((1 if fort else 0) + c["defend_bonus"] + _stand(view))
     if c["defend_locked"]:
         base += sum(_value(x, pillar, fort) for x in c["defend"] or [])
-    mine = base + sum(_value(x, pillar, fort) for x in cards)
+    people = _citizens(list(c["defend"] or []) + cards, pillar, fort)
+    mine = base + sum(_value(x, pillar, fort, people) for x in cards)
     attacker = view["seats"][c["attacker"]]
     laid = c["attack_count"] if c["attack_count"] is not None else min(attacker["hand_size"], 3)
     expected = c["attack_bonus"] + ATTACK_CARD_WORTH * laid
@@ -313,8 +362,10 @@ def _reinforce(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Acti
     need = theirs - mine + (1 if attacking else 0)
     if need <= 0:
         return {"type": "cards", "cards": []}
-    cards = sorted(prompt.params["cards"], key=lambda x: -_value(x, pillar, fort))
-    if sum(_value(x, pillar, fort) for x in cards) < need:
+    laid = list(c["attack"] if attacking else c["defend"] or [])
+    people = _citizens(laid + list(prompt.params["cards"]), pillar, fort)
+    cards = sorted(prompt.params["cards"], key=lambda x: -_value(x, pillar, fort, people))
+    if sum(_value(x, pillar, fort, people) for x in cards) < need:
         return {"type": "cards", "cards": []}
     picked: list[str] = []
     got = 0
@@ -322,19 +373,21 @@ def _reinforce(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Acti
         if got >= need:
             break
         picked.append(x["id"])
-        got += _value(x, pillar, fort)
+        got += _value(x, pillar, fort, people)
     return {"type": "cards", "cards": picked}
 
 
 def _place(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
-    """Fortify the pillar its hand defends worst (the +1 and the extra citizens help most there),
-    unless the card's owner is its only rival."""
+    """Set aside a card whose owner still stands; fortify with any other (a fallen player's,
+    with ``last_man_standing``) the pillar its hand defends worst, where the +1 and the extra
+    citizens help most."""
     forts = [c.action for c in prompt.choices if c.action["type"] == "fortify"]
     owner = view["placing"][0]["owner"] if view["placing"] else None
     rivals = [p["seat"] for p in view["seats"] if p["active_count"] and p["seat"] != _me(view)]
-    if not forts or rivals == [owner]:
-        # against a lone rival every fortification is that rival's own pillar, which it would
-        # take back (standing again) by capturing the pillar it fortifies: keep it set aside
+    if not forts or owner in rivals:
+        # a rival still standing takes its own pillar card back (standing again, and no longer
+        # a trophy) by capturing the pillar it fortifies: keep such a card set aside, where it
+        # counts for good
         return {"type": "stash"}
     hand = _hand(view)
     return dict(min(forts, key=lambda a: (_strength(hand, a["pillar"]), rng.random())))
@@ -381,6 +434,13 @@ def _solo_add(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Actio
     return {"type": "cards", "cards": [cards[0]["id"]]}
 
 
+def _discard(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+    """Down to the hand limit: let go of the cards worth least in any pillar."""
+    n = int(prompt.params["min"])
+    ranked = sorted(prompt.params["cards"], key=lambda c: (_value(c, None), c["id"]))
+    return {"type": "cards", "cards": [c["id"] for c in ranked[:n]]}
+
+
 def _tithe(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
     cards = prompt.params["cards"]
     if not cards:
@@ -393,6 +453,7 @@ _HANDLERS = {
     "turn": _turn, "extra": _extra, "offer": _offer, "challenge": _challenge, "respond": _respond,
     "bid": _bid, "attack": _attack, "defend": _defend, "reinforce": _reinforce, "place": _place,
     "solo_turn": _solo_turn, "solo_attack": _solo_attack, "solo_add": _solo_add, "tithe": _tithe,
+    "discard": _discard,
 }
 
 

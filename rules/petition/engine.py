@@ -48,6 +48,7 @@ from ..engine import (
     Prompt,
     Result,
     Rng,
+    RulesError,
     seat_name,
     shown,
 )
@@ -69,10 +70,11 @@ from .content import (
     GODS,
     HAND_LIMIT,
     PILLAR_NAMES,
+    PILLAR_STAND,
     PILLARS,
     card_name,
 )
-from .state import Bid, Campaign, GodState, Petition, PetitionState, PillarRef, Player
+from .state import Bid, Campaign, GodState, Petition, PetitionState, PillarRef, Player, upgrade
 
 SUMMARY = """\
 Two to six rival cultures, each with four pillars (Art, Economy, Magic, War), petition the gods \
@@ -94,6 +96,14 @@ DEFAULT_WINDOW_MINUTES = 30
 ROUND_LIMIT = (5, 200)
 DEFAULT_ROUND_LIMIT = 40
 NO_CHALLENGE = "No challenge"
+
+RULES = 2
+"""The rules revision new games are set up with (recorded in the state, so a game keeps the rules
+it started with). Revision 1, Herald's first reading, is kept for games stored before revision 2:
+a challenge without citizens of the god, a card lock only in a battle over its god's pillar, a
+favour returning to the temple after its battle, no discard down to the hand limit, pillars that
+stand 3, and a solo game where a faith win leaves the pillar standing and a loss is followed by a
+reset. Revision 2 follows the rulebook wherever it is explicit (``docs/rules/petition.md``)."""
 
 
 def pillar_label(kind: str) -> str:
@@ -126,7 +136,7 @@ class PetitionEngine(Engine[PetitionState]):
     max_players = 6
     summary = SUMMARY
     rules_page = "docs/rules/petition.md"
-    schema_version = 1
+    schema_version = 2
     option_help = {
         "beads": f"prayer beads in the game, a finite supply (default {BEADS_DEFAULT}, "
                  f"{BEADS_MIN}–{BEADS_MAX})",
@@ -138,6 +148,8 @@ class PetitionEngine(Engine[PetitionState]):
         "last_man_standing": "true: play on until only one player has active pillars (default false)",
         "round_limit": f"the game also ends after this many rounds, tie-breaks deciding (default "
                        f"{DEFAULT_ROUND_LIMIT}, {ROUND_LIMIT[0]}–{ROUND_LIMIT[1]})",
+        "pillar_stand": f"true: Herald's rule that a pillar card adds {PILLAR_STAND} to its own "
+                        "defence when the defender lays a card (default false; not in the rulebook)",
     }
 
     # ------------------------------------------------------------------ setup
@@ -149,9 +161,32 @@ class PetitionEngine(Engine[PetitionState]):
         opts["round_limit"] = _whole(opts, "round_limit", DEFAULT_ROUND_LIMIT, ROUND_LIMIT, "rounds")
         opts["winner_takes_all"] = _flag(opts, "winner_takes_all")
         opts["last_man_standing"] = _flag(opts, "last_man_standing")
+        opts["pillar_stand"] = _flag(opts, "pillar_stand")
         return opts
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> PetitionState:
+        return self._setup(players, seed, options, RULES)
+
+    def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
+               log: Sequence[tuple[int, Action]]) -> PetitionState:
+        """Rebuild a state from its setup and its actions. A game stored before rules revision 2
+        has the same options and seed but played by revision 1, and its log is one that revision
+        2 refuses somewhere (its actions answered other prompts): such a log replays as the
+        revision-1 game it was (as :meth:`from_json` reads its stored state)."""
+        try:
+            return self._replay(players, seed, options, log, RULES)
+        except RulesError:
+            return self._replay(players, seed, options, log, 1)
+
+    def _replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
+                log: Sequence[tuple[int, Action]], rules: int) -> PetitionState:
+        state = self._setup(players, seed, options, rules)
+        for seat, action in log:
+            state, _ = self.apply(state, seat, action)
+        return state
+
+    def _setup(self, players: int, seed: int, options: Mapping[str, Any] | None,
+               rules: int) -> PetitionState:
         opts = self.validate_options(players, options or {})
         rng = Rng(seed)
         deck = list(DECK_IDS)
@@ -162,7 +197,8 @@ class PetitionEngine(Engine[PetitionState]):
                           winner_takes_all=bool(opts["winner_takes_all"]),
                           last_man_standing=bool(opts["last_man_standing"]),
                           challenge_window=int(opts["challenge_window"]) * 60,
-                          round_limit=int(opts["round_limit"]))
+                          round_limit=int(opts["round_limit"]), rules=rules,
+                          stand=PILLAR_STAND if opts["pillar_stand"] or rules < 2 else 0)
         if players == 1:
             solo_rules.setup(s)
             return s
@@ -215,6 +251,9 @@ class PetitionEngine(Engine[PetitionState]):
             return []
         if s.solo is not None:
             return solo_rules.prompts(s)
+        over = self._over_limit(s)
+        if over:
+            return [self._discard_prompt(s, k) for k in over]
         if s.phase == "turn":
             return [self._turn_prompt(s)]
         if s.phase == "extra":
@@ -228,6 +267,33 @@ class PetitionEngine(Engine[PetitionState]):
         if s.phase == "claim":
             return [self._claim_prompt(s)]
         return []
+
+    @staticmethod
+    def _over_limit(s: PetitionState) -> list[int]:
+        """Seats holding more than the hand limit (revision 2: bid or locked citizens came back to
+        a full hand); each discards down to the limit before play goes on."""
+        if s.rules < 2:
+            return []
+        return [k for k, p in enumerate(s.seats) if len(p.hand) > HAND_LIMIT]
+
+    @staticmethod
+    def _discard_prompt(s: PetitionState, seat: int) -> Prompt:
+        hand = s.seats[seat].hand
+        n = len(hand) - HAND_LIMIT
+        text = (f"Citizens came back to your hand, which now holds {count(len(hand), 'card')}: the "
+                f"hand limit is {HAND_LIMIT}, so discard {count(n, 'card')} of your choice.")
+        return cards_prompt(seat, "discard", text, purpose="discard", pillar=None, cards=list(hand),
+                            min_=n, max_=n, confirm=f"Discard {count(n, 'card')}", secret=False,
+                            timeout_note="the computer player chooses which")
+
+    def _play_discard(self, s: PetitionState, seat: int, action: Action, prompt: Prompt) -> list[Event]:
+        picked = read_cards(action, prompt)
+        for cid in picked:
+            s.seats[seat].hand.remove(cid)
+        s.discard += picked
+        return [Event(f"{seat_name(seat)} discards {listing([card_name(c) for c in picked])} down to "
+                      f"the hand limit of {HAND_LIMIT}.", kind="discard",
+                      data={"seat": seat, "cards": [card_face(c) for c in picked]})]
 
     def _turn_prompt(self, s: PetitionState) -> Prompt:
         seat = s.turn_seat
@@ -263,7 +329,13 @@ class PetitionEngine(Engine[PetitionState]):
                                           {"type": "attack", "seat": k, "pillar": kind},
                                           group=f"Attack {seat_name(k)}"))
         if not any(c.group == "Gather" for c in choices):
-            choices.append(Choice("End turn", {"type": "pass"}))
+            if s.rules >= 2 and p.beads >= 1 and can_draw:
+                # the swap or the buy comes "additionally", with or without a gather
+                choices.append(Choice("Gather nothing", {"type": "pass"},
+                                      description="your hand is full and the temple is empty; "
+                                                  "you may still swap or buy a card"))
+            else:
+                choices.append(Choice("End turn", {"type": "pass"}))
         licence = ""
         if self.may_attack(s, seat):
             licence = " You may attack this turn."
@@ -304,12 +376,17 @@ class PetitionEngine(Engine[PetitionState]):
                 if k in pet.answers:
                     continue
                 beads = s.seats[k].beads
+                if s.rules >= 2 and not self._servants(s, k, pet.god):
+                    beads = 0  # each side of a challenge bids at least one citizen of the god
                 options = [Choice(NO_CHALLENGE, {"type": "challenge", "beads": 0})]
                 options += [Choice(f"Challenge with {count(n, 'bead')}", {"type": "challenge", "beads": n})
                             for n in range(1, beads + 1)]
                 text = (f"{seat_name(pet.petitioner)} petitions {god} with "
                         f"{count(pet.holder.beads, 'bead')}. Challenge with a counter-offer (the beads go "
                         "to the temple whatever happens), or let it pass.")
+                if s.rules >= 2:
+                    text += (f" A challenger bids at least one citizen who serves {GODS[pet.god].name}"
+                             + ("." if beads else "; you hold none, so you cannot challenge."))
                 out.append(Prompt(k, "challenge", text, tuple(options), timeout_note="no challenge",
                                   params={"god": pet.god, "petitioner": pet.petitioner,
                                           "offer": pet.holder.beads},
@@ -318,13 +395,19 @@ class PetitionEngine(Engine[PetitionState]):
         if pet.stage == "respond":
             assert pet.holder is not None and pet.challenger is not None
             refund = " and get your beads back" if pet.refundable else ""
-            choices = (Choice("Meet the challenge", {"type": "meet"},
-                              description="both of you bid citizens of the god face down"),
-                       Choice("Withdraw", {"type": "withdraw"},
-                              description=f"give up the petition{refund}"))
+            meet = Choice("Meet the challenge", {"type": "meet"},
+                          description="both of you bid citizens of the god face down")
+            withdraw = Choice("Withdraw", {"type": "withdraw"},
+                              description=f"give up the petition{refund}")
             text = (f"{seat_name(pet.challenger.seat)} challenges your hold on {god} with "
                     f"{count(pet.challenger.beads, 'bead')} against your {pet.holder.beads}: meet "
                     f"the challenge or withdraw{refund}.")
+            choices = (meet, withdraw)
+            if (s.rules >= 2 and not pet.holder.standing
+                    and not self._servants(s, pet.holder.seat, pet.god)):
+                choices = (withdraw,)
+                text += (f" You hold no citizen who serves {GODS[pet.god].name} to bid, so you can "
+                         "only withdraw.")
             return [Prompt(pet.holder.seat, "respond", text, choices)]
         if pet.stage == "bid":
             out = []
@@ -335,8 +418,13 @@ class PetitionEngine(Engine[PetitionState]):
             return out
         return []
 
+    @staticmethod
+    def _servants(s: PetitionState, seat: int, god: str) -> list[str]:
+        """The citizens in ``seat``'s hand who serve ``god`` (what it can bid to that god)."""
+        return [c for c in s.seats[seat].hand if CARDS[c].god == god and CARDS[c].is_citizen]
+
     def _bid_prompt(self, s: PetitionState, pet: Petition, side: Bid) -> Prompt:
-        mine = [c for c in s.seats[side.seat].hand if CARDS[c].god == pet.god and CARDS[c].is_citizen]
+        mine = self._servants(s, side.seat, pet.god)
         lo = 1 if mine and not side.standing else 0
         text = (f"Bid citizens who serve {god_label(pet.god)} face down ({count(side.beads, 'bead')} "
                 "already offered). Both bids are revealed together; the god weighs beads plus "
@@ -451,6 +539,8 @@ class PetitionEngine(Engine[PetitionState]):
             return "a card was drawn since"
         if before.solo is not None:
             return "moves are final in the solo game"
+        if seat in self._over_limit(before):
+            return "discarded cards are shown to everyone"
         if action["type"] == "beads" and before.phase == "turn":
             return None
         pet, was = after.petition, before.petition
@@ -483,6 +573,8 @@ class PetitionEngine(Engine[PetitionState]):
             events = self._play_place(s, seat, action)
         elif kind == "claim":
             events = self._play_claim(s, seat, action)
+        elif kind == "discard":
+            events = self._play_discard(s, seat, action, prompt)
         else:  # pragma: no cover - every prompt kind is handled above
             raise IllegalAction(f"{shown(action)} is not allowed now.")
         return s, events
@@ -519,6 +611,9 @@ class PetitionEngine(Engine[PetitionState]):
             return events + self._end_turn(s)
         if t == "attack":
             return self._start_campaign(s, seat, int(action["seat"]), str(action["pillar"]))
+        if s.rules >= 2:
+            return self._after_gather(s, seat, [Event(f"{seat_name(seat)} has nothing to gather.",
+                                                      kind="turn")])
         return [Event(f"{seat_name(seat)} ends the turn.", kind="turn")] + self._end_turn(s)
 
     def _after_gather(self, s: PetitionState, seat: int, events: list[Event]) -> list[Event]:
@@ -712,6 +807,38 @@ class PetitionEngine(Engine[PetitionState]):
 
     # ---------------------------------------------------------------- campaign
     def _start_campaign(self, s: PetitionState, seat: int, defender: int, kind: str) -> list[Event]:
+        if s.rules < 2:
+            return self._start_campaign_1(s, seat, defender, kind)
+        c = Campaign(seat, defender, kind)
+        g = s.gods[kind]
+        held = [x for x in s.gods.values() if x.holder == seat and x.since < s.turn]
+        if g.holder == seat:
+            c.licence = kind
+            c.attack_bonus = g.bonus
+            licence = f"with {GODS[kind].name}'s favour (+{g.bonus})"
+        elif held:
+            c.licence = held[0].key
+            licence = f"with {GODS[c.licence].name}'s favour (no bonus over {pillar_label(kind)})"
+        else:
+            licence = "as a godless heathen"
+            s.seats[seat].heathen_since = None
+        # a card lock binds every battle its holder fights: the locked citizens, and no others
+        for x in s.gods.values():
+            if x.holder == seat and x.lock is not None:
+                c.attack_locked = True
+                c.attack = list(x.lock)
+                x.lock = []
+                c.attack_ready = True
+            if x.holder == defender and x.lock is not None:
+                c.defend_locked = True
+                c.defend = list(x.lock)
+                x.lock = []
+        if g.holder == defender:
+            c.defend_bonus = g.bonus
+        return self._open_campaign(s, c, licence)
+
+    def _start_campaign_1(self, s: PetitionState, seat: int, defender: int, kind: str) -> list[Event]:
+        """Revision 1: a card lock and a god's bonus count only in a battle over its god's pillar."""
         c = Campaign(seat, defender, kind)
         g = s.gods[kind]
         held = [x for x in s.gods.values() if x.holder == seat and x.since < s.turn]
@@ -737,26 +864,31 @@ class PetitionEngine(Engine[PetitionState]):
                 c.defend_locked = True
                 c.defend = list(g.lock)
                 g.lock = []
+        return self._open_campaign(s, c, licence)
+
+    def _open_campaign(self, s: PetitionState, c: Campaign, licence: str) -> list[Event]:
+        seat, defender, kind = c.attacker, c.defender, c.pillar
         s.phase = "campaign"
         s.campaign = c
         data = {"attacker": seat, "defender": defender, "pillar": kind, "licence": c.licence,
                 "attack_locked": c.attack_locked, "defend_locked": c.defend_locked}
         events = [Event(f"{seat_name(seat)} attacks {seat_name(defender)}'s {pillar_label(kind)} {licence}. "
                         "Both sides lay cards face down.", kind="campaign", data=data)]
-        if c.attack_locked:
-            events.append(Event(f"{seat_name(seat)}'s locked citizens lead the attack: "
-                                f"{listing([card_name(x) for x in c.attack])}.", kind="locked",
-                                data={"cards": list(c.attack)}))
-        if c.defend_locked:
-            events.append(Event(f"{seat_name(defender)}'s locked citizens stand in defence: "
-                                f"{listing([card_name(x) for x in c.defend])}.", kind="locked",
-                                data={"cards": list(c.defend)}))
+        for who, locked, cards, role in ((seat, c.attack_locked, c.attack, "lead the attack"),
+                                         (defender, c.defend_locked, c.defend, "stand in defence")):
+            if not locked:
+                continue
+            text = (f"{seat_name(who)}'s locked citizens {role}: {listing([card_name(x) for x in cards])}."
+                    if cards else f"{seat_name(who)} is card-locked and its locked citizens are spent: "
+                                  "only powerups can join it in this battle.")
+            events.append(Event(text, kind="locked", data={"cards": list(cards)}))
         return events
 
     def _totals(self, s: PetitionState, c: Campaign) -> tuple[int, int]:
         f = s.seats[c.defender].pillars[c.pillar].fortification
         t = tally(c.attack, c.defend, c.pillar, attack_bonus=c.attack_bonus,
-                  defend_bonus=c.defend_bonus, fortification=f.kind if f is not None else None)
+                  defend_bonus=c.defend_bonus, fortification=f.kind if f is not None else None,
+                  stand=s.stand)
         return t.attack, t.defend
 
     def _play_campaign(self, s: PetitionState, seat: int, action: Action, prompt: Prompt) -> list[Event]:
@@ -836,12 +968,15 @@ class PetitionEngine(Engine[PetitionState]):
             s.last_reveal = {**s.last_reveal, "attack": [card_face(x) for x in c.attack],
                              "defend": [card_face(x) for x in c.defend], "attack_total": a,
                              "defend_total": d, "captured": won, "surrendered": c.surrendered}
-        # the attacker's licence and a defender's favour used in this battle return to the temple
-        if c.licence is not None and s.gods[c.licence].holder == c.attacker:
-            release(s, s.gods[c.licence])
-        g = s.gods[c.pillar]
-        if c.defend_bonus and g.holder == c.defender:
-            release(s, g)
+        if s.rules < 2:
+            # revision 1: the attacker's licence and a defender's favour used in this battle
+            # return to the temple (revision 2: a favour lasts to the end of its holder's next
+            # turn, whatever battles it saw)
+            if c.licence is not None and s.gods[c.licence].holder == c.attacker:
+                release(s, s.gods[c.licence])
+            g = s.gods[c.pillar]
+            if c.defend_bonus and g.holder == c.defender:
+                release(s, g)
         if won:
             how = "takes it unopposed" if c.surrendered else f"wins {a} to {d}"
             events.append(Event(f"{seat_name(c.attacker)} {how} and captures {seat_name(c.defender)}'s "
@@ -931,7 +1066,8 @@ class PetitionEngine(Engine[PetitionState]):
             "turn": s.turn, "round": s.round, "round_limit": s.round_limit, "turn_seat": s.turn_seat,
             "phase": s.phase, "waiting_for": sorted({p.seat for p in self.prompts(s)}),
             "options": {"winner_takes_all": s.winner_takes_all, "last_man_standing": s.last_man_standing,
-                        "challenge_window": s.challenge_window},
+                        "challenge_window": s.challenge_window, "rules": s.rules,
+                        "pillar_stand": s.stand},
             "temple": s.temple, "deck_size": len(s.deck), "discard_size": len(s.discard),
             "gods": gods, "seats": seats,
             "petition": self._petition_view(s.petition),
@@ -1078,6 +1214,8 @@ class PetitionEngine(Engine[PetitionState]):
         return state.to_json(self.schema_version)
 
     def from_json(self, data: Mapping[str, Any]) -> PetitionState:
+        if data.get("schema_version") == 1:
+            data = {**upgrade(data), "schema_version": self.schema_version}
         self.check_schema(data)
         return PetitionState.from_json(data)
 

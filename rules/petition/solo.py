@@ -166,6 +166,12 @@ def play(s: PetitionState, seat: int, action: Action, prompt: Prompt) -> list[Ev
             b.favoured = "player"
             g = s.gods[b.pillar]
             g.holder, g.bonus, g.since = 0, PILLAR_FAVOUR, s.turn
+            if s.rules >= 2:
+                # the rulebook: with the god's favour the battle is won with faith, and a won
+                # battle takes the pillar
+                events.append(Event(f"The lower power wins {god}'s favour (+3): P1 wins the battle "
+                                    "with faith.", kind="solo_faith"))
+                return events + _win(s, b)
             events.append(Event(f"The lower power wins {god}'s favour (+3): P1 wins the battle with faith "
                                 "and keeps its beads, but the pillar stands.", kind="solo_faith"))
             s.discard += b.played + b.revealed
@@ -270,6 +276,8 @@ def _lose(s: PetitionState, b: SoloBattle) -> list[Event]:
     events = [Event(f"The {PILLAR_NAMES[b.pillar]} pillar holds; P1 pays a bead.", kind="solo_lost")]
     if me.beads <= 0:
         return events + _over(s, "the beads ran out")
+    if s.rules >= 2:
+        return events + _next_turn(s)  # the rulebook resets only after a win
     return events + _reset(s)
 
 

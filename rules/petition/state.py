@@ -353,6 +353,13 @@ class PetitionState:
     over_reason: str = ""
     solo: Solo | None = None
     """The solo game (one seat), else None."""
+    rules: int = 2
+    """The rules revision the game was set up with (see :data:`rules.petition.engine.RULES`): 1,
+    Herald's first reading (games stored before revision 2 keep it); 2, the rulebook's where it is
+    explicit. Fixed at setup, so a game keeps the rules it started with."""
+    stand: int = 0
+    """What an active pillar card adds to its own defence when the defender lays a card (table
+    option ``pillar_stand``; 0 by default, 3 in revision 1)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PetitionState:
         # a pickle round trip copies the nested dataclasses several times faster than deepcopy
@@ -396,6 +403,8 @@ class PetitionState:
             "last_reveal": self.last_reveal,
             "over_reason": self.over_reason,
             "solo": None if self.solo is None else self.solo.to_json(),
+            "rules": self.rules,
+            "stand": self.stand,
         }
 
     @classmethod
@@ -424,4 +433,15 @@ class PetitionState:
             last_reveal=d["last_reveal"],
             over_reason=str(d["over_reason"]),
             solo=None if d["solo"] is None else Solo.from_json(d["solo"]),
+            rules=int(d["rules"]),
+            stand=int(d["stand"]),
         )
+
+
+def upgrade(d: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored schema-1 state in the schema-2 layout: a game set up before rules revision 2 keeps
+    Herald's first reading (revision 1) and its pillars' stand of 3."""
+    out = dict(d)
+    out.setdefault("rules", 1)
+    out.setdefault("stand", 3)
+    return out

@@ -7,6 +7,7 @@ from typing import Any
 from rules.engine import Event, Prompt
 from rules.petition import ENGINE
 from rules.petition.content import CARDS, DECK_IDS
+from rules.petition.engine import RULES
 from rules.petition.state import PetitionState, Player
 
 
@@ -26,10 +27,11 @@ def citizens(god: str, pillar: str | None = None, n: int = 99) -> list[str]:
 
 
 def make(players: int = 3, *, hands: list[list[str]] | None = None, beads: list[int] | None = None,
-         seed: int = 7, **options: Any) -> PetitionState:
+         seed: int = 7, rules: int = RULES, **options: Any) -> PetitionState:
     """A fresh game whose seats hold exactly ``hands`` and ``beads``; every other card is in the
-    deck (in id order, so draws are predictable), beads not held are in the temple."""
-    s = ENGINE.setup(players, seed, options)
+    deck (in id order, so draws are predictable), beads not held are in the temple. ``rules``: the
+    rules revision (1: how games stored before revision 2 go on)."""
+    s = ENGINE._setup(players, seed, options, rules)
     if hands is not None:
         held = {c for h in hands for c in h}
         for k, p in enumerate(s.seats):

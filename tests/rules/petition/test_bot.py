@@ -122,10 +122,14 @@ def test_every_table_size_plays_to_the_end_and_round_trips() -> None:
         assert steps < 3000
 
 
-def test_it_fortifies_the_pillar_its_hand_defends_worst() -> None:
-    """Not simply the first pillar listed (which made the Art god look stronger in the bench)."""
+def test_it_fortifies_with_a_fallen_players_pillar_where_its_hand_defends_worst() -> None:
+    """Not simply the first pillar listed (which made the Art god look stronger in the bench).
+    Last man standing: the card's owner has fallen, so nobody can take it back."""
     strong_art = citizens("art", "art", 3) + citizens("economy", "economy", 2) + citizens("magic", "magic", 2)
-    s = make(3, hands=[[citizens("war", "war", 1)[0], *strong_art], [], []], beads=[0, 0, 0])
+    s = make(3, hands=[[citizens("war", "war", 1)[0], *strong_art], [], []], beads=[0, 0, 0],
+             last_man_standing=True)
+    for kind in ("art", "economy", "magic"):
+        s.seats[1].pillars[kind].captured_by = 2
     s.seats[0].heathen_since = 0
     war = s.seats[0].hand[0]
     s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
@@ -133,6 +137,17 @@ def test_it_fortifies_the_pillar_its_hand_defends_worst() -> None:
     s, _ = pick(s, 1, [])
     a = ENGINE.bot_action(ENGINE.view(s, 0), prompt(s, 0), random.Random(1))
     assert a == {"type": "fortify", "pillar": "war"}
+
+
+def test_it_sets_aside_a_pillar_whose_owner_still_stands() -> None:
+    """A rival still standing would take its own pillar card back (no longer a trophy) by
+    capturing the pillar it fortifies."""
+    s = make(3, hands=[[citizens("war", "war", 1)[0]], [], []], beads=[0, 0, 0])
+    s.seats[0].heathen_since = 0
+    s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
+    s, _ = pick(s, 0, list(s.seats[0].hand))
+    s, _ = pick(s, 1, [])
+    assert ENGINE.bot_action(ENGINE.view(s, 0), prompt(s, 0), random.Random(1)) == {"type": "stash"}
 
 
 def test_against_a_lone_rival_it_sets_the_captured_pillar_aside() -> None:

@@ -71,32 +71,31 @@ def test_surrender_costs_no_citizens_but_the_attacker_loses_its_cards() -> None:
 def test_battle_rounds_alternate_until_both_pass_in_a_row() -> None:
     s = heathen_attack([[WARLORD, SCOUT, RALLY, CRIER], [SHIELD, SIEGE]])
     s, _ = pick(s, 0, [WARLORD])
-    s, _ = pick(s, 1, [SHIELD])           # 4 against 3 + the pillar's stand
+    s, _ = pick(s, 1, [SHIELD])           # 4 against 3
     assert prompt(s, 0).params["purpose"] == "reinforce"
     s, _ = pick(s, 0, [])                 # the attacker passes
     s, _ = pick(s, 1, [SIEGE])            # the defender adds, so the battle goes on
-    s, ev = pick(s, 0, [SCOUT, RALLY, CRIER])  # 4 + 2 + 2 + 2 = 10 against 6 + 3
+    s, ev = pick(s, 0, [SCOUT, RALLY, CRIER])  # 4 + 2 + 2 + 2 = 10 against 6
     s, _ = pick(s, 1, [])
     s, ev = pick(s, 0, [])
     assert any(e.kind == "captured" for e in ev)
     c_totals = [e.data for e in ev if e.kind == "captured"][0]
-    assert (c_totals["attack"], c_totals["defend"]) == (10, 6 + PILLAR_STAND)
+    assert (c_totals["attack"], c_totals["defend"]) == (10, 6)
     assert {WARLORD, SCOUT, RALLY, CRIER, SHIELD, SIEGE} <= set(s.discard)  # cards used are discarded
 
 
 def test_a_tie_holds_the_pillar() -> None:
-    s = heathen_attack([[WARLORD, SCOUT], [SIEGE]])
-    s, _ = pick(s, 0, [WARLORD, SCOUT])
-    s, _ = pick(s, 1, [SIEGE])            # 6 against 3 + the pillar's stand of 3
-    assert PILLAR_STAND == 3
+    s = heathen_attack([[SHIELD], [SIEGE]])
+    s, _ = pick(s, 0, [SHIELD])
+    s, _ = pick(s, 1, [SIEGE])            # 3 against 3
     s, _ = pick(s, 0, [])
     s, ev = pick(s, 1, [])
     assert any(e.kind == "held" for e in ev) and s.seats[1].pillars["war"].active
     assert s.turn_seat == 1 and s.phase == "turn"
 
 
-def test_god_bonus_counts_for_the_attacker_and_the_favour_returns_after_the_battle() -> None:
-    s = make(2, hands=[[SHIELD, SCOUT], [WARLORD]], beads=[0, 0])
+def test_revision_1_god_bonus_counts_for_the_attacker_and_the_favour_returns_after_the_battle() -> None:
+    s = make(2, hands=[[SHIELD, SCOUT], [WARLORD]], beads=[0, 0], rules=1)
     favoured(s, 0, "war", 3)
     s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
     assert s.campaign is not None and s.campaign.attack_bonus == 3
@@ -115,7 +114,7 @@ def test_a_defender_holding_the_pillars_god_adds_its_bonus() -> None:
     s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
     assert s.campaign is not None and s.campaign.defend_bonus == 1
     s, _ = pick(s, 0, [WARLORD])
-    s, _ = pick(s, 1, [SHIELD])           # 4 against 3 + 1 + the stand: it holds
+    s, _ = pick(s, 1, [SHIELD])           # 4 against 3 + 1: it holds
     s, _ = pick(s, 0, [])
     s, ev = pick(s, 1, [])
     assert s.seats[1].pillars["war"].active
@@ -145,12 +144,12 @@ def test_fortification_adds_one_and_lets_its_kind_defend() -> None:
     """The rulebook's example: Magic fortified with Economy may be defended with Magic or Economy
     citizens, with +1."""
     t = tally([ARCHMAGE], [TREASURER], "magic", attack_bonus=0, defend_bonus=0, fortification="economy")
-    assert (t.attack, t.defend) == (4, 4 + 1 + PILLAR_STAND) and not t.attacker_wins
+    assert (t.attack, t.defend) == (4, 4 + 1) and not t.attacker_wins
     t = tally([ARCHMAGE], [TREASURER], "magic", attack_bonus=0, defend_bonus=0, fortification=None)
-    assert (t.attack, t.defend) == (4, 0 + PILLAR_STAND)
+    assert (t.attack, t.defend) == (4, 0) and t.attacker_wins
     # a citizen with points in both counts the better of the two, not both
     t = tally([], [MONEYCHANGER], "magic", attack_bonus=0, defend_bonus=0, fortification="economy")
-    assert t.defend == 2 + 1 + PILLAR_STAND
+    assert t.defend == 2 + 1
     s = make(2, hands=[[ARCHMAGE], [TREASURER, cid("Salt Merchant")]], beads=[0, 0])
     s.seats[1].pillars["magic"].fortification = PillarRef(0, "economy")
     s.seats[0].pillars["economy"].captured_by = 1
@@ -163,7 +162,7 @@ def test_weakening_and_per_citizen_powerups() -> None:
     hymn = cid("Zealots' Hymn")
     t = tally([WARLORD, SCOUT, hymn], [SHIELD, CURSE], "war", attack_bonus=0, defend_bonus=0,
               fortification=None)
-    assert (t.attack, t.defend) == (4 + 2 + 2 - 2, 3 + PILLAR_STAND)
+    assert (t.attack, t.defend) == (4 + 2 + 2 - 2, 3)
 
 
 def capture_setup(**opts: object) -> PetitionState:
@@ -303,8 +302,8 @@ def test_last_man_standing_ends_when_one_culture_is_left() -> None:
     assert r is not None and r.winners == (0,) and "only one culture" in r.reason
 
 
-def test_a_favour_held_for_defence_is_spent_by_the_battle() -> None:
-    s = make(2, hands=[[WARLORD, SIEGE, CRIER], [SCOUT]], beads=[0, 0])
+def test_revision_1_a_favour_held_for_defence_is_spent_by_the_battle() -> None:
+    s = make(2, hands=[[WARLORD, SIEGE, CRIER], [SCOUT]], beads=[0, 0], rules=1)
     s.seats[0].heathen_since = 0
     favoured(s, 1, "war", 3)
     s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
@@ -354,13 +353,14 @@ def test_winner_takes_all_takes_back_your_own_pillar_from_a_fortification() -> N
     assert s.placing == [PillarRef(0, "war")]
 
 
-def test_the_pillar_stands_only_for_a_defender_that_lays_cards() -> None:
-    """Herald's pillar cards add their stand to a defence, not to a surrender: an empty defence
-    gives the pillar up, and a single card brings the stand with it."""
+def test_the_pillar_stand_option_counts_only_for_a_defender_that_lays_cards() -> None:
+    """Herald's ``pillar_stand`` table option adds the pillar's stand to a defence, not to a
+    surrender: an empty defence gives the pillar up, and a single card brings the stand with it."""
     assert tally([SCOUT], [], "war", attack_bonus=0, defend_bonus=0, fortification=None).defend == 0
-    t = tally([WARLORD], [cid("Militia Recruit")], "war", attack_bonus=0, defend_bonus=0, fortification=None)
+    t = tally([WARLORD], [cid("Militia Recruit")], "war", attack_bonus=0, defend_bonus=0,
+              fortification=None, stand=PILLAR_STAND)
     assert (t.attack, t.defend) == (4, 1 + PILLAR_STAND) and not t.attacker_wins
-    s = heathen_attack([[WARLORD], [cid("Militia Recruit")]])
+    s = heathen_attack([[WARLORD], [cid("Militia Recruit")]], pillar_stand=True)
     s, _ = pick(s, 0, [WARLORD])
     s, _ = pick(s, 1, [cid("Militia Recruit")])
     s, _ = pick(s, 0, [])

@@ -10,6 +10,7 @@ from rules.petition.battle import judge
 
 from .helpers import (
     act,
+    cid,
     citizens,
     everyone_passes,
     labels,
@@ -59,11 +60,12 @@ def test_unchallenged_petition_gives_plus_three_for_one_more_round() -> None:
 
 
 def test_every_other_player_is_asked_at_once_with_the_challenge_window() -> None:
-    s = petitioned([[], [], [], []], [2, 3, 0, 1], challenge_window=7)
+    s = petitioned([[], [ART[1]], [ART[2]], []], [2, 3, 0, 1], challenge_window=7)
     ps = ENGINE.prompts(s)
     assert [p.seat for p in ps] == [1, 2, 3]
     assert {p.kind for p in ps} == {"challenge"} and all(p.deadline == 7 * 60 for p in ps)
     assert labels(ps[1]) == ["No challenge"]  # P3 holds no bead
+    assert labels(ps[2]) == ["No challenge"]  # P4 holds no citizen of the god
     assert labels(ps[0]) == ["No challenge", "Challenge with 1 bead", "Challenge with 2 beads",
                              "Challenge with 3 beads"]
     assert ENGINE.timeout_action(s, ps[0]) == {"type": "challenge", "beads": 0}
@@ -160,8 +162,33 @@ def test_no_petition_or_heathen_while_holding_a_favour() -> None:
     assert not any(lab.startswith("Petition") or "heathen" in lab for lab in labs)
 
 
-def test_a_seat_without_citizens_of_the_god_bids_its_beads_alone() -> None:
-    s = petitioned([[ART[0]], [WAR[0]]], [3, 3])
+def test_an_appeal_needs_citizens_who_serve_the_god() -> None:
+    """Rulebook: each petitioner places "1 or more citizens (not powerups) who serve that god".
+    A player holding none cannot challenge, a holder holding none can only withdraw, and every
+    bid lays at least one."""
+    s = petitioned([[WAR[0]], [WAR[1]], [ART[1], cid("Rally the Militia")]], [3, 3, 3])
+    ps = {p.seat: p for p in ENGINE.prompts(s)}
+    assert labels(ps[1]) == ["No challenge"]
+    assert "you hold none" in ps[1].text
+    with pytest.raises(IllegalAction):
+        act(s, 1, {"type": "challenge", "beads": 1})
+    assert "Challenge with 3 beads" in labels(ps[2])
+    s, _ = act(s, 1, {"type": "challenge", "beads": 0})
+    s, _ = act(s, 2, {"type": "challenge", "beads": 1})
+    p = prompt(s, 0)
+    assert p.kind == "respond" and labels(p) == ["Withdraw"]  # P1 holds no Art citizen
+    s2 = petitioned([[ART[0]], [ART[1], ART[2]]], [3, 3])
+    s2, _ = act(s2, 1, {"type": "challenge", "beads": 1})
+    s2, _ = act(s2, 0, {"type": "meet"})
+    for seat in (0, 1):
+        bid = prompt(s2, seat)
+        assert bid.params["min"] == 1 and not bid.params["can_pass"]
+        with pytest.raises(IllegalAction):
+            pick(s2, seat, [])
+
+
+def test_revision_1_a_seat_without_citizens_of_the_god_bids_its_beads_alone() -> None:
+    s = petitioned([[ART[0]], [WAR[0]]], [3, 3], rules=1)
     s, _ = act(s, 1, {"type": "challenge", "beads": 3})
     s, _ = act(s, 0, {"type": "meet"})
     p = prompt(s, 1)

@@ -64,7 +64,7 @@ def test_every_stage_of_a_three_player_game_draws_and_reads() -> None:
     drawn once: board, every hand, alt texts, status; each reveal's image with its line."""
     drawn: set[str] = set()
     reveals = 0
-    for s, events in _game(3, 3):
+    for s, events in _game(3, 9):
         pub = ENGINE.view(s, None)
         for e in events:
             files = UI.event_files(pub, e, names=NAMES)
@@ -136,7 +136,7 @@ def _to_bid(seed: int) -> Any:
 
 
 def test_a_face_down_bid_stays_out_of_the_public_board_and_texts_until_the_reveal() -> None:
-    s = _to_bid(3)
+    s = _to_bid(9)
     pet = s.petition
     side = pet.holder if pet.holder.cards is not None else pet.challenger
     from rules.petition.content import card_name

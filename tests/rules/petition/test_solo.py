@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.petition import ENGINE
 from rules.petition.content import DECK_IDS, PILLARS
+from rules.petition.engine import RULES
 from rules.petition.state import PetitionState
 
 from .helpers import act, cid, labels, pick, prompt
@@ -14,8 +15,9 @@ RECRUIT = cid("Militia Recruit")  # 1 Magic, 1 War
 RALLY = cid("Rally the Militia")
 
 
-def solo(hand: list[str], stacks: dict[str, list[str]], beads: int = 5) -> PetitionState:
-    s = ENGINE.setup(1, 4)
+def solo(hand: list[str], stacks: dict[str, list[str]], beads: int = 5,
+         rules: int = RULES) -> PetitionState:
+    s = ENGINE._setup(1, 4, None, rules)
     assert s.solo is not None
     used = set(hand) | {c for v in stacks.values() for c in v}
     s.seats[0].hand = list(hand)
@@ -48,8 +50,26 @@ def test_drawing_feeds_every_pillar() -> None:
     assert s.solo is not None and [v for v in s.solo.stacks.values()] == [[c] for c in top[1:]]
 
 
-def test_the_lower_power_wins_the_favour_and_the_battle_with_faith() -> None:
-    s = solo([MUMMER, POET, TREASURER], {"war": [SHIELD, WARLORD]})
+def test_a_win_with_faith_takes_the_pillar() -> None:
+    """Rulebook: the lower power wins the god's favour, with it the battle is "won with faith"
+    even without overpowering the pillar, and "If you win, take the pillar" — then the reset."""
+    s = solo([MUMMER, POET, TREASURER], {"war": [SHIELD, WARLORD], "art": [], "economy": [],
+                                         "magic": []})
+    s, _ = act(s, 0, {"type": "attack", "pillar": "war"})
+    s, ev = pick(s, 0, [MUMMER])          # 0 War against Shieldmaiden's 3
+    assert any(e.kind == "solo_faith" for e in ev) and any(e.kind == "solo_captured" for e in ev)
+    assert s.seats[0].beads == 5 and s.solo is not None and s.solo.captured == ["war"]
+    assert "war" not in s.solo.stacks
+    # the unused fortification (Warlord) went to another pillar; the others drew one each
+    assert sorted(len(v) for v in s.solo.stacks.values()) == [1, 1, 1]
+    assert WARLORD in [c for v in s.solo.stacks.values() for c in v]
+    # the reset with the god's favour: the god draws a card and asks a tithe
+    assert s.phase == "tithe" and s.gods["war"].holder == 0
+    assert prompt(s, 0).params["purpose"] == "tithe"
+
+
+def test_revision_1_a_win_with_faith_leaves_the_pillar_standing() -> None:
+    s = solo([MUMMER, POET, TREASURER], {"war": [SHIELD, WARLORD]}, rules=1)
     s, _ = act(s, 0, {"type": "attack", "pillar": "war"})
     s, ev = pick(s, 0, [MUMMER])          # 0 War against Shieldmaiden's 3
     assert any(e.kind == "solo_faith" for e in ev)
@@ -64,7 +84,9 @@ def test_the_lower_power_wins_the_favour_and_the_battle_with_faith() -> None:
 def test_the_tithe_is_a_matching_card_or_a_bead() -> None:
     s = solo([MUMMER, POET, TREASURER], {"war": [SHIELD]})
     s.deck.remove(cid("Caravan Master"))
-    s.deck.insert(0, cid("Caravan Master"))  # the god will draw 3 Economy
+    # the three other pillars, left with nothing from the taken pillar's stack, draw first; then
+    # the god draws 3 Economy
+    s.deck.insert(3, cid("Caravan Master"))
     s, _ = act(s, 0, {"type": "attack", "pillar": "war"})
     s, _ = pick(s, 0, [MUMMER])
     p = prompt(s, 0)
@@ -89,6 +111,27 @@ def test_brute_force_against_a_favoured_pillar_takes_it() -> None:
     # the rest of its stack (Grand Treasurer) went to another pillar, and each got a card
     assert all(v for v in s.solo.stacks.values())
     assert s.seats[0].beads == 5
+
+
+def test_a_lost_battle_costs_a_bead_and_does_not_reset() -> None:
+    """Rulebook: only a win leads to the reset; "If you lose, pay a faith bead"."""
+    s = solo([SCOUT, POET, MUMMER], {"war": [MUMMER, WARLORD], "art": [SHIELD]}, beads=3)
+    s, _ = act(s, 0, {"type": "attack", "pillar": "war"})
+    s, _ = pick(s, 0, [SCOUT])            # 2 against 0: the pillar is favoured, 2 against 3
+    deck, stacks = list(s.deck), {k: list(v) for k, v in s.solo.stacks.items()} if s.solo else {}
+    s, ev = pick(s, 0, [])                # give up
+    assert any(e.kind == "solo_lost" for e in ev) and not any(e.kind == "solo_reset" for e in ev)
+    assert s.seats[0].beads == 2 and s.phase == "solo_turn"
+    assert sorted(s.seats[0].hand) == sorted([POET, MUMMER])  # no drawing back up to 5
+    assert s.deck == deck and s.solo is not None and s.solo.stacks == stacks  # no pillar grew
+
+
+def test_revision_1_a_lost_battle_is_followed_by_a_reset() -> None:
+    s = solo([SCOUT, POET, MUMMER], {"war": [MUMMER, WARLORD]}, beads=3, rules=1)
+    s, _ = act(s, 0, {"type": "attack", "pillar": "war"})
+    s, _ = pick(s, 0, [SCOUT])
+    s, ev = pick(s, 0, [])
+    assert any(e.kind == "solo_reset" for e in ev) and len(s.seats[0].hand) == 5
 
 
 def test_a_lost_battle_costs_a_bead_and_running_out_ends_the_game() -> None:
