@@ -80,9 +80,10 @@ from hand (✋) and milling your own deck, so your hand is ammunition, not treas
 Each turn: untap; play events (and Rapid Deployment units); attack with units (the defender may \
 flee or intercept; both sides add the top card of their deck's 1–100 value to their power, the \
 higher total wins and a tie destroys both; a hit on the player mills a card per 100 power); build \
-units, infrastructure and resources; decommission; draw back to 7. An empty deck means burning 5 \
-graveyard cards forever, shuffling the rest back and advancing your era tracker; whoever has \
-reshuffled most sets the era for both, and later-era cards only become playable then.
+units, infrastructure and resources; decommission; draw: your hand refreshes (what is left goes to \
+the graveyard), you shuffle and draw 7. A card to draw from an empty deck means burning 5 graveyard \
+cards forever, shuffling the rest back and advancing your era tracker; whoever has reshuffled most \
+sets the era for both, and later-era cards only become playable then.
 
 Beware Nuclear units: attacking a nuclear power and leaving its bomb standing loses the game.
 """
