@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.alternate_histories import board, effects
+from rules.alternate_histories import ENGINE, board, effects
 from rules.alternate_histories.board import Ctx
 from rules.alternate_histories.content import CARDS, RAW, Ability, Card, ability_text, card_text
 from rules.alternate_histories.state import ACADEMIC, State
@@ -218,3 +218,15 @@ def test_the_rules_page_prints_each_cards_text() -> None:
             rows[cells[0]] = cells[7]
     for card in CARDS.values():
         assert rows.get(card.name) == re.sub(r"\s+", " ", card.text), card.name
+
+
+def test_mutually_assured_destruction_counts_deck_and_graveyard_not_the_hand() -> None:
+    """Its text: "whoever has more cards in deck and graveyard together wins"."""
+    s = table(step="build", era=(2, 2), hands=(["mad_doctrine", "tiger", "tiger", "tiger"] + [
+        "t34"] * 5, []), decks=(["t34"] * 2, ["t34"] * 6))
+    s.sides[0].graveyard = ["landship"] * 5  # with the three cards paid: 2 + 8
+    s.sides[1].graveyard = ["landship"] * 5
+    s, _ = act(s, 0, {"type": "play", "card": "mad_doctrine"})
+    s, ev = act(s, 0, {"type": "pick", "cards": ["tiger"] * 3})
+    assert s.winner == 1  # 10 against 11: the 5 cards left in hand do not count
+    assert "P1 has 10 cards in deck and graveyard, P2 11; P2 wins." in ENGINE.result(s).reason  # type: ignore[union-attr]
