@@ -175,8 +175,11 @@ class PetitionEngine(Engine[PetitionState]):
         revision-1 game it was (as :meth:`from_json` reads its stored state)."""
         try:
             return self._replay(players, seed, options, log, RULES)
-        except RulesError:
-            return self._replay(players, seed, options, log, 1)
+        except RulesError as current:
+            try:
+                return self._replay(players, seed, options, log, 1)
+            except RulesError:
+                raise current from None
 
     def _replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
                 log: Sequence[tuple[int, Action]], rules: int) -> PetitionState:
