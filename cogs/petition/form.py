@@ -41,6 +41,7 @@ PURPOSES = {
     "solo_attack": "your attack cards",
     "solo_add": "the cards you add to the battle",
     "tithe": "the card you show as tithe",
+    "discard": "the cards you discard down to the hand limit",
 }
 """What a pick is for, in words (the title of the form)."""
 

@@ -96,6 +96,9 @@ def awaited(view: JSON, who: Sequence[str]) -> str:
         return solo_awaited(view)
     turn = who[view["turn_seat"]]
     waiting = listing([who[k] for k in view.get("waiting_for", [])]) or "nobody"
+    if view.get("discarding"):
+        return (f"{listing([who[k] for k in view['discarding']])} discards down to the hand limit; "
+                "then play goes on.")
     pet = view.get("petition")
     camp = view.get("campaign")
     phase = view.get("phase")

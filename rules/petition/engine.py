@@ -1077,6 +1077,7 @@ class PetitionEngine(Engine[PetitionState]):
             "campaign": self._campaign_view(s, s.campaign),
             "placing": [{"owner": r.owner, "kind": r.kind} for r in s.placing],
             "placer": s.placer,
+            "discarding": self._over_limit(s),
             "last_reveal": s.last_reveal,
             "solo": solo_rules.view(s) if s.solo is not None else None,
             "over_reason": s.over_reason,
