@@ -98,6 +98,8 @@ class HeraldBot(commands.Bot):
         sessions.policy = away
         self.platform.scheduler.remind = away.remind
         self.platform.scheduler.jobs.append(away.resume_due)
+        # lobbies that nobody touched for the server's expiry close by themselves
+        self.platform.scheduler.jobs.append(controller.expire_lobbies)
         self.handlers = controller
         self.add_listener(forms.on_interaction, "on_interaction")
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]

@@ -28,7 +28,7 @@ from rules import registry
 from .delivery import DiscordDelivery, get_engine_name, waits_for
 from .errors import StaleAction, TableError
 from .forms import Forms
-from .parsing import parse_id, shown_number
+from .parsing import duration_words, parse_id, shown_number
 from .refusals import answering, is_manager, reply
 from .replay import rematch_click
 from .session import PAUSED, STALLED_REPLY, Decision, Sessions, Ticket, Update, format_duration
@@ -179,10 +179,14 @@ class Controller:
 
     # ----------------------------------------------------------------- lobby
 
-    def lobby_embed(self, game: GameRow) -> discord.Embed:
+    def lobby_embed(self, game: GameRow, closes_at: float | None = None) -> discord.Embed:
+        """The lobby message's card; ``closes_at``: when the open lobby closes if it stays idle."""
         engine = registry.get(game.game_key)
         state = {"lobby": "Open — join with the button below", "active": "Started",
                  "finished": "Finished", "cancelled": "Cancelled"}[game.status]
+        if closes_at is not None and game.status == "lobby":
+            state += (f"\nCloses by itself <t:{int(closes_at)}:R> unless someone joins, leaves, "
+                      "adds a computer player or starts it.")
         embed = discord.Embed(title=f"{engine.name} — table #{game.id}", colour=0x56B4E9,
                               description=state)
         seats = "\n".join(seat_label(game, s.seat) + (" 🤖" if s.is_bot else "") for s in game.seats) or "—"
@@ -195,6 +199,30 @@ class Controller:
         if game.thread_id and game.status != "lobby":
             embed.add_field(name="Play", value=f"<#{game.thread_id}>")
         return embed
+
+    async def open_lobby_embed(self, game: GameRow) -> discord.Embed:
+        """:meth:`lobby_embed` with the time the lobby closes if it stays idle."""
+        return self.lobby_embed(game, await self.sessions.lobby_closes_at(game))
+
+    async def expire_lobbies(self) -> float | None:
+        """The scheduler's job: close the lobbies idle past their server's expiry and say so on
+        their lobby messages (the buttons disabled); when the next one is due."""
+        closed, nxt = await self.sessions.expire_lobbies()
+        for game in closed:
+            if not (game.channel_id and game.lobby_message_id):
+                continue
+            ttl = (await self.sessions.storage.guild_settings(game.guild_id or 0)).lobby_ttl
+            embed = self.lobby_embed(game)
+            embed.description = (f"Closed: nobody joined, left or started it for "
+                                 f"{duration_words(ttl)}. Open a new table with `/play`.")
+            message = self.delivery.client.get_partial_messageable(game.channel_id) \
+                .get_partial_message(game.lobby_message_id)
+            try:
+                await message.edit(embed=embed, view=lobby_view(game.id, closed=True))
+            except discord.HTTPException as exc:  # deleted, or no access any more: it is closed anyway
+                log.info("could not mark the expired lobby's message (%s)", exc,
+                         extra={"game_id": game.id})
+        return nxt
 
     async def lobby_click(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         async with answering(interaction):
@@ -215,7 +243,8 @@ class Controller:
             else:
                 await self.start_table(interaction, game_id, admin)
                 return
-            await interaction.response.edit_message(embed=self.lobby_embed(game), view=lobby_view(game_id))
+            await interaction.response.edit_message(embed=await self.open_lobby_embed(game),
+                                                    view=lobby_view(game_id))
 
     async def start_table(self, interaction: discord.Interaction, game_id: int, admin: bool) -> None:
         s = self.sessions
@@ -228,6 +257,7 @@ class Controller:
         if len(game.seats) < engine.min_players:
             raise TableError(f"{engine.name} needs at least {engine.min_players} players; "
                              f"{len(game.seats)} seated. Invite more or add computer players.")
+        await s.check_start(game)
         await interaction.response.defer()
         thread_id = await self.open_thread(interaction, game, engine.name)
         await s.storage.update_game(game_id, thread_id=thread_id)

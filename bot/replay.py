@@ -564,6 +564,7 @@ class Lookups(Protocol):
     async def resolve(self, interaction: discord.Interaction, game_id: int | None,
                       statuses: tuple[str, ...] = ("active",)) -> GameRow: ...
     def lobby_embed(self, game: GameRow) -> discord.Embed: ...
+    async def open_lobby_embed(self, game: GameRow) -> discord.Embed: ...
     async def note_channel_fallback(self, channel: discord.TextChannel) -> None: ...
 
 
@@ -687,7 +688,7 @@ async def _open_rematch(c: Lookups, interaction: discord.Interaction, old: GameR
         await s.storage.update_game(old.id, result={**(old.result or {}), "rematch": table.id})
     others = [u for u in invited(old) if u != user.id]
     try:
-        message = await channel.send(lobby_text(old, table), embed=c.lobby_embed(table),
+        message = await channel.send(lobby_text(old, table), embed=await c.open_lobby_embed(table),
                                      view=rematch_lobby_view(old.id, table.id), allowed_mentions=pings(others))
     except discord.HTTPException:
         await s.storage.update_game(table.id, status="cancelled", updated_at=s.now())
@@ -722,7 +723,8 @@ async def _confirm(c: Lookups, interaction: discord.Interaction, old: GameRow, t
             f"; waiting for {', '.join(f'<@{u}>' for u in missing)}." if missing else "."))
     table = await c.sessions.join(table.id, user.id, user.display_name)
     if awaited(old, table):
-        await interaction.response.edit_message(content=lobby_text(old, table), embed=c.lobby_embed(table),
+        await interaction.response.edit_message(content=lobby_text(old, table),
+                                                embed=await c.open_lobby_embed(table),
                                                 view=rematch_lobby_view(old.id, table.id),
                                                 allowed_mentions=NO_PINGS)
         return
@@ -737,6 +739,7 @@ async def _start(c: Lookups, interaction: discord.Interaction, old: GameRow, tab
     if len(table.seats) < engine.min_players:
         raise TableError(f"{engine.name} needs at least {engine.min_players} players; "
                          f"{len(table.seats)} confirmed so far.")
+    await c.sessions.check_start(table)
     await interaction.response.defer()
     assert interaction.message is not None
     started = await _begin(c, old, table.id, interaction.message)

@@ -572,26 +572,73 @@ class Sessions:
         ``/play`` or Join arrive at once, each counts what the ones before it stored."""
         return self._guild_locks.setdefault(guild_id or 0, asyncio.Lock())
 
-    async def _check_limits(self, guild_id: int, user_id: int | None, *, opening: bool) -> None:
-        """Refuse a new table (``opening``) or a seat that would exceed the server's limits."""
-        limits = (await self.storage.guild_settings(guild_id)).limits
-        counts = await self.storage.count_tables(guild_id, user_id or 0)
-        def tables(n: int) -> str:
-            return count(n, "table")
-
-        if opening and counts.tables >= limits.tables:
-            raise TableError(f"this server already has {tables(limits.tables)} open, its limit; finish "
-                             "or cancel one first (a server manager can change the limit with "
+    async def _check_limits(self, guild_id: int, user_id: int | None, *, opening: bool = False,
+                            starting: bool = False) -> None:
+        """Refuse a new table (``opening``), a start (``starting``) or a seat that would exceed the
+        server's limits. Lobbies and running games have limits of their own, and a lobby idle
+        past the server's expiry counts for nothing (it is closing)."""
+        settings = await self.storage.guild_settings(guild_id)
+        limits = settings.limits
+        counts = await self.storage.count_tables(guild_id, user_id or 0,
+                                                 lobbies_since=self.now() - settings.lobby_ttl)
+        if opening and counts.lobbies >= limits.lobbies:
+            raise TableError(f"this server already has {count(limits.lobbies, 'table')} waiting to "
+                             "start, its limit; start or cancel one first (idle tables close by "
+                             "themselves; a server manager can change the limits with "
                              "`/herald settings`).")
-        if user_id is None:
+        if starting and counts.games >= limits.tables:
+            raise TableError(f"this server already runs {count(limits.tables, 'game')}, its limit; "
+                             "this table can start once one of them ends (a server manager can "
+                             "change the limit with `/herald settings`).")
+        if user_id is None or starting:
             return
         if counts.member_lobbies >= limits.member_lobbies:
-            raise TableError(f"you are already seated at {tables(limits.member_lobbies)} waiting to "
-                             "start here, the most one member may be; start, leave or cancel one "
-                             "first (see `/games`).")
+            raise TableError(f"you are already seated at {count(limits.member_lobbies, 'table')} "
+                             "waiting to start here, the most one member may be; start, leave or "
+                             "cancel one first (see `/games`).")
         if counts.member_tables >= limits.member_tables:
-            raise TableError(f"you already play at {tables(limits.member_tables)} open here, the most "
-                             "one member may; finish or leave one first (see `/games`).")
+            raise TableError(f"you already play at {count(limits.member_tables, 'table')} open here, "
+                             "the most one member may; finish or leave one first (see `/games`).")
+
+    async def check_start(self, game: GameRow) -> None:
+        """Refuse, before anything is opened for it (a thread), a start the server's limit on
+        running games forbids; :meth:`start` checks again under the server's lock."""
+        if game.guild_id is not None:
+            await self._check_limits(game.guild_id, None, starting=True)
+
+    async def lobby_closes_at(self, game: GameRow) -> float | None:
+        """When the lobby ``game`` closes if nothing happens at it (None: not a lobby here)."""
+        if game.status != "lobby" or game.guild_id is None:
+            return None
+        return game.updated_at + (await self.storage.guild_settings(game.guild_id)).lobby_ttl
+
+    async def expire_lobbies(self) -> tuple[list[GameRow], float | None]:
+        """Close every lobby idle past its server's expiry: (the lobbies closed now, when the
+        next one is due). Each is judged again under its lock, so a Join that just arrived keeps
+        the table open."""
+        closed: list[GameRow] = []
+        nxt: float | None = None
+        now = self.now()
+        for lobby in await self.storage.list_games(statuses=("lobby",)):
+            due = await self.lobby_closes_at(lobby)
+            if due is None:
+                continue
+            if due > now:
+                nxt = due if nxt is None else min(nxt, due)
+                continue
+            async with self.lock(lobby.id):
+                game = await self.storage.get_game(lobby.id)
+                due = None if game is None else await self.lobby_closes_at(game)
+                if game is None or due is None:
+                    continue
+                if due > self.now():
+                    nxt = due if nxt is None else min(nxt, due)
+                    continue
+                await self.storage.update_game(game.id, status="cancelled", updated_at=self.now())
+                log.info("lobby closed after %s idle", format_duration(due - game.updated_at),
+                         extra={"game_id": game.id, "guild_id": game.guild_id})
+                closed.append(await self.get(game.id))
+        return closed, nxt
 
     async def _lobby(self, game_id: int) -> GameRow:
         game = await self.get(game_id)
@@ -611,7 +658,7 @@ class Sessions:
             async with self._guild_lock(game.guild_id):
                 if game.guild_id is not None:
                     await self._check_limits(game.guild_id, user_id, opening=False)
-                await self.storage.set_seats(game_id, seats)
+                await self.storage.set_seats(game_id, seats, now=self.now())
             return await self.get(game_id)
 
     async def leave(self, game_id: int, user_id: int) -> GameRow:
@@ -623,7 +670,7 @@ class Sessions:
                 raise TableError("the host cannot leave; cancel the table instead.")
             rest = [s for s in game.seats if s.user_id != user_id or s.is_bot]
             await self.storage.set_seats(game_id, [SeatRow(i, s.user_id, s.is_bot, s.name)
-                                                   for i, s in enumerate(rest)])
+                                                   for i, s in enumerate(rest)], now=self.now())
             return await self.get(game_id)
 
     async def add_bot(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameRow:
@@ -636,7 +683,7 @@ class Sessions:
                 raise TableError(f"this table is full ({engine.max_players} seats).")
             n = sum(1 for s in game.seats if s.is_bot) + 1
             seats = game.seats + [SeatRow(len(game.seats), None, True, f"Computer {n}")]
-            await self.storage.set_seats(game_id, seats)
+            await self.storage.set_seats(game_id, seats, now=self.now())
             return await self.get(game_id)
 
     async def cancel(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameRow:
@@ -662,8 +709,11 @@ class Sessions:
             opened = self._opened_after({}, [], prompts, None, 1)
             deadlines = await self._deadlines_for(game, prompts, opened, [])
             data = engine.to_json(state)
-            await self.storage.start_game(game_id, seats=game.seats, state=data, opened=opened,
-                                          deadlines=deadlines, now=self.now())
+            async with self._guild_lock(game.guild_id):  # (counted and stored at once)
+                if game.guild_id is not None:
+                    await self._check_limits(game.guild_id, None, starting=True)
+                await self.storage.start_game(game_id, seats=game.seats, state=data, opened=opened,
+                                              deadlines=deadlines, now=self.now())
             log.info("game started", extra={"game_id": game_id, "guild_id": game.guild_id})
             started = dataclasses.replace(game, status="active", state=data, version=1, opened=opened,
                                           updated_at=self.now())

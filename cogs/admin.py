@@ -1,6 +1,7 @@
 """``/herald settings`` (Manage Server): default deadline, reminder lead time, who may open tables,
-the channels where tables may open, the limits on open tables (for the server, and for each
-member), and whether leaderboards are shown. Validated, persisted, confirmed."""
+the channels where tables may open, the limits on lobbies and running games (for the server, and for
+each member), how long an idle lobby stays open, and whether leaderboards are shown. Validated,
+persisted, confirmed."""
 
 from __future__ import annotations
 
@@ -9,13 +10,23 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import TableError
-from bot.parsing import format_duration, parse_deadline, parse_reminder_lead
+from bot.parsing import (
+    duration_words,
+    format_duration,
+    parse_deadline,
+    parse_duration,
+    parse_reminder_lead,
+)
 from bot.platform import Platform, platform_of
 from bot.refusals import refusals, reply
 from bot.storage.base import (
+    DEFAULT_LOBBY_EXPIRY,
+    DEFAULT_LOBBY_LIMIT,
     DEFAULT_MEMBER_LOBBY_LIMIT,
     DEFAULT_MEMBER_TABLE_LIMIT,
     DEFAULT_TABLE_LIMIT,
+    MAX_LOBBY_EXPIRY,
+    MIN_LOBBY_EXPIRY,
 )
 
 MAX_TABLE_LIMIT = 1000
@@ -38,7 +49,9 @@ class Admin(commands.Cog):
         opener_role="only this role may open tables", everyone_opens="let everyone open tables again",
         add_channel="allow tables in this channel (once any is set, only listed channels)",
         remove_channel="stop allowing tables in this channel",
-        table_limit=f"open tables (lobbies and running games) this server may have at once (default {DEFAULT_TABLE_LIMIT})",
+        table_limit=f"running games this server may have at once (default {DEFAULT_TABLE_LIMIT})",
+        lobby_limit=f"tables waiting to start this server may have at once (default {DEFAULT_LOBBY_LIMIT})",
+        lobby_expiry=f"how long a table nobody touches waits to start before it closes, e.g. 12h, 3d (default {duration_words(DEFAULT_LOBBY_EXPIRY)})",
         member_lobby_limit=f"tables waiting to start one member may sit at (default {DEFAULT_MEMBER_LOBBY_LIMIT})",
         member_table_limit=f"open tables one member may sit at, lobbies included (default {DEFAULT_MEMBER_TABLE_LIMIT})",
         leaderboards="show /leaderboard and ratings in /stats here (ratings are kept either way)")
@@ -50,7 +63,9 @@ class Admin(commands.Cog):
                        table_limit: app_commands.Range[int, 1, MAX_TABLE_LIMIT] | None = None,
                        member_lobby_limit: app_commands.Range[int, 1, MAX_MEMBER_LIMIT] | None = None,
                        member_table_limit: app_commands.Range[int, 1, MAX_MEMBER_LIMIT] | None = None,
-                       leaderboards: bool | None = None) -> None:
+                       leaderboards: bool | None = None,
+                       lobby_limit: app_commands.Range[int, 1, MAX_TABLE_LIMIT] | None = None,
+                       lobby_expiry: str | None = None) -> None:
         """View or change Herald's settings for this server."""
         assert interaction.guild_id is not None
         storage = self.platform.storage
@@ -81,8 +96,12 @@ class Admin(commands.Cog):
                 raise TableError(f"{remove_channel.mention} is not in the list of table channels.")
             s.channels.remove(remove_channel.id)
             changed.append("channels")
+        if lobby_expiry is not None:
+            s.lobby_expiry = parse_duration(lobby_expiry, what="lobby expiry", lo=MIN_LOBBY_EXPIRY,
+                                            hi=MAX_LOBBY_EXPIRY)
+            changed.append("lobby_expiry")
         for name, value in (("table_limit", table_limit), ("member_lobby_limit", member_lobby_limit),
-                            ("member_table_limit", member_table_limit)):
+                            ("member_table_limit", member_table_limit), ("lobby_limit", lobby_limit)):
             if value is not None:
                 setattr(s, name, int(value))
                 changed.append(name)
@@ -102,9 +121,11 @@ class Admin(commands.Cog):
             + (" (longer than the deadline: reminders come at half time)" if eff_lead >= eff_deadline else ""),
             f"• Who may open tables: {f'<@&{s.opener_role_id}>' if s.opener_role_id else 'everyone'}",
             f"• Table channels: {', '.join(f'<#{c}>' for c in s.channels) if s.channels else 'any channel'}",
-            f"• Open tables (lobbies and running games): at most **{limits.tables}** in this server; "
-            f"each member at most **{limits.member_lobbies}** waiting to start and "
-            f"**{limits.member_tables}** in all",
+            f"• Running games: at most **{limits.tables}** in this server; tables waiting to start: "
+            f"at most **{limits.lobbies}**, each closing after **{duration_words(s.lobby_ttl)}** "
+            "with nobody joining, leaving or starting it",
+            f"• Each member: at most **{limits.member_lobbies}** tables waiting to start and "
+            f"**{limits.member_tables}** tables in all",
             f"• Leaderboards and ratings: **{'shown' if s.leaderboards else 'hidden'}**",
         ]
         await reply(interaction, "\n".join(lines))

@@ -138,7 +138,7 @@ class Tables(commands.Cog):
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, game_key=find_game(game), options=parse_options(options),
             deadline=deadline, bots=bots)
-        await interaction.response.send_message(embed=self.controller.lobby_embed(table),
+        await interaction.response.send_message(embed=await self.controller.open_lobby_embed(table),
                                                 view=lobby_view(table.id), allowed_mentions=NO_PINGS)
         msg = await interaction.original_response()
         await self.sessions.storage.update_game(table.id, lobby_message_id=msg.id)

@@ -200,7 +200,15 @@ class EventRow:
 
 
 DEFAULT_TABLE_LIMIT = 50
-"""Open tables (lobbies and running games) one server may have at once, unless it sets its own."""
+"""Running games one server may have at once, unless it sets its own (lobbies have their own
+limit: a server full of idle lobbies never stops a game from starting)."""
+DEFAULT_LOBBY_LIMIT = 25
+"""Lobbies (tables waiting to start) one server may have at once, unless it sets its own."""
+DEFAULT_LOBBY_EXPIRY = 3 * 86400
+"""Seconds a lobby may stay idle (nobody joins, leaves, adds a computer player or starts it)
+before it closes by itself, unless the server sets its own."""
+MIN_LOBBY_EXPIRY = 3600
+MAX_LOBBY_EXPIRY = 30 * 86400
 DEFAULT_MEMBER_LOBBY_LIMIT = 5
 """Lobbies (tables waiting to start) one member may sit at in one server at once."""
 DEFAULT_MEMBER_TABLE_LIMIT = 10
@@ -222,6 +230,10 @@ class GuildSettings:
     leaderboards: bool = True
     """False: the server turned ``/leaderboard`` off (ratings are still kept, so turning it back
     on shows them as they would have been)."""
+    lobby_limit: int | None = None
+    """Lobbies the server may have at once (None: :data:`DEFAULT_LOBBY_LIMIT`)."""
+    lobby_expiry: int | None = None
+    """Seconds an idle lobby stays open (None: :data:`DEFAULT_LOBBY_EXPIRY`)."""
 
     @property
     def limits(self) -> TableLimits:
@@ -229,26 +241,43 @@ class GuildSettings:
         return TableLimits(
             tables=self.table_limit or DEFAULT_TABLE_LIMIT,
             member_lobbies=self.member_lobby_limit or DEFAULT_MEMBER_LOBBY_LIMIT,
-            member_tables=self.member_table_limit or DEFAULT_MEMBER_TABLE_LIMIT)
+            member_tables=self.member_table_limit or DEFAULT_MEMBER_TABLE_LIMIT,
+            lobbies=self.lobby_limit or DEFAULT_LOBBY_LIMIT)
+
+    @property
+    def lobby_ttl(self) -> int:
+        """Seconds an idle lobby stays open here."""
+        return self.lobby_expiry or DEFAULT_LOBBY_EXPIRY
 
 
 @dataclass(frozen=True)
 class TableLimits:
     tables: int
+    """Running games in the server."""
     member_lobbies: int
     member_tables: int
+    lobbies: int = DEFAULT_LOBBY_LIMIT
+    """Lobbies in the server."""
 
 
 @dataclass(frozen=True)
 class TableCounts:
-    """What counts against the limits, for one server and one member (``Storage.count_tables``)."""
+    """What counts against the limits, for one server and one member (``Storage.count_tables``).
+    A lobby idle since before the count's cutoff counts nowhere: it is closing."""
 
-    tables: int
-    """Open tables (lobbies and running games) in the server."""
+    lobbies: int
+    """Lobbies in the server."""
+    games: int
+    """Running games in the server."""
     member_lobbies: int
     """Lobbies in the server the member is seated at."""
     member_tables: int
     """Open tables in the server the member is seated at (lobbies included)."""
+
+    @property
+    def tables(self) -> int:
+        """Open tables: lobbies and running games."""
+        return self.lobbies + self.games
 
 
 @dataclass
@@ -413,12 +442,15 @@ class Storage(ABC):
         """At most ``limit`` of a server's games played in ``channel_id`` (its lobby channel or its
         thread) or with ``user_id`` seated: the candidates when a command names no game."""
     @abstractmethod
-    async def count_tables(self, guild_id: int, user_id: int) -> TableCounts:
+    async def count_tables(self, guild_id: int, user_id: int, *,
+                           lobbies_since: float = 0.0) -> TableCounts:
         """Open tables in a server, and those of them the member is seated at (the limits)."""
     @abstractmethod
     async def update_game(self, game_id: int, **fields: Any) -> None: ...
     @abstractmethod
-    async def set_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None: ...
+    async def set_seats(self, game_id: int, seats: Sequence[SeatRow], *,
+                        now: float | None = None) -> None:
+        """Replace a lobby's seats (and, given ``now``, mark the table active at that time)."""
     @abstractmethod
     async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],
                          opened: Mapping[int, int], deadlines: Sequence[DeadlineRow],

@@ -296,6 +296,11 @@ MIGRATIONS: list[str] = [
     """
     CREATE TABLE dm_channels (user_id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL);
     """,
+    # 10: a server's own limit on lobbies, and how long an idle lobby stays open
+    """
+    ALTER TABLE guild_settings ADD COLUMN lobby_limit INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN lobby_expiry INTEGER;
+    """,
 ]
 """Step for step the SQLite backend's migrations: a schema number means the same in both."""
 
@@ -1064,15 +1069,19 @@ class PostgresStorage(Storage):
             guild_id, list(statuses), channel_id, user_id, max(0, limit))
 
     @_boundary
-    async def count_tables(self, guild_id: int, user_id: int) -> TableCounts:
+    async def count_tables(self, guild_id: int, user_id: int, *,
+                           lobbies_since: float = 0.0) -> TableCounts:
         async with self._connection() as conn:
             row = await conn.fetchrow(
-                "SELECT COUNT(*), COUNT(*) FILTER (WHERE g.status='lobby' AND m.game_id IS NOT NULL), "
+                "SELECT COUNT(*) FILTER (WHERE g.status='lobby'), "
+                "COUNT(*) FILTER (WHERE g.status<>'lobby'), "
+                "COUNT(*) FILTER (WHERE g.status='lobby' AND m.game_id IS NOT NULL), "
                 "COUNT(m.game_id) FROM games g LEFT JOIN "
                 "(SELECT DISTINCT game_id FROM seats WHERE user_id=$1 AND NOT is_bot) m "
-                "ON m.game_id=g.id WHERE g.guild_id=$2 AND g.status = ANY($3::text[])",
-                user_id, guild_id, _OPEN)
-        return TableCounts(*(int(x) for x in row)) if row else TableCounts(0, 0, 0)
+                "ON m.game_id=g.id WHERE g.guild_id=$2 AND g.status = ANY($3::text[]) "
+                "AND (g.status<>'lobby' OR g.updated_at>=$4)",
+                user_id, guild_id, _OPEN, float(lobbies_since))
+        return TableCounts(*(int(x) for x in row)) if row else TableCounts(0, 0, 0, 0)
 
     @_boundary
     async def update_game(self, game_id: int, **fields: Any) -> None:
@@ -1088,9 +1097,12 @@ class PostgresStorage(Storage):
             await conn.execute(f"UPDATE games SET {sets} WHERE id=$1", game_id, *values)
 
     @_boundary
-    async def set_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
+    async def set_seats(self, game_id: int, seats: Sequence[SeatRow], *,
+                        now: float | None = None) -> None:
         async with self._transaction() as conn:
             await self._write_seats(conn, game_id, seats)
+            if now is not None:
+                await conn.execute("UPDATE games SET updated_at=$2 WHERE id=$1", game_id, float(now))
 
     async def _write_seats(self, conn: asyncpg.Connection, game_id: int,
                            seats: Sequence[SeatRow]) -> None:
@@ -1476,11 +1488,11 @@ class PostgresStorage(Storage):
         async with self._connection() as conn:
             r = await conn.fetchrow(
                 "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
-                "member_lobby_limit, member_table_limit, leaderboards FROM guild_settings "
-                "WHERE guild_id=$1", guild_id)
+                "member_lobby_limit, member_table_limit, leaderboards, lobby_limit, lobby_expiry "
+                "FROM guild_settings WHERE guild_id=$1", guild_id)
         s = GuildSettings(guild_id) if r is None else GuildSettings(
             guild_id, r[0], r[1], r[2], list(from_json(r[3]) or []), r[4], r[5], r[6],
-            leaderboards=bool(r[7]))
+            leaderboards=bool(r[7]), lobby_limit=r[8], lobby_expiry=r[9])
         if self._listener is not None and epoch == self._settings_epoch:
             self._guilds.pop(guild_id, None)
             self._guilds[guild_id] = (time.monotonic(), _copied(s))
@@ -1497,17 +1509,19 @@ class PostgresStorage(Storage):
             await conn.execute(
                 "WITH saved AS (INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, "
                 "opener_role_id, channels, table_limit, member_lobby_limit, member_table_limit, "
-                "leaderboards) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) "
+                "leaderboards, lobby_limit, lobby_expiry) "
+                "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$11,$12) "
                 "ON CONFLICT (guild_id) DO UPDATE SET default_deadline=excluded.default_deadline, "
                 "reminder_lead=excluded.reminder_lead, opener_role_id=excluded.opener_role_id, "
                 "channels=excluded.channels, table_limit=excluded.table_limit, "
                 "member_lobby_limit=excluded.member_lobby_limit, "
                 "member_table_limit=excluded.member_table_limit, "
-                "leaderboards=excluded.leaderboards RETURNING guild_id) "
+                "leaderboards=excluded.leaderboards, lobby_limit=excluded.lobby_limit, "
+                "lobby_expiry=excluded.lobby_expiry RETURNING guild_id) "
                 "SELECT pg_notify($10, guild_id::text) FROM saved",
                 s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id,
                 to_json(s.channels), s.table_limit, s.member_lobby_limit, s.member_table_limit,
-                bool(s.leaderboards), SETTINGS_CHANNEL)
+                bool(s.leaderboards), SETTINGS_CHANNEL, s.lobby_limit, s.lobby_expiry)
 
     @_boundary
     async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None:

@@ -249,6 +249,11 @@ MIGRATIONS: list[str] = [
         user_id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 10: a server's own limit on lobbies, and how long an idle lobby stays open
+    """
+    ALTER TABLE guild_settings ADD COLUMN lobby_limit INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN lobby_expiry INTEGER;
+    """,
 ]
 
 
@@ -1191,15 +1196,18 @@ class SqliteStorage(Storage):
             [guild_id, *statuses, channel_id, channel_id, user_id, max(0, limit)])
 
     @_serialised
-    async def count_tables(self, guild_id: int, user_id: int) -> TableCounts:
+    async def count_tables(self, guild_id: int, user_id: int, *,
+                           lobbies_since: float = 0.0) -> TableCounts:
         async with self._query(
-            "SELECT COUNT(*), COALESCE(SUM(g.status='lobby' AND m.game_id IS NOT NULL), 0), "
+            "SELECT COALESCE(SUM(g.status='lobby'), 0), COALESCE(SUM(g.status<>'lobby'), 0), "
+            "COALESCE(SUM(g.status='lobby' AND m.game_id IS NOT NULL), 0), "
             "COALESCE(SUM(m.game_id IS NOT NULL), 0) FROM games g LEFT JOIN "
             "(SELECT DISTINCT game_id FROM seats WHERE user_id=? AND is_bot=0) m ON m.game_id=g.id "
-            f"WHERE g.guild_id=? AND g.status IN ({_marks(_OPEN)})",
-            [user_id, guild_id, *_OPEN]) as cur:
+            f"WHERE g.guild_id=? AND g.status IN ({_marks(_OPEN)}) "
+            "AND (g.status<>'lobby' OR g.updated_at>=?)",
+            [user_id, guild_id, *_OPEN, lobbies_since]) as cur:
             row = await cur.fetchone()
-        return TableCounts(*(int(x) for x in row)) if row else TableCounts(0, 0, 0)
+        return TableCounts(*(int(x) for x in row)) if row else TableCounts(0, 0, 0, 0)
 
     @_serialised
     async def update_game(self, game_id: int, **fields: Any) -> None:
@@ -1218,10 +1226,13 @@ class SqliteStorage(Storage):
                 for k, v in fields.items()}))
 
     @_serialised
-    async def set_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
+    async def set_seats(self, game_id: int, seats: Sequence[SeatRow], *,
+                        now: float | None = None) -> None:
         self._games.pop(game_id, None)
         async with self._transaction():
             await self._write_seats(game_id, seats)
+            if now is not None:
+                await self._x("UPDATE games SET updated_at=? WHERE id=?", (now, game_id))
 
     async def _write_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
         await self._x("DELETE FROM seats WHERE game_id=?", (game_id,))
@@ -1697,12 +1708,12 @@ class SqliteStorage(Storage):
         if kept is None:
             async with self._query(
                 "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
-                "member_lobby_limit, member_table_limit, leaderboards FROM guild_settings "
-                "WHERE guild_id=?", (guild_id,)) as cur:
+                "member_lobby_limit, member_table_limit, leaderboards, lobby_limit, lobby_expiry "
+                "FROM guild_settings WHERE guild_id=?", (guild_id,)) as cur:
                 r = await cur.fetchone()
             kept = GuildSettings(guild_id) if r is None else GuildSettings(
                 guild_id, r[0], r[1], r[2], list(from_json(r[3]) or []), r[4], r[5], r[6],
-                leaderboards=bool(r[7]))
+                leaderboards=bool(r[7]), lobby_limit=r[8], lobby_expiry=r[9])
             self._guilds[guild_id] = kept
         return dataclasses.replace(kept, channels=list(kept.channels))
 
@@ -1711,15 +1722,17 @@ class SqliteStorage(Storage):
         self._guilds.pop(s.guild_id, None)
         await self._x(
             "INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, opener_role_id, channels, "
-            "table_limit, member_lobby_limit, member_table_limit, leaderboards) "
-            "VALUES (?,?,?,?,?,?,?,?,?) "
+            "table_limit, member_lobby_limit, member_table_limit, leaderboards, lobby_limit, "
+            "lobby_expiry) VALUES (?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(guild_id) DO UPDATE SET default_deadline=excluded.default_deadline, "
             "reminder_lead=excluded.reminder_lead, opener_role_id=excluded.opener_role_id, "
             "channels=excluded.channels, table_limit=excluded.table_limit, "
             "member_lobby_limit=excluded.member_lobby_limit, member_table_limit=excluded.member_table_limit, "
-            "leaderboards=excluded.leaderboards",
+            "leaderboards=excluded.leaderboards, lobby_limit=excluded.lobby_limit, "
+            "lobby_expiry=excluded.lobby_expiry",
             (s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id, to_json(s.channels),
-             s.table_limit, s.member_lobby_limit, s.member_table_limit, int(s.leaderboards)))
+             s.table_limit, s.member_lobby_limit, s.member_table_limit, int(s.leaderboards),
+             s.lobby_limit, s.lobby_expiry))
 
     @_serialised
     async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None:

@@ -4,6 +4,7 @@ member can open tables without bound or make a listing load everything."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -205,14 +206,14 @@ async def test_simultaneous_plays_never_exceed_the_server_limit(simcord_env: sim
     channel = guild.create_text_channel("games")
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(env.create_user("mod"), roles=[mods])
-    r = await mod.slash(channel, "herald settings", table_limit=4)
-    assert "at most **4** in this server" in reply_text(r)
+    r = await mod.slash(channel, "herald settings", lobby_limit=4)
+    assert "tables waiting to start: at most **4**" in reply_text(r)
     members = [guild.add_member(env.create_user(f"m{i}")) for i in range(10)]
     results = await simultaneously(env, *(m.slash(channel, "play", game="duel") for m in members))
     opened = [r for r in results if not r.ephemeral]
     refused = [reply_text(r) for r in results if r.ephemeral]
     assert len(opened) == 4 and len(refused) == 6
-    assert all("already has 4 tables open" in t for t in refused)
+    assert all("already has 4 tables waiting to start" in t for t in refused)
     storage = env.bot.storage  # type: ignore[attr-defined]
     assert (await storage.count_tables(guild.id, 0)).tables == 4
     # cancelling one makes room for one more
@@ -246,9 +247,11 @@ async def test_limits_are_shown_and_changed_by_managers(simcord_env: simcord.Env
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(env.create_user("mod"), roles=[mods])
     text = reply_text(await mod.slash(channel, "herald settings"))
-    assert "at most **50** in this server" in text and "**5** waiting to start" in text and "**10** in all" in text
+    assert "Running games: at most **50** in this server" in text and "at most **25**" in text
+    assert "closing after **3 days**" in text
+    assert "at most **5** tables waiting to start" in text and "**10** tables in all" in text
     text = reply_text(await mod.slash(channel, "herald settings", member_lobby_limit=1, member_table_limit=2))
-    assert "Saved" in text and "**1** waiting to start" in text and "**2** in all" in text
+    assert "Saved" in text and "**1** tables waiting to start" in text and "**2** tables in all" in text
     await mod.slash(channel, "play", game="duel")
     r = await mod.slash(channel, "play", game="duel")
     assert r.ephemeral and "already seated at 1 table waiting to start" in reply_text(r)
@@ -335,3 +338,74 @@ async def test_forged_custom_ids_with_huge_numbers_are_refused_like_an_unknown_g
     assert failures == []
     # nothing changed in the servers' games
     assert "alice" in reply_text(await w.alice.slash(w.n_chan, "game status", game=1))
+
+
+# ------------------------------------------------------------------ lobbies that nobody touches
+
+
+def current(channel: Any, message: discord.Message) -> discord.Message:
+    """The message as it stands now (after edits)."""
+    return next(m for m in channel.history() if m.id == message.id)
+
+
+def embed_text(message: discord.Message) -> str:
+    e = message.embeds[0]
+    return " ".join([e.title or "", e.description or ""] + [f"{f.name} {f.value}" for f in e.fields])
+
+
+async def test_an_idle_lobby_says_when_it_closes_and_closes_by_itself(simcord_env: simcord.Env) -> None:
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    ann = guild.add_member(env.create_user("ann"))
+    ben = guild.add_member(env.create_user("ben"))
+    await ann.slash(channel, "play", game="duel")
+    lobby = channel.last_message
+    assert "Closes by itself <t:" in embed_text(lobby)
+    due = int(re.search(r"<t:(\d+):R>", embed_text(lobby))[1])
+    assert abs(due - (env.now().timestamp() + 3 * 86400)) < 5  # the default: three days idle
+    await env.advance_time(2 * 86400)
+    await ben.click(lobby, label="Join")  # activity: the three days start again
+    lobby = current(channel, lobby)
+    moved = int(re.search(r"<t:(\d+):R>", embed_text(lobby))[1])
+    assert moved - due > 2 * 86400 - 5
+    await env.advance_time(2 * 86400)
+    assert "Open" in embed_text(current(channel, lobby))
+    await env.advance_time(86400 + 120)
+    closed = current(channel, lobby)
+    assert "Closed: nobody joined, left or started it for 3 days" in embed_text(closed)
+    assert all(b.disabled for row in closed.components for b in row.children)  # type: ignore[attr-defined]
+    storage = env.bot.storage  # type: ignore[attr-defined]
+    assert (await storage.get_game(1)).status == "cancelled"
+    assert (await storage.count_tables(guild.id, ann.id)).tables == 0
+    r = await ben.slash(channel, "play", game="duel")  # nothing of the old lobby is held
+    assert not r.ephemeral
+
+
+async def test_lobbies_do_not_keep_games_from_starting_and_expired_ones_hold_no_place(
+        simcord_env: simcord.Env) -> None:
+    """Ten members at their lobby limit used to fill a server's 50 tables forever. Lobbies and
+    running games now have limits of their own, and a lobby past its expiry counts for nothing."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("mod"), roles=[mods])
+    text = reply_text(await mod.slash(channel, "herald settings", lobby_limit=3, table_limit=1,
+                                      lobby_expiry="12h"))
+    assert "Saved" in text and "at most **3**" in text and "closing after **12 hours**" in text
+    bad = reply_text(await mod.slash(channel, "herald settings", lobby_expiry="5m"))
+    assert "between 1 hour and 30 days" in bad
+    members = [guild.add_member(env.create_user(f"m{i}")) for i in range(5)]
+    opened = [await m.slash(channel, "play", game="duel", bots=1) for m in members[:3]]
+    assert not any(r.ephemeral for r in opened)
+    full = await members[3].slash(channel, "play", game="duel", bots=1)
+    assert full.ephemeral and "already has 3 tables waiting to start" in reply_text(full)
+    # the lobbies do not count against running games: one starts
+    await members[0].click(opened[0].response.message, label="Start")
+    second = await members[1].click(opened[1].response.message, label="Start")
+    assert second.ephemeral and "already runs 1 game, its limit" in reply_text(second)
+    # twelve idle hours later the two lobbies left have closed and hold no place
+    await env.advance_time(12 * 3600 + 120)
+    again = [await m.slash(channel, "play", game="duel") for m in members[3:5]]
+    assert not any(r.ephemeral for r in again)

@@ -147,15 +147,15 @@ async def test_a_rematch_respects_the_servers_table_limit(simcord_env: simcord.E
     env, bot = simcord_env, simcord_bot
     t = await duel(env)
     await finish(t, bot)
-    await bot.storage.save_guild_settings(GuildSettings(t.guild.id, table_limit=1))
-    await t.carol.slash(t.channel, "play", game="duel")  # the one open table allowed
+    await bot.storage.save_guild_settings(GuildSettings(t.guild.id, lobby_limit=1))
+    await t.carol.slash(t.channel, "play", game="duel")  # the one table waiting to start allowed
     refused = reply_text(await t.bob.click(final_message(t.thread), label="Rematch"))
     assert "limit" in refused and "Traceback" not in refused
     assert len(await bot.storage.list_games(statuses=("lobby",))) == 1
     old = await bot.storage.get_game(1)
     assert old is not None and "rematch" not in (old.result or {})
     # once there is room, the press works
-    await bot.storage.save_guild_settings(GuildSettings(t.guild.id, table_limit=2))
+    await bot.storage.save_guild_settings(GuildSettings(t.guild.id, lobby_limit=2))
     assert "is open" in reply_text(await t.bob.click(final_message(t.thread), label="Rematch"))
 
 

@@ -27,6 +27,7 @@ from bot.storage import (
     SqliteStorage,
     Storage,
     StorageError,
+    TableCounts,
     VersionConflict,
     open_storage,
 )
@@ -465,10 +466,26 @@ async def test_counting_open_tables_for_the_limits(store: Storage) -> None:
     await _table(store, status="cancelled", seats=((100, "Ada"),))
     await _table(store, guild_id=11, seats=((100, "Ada"),))                    # another server
     counts = await store.count_tables(10, 100)
-    assert (counts.tables, counts.member_lobbies, counts.member_tables) == (4, 2, 3)
+    assert (counts.lobbies, counts.games, counts.member_lobbies, counts.member_tables) == (2, 2, 2, 3)
+    assert counts.tables == 4
     assert (await store.count_tables(10, 200)).member_tables == 3
-    assert await store.count_tables(10, 999) == type(counts)(4, 0, 0)
-    assert await store.count_tables(12, 100) == type(counts)(0, 0, 0)
+    assert await store.count_tables(10, 999) == type(counts)(2, 2, 0, 0)
+    assert await store.count_tables(12, 100) == type(counts)(0, 0, 0, 0)
+
+
+async def test_a_lobby_idle_since_before_the_cutoff_counts_nowhere(store: Storage) -> None:
+    """A lobby past its server's expiry is closing: it holds no place under any limit, while a
+    running game counts however long it has been quiet."""
+    idle = await _table(store, seats=((100, "Ada"),), at=10.0)
+    await _table(store, seats=((100, "Ada"), (200, "Bo")), at=50.0)
+    await _table(store, status="active", seats=((100, "Ada"), (200, "Bo")), at=5.0)
+    assert await store.count_tables(10, 100, lobbies_since=20.0) == TableCounts(1, 1, 1, 2)
+    assert await store.count_tables(10, 100, lobbies_since=0.0) == TableCounts(2, 1, 2, 3)
+    # a seat change moves the lobby's last activity: it counts again
+    await store.set_seats(idle, [SeatRow(0, 100, False, "Ada"), SeatRow(1, None, True, "Computer 2")],
+                          now=30.0)
+    assert (await store.get_game(idle)).updated_at == 30.0
+    assert await store.count_tables(10, 100, lobbies_since=20.0) == TableCounts(2, 1, 2, 3)
 
 
 async def test_a_page_of_games_is_the_most_recently_active_with_the_total(store: Storage) -> None:
@@ -508,6 +525,8 @@ async def test_searching_games_filters_in_the_database_and_keeps_to_its_scope(st
 
 async def test_guild_limits_round_trip_and_default(store: Storage) -> None:
     from bot.storage.base import (
+        DEFAULT_LOBBY_EXPIRY,
+        DEFAULT_LOBBY_LIMIT,
         DEFAULT_MEMBER_LOBBY_LIMIT,
         DEFAULT_MEMBER_TABLE_LIMIT,
         DEFAULT_TABLE_LIMIT,
@@ -515,12 +534,16 @@ async def test_guild_limits_round_trip_and_default(store: Storage) -> None:
     limits = (await store.guild_settings(7)).limits
     assert (limits.tables, limits.member_lobbies, limits.member_tables) == (
         DEFAULT_TABLE_LIMIT, DEFAULT_MEMBER_LOBBY_LIMIT, DEFAULT_MEMBER_TABLE_LIMIT)
+    assert (limits.lobbies, (await store.guild_settings(7)).lobby_ttl) == (
+        DEFAULT_LOBBY_LIMIT, DEFAULT_LOBBY_EXPIRY)
     await store.save_guild_settings(GuildSettings(7, default_deadline=600, table_limit=3,
-                                                  member_lobby_limit=1, member_table_limit=2))
+                                                  member_lobby_limit=1, member_table_limit=2,
+                                                  lobby_limit=4, lobby_expiry=7200))
     saved = await store.guild_settings(7)
     assert (saved.default_deadline, saved.table_limit, saved.member_lobby_limit, saved.member_table_limit) == (
         600, 3, 1, 2)
     assert (saved.limits.tables, saved.limits.member_lobbies, saved.limits.member_tables) == (3, 1, 2)
+    assert (saved.lobby_limit, saved.limits.lobbies, saved.lobby_expiry, saved.lobby_ttl) == (4, 4, 7200, 7200)
 
 
 async def test_settings_of_a_schema_2_database_survive_migration_3_postgres(postgres_url: str) -> None:
