@@ -26,7 +26,7 @@ import discord
 from .parsing import parse_id
 from .refusals import answering
 from .session import Decision, Ticket
-from .views import Claims, claimed
+from .views import Claims
 
 Payload = dict[str, Any]
 """Message keyword arguments: ``content``, ``embed``, ``view``…"""
@@ -162,8 +162,8 @@ def form_items(select_prefix: str, button_prefix: str, handler: Callable[[discor
             def numbers(match: re.Match[str]) -> tuple[int, int]:
                 return parse_id(match["game"]), parse_id(match["opened"], what="decision", lo=0)
 
-            @claimed
-            def from_custom_id(cls, item: Any, match: re.Match[str]) -> Self:
+            @classmethod
+            def claim(cls, item: Any, match: re.Match[str]) -> Self:
                 cls.numbers(match)  # checked here, where the click's custom_id is parsed
                 return cls(item)
 

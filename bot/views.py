@@ -13,8 +13,8 @@ knows only the games of the interaction's server (in a DM, the clicking user's o
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar, cast
+from collections.abc import Sequence
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -58,42 +58,38 @@ def first_value(interaction: discord.Interaction) -> str:
 
 # ----------------------------------------------------------------- claimed ids
 
-_Item = TypeVar("_Item", bound="Claims")
-
-
 class Claims:
     """A mixin for :class:`discord.ui.DynamicItem` components whose custom_id carries numbers (a
-    game, a version, a page). The numbers are checked where they are parsed — in ``from_custom_id``,
-    through :func:`parse_id` — and a number out of range (a forged ``herald:act:99…9:1``) does not
+    game, a version, a page). Each class reads its custom_id in ``claim``, where the numbers are
+    checked (:func:`parse_id`); a number out of range (a forged ``herald:act:99…9:1``) does not
     reach the storage: the click gets the same sentence as a game number nobody has, and nothing
-    is logged as a failure."""
+    is logged as a failure (an exception in ``from_custom_id`` would only be logged by
+    discord.py, the member left with "interaction failed")."""
 
     refusal: TableError | None = None
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if self.refusal is None:
-            return True
-        async with answering(interaction):
-            raise self.refusal
-        return False
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
+        """The component for a clicked custom_id, its numbers checked: each class has its own."""
+        raise TypeError(f"{cls.__name__} reads no custom_id: define claim()")
 
-
-def claimed(parse: Callable[[type[_Item], Any, re.Match[str]], _Item]) -> Any:
-    """Turn a component class's parse of its custom_id into its ``from_custom_id``: a
-    :class:`TableError` raised while parsing (a number out of range) makes an item that answers the
-    click with that sentence (:class:`Claims`) instead of an exception discord.py would only log."""
-
-    async def from_custom_id(cls: type[_Item], interaction: discord.Interaction, item: Any,
-                             match: re.Match[str]) -> _Item:
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: Any,
+                             match: re.Match[str], /) -> Any:
         try:
-            return parse(cls, item, match)
+            return cls.claim(item, match)
         except TableError as exc:
             refused = cls.__new__(cls)
             discord.ui.DynamicItem.__init__(cast(Any, refused), item)
             refused.refusal = exc
             return refused
 
-    return classmethod(from_custom_id)
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if self.refusal is None:
+            return True
+        async with answering(interaction):
+            raise self.refusal
+        return False
 
 
 def checked_ticket(text: str) -> str:
@@ -121,8 +117,8 @@ class LobbyButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            custom_id=f"herald:lobby:{game_id}:{op}"))
         self.game_id, self.op = game_id, op
 
-    @claimed
-    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
         return cls(parse_id(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -146,8 +142,8 @@ class DecideButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            custom_id=f"herald:act:{game_id}:{version}"))
         self.game_id, self.version = game_id, version
 
-    @claimed
-    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
         return cls(parse_id(match["game"]), parse_id(match["version"], what="board version", lo=0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -160,8 +156,8 @@ class HandButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
                                            custom_id=f"herald:hand:{game_id}"))
         self.game_id = game_id
 
-    @claimed
-    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
         return cls(parse_id(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -195,8 +191,8 @@ class GroupSelect(Claims, discord.ui.DynamicItem[discord.ui.Select[Any]],
             custom_id=f"herald:grp:{game_id}:{ticket}"))
         self.game_id, self.ticket = game_id, ticket
 
-    @claimed
-    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
         return cls(parse_id(match["game"]), checked_ticket(match["ticket"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -214,8 +210,8 @@ class ChoiceSelect(Claims, discord.ui.DynamicItem[discord.ui.Select[Any]],
             custom_id=f"herald:pick:{game_id}:{ticket}:{page}"))
         self.game_id, self.ticket, self.page = game_id, ticket, page
 
-    @claimed
-    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
         return cls(parse_id(match["game"]), checked_ticket(match["ticket"]), parse_id(match["page"], what="page", lo=0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -230,8 +226,8 @@ class ChoiceButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            custom_id=f"herald:btn:{game_id}:{ticket}:{idx}"))
         self.game_id, self.ticket, self.idx = game_id, ticket, idx
 
-    @claimed
-    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
         return cls(parse_id(match["game"]), checked_ticket(match["ticket"]), parse_id(match["idx"], what="choice", lo=0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -336,8 +332,8 @@ class RematchButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
         super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled, custom_id=custom_id))
         self.game_id, self.op, self.table_id = game_id, op, table_id
 
-    @claimed
-    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
         table = match["table"]
         return cls(parse_id(match["game"]), match["op"] or "new", parse_id(table, what="table") if table else None)
 

@@ -36,7 +36,7 @@ from bot.refusals import answering, refusals
 from bot.session import Decision, Ticket
 from bot.storage import GameRow
 from bot.text import NO_PINGS, clip, humanise
-from bot.views import Claims, checked_ticket, choice_view, claimed
+from bot.views import Claims, checked_ticket, choice_view
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith import temples
 
@@ -479,8 +479,8 @@ class FlickFormButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            custom_id=f"herald:fof:{op}:{game_id}:{ticket}"))
         self.game_id, self.ticket, self.op = game_id, ticket, op
 
-    @claimed
-    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
         return cls(parse_id(match["game"]), checked_ticket(match["ticket"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -32,7 +32,7 @@ from bot.parsing import parse_id
 from bot.platform import Platform, platform_of
 from bot.refusals import answering, refusals
 from bot.session import Decision, Ticket
-from bot.views import TICKET, Claims, checked_ticket, choice_view, claimed
+from bot.views import TICKET, Claims, checked_ticket, choice_view
 from rules.engine import Prompt
 from rules.text import count
 
@@ -132,8 +132,8 @@ class OwnOrderButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            emoji="✍️", custom_id=f"herald:hof:own:{game_id}:{ticket}"))
         self.game_id, self.ticket = game_id, ticket
 
-    @claimed
-    def from_custom_id(cls, item: Any, match: re.Match[str]) -> Any:
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
         return cls(parse_id(match["game"]), checked_ticket(match["ticket"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
