@@ -42,7 +42,7 @@ async def test_a_schema_8_database_migrates_to_dm_channels(tmp_path: Path) -> No
         raw.execute("PRAGMA user_version = 8")
         raw.execute("INSERT INTO dm_status (user_id, reachable, checked_at) VALUES (?, 0, 5)", (ANN,))
     async with opened(SqliteStorage(str(path))) as s:
-        assert await s.schema_version() == len(MIGRATIONS) == 9
+        assert await s.schema_version() == len(MIGRATIONS) >= 9
         assert await s.dm_reachable(ANN) is False
         assert await s.dm_channel(ANN) is None
         await s.set_dm_channel(ANN, 77)
