@@ -105,7 +105,7 @@ def replay_steps(engine: Engine[Any], game: GameRow,
     """The game's start and each action applied in turn, from its seed and options (the way the
     stored state was reached). A log this Herald cannot replay raises ``RulesError`` or
     ``StateSchemaError``; CPU work, for a worker thread."""
-    state = engine.setup(len(game.seats), game.seed, game.options)
+    state = engine.setup(len(game.seats), game.seed, engine.replay_options(game.options, game.state))
     yield Step(0, state)
     for n, (seat, action, origin) in enumerate(actions, start=1):
         prompt = _answered(engine, state, seat)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from rules import registry
-from rules.engine import Engine, Event, InvalidOptions, Prompt, Result, seat_name
+from rules.engine import REVISION_OPTION, Engine, Event, InvalidOptions, Prompt, Result, seat_name
 from rules.text import about, count
 
 from . import clock as _clock
@@ -544,10 +544,13 @@ class Sessions:
                          host_plays: bool = True) -> GameRow:
         engine = registry.get(game_key)  # InvalidOptions names the known games
         opts = dict(options or {})
+        opts.pop(REVISION_OPTION, None)  # (a rematch's old options: a new table plays today's rules)
         unknown = sorted(set(opts) - set(engine.option_help))
         if unknown:
             raise InvalidOptions(f"unknown {'option' if len(unknown) == 1 else 'options'} "
                                  f"{', '.join(unknown)} for {engine.name}.")
+        if engine.rules_revision > 1:  # the rules its log will be played by, for every replay
+            opts[REVISION_OPTION] = engine.rules_revision
         seconds = parse_deadline(deadline)
         if bots < 0 or bots > engine.max_players - (1 if host_plays else 0):
             raise TableError(f"{engine.name} seats at most {engine.max_players} players; "
@@ -1127,6 +1130,7 @@ class Sessions:
         game = await self.get(game_id)
         engine = self.engine(game)
         actions = await self.storage.actions(game_id)
-        state = await self.cpu(engine.replay, len(game.seats), game.seed, game.options,
+        state = await self.cpu(engine.replay, len(game.seats), game.seed,
+                               engine.replay_options(game.options, game.state),
                                [(s, a) for s, a, _ in actions])
         return bool(engine.to_json(state) == game.state)

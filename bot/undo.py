@@ -105,7 +105,8 @@ def plan_undo(engine: Engine[Any], game: GameRow, seat: int,
     if origin != "player":
         raise UndoRefused("your last move was made by a computer player, so it cannot be taken back.")
     players = len(game.seats)
-    before = engine.replay(players, game.seed, game.options, [(s, a) for s, a, _ in log_[:-1]])
+    before = engine.replay(players, game.seed, engine.replay_options(game.options, game.state),
+                           [(s, a) for s, a, _ in log_[:-1]])
     after, events = engine.apply(before, seat, action)
     if engine.to_json(after) != game.state:
         raise _Mismatch("this game's history does not replay exactly, so nothing was taken back.")

@@ -304,6 +304,11 @@ class Rng:
 # ------------------------------------------------------------------------------------- engine
 
 
+REVISION_OPTION = "rules_revision"
+"""The option under which a game's stored options record the rules revision it is played by (set
+by the platform when a table opens; not a player's option: see :attr:`Engine.rules_revision`)."""
+
+
 class Engine(ABC, Generic[S]):
     """Base class of every game engine. Subclass ``Engine[YourState]``, set the class attributes,
     implement the abstract methods.
@@ -325,6 +330,12 @@ class Engine(ABC, Generic[S]):
     """Repository path of the full rules page, e.g. ``docs/rules/cult_wars.md``."""
     schema_version: ClassVar[int] = 1
     """Version of the JSON state layout; bump when it changes."""
+    rules_revision: ClassVar[int] = 1
+    """The revision of the rules new games are set up with. An engine that changes how it plays
+    (to follow its rulebook more exactly, say) raises it and keeps the earlier revisions for the
+    games begun under them. The platform records the revision in a new table's options
+    (:data:`REVISION_OPTION`), so that a stored game's seed, options and log always replay under
+    the rules the log was played by; :meth:`revision_of` reads it from a state."""
     option_help: ClassVar[Mapping[str, str]] = {}
     """Documented setup options and what they do."""
     heavy_bot: ClassVar[bool] = False
@@ -346,12 +357,32 @@ class Engine(ABC, Generic[S]):
             raise InvalidOptions(
                 f"{self.name} needs {self.min_players}–{self.max_players} players, not {players}."
             )
-        unknown = sorted(set(options) - set(self.option_help))
+        unknown = sorted(set(options) - set(self.option_help) - {REVISION_OPTION})
         if unknown:
             allowed = ", ".join(sorted(self.option_help)) or "none"
             word = "option" if len(unknown) == 1 else "options"
             raise InvalidOptions(f"unknown {word} {', '.join(unknown)}; allowed: {allowed}.")
+        if REVISION_OPTION in options:
+            revision = options[REVISION_OPTION]
+            if type(revision) is not int or not 1 <= revision <= self.rules_revision:
+                raise InvalidOptions(f"{REVISION_OPTION} must be a rules revision from 1 to "
+                                     f"{self.rules_revision}, not {shown(revision)}.")
         return dict(options)
+
+    def revision_of(self, state: S) -> int:
+        """The rules revision ``state`` is played under (an engine with one revision: 1)."""
+        return self.rules_revision
+
+    def replay_options(self, options: Mapping[str, Any] | None,
+                       stored: Mapping[str, Any] | None) -> JSON:
+        """The options to replay a stored game with: its own, and — for a game stored before its
+        table recorded a rules revision — the revision its stored state (``stored``, as JSON)
+        is played under, so that its log replays under exactly those rules."""
+        opts = dict(options or {})
+        if self.rules_revision == 1 or REVISION_OPTION in opts or stored is None:
+            return opts
+        opts[REVISION_OPTION] = self.revision_of(self.from_json(stored))
+        return opts
 
     @abstractmethod
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> S:

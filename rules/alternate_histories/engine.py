@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.engine import (
+    REVISION_OPTION,
     Action,
     Choice,
     Engine,
@@ -125,8 +126,16 @@ class AlternateHistoriesEngine(Engine[State]):
         return opts
 
     # ------------------------------------------------------------------------------ setup
+    rules_revision = RULES
+
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
-        return self._setup(players, seed, options, RULES)
+        """A new game, under the rules revision its options record (the platform records the
+        current one when a table opens), else the current one."""
+        return self._setup(players, seed, options,
+                           int((options or {}).get(REVISION_OPTION, RULES)))
+
+    def revision_of(self, state: State) -> int:
+        return state.rules
 
     def _setup(self, players: int, seed: int, options: Mapping[str, Any] | None,
                rules: int) -> State:
@@ -148,7 +157,12 @@ class AlternateHistoriesEngine(Engine[State]):
         the same options and the same kind of log, so its log is told apart by the moves
         themselves: when a move of the log is refused under the current rules, the log is
         replayed under the earlier ones (as :meth:`from_json` reads such a game's state). A log
-        both revisions accept is replayed under the current one."""
+        both revisions accept is replayed under the current one. Options that record the
+        revision (:data:`REVISION_OPTION`: every table opened since the revision, and every older
+        one whose revision the platform read from its stored state) are replayed under it alone,
+        exactly."""
+        if options and REVISION_OPTION in options:
+            return self._replay(players, seed, options, log, int(options[REVISION_OPTION]))
         try:
             return self._replay(players, seed, options, log, RULES)
         except RulesError as current:

@@ -746,3 +746,29 @@ async def test_a_burst_of_clicks_keeps_only_so_many_steps_in_flight(
     finally:
         await storage.close()
     assert [u.steps for u in updates] == [1] * 6 and most == 2
+
+
+# ------------------------------------------------------------------ rules revisions
+
+
+async def test_a_table_records_the_rules_revision_its_game_is_played_by(env: Env) -> None:
+    """An engine whose rules changed plays new tables under its current revision, and the
+    table's stored options say so (a player cannot choose it; a rematch of a game played under
+    earlier rules gets today's), so that every replay uses the rules the log was played by."""
+    from rules import registry
+    from rules.engine import REVISION_OPTION
+
+    engine = registry.get("alternate_histories")
+    assert engine.rules_revision > 1
+    table = await env.sessions.open_table(guild_id=5, channel_id=6, host_id=HOST, host_name="Ada",
+                                          game_key="alternate_histories", bots=1, seed=3)
+    assert table.options[REVISION_OPTION] == engine.rules_revision
+    rematch = await env.sessions.open_table(guild_id=5, channel_id=6, host_id=GUEST, host_name="Bo",
+                                            game_key="alternate_histories", bots=1, seed=4,
+                                            options={**table.options, REVISION_OPTION: 1})
+    assert rematch.options[REVISION_OPTION] == engine.rules_revision
+    duel = await env.sessions.open_table(guild_id=5, channel_id=6, host_id=THIRD, host_name="Cy",
+                                         game_key="duel", seed=5)
+    assert REVISION_OPTION not in duel.options  # a game with one revision records none
+    await env.sessions.start(table.id, HOST)
+    assert await env.sessions.verify_replay(table.id)

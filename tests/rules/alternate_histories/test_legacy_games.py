@@ -14,6 +14,7 @@ from typing import Any
 
 from rules.alternate_histories import ENGINE
 from rules.alternate_histories.state import LEGACY_RULES, RULES
+from rules.engine import REVISION_OPTION
 
 STORED: dict[str, Any] = json.loads((Path(__file__).parent / "legacy_game.json").read_text("utf-8"))
 LOG = [(seat, action) for seat, action in STORED["log"]]
@@ -66,3 +67,36 @@ def test_a_new_game_is_set_up_under_the_rulebooks_rules_and_stores_them() -> Non
     data = ENGINE.to_json(s)
     assert s.rules == RULES and data["rules"] == RULES and data["schema_version"] == 2
     assert ENGINE.to_json(ENGINE.from_json(data)) == data
+
+
+def stored_by_the_earlier_herald(state: Any) -> dict[str, Any]:
+    """A state as the Herald before the revision stored it: layout 1, no rules field."""
+    data = ENGINE.to_json(state)
+    del data["rules"]
+    return {**data, "schema_version": 1}
+
+
+def test_an_old_game_stored_at_any_move_replays_exactly_with_the_revision_its_state_records() -> None:
+    """Early in a game both revisions accept the same moves, so the log alone cannot tell which
+    rules it was played by (replaying it under today's rules gives another deck order). The
+    platform reads the revision from the stored state (``replay_options``) and replays under it."""
+    exact_by_guess = 0
+    checked = 0
+    for k in range(4, len(LOG) + 1):
+        old = ENGINE._replay(2, STORED["seed"], STORED["options"], LOG[:k], LEGACY_RULES)
+        stored = stored_by_the_earlier_herald(old)
+        expected = ENGINE.to_json(ENGINE.from_json(stored))
+        options = ENGINE.replay_options(STORED["options"], stored)
+        assert options[REVISION_OPTION] == LEGACY_RULES
+        assert ENGINE.to_json(ENGINE.replay(2, STORED["seed"], options, LOG[:k])) == expected, k
+        guessed = ENGINE.replay(2, STORED["seed"], STORED["options"], LOG[:k])
+        exact_by_guess += ENGINE.to_json(guessed) == expected
+        checked += 1
+    assert exact_by_guess < checked  # the log alone is not enough: the recorded revision is needed
+
+
+def test_a_new_table_records_its_rules_revision_and_replays_under_it() -> None:
+    s = ENGINE.setup(2, 5, {REVISION_OPTION: RULES})
+    assert s.rules == RULES
+    assert ENGINE.replay_options({REVISION_OPTION: RULES}, ENGINE.to_json(s)) == {REVISION_OPTION: RULES}
+    assert ENGINE.setup(2, 5, {REVISION_OPTION: LEGACY_RULES}).rules == LEGACY_RULES
