@@ -9,6 +9,7 @@ and a PostgreSQL backend implements the same methods.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -599,6 +600,19 @@ class Storage(ABC):
         """Remember the user's DM channel (None: forget it, Discord no longer knows it), so a
         DM is one request, with no look-up of the user, across restarts and processes."""
 
+    # web pages (``bot.web``)
+    @abstractmethod
+    async def web_link(self, game_id: int, token: str, now: float) -> str:
+        """The game's web token: the one stored, else ``token``, stored now (of two processes
+        asking at once, both get the one stored first)."""
+    @abstractmethod
+    async def web_links(self, game_ids: Sequence[int]) -> dict[int, str]:
+        """The stored web tokens of these games (games without one are left out)."""
+    @abstractmethod
+    async def game_of_link(self, token: str) -> int | None:
+        """The game whose web token is ``token``, else None. Found by the token's digest (an
+        index look-up tells nothing of the token) and compared in constant time."""
+
     # saved decks
     @abstractmethod
     async def decks(self, user_id: int, game_key: str | None = None) -> list[DeckRow]:
@@ -662,6 +676,12 @@ def to_json_utf8(data: Any) -> bytes:
     (SQLite's ``CAST(? AS TEXT)``): a state with any non-ASCII character (a name, a dash) would
     otherwise be decoded into a Python string only for the driver to encode it back."""
     return _dumps(data)
+
+
+def link_digest(token: str) -> str:
+    """What the storage indexes a game's web token by: its SHA-256, so that looking a token up
+    takes no time that depends on how much of it is right."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def seat_map_json(seats: Mapping[int, int]) -> str:

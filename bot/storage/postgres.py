@@ -26,6 +26,7 @@ import contextlib
 import contextvars
 import dataclasses
 import functools
+import hmac
 import json
 import logging
 import re
@@ -76,6 +77,7 @@ from .base import (
     from_json,
     frozen_text,
     like_pattern,
+    link_digest,
     pause_row,
     prefs_row,
     seat_map,
@@ -300,6 +302,13 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE guild_settings ADD COLUMN lobby_limit INTEGER;
     ALTER TABLE guild_settings ADD COLUMN lobby_expiry INTEGER;
+    """,
+    # 11: each game's web token, with the digest it is looked up by
+    """
+    CREATE TABLE web_links (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        token TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL
+    );
     """,
 ]
 """Step for step the SQLite backend's migrations: a schema number means the same in both."""
@@ -1560,6 +1569,33 @@ class PostgresStorage(Storage):
             await conn.execute(
                 "INSERT INTO dm_channels (user_id, channel_id) VALUES ($1,$2) "
                 "ON CONFLICT (user_id) DO UPDATE SET channel_id=excluded.channel_id", user_id, channel_id)
+
+    # -------------------------------------------------------------- web links
+
+    @_boundary
+    async def web_link(self, game_id: int, token: str, now: float) -> str:
+        async with self._connection() as conn:
+            await conn.execute(
+                "INSERT INTO web_links (game_id, token, digest, created_at) VALUES ($1,$2,$3,$4) "
+                "ON CONFLICT (game_id) DO NOTHING", game_id, token, link_digest(token), now)
+            value = await conn.fetchval("SELECT token FROM web_links WHERE game_id=$1", game_id)
+        return str(value)
+
+    @_boundary
+    async def web_links(self, game_ids: Sequence[int]) -> dict[int, str]:
+        async with self._connection() as conn:
+            rows = await conn.fetch("SELECT game_id, token FROM web_links WHERE game_id = ANY($1::bigint[])",
+                                    list(game_ids))
+        return {int(r[0]): str(r[1]) for r in rows}
+
+    @_boundary
+    async def game_of_link(self, token: str) -> int | None:
+        async with self._connection() as conn:
+            r = await conn.fetchrow("SELECT game_id, token FROM web_links WHERE digest=$1",
+                                    link_digest(token))
+        if r is None or not hmac.compare_digest(str(r[1]).encode(), token.encode("utf-8", "surrogatepass")):
+            return None
+        return int(r[0])
 
     # ------------------------------------------------------------- saved decks
 

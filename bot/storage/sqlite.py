@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import hmac
 import json
 import logging
 import os
@@ -66,6 +67,7 @@ from .base import (
     from_json,
     frozen_text,
     like_pattern,
+    link_digest,
     pause_row,
     prefs_row,
     seat_map,
@@ -253,6 +255,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE guild_settings ADD COLUMN lobby_limit INTEGER;
     ALTER TABLE guild_settings ADD COLUMN lobby_expiry INTEGER;
+    """,
+    # 11: each game's web token (the unguessable part of its public page's address), with the
+    # digest it is looked up by (``bot.storage.base.link_digest``)
+    """
+    CREATE TABLE web_links (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        token TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, created_at REAL NOT NULL
+    );
     """,
 ]
 
@@ -1767,6 +1777,37 @@ class SqliteStorage(Storage):
         await self._x(
             "INSERT INTO dm_channels (user_id, channel_id) VALUES (?,?) "
             "ON CONFLICT(user_id) DO UPDATE SET channel_id=excluded.channel_id", (user_id, channel_id))
+
+    # -------------------------------------------------------------- web links
+
+    @_serialised
+    async def web_link(self, game_id: int, token: str, now: float) -> str:
+        await self._x("INSERT INTO web_links (game_id, token, digest, created_at) VALUES (?,?,?,?) "
+                      "ON CONFLICT(game_id) DO NOTHING", (game_id, token, link_digest(token), now))
+        async with self._query("SELECT token FROM web_links WHERE game_id=?", (game_id,)) as cur:
+            r = await cur.fetchone()
+        return str(r[0])
+
+    @_serialised
+    async def web_links(self, game_ids: Sequence[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        ids = list(game_ids)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            async with self._query(f"SELECT game_id, token FROM web_links WHERE game_id IN ({marks})",
+                                   chunk) as cur:
+                out.update({int(r[0]): str(r[1]) async for r in cur})
+        return out
+
+    @_serialised
+    async def game_of_link(self, token: str) -> int | None:
+        async with self._query("SELECT game_id, token FROM web_links WHERE digest=?",
+                               (link_digest(token),)) as cur:
+            r = await cur.fetchone()
+        if r is None or not hmac.compare_digest(str(r[1]).encode(), token.encode("utf-8", "surrogatepass")):
+            return None
+        return int(r[0])
 
     # ------------------------------------------------------------- saved decks
 

@@ -39,6 +39,7 @@ TABLES |= {"ratings", "settled_games", "settled_places", "departures"}  # schema
 TABLES |= {"player_prefs"}  # schema 6: player preferences and time away (pauses: columns of games)
 TABLES |= {"decks"}  # schema 7: saved decks
 TABLES |= {"dm_channels"}  # schema 9: members' DM channels
+TABLES |= {"web_links"}  # schema 11: each game's web token
 
 
 BACKENDS = ["sqlite", "postgres"]
