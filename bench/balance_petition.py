@@ -8,6 +8,10 @@ win rate.
 
     python bench/balance_petition.py --games 400
     python bench/balance_petition.py --games 600 --players 6 --seed 2   # another set of games
+    python bench/balance_petition.py --games 200 --option pillar_stand=true   # a table option
+
+Each table size also reports the game length (rounds), captures per game and how many games the
+round limit (a safety net; the rulebook has none) ended.
 """
 
 from __future__ import annotations
@@ -69,7 +73,7 @@ def play(players: int, seed: int, bots: set[int], options: dict[str, Any] | None
             "limit": "round limit" in (s.over_reason or "")}
 
 
-def table(players: int, games: int, base: int = 0) -> None:
+def table(players: int, games: int, base: int = 0, options: dict[str, Any] | None = None) -> None:
     wins = [0.0] * players
     god_fav = dict.fromkeys(PILLARS, 0)
     god_win = dict.fromkeys(PILLARS, 0.0)
@@ -79,7 +83,7 @@ def table(players: int, games: int, base: int = 0) -> None:
     limit = 0
     counts: dict[str, int] = defaultdict(int)
     for g in range(games):
-        out = play(players, base + 1000 * players + g, set(range(players)))
+        out = play(players, base + 1000 * players + g, set(range(players)), options)
         rounds += out["rounds"]
         limit += out["limit"]
         for k, v in out["tally"].items():
@@ -94,7 +98,10 @@ def table(players: int, games: int, base: int = 0) -> None:
         heathen += out["heathen"]
     fair = 1 / players
     seats = "  ".join(f"P{k + 1} {wins[k] / games:.3f}" for k in range(players))
-    print(f"{players} players, {games} games, {rounds / games:.1f} rounds on average; fair share {fair:.3f}")
+    every = [x for res in god_att.values() for x in res] + heathen
+    print(f"{players} players, {games} games, {rounds / games:.1f} rounds on average, "
+          f"{sum(every) / games:.2f} captures per game; round limit in {limit} of {games}; "
+          f"fair share {fair:.3f}")
     print(f"  by seat: {seats}")
     for god in PILLARS:
         att = god_att[god]
@@ -104,7 +111,6 @@ def table(players: int, games: int, base: int = 0) -> None:
               f"attacks {len(att) / games:.2f}/game capture {cap:.2f}, win rate of its favoured {wr:.3f}")
     hc = sum(heathen) / len(heathen) if heathen else 0.0
     print(f"  heathen attacks {len(heathen) / games:.2f}/game capture {hc:.2f}")
-    every = [x for res in god_att.values() for x in res] + heathen
     n = len(every) or 1
     print(f"  attacks {len(every) / games:.2f}/game: captured {sum(every) / n:.2f}, defended "
           f"{counts['defended'] / n:.2f}, surrendered {counts['surrenders'] / n:.2f}; petitions "
@@ -129,9 +135,15 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0, help="first seed offset (another set of games)")
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5, 6])
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="a table option for every game (true/false or a whole number)")
     args = ap.parse_args()
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, _, raw = item.partition("=")
+        options[key] = raw == "true" if raw in ("true", "false") else int(raw)
     for n in args.players:
-        table(n, args.games, 100_000 * args.seed)
+        table(n, args.games, 100_000 * args.seed, options)
     for n in (2, 4, 6):
         print(f"computer player vs random, {n} players: {bot_vs_random(n, args.games):.3f} "
               f"(fair {1 / n:.3f})")

@@ -2,15 +2,16 @@
 
 Its plan, in words: gather (two cards while its hand is small — an empty hand cannot defend —
 else a card and a bead) until one pillar of its hand, with a god's +3, would pass the weakest
-rival defence of that pillar it expects; then petition that god (a challenge costs nothing to
-walk away from), or turn heathen when no god is free and the hand is strong enough without a
-bonus. It attacks the pillar it can beat by the widest margin, opening with just enough and
+rival defence of that pillar it expects; then petition that god if it holds a citizen who serves
+it (a challenge costs nothing to walk away from, and without one it could not meet it), or turn
+heathen when no such god is free and the hand is strong enough without a bonus; a hand that
+cannot grow any more settles for less, and swaps its least useful card. It attacks the pillar it can beat by the widest margin, opening with just enough and
 keeping the rest for the battle; challenges a petition only when its bid would likely win;
 defends when everything it could bring (citizens, powerups, the fortification's +1, the pillar's
 stand, a favour) can hold what the attacker laid, laying enough and keeping the rest, and
 surrenders when it cannot (a surrender costs no citizens); in a battle adds just enough to get
-ahead. Against a lone rival it sets captured pillars aside (fortifying with the rival's own
-pillar would hand it back when that pillar falls). The solo player attacks with its weakest card
+ahead. It sets aside a captured pillar whose owner still stands (fortifying with it would hand
+it back when the fortified pillar falls), and discards its least useful cards over the limit. The solo player attacks with its weakest card
 against a pillar to win the god's favour.
 """
 

@@ -143,9 +143,9 @@ FAVOUR_WEAK: int = int(DATA["favour"]["weak"])
 FAVOUR_WITHDRAWN: int = int(DATA["favour"]["withdrawn"])
 
 PILLAR_STAND: int = int(DATA["pillar_stand"])
-"""What a pillar card itself adds to its defence when the defender lays at least one card (the
-rulebook publishes no pillar card faces; Herald's stand this much). A surrender gets nothing:
-a culture that sends nobody loses the pillar."""
+"""What a pillar card itself adds to its defence when the defender lays at least one card, with
+Herald's table option ``pillar_stand`` (off by default: the rulebook gives pillar cards no
+strength) and in games of rules revision 1. A surrender gets nothing."""
 
 
 def card(card_id: str) -> Card:

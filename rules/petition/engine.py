@@ -20,10 +20,12 @@ surrenders; otherwise after the reveal the sides take turns adding cards or pass
 ``"reinforce"``) until both pass in a row; the tally decides; a captured pillar (and its
 fortification) is placed by the captor (kind ``"place"``: fortify one of its pillars or stash).
 With ``winner_takes_all`` a victorious defender takes one of the attacker's pillars (kind
-``"claim"`` when the contested kind is not available).
+``"claim"`` when the contested kind is not available). Whenever a hand holds more than the hand
+limit (rules revision 2: citizens came back to it), its seat discards down to the limit first
+(kind ``"discard"``, a card pick of exactly the excess); play then goes on where it was.
 
 Prompt ``params``: every card pick (kinds ``"bid"``, ``"attack"``, ``"defend"``, ``"reinforce"``,
-``"solo_attack"``, ``"solo_add"``, ``"tithe"``) carries ``purpose``, ``pillar``, ``cards`` (exactly
+``"solo_attack"``, ``"solo_add"``, ``"tithe"``, ``"discard"``) carries ``purpose``, ``pillar``, ``cards`` (exactly
 the pickable cards, as ``{"id", "name", "kind", "god", "points", "text"}``, plus ``"value"`` —
 what the card adds to this pick's pillar total — where that is not simply its points there: every
 solo pick, a fortified defender's citizens), ``min``, ``max``,

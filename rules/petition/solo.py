@@ -7,15 +7,18 @@ Rulebook "Solo game rules", with Herald's readings (see ``docs/rules/petition.md
   pillar (kind ``"solo_attack"``: one or more cards; powerups count as citizens with their solo
   power in every pillar);
 * as many of the pillar's cards are turned up; the lower power wins the pillar's god's +3 favour:
-  the player's lower power wins the battle with faith (no bead lost, but the pillar stands and
-  the god will ask a tithe); otherwise the pillar, favoured or tied, must be overpowered by brute
-  force (kind ``"solo_add"``: each card added turns up one more of the
-  stack; the player must pass the pillar's total, +3 if the pillar has the favour), or given up;
-* a brute-force win takes the pillar, deals the rest of its stack to the other pillars (drawing for any that
-  got nothing); a loss costs a bead; used cards are discarded;
+  the player's lower power wins the battle with faith; otherwise the pillar, favoured or tied,
+  must be overpowered by brute force (kind ``"solo_add"``: each card added turns up one more of
+  the stack; the player must pass the pillar's total, +3 if the pillar has the favour), or given
+  up;
+* a win (with faith or by force) takes the pillar, deals the rest of its stack to the other
+  pillars (drawing for any that got nothing) and leads to the reset; a loss costs a bead and
+  nothing more; used cards are discarded;
 * the reset: with a favour the god draws a card, which the player matches with a card of its hand
   (at least that many points in one pillar where the god's card has points; kind ``"tithe"``) or
   pays a bead; then the hand refills to 5 and every pillar gets a card;
+* rules revision 1 (games stored before revision 2): a win with faith leaves the pillar standing
+  and goes to the reset, and a loss is followed by the reset too;
 * the game is won with all four pillars, lost when the beads run out (or at the round limit, or
   with no card left to play or draw).
 """
