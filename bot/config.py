@@ -12,6 +12,8 @@
 | ``HERALD_SHARD_COUNT`` | — (one connection) | how many Discord shards the whole bot runs, over all its processes (docs/deployment.md) |
 | ``HERALD_SHARDS`` | — (all of them) | the shards this process runs, e.g. ``0-1`` or ``2,3`` (needs ``HERALD_SHARD_COUNT``) |
 | ``HERALD_RENDER_PROCESSES`` | ``1`` on a machine with two or more cores, else ``0`` | worker processes that draw boards, hands and animations and run heavy computer-player searches, 0–16; 0 does it all in the bot's own process (:mod:`bot.render.pool`) |
+| ``HERALD_WEB_URL`` | — (no web pages) | the public address of Herald's web pages, e.g. ``https://herald.example.org``: set, every game gets a live page and its board an "Open in browser" link (:mod:`bot.web`) |
+| ``HERALD_WEB_BIND`` | ``127.0.0.1:8080`` | where the web server listens (``host:port``; ``[::1]:8080`` for IPv6), behind the reverse proxy that serves ``HERALD_WEB_URL`` |
 | ``HERALD_HEARTBEAT`` | beside a SQLite file (``herald.db.heartbeat``); ``./herald-heartbeat-<shards>.json`` for PostgreSQL | the liveness file the bot writes and ``python -m bot health`` reads (:mod:`bot.health`) |
 
 Times use the syntax of ``/play deadline:`` (:func:`bot.parsing.parse_duration`): ``30m``, ``12h``,
@@ -46,6 +48,8 @@ DOCS_URL = ""
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_SNOWFLAKE = 2**63 - 1
 MAX_SHARDS = 4096
+WEB_BIND = ("127.0.0.1", 8080)
+"""Where the web server listens by default: this machine only, behind a reverse proxy."""
 MAX_RENDER_PROCESSES = 16
 """The same bound as ``bot.render.pool.MAX_PROCESSES`` (not imported: the pool imports Pillow)."""
 """More shards than any bot Herald is made for needs (Discord asks for one per 1,000–2,500 servers)."""
@@ -210,6 +214,43 @@ def _heartbeat(env: Mapping[str, str]) -> str | None:
     return raw
 
 
+def _web_url(env: Mapping[str, str]) -> str | None:
+    """``HERALD_WEB_URL``: the pages' public base address, without a trailing slash."""
+    raw = env.get("HERALD_WEB_URL", "").strip()
+    if not raw:
+        return None
+    try:
+        parts = urlsplit(raw)
+        parts.port  # noqa: B018 - parsing the port is the check (a bad one raises)
+    except ValueError:
+        parts = None
+    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname
+            or parts.query or parts.fragment or parts.username or parts.password
+            or any(ch.isspace() or ch in "\"<>" for ch in raw)):
+        raise ConfigError(f"HERALD_WEB_URL='{shown(raw)}' is not a web address Herald can give out: "
+                          "give the public address of its pages, like https://herald.example.org "
+                          "(a path is allowed, a query or a password is not).")
+    return raw.rstrip("/")
+
+
+def _web_bind(env: Mapping[str, str], web_url: str | None) -> tuple[str, int]:
+    """``HERALD_WEB_BIND``: (host, port) the web server listens on."""
+    raw = env.get("HERALD_WEB_BIND", "").strip()
+    if not raw:
+        return WEB_BIND
+    if web_url is None:
+        raise ConfigError(f"HERALD_WEB_BIND='{shown(raw)}' needs HERALD_WEB_URL too: set it to the "
+                          "public address of Herald's web pages, like https://herald.example.org.")
+    host, colon, port = raw.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if (not colon or not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535
+            or not host or any(ch.isspace() or ch in "[]/" for ch in host)):
+        raise ConfigError(f"HERALD_WEB_BIND='{shown(raw)}' is not an address to listen on: give "
+                          "host:port, like 127.0.0.1:8080, 0.0.0.0:8080 or [::1]:8080.")
+    return host, int(port)
+
+
 @dataclass(frozen=True)
 class Config:
     token: str | None
@@ -227,6 +268,10 @@ class Config:
     """Worker processes drawing images (:mod:`bot.render.pool`); 0: drawn in this process."""
     heartbeat: str | None = None
     """The liveness file (``HERALD_HEARTBEAT``); None: the default place (:func:`bot.health.heartbeat_path`)."""
+    web_url: str | None = None
+    """The web pages' public base address (``HERALD_WEB_URL``); None: no web server."""
+    web_bind: tuple[str, int] = WEB_BIND
+    """(host, port) the web server listens on (``HERALD_WEB_BIND``)."""
 
     @property
     def registers_commands(self) -> bool:
@@ -240,6 +285,7 @@ class Config:
         checked; raises :class:`ConfigError` naming the first unusable variable."""
         env = os.environ if env is None else env
         shard_count, shard_ids = _shards(env)
+        web_url = _web_url(env)
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             db_path=_database(env),
@@ -253,6 +299,8 @@ class Config:
             shard_ids=shard_ids,
             render_processes=_render_processes(env),
             heartbeat=_heartbeat(env),
+            web_url=web_url,
+            web_bind=_web_bind(env, web_url),
         )
 
     def __repr__(self) -> str:  # never print the token

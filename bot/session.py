@@ -20,7 +20,7 @@ import hashlib
 import json
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -279,11 +279,26 @@ class Sessions:
         self._background: set[asyncio.Task[None]] = set()
         self.policy: DeadlinePolicy | None = None
         """Adjusts deadlines for the players' time away and quiet hours (``bot.away``)."""
+        self.listeners: list[Callable[[Update], Awaitable[None]]] = []
+        """Told of every update once it is committed, before it is delivered (the live web pages,
+        ``bot.web``); a listener that fails is logged and changes nothing else."""
         self.searches: WorkPool | None = None
         """Worker processes for the computer players of games whose search is heavy
         (``Engine.heavy_bot``), set by the bot (``bot.app``); None: every choice is computed here."""
 
     # ----------------------------------------------------------------- helpers
+
+    async def tell_listeners(self, update: Update) -> None:
+        """Tell every listener of a committed update (see ``listeners``)."""
+        for listener in list(self.listeners):
+            try:
+                await listener(update)
+            except Exception:
+                log.exception("a listener of game updates failed", extra={"game_id": update.game.id})
+
+    async def _deliver(self, update: Update) -> None:
+        await self.tell_listeners(update)
+        await self.delivery.deliver(update)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -726,11 +741,11 @@ class Sessions:
                             changed_private={s.seat for s in game.seats},
                             changed_by_others={s.seat for s in game.seats})
             if self.delivery.per_action:
-                await self.delivery.deliver(update)
+                await self._deliver(update)
                 update = update.fresh()
             update = await self._run_bots_safely(update)
         self.on_deadlines_changed()
-        await self.delivery.deliver(update)
+        await self._deliver(update)
         return update
 
     # ------------------------------------------------------------------ play
@@ -768,7 +783,9 @@ class Sessions:
                 break
         self.on_deadlines_changed()
         if deliver:
-            await self.delivery.deliver(update)
+            await self._deliver(update)
+        else:  # (stored all the same: the listeners hear of it)
+            await self.tell_listeners(update)
         return update
 
     async def paused(self, game_id: int) -> bool:
@@ -882,7 +899,7 @@ class Sessions:
                 log.info("computer players stop: the game moved on elsewhere", extra={"game_id": game.id})
                 return update
             if self.delivery.per_action:
-                await self.delivery.deliver(update)
+                await self._deliver(update)
                 update = update.fresh()
         raise RuntimeError(f"computer players did not finish within {limit} moves")
 
@@ -969,7 +986,7 @@ class Sessions:
                 continue
             moved += 1
             self.on_deadlines_changed()
-            await self.delivery.deliver(update)
+            await self._deliver(update)
         return moved
 
     async def _resume_one(self, game_id: int) -> Update | None:
@@ -1049,7 +1066,7 @@ class Sessions:
                 update = await self._run_bots_safely(update)
                 break
         self.on_deadlines_changed()
-        await self.delivery.deliver(update)
+        await self._deliver(update)
         return update
 
     # ------------------------------------------------------------- administration
@@ -1081,7 +1098,7 @@ class Sessions:
                 update.changed_by_others.add(seat)
                 update = await self._run_bots_safely(update)
         self.on_deadlines_changed()
-        await self.delivery.deliver(update)
+        await self._deliver(update)
         return update
 
     async def end(self, game_id: int, reason: str) -> Update:
@@ -1091,7 +1108,7 @@ class Sessions:
                 raise TableError("this game is already over.")
             update = await self._finish(Update(snap, kind="end", since=snap.game.version), reason)
         self.on_deadlines_changed()
-        await self.delivery.deliver(update)
+        await self._deliver(update)
         return update
 
     async def _settle(self, game: GameRow) -> None:
