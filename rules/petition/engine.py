@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine import (
+    REVISION_OPTION,
     Action,
     Choice,
     Engine,
@@ -139,6 +140,7 @@ class PetitionEngine(Engine[PetitionState]):
     summary = SUMMARY
     rules_page = "docs/rules/petition.md"
     schema_version = 2
+    rules_revision = RULES
     option_help = {
         "beads": f"prayer beads in the game, a finite supply (default {BEADS_DEFAULT}, "
                  f"{BEADS_MIN}–{BEADS_MAX})",
@@ -167,14 +169,24 @@ class PetitionEngine(Engine[PetitionState]):
         return opts
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> PetitionState:
-        return self._setup(players, seed, options, RULES)
+        """A new game, under the rules revision its options record (the platform records the
+        current one when a table opens), else the current one."""
+        return self._setup(players, seed, options, int((options or {}).get(REVISION_OPTION, RULES)))
+
+    def revision_of(self, state: PetitionState) -> int:
+        return state.rules
 
     def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
                log: Sequence[tuple[int, Action]]) -> PetitionState:
         """Rebuild a state from its setup and its actions. A game stored before rules revision 2
         has the same options and seed but played by revision 1, and its log is one that revision
         2 refuses somewhere (its actions answered other prompts): such a log replays as the
-        revision-1 game it was (as :meth:`from_json` reads its stored state)."""
+        revision-1 game it was (as :meth:`from_json` reads its stored state). Options that record
+        the revision (:data:`~rules.engine.REVISION_OPTION`: every table opened since, and every
+        older one whose revision the platform read from its stored state) replay under it alone,
+        exactly."""
+        if options and REVISION_OPTION in options:
+            return self._replay(players, seed, options, log, int(options[REVISION_OPTION]))
         try:
             return self._replay(players, seed, options, log, RULES)
         except RulesError as current:

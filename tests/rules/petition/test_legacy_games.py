@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from rules.engine import REVISION_OPTION
 from rules.petition import ENGINE
 from rules.petition.content import PILLAR_STAND
 from rules.petition.engine import RULES
@@ -58,6 +59,32 @@ def test_an_old_game_continues_to_its_end_and_the_whole_log_replays(game: dict[s
     assert len(log) > len(game["log"])
     replayed = ENGINE.replay(game["players"], game["seed"], game["options"], log)
     assert ENGINE.to_json(replayed) == ENGINE.to_json(s)
+
+
+@pytest.mark.parametrize("game", STORED, ids=IDS)
+def test_an_old_game_replays_exactly_under_the_revision_read_from_its_stored_state(
+        game: dict[str, Any]) -> None:
+    """The platform reads the revision from the stored state (``replay_options``) and replays
+    under it alone: no trial of the current rules first."""
+    opts = ENGINE.replay_options(game["options"], game["state"])
+    assert opts[REVISION_OPTION] == 1
+    replayed = ENGINE.replay(game["players"], game["seed"], opts, _log(game))
+    assert ENGINE.to_json(replayed) == ENGINE.to_json(ENGINE.from_json(game["state"]))
+    assert ENGINE.setup(game["players"], game["seed"], opts).rules == 1
+
+
+def test_a_table_that_records_revision_2_is_set_up_and_replayed_under_it() -> None:
+    opts = {REVISION_OPTION: 2}
+    s = ENGINE.setup(3, 5, opts)
+    assert s.rules == 2 and ENGINE.revision_of(s) == 2 and ENGINE.rules_revision == 2
+    rng = random.Random(3)
+    log = []
+    for _ in range(40):
+        p = ENGINE.prompts(s)[0]
+        action = ENGINE.bot_action(ENGINE.view(s, p.seat), p, rng)
+        s, _ = ENGINE.apply(s, p.seat, action)
+        log.append((p.seat, action))
+    assert ENGINE.to_json(ENGINE.replay(3, 5, opts, log)) == ENGINE.to_json(s)
 
 
 def test_a_new_game_is_set_up_under_rules_revision_2_and_stores_it() -> None:
