@@ -80,6 +80,10 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("health", help="exit 0 if the database answers and the running bot's gateway "
                                   "heartbeat (HERALD_HEARTBEAT) is recent, 1 otherwise (for Docker "
                                   "HEALTHCHECK; SQLite or PostgreSQL)")
+    srv = sub.add_parser("serve", help="serve the web pages of a database's games on this machine, "
+                                      "without Discord (prints each game's address)")
+    srv.add_argument("--bind", default=None, metavar="HOST:PORT",
+                     help="where to listen (default: HERALD_WEB_BIND, else 127.0.0.1:8080)")
     p.add_argument("--version", action="version", version=f"Herald {__version__}")
     return p
 
@@ -104,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "health":
             print(f"unhealthy: {exc}", file=sys.stderr)
             return 1
-        if args.command in ("run", "simulate", "replay", "backup", None):
+        if args.command in ("run", "simulate", "replay", "backup", "serve", None):
             return _fail(exc)
         config = None  # `games` reads no configuration: log at the default level
     # the logs scrub the token they find in the environment: exactly the one in use, or none
@@ -130,11 +134,16 @@ def main(argv: list[str] | None = None) -> int:
 
         return backup_main(config.db_path, args.path, force=args.force)
     if args.command == "health":
-        from .health import heartbeat_path
+        from .health import heartbeat_path, web_probe
         from .health import main as health_main
 
         return health_main(config.db_path, heartbeat_path(config.db_path, config.heartbeat,
-                                                          config.shard_ids))
+                                                          config.shard_ids),
+                           web=web_probe(config.web_bind) if config.web_url else None)
+    if args.command == "serve":
+        from .web.serve import main as serve_main
+
+        return serve_main(config, args.bind)
     try:
         if args.command == "simulate":
             from .simulate import SimulateError

@@ -42,6 +42,8 @@ from .scheduler import Scheduler
 from .session import Sessions
 from .storage import Storage, StorageError, open_storage
 from .views import ALL_ITEMS
+from .web import WebServer
+from .web.server import WebError
 
 log = logging.getLogger("herald")
 
@@ -101,6 +103,9 @@ class HeraldBot(commands.Bot):
         # lobbies that nobody touched for the server's expiry close by themselves
         self.platform.scheduler.jobs.append(controller.expire_lobbies)
         self.handlers = controller
+        # the live web pages (``HERALD_WEB_URL``): the same sessions, storage and drawing workers
+        self.web = (WebServer(sessions, storage, config.web_url, config.web_bind, draw=self.render.draw)
+                    if config.web_url else None)
         self.add_listener(forms.on_interaction, "on_interaction")
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._storage_open = False
@@ -138,8 +143,15 @@ class HeraldBot(commands.Bot):
             raise
         self._storage_open = True
 
+    async def start_web(self) -> None:
+        """Start the web server once, when ``HERALD_WEB_URL`` asks for it (``WebError`` if it
+        cannot listen)."""
+        if self.web is not None and self.web.runner is None:
+            await self.web.start()
+
     async def setup_hook(self) -> None:
         await self.open_storage()
+        await self.start_web()
         self.sessions.closing = False
         self.add_dynamic_items(*ALL_ITEMS)
         for ext in CORE_EXTENSIONS:
@@ -236,6 +248,8 @@ class HeraldBot(commands.Bot):
                 clear_heartbeat(self.heartbeat_file)
             await self.sessions.drain()
             await self.scheduler.stop()
+            if self.web is not None:
+                await self.web.stop()
             await super().close()
         finally:
             self.render.close()
@@ -289,6 +303,7 @@ def run(config: Config | None = None) -> int:
                 loop.add_signal_handler(sig, stop.set)
         async with bot:
             await bot.open_storage()
+            await bot.start_web()  # (before connecting: an address in use stops start-up here)
             runner = asyncio.create_task(bot.start(config.token or ""))
             stopper = asyncio.create_task(stop.wait())
             done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -303,7 +318,7 @@ def run(config: Config | None = None) -> int:
 
     try:
         asyncio.run(main())
-    except StorageError as exc:
+    except (StorageError, WebError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except discord.LoginFailure:

@@ -189,12 +189,40 @@ def check(db_path: str, *, now: float | None = None, stale_after: float = STALE_
                         f"{max(age, 0):.0f} s ago{shown}.")
 
 
-def main(db_path: str, heartbeat: Path | None = None) -> int:
-    """The ``health`` subcommand: the sentence on stdout (0) or stderr (1)."""
+def web_probe(bind: tuple[str, int]) -> str:
+    """The address ``health`` asks the web server listening on ``bind`` (``HERALD_WEB_BIND``):
+    this machine, when it listens on every address."""
+    host, port = bind
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/healthz"
+
+
+def check_web(url: str, timeout: float = DB_TIMEOUT) -> str | None:
+    """None when the web server answers ``url`` (its ``/healthz``), else why not."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:  # noqa: S310 - our own address
+            if answer.status == 200 and json.loads(answer.read(4096)).get("ok") is True:
+                return None
+            return f"the web server at {url} answers {answer.status}"
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        return f"the web server at {url} does not answer ({reason})"
+
+
+def main(db_path: str, heartbeat: Path | None = None, web: str | None = None) -> int:
+    """The ``health`` subcommand: the sentence on stdout (0) or stderr (1). ``web``: the web
+    server's ``/healthz`` address, when ``HERALD_WEB_URL`` turns it on."""
     result = check(db_path, heartbeat=heartbeat)
+    if result.ok and web is not None:
+        problem = check_web(web)
+        result = (Health(False, f"unhealthy: {problem}.") if problem
+                  else Health(True, result.message.rstrip(".") + "; the web pages answer."))
     print(result.message, file=sys.stdout if result.ok else sys.stderr)
     return 0 if result.ok else 1
 
 
-__all__ = ["DB_TIMEOUT", "HEARTBEAT_EVERY", "STALE_AFTER", "Health", "check", "clear_heartbeat",
+__all__ = ["DB_TIMEOUT", "HEARTBEAT_EVERY", "check_web", "web_probe", "STALE_AFTER", "Health", "check", "clear_heartbeat",
            "heartbeat_path", "main", "shard_label", "write_heartbeat"]

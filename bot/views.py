@@ -13,7 +13,7 @@ knows only the games of the interaction's server (in a DM, the clicking user's o
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, cast
 
 import discord
@@ -164,6 +164,10 @@ class HandButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         await handlers(interaction).hand_click(interaction, self.game_id)
 
 
+web_links: Callable[[int], str | None] | None = None
+"""A game's public web page, when Herald serves them (set by ``bot.web.WebServer.start``)."""
+
+
 def board_view(game_id: int, version: int, *, active: bool, has_prompts: bool) -> discord.ui.View | None:
     if not active:
         return None
@@ -171,6 +175,9 @@ def board_view(game_id: int, version: int, *, active: bool, has_prompts: bool) -
     if has_prompts:
         view.add_item(DecideButton(game_id, version))
     view.add_item(HandButton(game_id))
+    link = web_links(game_id) if web_links is not None else None
+    if link:
+        view.add_item(discord.ui.Button(label="Open in browser", url=link))
     return view
 
 

@@ -1,0 +1,522 @@
+"""Herald's web server: a live public page for every game, in the bot's own process.
+
+An ``aiohttp.web`` application on the bot's platform (its sessions, storage and drawing workers),
+started when ``HERALD_WEB_URL`` is set and listening on ``HERALD_WEB_BIND``. Routes (``<token>``
+is the game's unguessable web token, never its number):
+
+| route | what |
+|---|---|
+| ``GET /g/<token>/`` | the game page as it stands now (the whole page, readable without script) |
+| ``GET /g/<token>/at/<n>.json`` | step ``n`` (0: the start): status, players and board as they were, and the log entries after ``since`` |
+| ``GET /g/<token>/board/<n>-<chain>.png`` | the public board at step ``n``, full resolution (the same PNG as Discord's) |
+| ``GET /g/<token>/live`` | server-sent events: the latest step, each time a move is stored |
+| ``GET /static/…`` | the page's stylesheet, script and seat colours (written here, nothing vendored) |
+| ``GET /healthz`` | ``ok`` while the server runs (``python -m bot health``) |
+
+**Public only.** A page is built from the public view (``engine.view(state, None)``), the public
+events and the seats' names; the moves of the history are replayed from the seed and the log
+(:mod:`bot.web.timeline`) and their states are never shown, only their public views. Refusals are
+all alike — a wrong token, a lobby, a cancelled or deleted game, an unknown path: one 404 page. The
+token is never logged (no access log; nothing here logs a path), and every response carries a
+strict Content-Security-Policy (nothing but this server, no inline script or style) and
+``Referrer-Policy: no-referrer`` (a link followed from a page does not carry its address away).
+
+**Live.** :meth:`WebServer.on_update` is one of the session's listeners: each committed update of a
+game someone watches brings its history up to date once and wakes that game's open pages, which
+fetch the new step. An open page also checks the game every :data:`KEEPALIVE` seconds, which
+brings it what no listener of this process saw (an undo, another process's move).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import hashlib
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from rules import registry
+from rules.engine import Event, seat_name
+
+from .. import views
+from ..gameui import get_ui
+from ..render.pool import board_png
+from ..session import Sessions, Update
+from ..storage import GameRow, Storage
+from ..storage.base import link_digest
+from . import pages
+from .timeline import Timeline
+
+log = logging.getLogger("herald.web")
+
+SERVED = ("active", "finished")
+"""Statuses whose games have a page: a lobby has nothing to show, and a cancelled game's link
+stops working."""
+TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+"""What a web token looks like (``secrets.token_urlsafe(24)``: 192 random bits)."""
+KEEPALIVE = 15.0
+"""Seconds between two looks at a watched game (and a comment that keeps proxies from closing
+an idle stream)."""
+KEPT_TIMELINES = 256
+"""Games whose replayed history is kept in memory (others are replayed again when asked for)."""
+KEPT_FRAMES = 2048
+KEPT_BOARDS = 64
+"""Boards kept drawn (a few hundred KB each): the latest of every watched game, and recent steps."""
+CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
+       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+STATIC_TYPES = {"css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8"}
+
+class WebError(Exception):
+    """The web server cannot start: one sentence for the admin."""
+
+
+Draw = Callable[..., Awaitable[Any]]
+"""``draw(fn, game_key, *args)``: run a drawing function off the event loop (``RenderPool.draw``)."""
+
+
+def _static(name: str) -> bytes:
+    return resources.files("bot.web").joinpath("static", name).read_bytes()
+
+
+class _Lru(collections.OrderedDict[Any, Any]):
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get_fresh(self, key: Any) -> Any:
+        if key in self:
+            self.move_to_end(key)
+            return self[key]
+        return None
+
+    def put(self, key: Any, value: Any) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+@dataclass
+class _Watched:
+    """The open pages of one game: each waits on its own event, woken by each new step."""
+
+    pages: set[asyncio.Event] = field(default_factory=set)
+    head: tuple[int, str, bool] | None = None
+    """(last step, its chain, finished) as last published."""
+    version: int = -1
+    """The game's version that head was read at."""
+
+
+class WebServer:
+    """The web pages of one process's games (see the module's docstring)."""
+
+    def __init__(self, sessions: Sessions, storage: Storage, base_url: str,
+                 bind: tuple[str, int] = ("127.0.0.1", 8080), draw: Draw | None = None) -> None:
+        self.sessions = sessions
+        self.storage = storage
+        self.base_url = base_url.rstrip("/")
+        self.bind = bind
+        self.draw: Draw = draw or (lambda fn, key, *args: sessions.cpu(fn, key, *args))
+        self._chain_key = secrets.token_bytes(32)
+        self._tokens: dict[int, str] = {}
+        self._found: _Lru = _Lru(4096)  # token digest → game id
+        self._timelines: _Lru = _Lru(KEPT_TIMELINES)  # game id → (Timeline, synced version)
+        self._frames: _Lru = _Lru(KEPT_FRAMES)
+        self._boards: _Lru = _Lru(KEPT_BOARDS)
+        self._drawing: dict[Any, asyncio.Future[bytes]] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._watched: dict[int, _Watched] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._statics = {name: _static(name) for name in ("herald.css", "herald.js")}
+        self.closing = False
+        self.runner: web.AppRunner | None = None
+        self.port: int | None = None
+        self.app = self.make_app()
+
+    # ------------------------------------------------------------------ links
+
+    def link(self, game_id: int) -> str | None:
+        """The public page of a game, if its token is known here (``views.board_view``)."""
+        token = self._tokens.get(game_id)
+        return f"{self.base_url}/g/{token}/" if token else None
+
+    async def ensure_link(self, game_id: int) -> str:
+        """The game's page address, its token made and stored the first time it is asked for."""
+        token = self._tokens.get(game_id)
+        if token is None:
+            token = await self.storage.web_link(game_id, secrets.token_urlsafe(24), time.time())
+            self._tokens[game_id] = token
+        return f"{self.base_url}/g/{token}/"
+
+    async def load_links(self) -> None:
+        """Tokens of every running game, made where missing, so each board shows its link."""
+        games = await self.storage.list_games(statuses=("active",))
+        self._tokens.update(await self.storage.web_links([g.id for g in games]))
+        for g in games:
+            if g.id not in self._tokens:
+                await self.ensure_link(g.id)
+
+    # ---------------------------------------------------------------- updates
+
+    async def on_update(self, update: Update) -> None:
+        """The session's listener: a game's token exists before its board is posted, and its open
+        pages hear of the new step."""
+        game = update.game
+        if game.status in SERVED:
+            await self.ensure_link(game.id)
+        if game.id in self._watched:
+            self._spawn(self._publish(game.id))
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _publish(self, game_id: int) -> None:
+        watched = self._watched.get(game_id)
+        if watched is None:
+            return
+        try:
+            game = await self.storage.get_game(game_id)
+            if game is None or game.status not in SERVED:
+                watched.head = None
+            else:
+                tl = await self.timeline(game)
+                watched.head = (tl.last, tl.moments[-1].chain, game.status == "finished")
+                watched.version = game.version
+        except Exception:
+            log.exception("bringing a watched game's page up to date failed", extra={"game_id": game_id})
+            return
+        for page in watched.pages:
+            page.set()
+
+    # ---------------------------------------------------------------- reading
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def game_of(self, token: str) -> GameRow | None:
+        """The game a token opens, if its page is served; None for everything else."""
+        if not TOKEN.fullmatch(token):
+            return None
+        digest = link_digest(token)
+        game_id = self._found.get_fresh(digest)
+        if game_id is None:
+            game_id = await self.storage.game_of_link(token)
+            if game_id is None:
+                return None
+            self._found.put(digest, game_id)
+            self._tokens.setdefault(game_id, token)
+        game = await self.storage.get_game(game_id)
+        return game if game is not None and game.status in SERVED and game.state is not None else None
+
+    async def timeline(self, game: GameRow) -> Timeline:
+        """The game's public history, brought up to its stored version."""
+        async with self.lock(game.id):
+            kept = self._timelines.get_fresh(game.id)
+            if kept is not None and kept[1] == game.version:
+                return kept[0]  # type: ignore[no-any-return]
+            if kept is None:
+                engine = registry.get(game.game_key)
+                options = engine.replay_options(game.options, game.state)
+                tl = Timeline(engine, len(game.seats), game.seed, options, self._chain_key)
+            else:
+                tl = kept[0]
+            actions = await self.storage.actions(game.id)
+            await self.sessions.cpu(tl.sync, actions)
+            self._timelines.put(game.id, (tl, game.version))
+            return tl
+
+    async def public_view(self, game: GameRow, tl: Timeline, n: int) -> dict[str, Any]:
+        """The public view at step ``n``: the stored state's for the latest step, else replayed."""
+        engine = tl.engine
+        if n == tl.last:
+            return engine.view(self.sessions.state_of(game), None)
+        state = await self.sessions.cpu(tl.state_at, n)
+        return engine.view(state, None)
+
+    async def frame(self, game: GameRow, tl: Timeline, n: int) -> tuple[pages.Frame, dict[str, Any]]:
+        """Step ``n`` of the game as its page shows it, with that step's public view."""
+        live = n == tl.last
+        key = (game.id, n, tl.moments[n].chain, game.version if live else None, game.status)
+        kept = self._frames.get_fresh(key)
+        if kept is not None:
+            return kept  # type: ignore[no-any-return]
+        public = await self.public_view(game, tl, n)
+        names = [s.name for s in game.seats]
+        ui = get_ui(game.game_key)
+        moment = tl.moments[n]
+        deciding: dict[int, tuple[str, float | None]] = {}
+        if live and game.status == "active":
+            snap = await self.sessions.snapshot(game, touch=False)
+            for o in snap.open:
+                due = o.deadline.due_at if o.deadline is not None else None
+                deciding.setdefault(o.seat, (pages.kind_words(o.prompt.kind), due))
+        elif not live:
+            for seat, kind in moment.waiting:
+                deciding.setdefault(seat, (pages.kind_words(kind), None))
+        result = game.result if live and game.status == "finished" else None
+        winners = set(result.get("winners", [])) if result else set()
+        scores = pages.seat_scores(public, len(game.seats))
+        seats = [pages.SeatLine(s.seat, s.name, s.is_bot, scores[s.seat] if s.seat < len(scores) else "",
+                                deciding.get(s.seat, ("", None))[0], deciding.get(s.seat, ("", None))[1],
+                                s.seat in winners) for s in game.seats]
+        result_line = ""
+        if result:
+            who = ", ".join(seat_name(w) for w in result.get("winners", [])) or "nobody"
+            reason = str(result.get("reason", "")).strip()
+            result_line = f"Game over — winner: {who}." + (f" {reason[:1].upper()}{reason[1:]}" if reason else "")
+            result_line += "" if result_line.endswith(".") else "."
+        made = pages.Frame(
+            game_name=tl.engine.name, game_key=game.game_key, n=n, last=tl.last, live=live,
+            chain=moment.chain, finished=game.status == "finished", summary=ui.status_text(public),
+            alt=ui.board_alt(public, names=names), turn=moment.turn, seats=seats,
+            result=result_line, names=names)
+        self._frames.put(key, (made, public))
+        return made, public
+
+    async def board(self, game: GameRow, tl: Timeline, n: int) -> bytes:
+        """The public board at step ``n`` as PNG, drawn once however many pages ask at once."""
+        key = (game.id, n, tl.moments[n].chain)
+        png = self._boards.get_fresh(key)
+        if png is not None:
+            return png  # type: ignore[no-any-return]
+        pending = self._drawing.get(key)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._drawing[key] = pending
+            try:
+                public = await self.public_view(game, tl, n)
+                events: list[Event] = list(tl.moments[n].events)
+                names = [s.name for s in game.seats]
+                png = await self.draw(board_png, game.game_key, public, events, names)
+                self._boards.put(key, png)
+                pending.set_result(png)
+            except BaseException as exc:
+                pending.set_exception(exc)
+                pending.exception()  # (retrieved: a page that gave up waiting leaves no warning)
+                raise
+            finally:
+                self._drawing.pop(key, None)
+            return png  # type: ignore[no-any-return]
+        return await asyncio.shield(pending)
+
+    # ----------------------------------------------------------------- routes
+
+    def make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard])
+        app.router.add_get("/healthz", self.healthz)
+        app.router.add_get("/static/herald.css", self.static)
+        app.router.add_get("/static/herald.js", self.static)
+        app.router.add_get("/static/seats-{key:[a-z_]{1,40}}.css", self.seats_css)
+        app.router.add_get("/g/{token}", self.slash)
+        app.router.add_get("/g/{token}/", self.page)
+        app.router.add_get(r"/g/{token}/at/{n:\d{1,7}}.json", self.at)
+        app.router.add_get(r"/g/{token}/board/{n:\d{1,7}}-{chain:[0-9a-f]{20}}.png", self.board_png)
+        app.router.add_get("/g/{token}/live", self.live)
+        return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                     ) -> web.StreamResponse:
+        """Security headers on every answer, and one 404 page for every refusal."""
+        try:
+            response = await handler(request)
+        except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
+            response = self.not_found()
+        except web.HTTPException as exc:  # (a redirect)
+            exc.headers.update(HEADERS)
+            raise
+        if not response.prepared:
+            response.headers.update(HEADERS)
+        return response
+
+    @staticmethod
+    def not_found() -> web.Response:
+        return web.Response(status=404, text=pages.NOT_FOUND, content_type="text/html",
+                            headers={"Cache-Control": "no-store", **HEADERS})
+
+    async def _served(self, request: web.Request) -> GameRow:
+        game = await self.game_of(request.match_info["token"])
+        if game is None:
+            raise web.HTTPNotFound()
+        return game
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        return web.json_response({"ok": True, "watched": sum(len(w.pages) for w in self._watched.values())})
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.path.rsplit("/", 1)[1]
+        body = self._statics[name]
+        return web.Response(body=body, content_type=STATIC_TYPES[name.rsplit(".", 1)[1]].split(";")[0],
+                            charset="utf-8", headers={"Cache-Control": "public, max-age=300",
+                                                      "ETag": hashlib.sha256(body).hexdigest()[:16]})
+
+    async def seats_css(self, request: web.Request) -> web.Response:
+        key = request.match_info["key"]
+        if key not in registry.all_engines():
+            raise web.HTTPNotFound()
+        ui = get_ui(key)
+        return web.Response(text=pages.seats_css([ui.seat_badge(i) for i in range(8)]),
+                            content_type="text/css", headers={"Cache-Control": "public, max-age=300"})
+
+    async def slash(self, request: web.Request) -> web.Response:
+        await self._served(request)
+        raise web.HTTPPermanentRedirect(location=f"{request.match_info['token']}/")
+
+    async def page(self, request: web.Request) -> web.Response:
+        game = await self._served(request)
+        tl = await self.timeline(game)
+        frame, _ = await self.frame(game, tl, tl.last)
+        body = pages.page_html(frame, pages.log_html(tl.moments, frame.names, None))
+        return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def at(self, request: web.Request) -> web.Response:
+        game = await self._served(request)
+        tl = await self.timeline(game)
+        n = int(request.match_info["n"])
+        if n > tl.last:
+            raise web.HTTPNotFound()
+        frame, _ = await self.frame(game, tl, n)
+        since_raw = request.query.get("since", "")
+        chain = request.query.get("chain", "")
+        reset = False
+        entries = ""
+        if since_raw.isascii() and since_raw.isdigit() and len(since_raw) < 8:
+            since = int(since_raw)
+            if since > tl.last or tl.moments[since].chain != chain:
+                reset = True  # (the page shows a history this game no longer has: an undo)
+            elif n > since:
+                entries = pages.log_html(tl.moments[since + 1:n + 1], frame.names, tl.moments[since].turn)
+        return web.json_response({
+            "n": n, "last": tl.last, "chain": frame.chain, "head": tl.moments[-1].chain,
+            "live": frame.live, "finished": frame.finished, "board": frame.board, "alt": frame.alt,
+            "panel": pages.panel_html(frame), "log": entries, "reset": reset,
+        }, headers={"Cache-Control": "no-store"})
+
+    async def board_png(self, request: web.Request) -> web.Response:
+        game = await self._served(request)
+        tl = await self.timeline(game)
+        n = int(request.match_info["n"])
+        if n > tl.last or tl.moments[n].chain != request.match_info["chain"]:
+            raise web.HTTPNotFound()
+        png = await self.board(game, tl, n)
+        return web.Response(body=png, content_type="image/png",
+                            headers={"Cache-Control": "private, max-age=86400, immutable"})
+
+    async def live(self, request: web.Request) -> web.StreamResponse:
+        game = await self._served(request)
+        watched = self._watched.setdefault(game.id, _Watched())
+        wake = asyncio.Event()
+        watched.pages.add(wake)
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no", **HEADERS})
+        try:
+            await response.prepare(request)
+            await response.write(b"retry: 2000\n\n")
+            sent: tuple[int, str, bool] | None = None
+            while not self.closing:
+                if wake.is_set() or sent is None:
+                    wake.clear()
+                    head = watched.head
+                    if head is None:
+                        current = await self.storage.get_game(game.id)
+                        if current is None or current.status not in SERVED:
+                            await response.write(b"event: gone\ndata: {}\n\n")
+                            break
+                        tl = await self.timeline(current)
+                        watched.version = current.version
+                        head = watched.head = (tl.last, tl.moments[-1].chain, current.status == "finished")
+                    if head != sent:
+                        data = json.dumps({"last": head[0], "chain": head[1], "finished": head[2]})
+                        await response.write(f"event: head\ndata: {data}\n\n".encode())
+                        sent = head
+                    continue
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(wake.wait(), KEEPALIVE)
+                    continue
+                await response.write(b": still here\n\n")
+                current = await self.storage.get_game(game.id)
+                if current is None or current.status not in SERVED or current.version != watched.version:
+                    watched.head = None  # (looked at again: an undo, another process's move)
+                    wake.set()
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            watched.pages.discard(wake)
+            if not watched.pages:
+                self._watched.pop(game.id, None)
+        return response
+
+    # -------------------------------------------------------------- lifecycle
+
+    @property
+    def url(self) -> str:
+        """Where this server answers (its bound address, not the public one)."""
+        host, port = self.bind
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{self.port or port}"
+
+    async def start(self) -> None:
+        """Listen, and hear of every update (``Sessions.listeners``); boards link their page."""
+        await self.load_links()
+        self.closing = False
+        self.runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.bind[0], self.bind[1])
+        try:
+            await site.start()
+        except OSError as exc:
+            await self.runner.cleanup()
+            self.runner = None
+            raise WebError(f"the web server cannot listen on {self.url} (HERALD_WEB_BIND): "
+                           f"{exc.strerror or exc}.") from None
+        addresses = self.runner.addresses
+        if addresses:
+            self.port = int(addresses[0][1])
+        self.attach()
+        log.info("web pages served at %s (listening on %s)", self.base_url, self.url)
+
+    def attach(self) -> None:
+        """Hear of every update (``Sessions.listeners``), and give boards their link."""
+        self.closing = False
+        if self.on_update not in self.sessions.listeners:
+            self.sessions.listeners.append(self.on_update)
+        views.web_links = self.link
+
+    async def stop(self) -> None:
+        self.closing = True
+        with contextlib.suppress(ValueError):
+            self.sessions.listeners.remove(self.on_update)
+        if views.web_links == self.link:
+            views.web_links = None
+        for watched in self._watched.values():
+            for page in watched.pages:
+                page.set()
+        for task in list(self._tasks):
+            task.cancel()
+        if self.runner is not None:
+            await self.runner.cleanup()
+            self.runner = None
+
+
+__all__ = ["KEEPALIVE", "SERVED", "WebError", "WebServer"]
