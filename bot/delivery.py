@@ -549,7 +549,8 @@ class DiscordDelivery:
 
         * a decision opened for them, their turn's or one out of turn (a reaction window, a
           challenge, a vote) → one new DM (their hand, what happened to them, the decision with
-          its deadline; a game's own form is that DM, the hand DM being brought up to date);
+          its deadline; a game's own form is that DM, and the hand DM is not edited beside it:
+          never a new DM and an edit for one change);
         * something happened to them that they did not cause (an event for their eyes from
           another seat's move, a computer player's, a timeout) → one new DM;
         * otherwise (their own click changed their hand, or it changed without a word) their
@@ -585,7 +586,11 @@ class DiscordDelivery:
                 # only reminders, or quiet hours: no new DM (its reminder speaks, ``bot.away``)
                 await self.refresh_hand(snap, seat, told, post=False)
             elif asked is not None and builder is not None:
-                await self.refresh_hand(snap, seat, [], post=True)
+                # one DM for one change: the form is it (it shows what the decision needs); the
+                # hand DM is posted only if the player has none yet, else it is brought up to
+                # date by their next quiet change — and "My hand" shows it at any time
+                if (game.id, game.seats[seat].user_id) not in self._hands:
+                    await self.refresh_hand(snap, seat, [], post=True)
                 await self.dm_form(Decision(snap, seat, asked), builder, told)
             elif asked is not None:
                 await self.dm_seat(snap, seat, told, asked)
