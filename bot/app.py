@@ -47,7 +47,7 @@ from .web.server import WebError
 
 log = logging.getLogger("herald")
 
-CORE_EXTENSIONS = ("cogs.tables", "cogs.admin", "cogs.ratings", "cogs.away")
+CORE_EXTENSIONS = ("cogs.tables", "cogs.admin", "cogs.ratings", "cogs.away", "cogs.help")
 
 
 def intents() -> discord.Intents:
