@@ -20,11 +20,11 @@ TASKS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("🎲 Start a game", "Open a table in a channel; people press **Join**, the host presses **Start** "
      "and the game gets its own thread.",
      ("play", "games", "rules")),
-    ("🎯 Play", "When it is your turn (or a decision waits for you out of turn) Herald tells you "
-     "by DM; press **Decide** on the board or in the DM. These do the rest:",
-     ("hand", "game hand", "game status", "game log", "orders", "cards", "lineup", "flick", "aim",
-      "temple",
-      "game undo", "game resign")),
+    ("🎯 Play", "Herald tells you by DM when a decision waits for you (on your turn or out of "
+     "it); press **Decide** on the board or in the DM.",
+     ("hand", "game hand", "game status", "game log", "game undo", "game resign")),
+    ("🧩 Game by game", "Shortcuts for the decisions of one game:",
+     ("orders", "cards", "lineup", "flick", "aim", "temple")),
     ("📬 Your games and notifications", "Across every server you play in:",
      ("mygames", "notify", "away")),
     ("🃏 Decks (Alternate Histories)", "Build and share your own decks:",
@@ -48,8 +48,13 @@ def command_lines(tree: app_commands.CommandTree) -> dict[str, str]:
     return out
 
 
-def _line(name: str, description: str) -> str:
-    return f"`/{name}` — {description}"
+def _lines(names: list[str], commands_: dict[str, str]) -> list[str]:
+    """A line per description: commands that do the same (``/hand``, ``/game hand``) share one."""
+    same: dict[str, list[str]] = {}
+    for name in names:
+        same.setdefault(commands_[name], []).append(name)
+    return [f"{', '.join(f'`/{n}`' for n in group)} — {description}"
+            for description, group in same.items()]
 
 
 def help_embed(commands_: dict[str, str], *, skip: Iterable[str] = ("help",)) -> discord.Embed:
@@ -62,14 +67,13 @@ def help_embed(commands_: dict[str, str], *, skip: Iterable[str] = ("help",)) ->
                      "Secret cards and choices reach you by DM."))
     listed = set(skip)
     for title, sentence, names in TASKS:
-        lines = [_line(n, commands_[n]) for n in names if n in commands_]
+        lines = _lines([n for n in names if n in commands_], commands_)
         listed.update(names)
         if lines:
             embed.add_field(name=title, value=_fit(sentence, lines), inline=False)
     rest = sorted(n for n in commands_ if n not in listed)
     if rest:
-        embed.add_field(name="More", value=_fit("", [_line(n, commands_[n]) for n in rest]),
-                        inline=False)
+        embed.add_field(name="More", value=_fit("", _lines(rest, commands_)), inline=False)
     embed.set_footer(text="Every answer to a command here is shown only to you.")
     return embed
 
