@@ -65,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--every", type=whole("--every", 1, 10**9), default=1,
                      help="write a board image every N moves (N ≥ 1)")
     sim.add_argument("--no-images", action="store_true", help="write only the log")
+    sim.add_argument("--verbose", action="store_true",
+                     help="print Herald's log lines (to stderr) while the game is played")
     sub.add_parser("games", help="list the registered games")
     rep = sub.add_parser("replay", help="check that a stored game replays to its stored state, or "
                                         "with --render draw its board of every step and an animated "
@@ -116,7 +118,10 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["DISCORD_TOKEN"] = config.token
     else:
         os.environ.pop("DISCORD_TOKEN", None)
-    setup_logging(config.log_level if config else "INFO")
+    if args.command == "simulate":  # its output is the result; the log lines only on request
+        setup_logging(config.log_level if args.verbose and config else "WARNING", stream=sys.stderr)
+    else:
+        setup_logging(config.log_level if config else "INFO")
     if args.command == "games":
         from rules import registry
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from typing import Any
 
 
 class _Context(logging.Filter):
@@ -47,11 +48,12 @@ discord.py logs gateway payloads and HTTP bodies (a hand in an ephemeral answer,
 aiosqlite every statement with its parameters (whole game states, every hand in them)."""
 
 
-def setup_logging(level: str | None = None) -> None:
-    """Log to stdout at ``level`` (default ``HERALD_LOG_LEVEL``, else INFO). No level prints a
-    hand or a state: Herald's own loggers never log them, and ``NEVER_DEBUG`` holds the rest."""
+def setup_logging(level: str | None = None, *, stream: Any = None) -> None:
+    """Log to ``stream`` (default stdout) at ``level`` (default ``HERALD_LOG_LEVEL``, else INFO).
+    No level prints a hand or a state: Herald's own loggers never log them, and ``NEVER_DEBUG``
+    holds the rest. The tools that print a result (``simulate``) log to stderr instead."""
     level = (level or os.environ.get("HERALD_LOG_LEVEL", "INFO")).upper()
-    handler = logging.StreamHandler(sys.stdout)
+    handler = logging.StreamHandler(stream if stream is not None else sys.stdout)
     context = _Context()
     handler.setFormatter(_ScrubbingFormatter(
         "%(asctime)s %(levelname)-7s %(name)s%(ctx)s: %(message)s", context.token))

@@ -19,10 +19,14 @@ import asyncio
 import json
 import os
 import re
+import shlex
+import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TextIO
 
 from rules import registry
 from rules.engine import Event, seat_name
@@ -75,6 +79,8 @@ class FileDelivery:
     lines: list[str] = field(default_factory=list)
     step: int = 0
     files: list[str] = field(default_factory=list)
+    progress: Callable[[int], None] | None = None
+    """Told the number of moves played after each update (the command's progress line)."""
 
     async def deliver(self, update: Update) -> None:
         assert self.sessions is not None
@@ -86,6 +92,8 @@ class FileDelivery:
             self.step += 1
             self.lines.append(f"[{self.step:04d}] {seat_name(seat)} {names[seat]} ({origin}): "
                               f"{json.dumps(action, sort_keys=True)}")
+        if self.progress is not None:
+            self.progress(self.step)
         for e in update.events:
             if e.to is None:
                 self.lines.append(f"        {e.text}")
@@ -134,7 +142,8 @@ def check(game_key: str, players: int | None, seed: int, every: int,
 
 async def simulate(game_key: str, players: int | None, seed: int, out: Path, *,
                    images: bool = True, every: int = 1, options: dict[str, object] | None = None,
-                   config: Config | None = None) -> tuple[Update | None, FileDelivery]:
+                   config: Config | None = None,
+                   progress: Callable[[int], None] | None = None) -> tuple[Update | None, FileDelivery]:
     """Play one game between computer players into ``out`` (see the module docstring for the
     folder rules); ``config`` defaults to the environment's, read before anything is opened."""
     n = check(game_key, players, seed, every, options)
@@ -144,7 +153,7 @@ async def simulate(game_key: str, players: int | None, seed: int, out: Path, *,
     # opened inside the try: a failing open() still closes the connection, whose worker thread
     # would otherwise keep the process alive after the error
     storage = open_storage(str(out / DB_NAME))
-    delivery = FileDelivery(out, images=images, every=every)
+    delivery = FileDelivery(out, images=images, every=every, progress=progress)
     clock = iter(range(10**9))
     sessions = Sessions(storage, config, delivery, now=lambda: float(next(clock)))
     delivery.sessions = sessions
@@ -179,17 +188,51 @@ def main(args: argparse.Namespace, config: Config | None = None) -> int:
     except OSError as exc:
         raise SimulateError(f"cannot create a temporary output folder: {exc.strerror or exc}; "
                             "give one with --out.") from None
+    bar = Progress(sys.stderr, registry.get(game).name)
     try:
         update, delivery = asyncio.run(simulate(
             game, args.players, args.seed, out,
-            images=not args.no_images, every=args.every, config=config))
+            images=not args.no_images, every=args.every, config=config, progress=bar))
     except OSError as exc:
         raise SimulateError(f"writing into {os.fspath(out)} failed: {exc.strerror or exc}.",
                             code=1) from None
+    finally:
+        bar.done()
     last = delivery.lines[-2] if len(delivery.lines) >= 2 else ""
     print(last)
     print(f"{delivery.step} moves; {len(delivery.files)} files and log.txt written to {os.fspath(out)}")
+    kept = out.resolve() / DB_NAME
+    beside = kept.parent.parent / f"{kept.parent.name}-replay"  # (not inside: a new simulate
+    print(f"The game is kept in {os.fspath(kept)} (game #1). To watch it again, step by step:")
+    print(f"  HERALD_DB={shlex.quote(os.fspath(kept))} python -m bot replay 1 --render "
+          f"{shlex.quote(os.fspath(beside))}")  # run into that folder would refuse it)
     return 0
+
+
+class Progress:
+    """The command's progress line on a terminal: the game and the moves played so far, redrawn
+    in place (``\r``); nothing when the stream is not a terminal (a log, a pipe, CI)."""
+
+    SPIN = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+    def __init__(self, stream: TextIO, name: str) -> None:
+        self.stream = stream
+        self.name = name
+        self.shown = False
+        self.live = bool(getattr(stream, "isatty", lambda: False)())
+
+    def __call__(self, moves: int) -> None:
+        if not self.live:
+            return
+        spin = self.SPIN[moves % len(self.SPIN)]
+        self.stream.write(f"\r{spin} {self.name}: {moves} {'move' if moves == 1 else 'moves'} played…")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")  # the line cleared: the result follows on stdout
+            self.stream.flush()
 
 
 __all__ = ["MAX_SEED", "SimulateError", "check", "main", "prepare_out", "simulate", "Event"]

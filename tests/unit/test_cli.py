@@ -467,3 +467,29 @@ def test_a_damaged_database_stops_every_command_with_one_sentence(tmp_path: Path
     assert "herald.db" in said or "database" in said, said
     assert "could not reach Discord" not in done.stderr and "Traceback" not in done.stderr
     assert db.read_bytes() == before  # a refused file is left exactly as it was
+
+
+# -- simulate as a newcomer meets it
+
+
+def test_simulate_prints_its_result_and_the_replay_command_and_that_command_works(
+        cli: Call, tmp_path: Path) -> None:
+    """Only the result on stdout — no log lines (they go to stderr, with --verbose) — ending
+    with the command that replays the kept game; pasted, that command works."""
+    code, out, err = cli("simulate", "duel", "--players", "2", "--out", "sim", HERALD_LOG_LEVEL="INFO")
+    assert code == 0, err
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("RESULT: ") and "moves;" in lines[1]
+    assert " INFO " not in out and " INFO " not in err  # the log is asked for with --verbose
+    assert "simulate.db (game #1)" in lines[2]
+    command = lines[3].split()
+    assert command[0].startswith("HERALD_DB=") and command[1:5] == ["python", "-m", "bot", "replay"]
+    database = command[0].removeprefix("HERALD_DB=")
+    assert Path(database) == tmp_path / "sim" / "simulate.db"
+    code, out, err = cli(*command[4:], HERALD_DB=database)
+    assert code == 0, err
+    assert "replay.gif written" in out and (tmp_path / "sim-replay" / "replay.gif").exists()
+    # the replay beside the output does not stop a new simulate into the same folder
+    assert cli("simulate", "duel", "--out", "sim")[0] == 0
+    code, out, err = cli("simulate", "duel", "--out", "sim2", "--verbose", HERALD_LOG_LEVEL="INFO")
+    assert code == 0 and " INFO " in err and " INFO " not in out
