@@ -1,9 +1,10 @@
 """Herald's shared drawing kit: fonts, palette, seat colours and shapes, primitives, static-layer
 caching, text measuring and alt text.
 
-Every board, hand and table image is drawn with Pillow from a *redacted* view. Fonts come from
-Pillow itself (its embedded scalable font), never from the host, so images look the same on
-every machine. Images are designed for a phone first: see ``MIN_TEXT_SHARE``.
+Every board, hand and table image is drawn with Pillow from a *redacted* view. Fonts ship with
+the package (subsets of the Noto fonts in ``fonts/``, with per-character fallback across scripts
+and colour emoji), never from the host, so images look the same on every machine. Images are
+designed for a phone first: see ``MIN_TEXT_SHARE``.
 """
 
 from .kit import (

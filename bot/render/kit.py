@@ -1,9 +1,13 @@
-"""Primitives of the drawing kit. Pure functions of their arguments; no I/O except ``to_png``.
+"""Primitives of the drawing kit. Pure functions of their arguments; no I/O except ``to_png`` and
+reading the kit's own fonts.
 
-Every piece of text goes through :func:`draw_text` (``Canvas.text`` uses it), which makes it
-drawable by the bundled font and reports its size to :func:`measure`: the readability test renders
-each game's images inside ``measure()`` and checks the smallest size against the image's width
-(Discord shows an image about 400 px wide on a phone; see :data:`MIN_TEXT_SHARE`).
+Every piece of text goes through :func:`draw_text` (``Canvas.text`` uses it), which draws each
+character with the first of Herald's fonts that has it (Noto: Latin, Greek, Cyrillic, Hebrew,
+Arabic, CJK, symbols, colour emoji; see :data:`FONT_FILES`), so a name is drawn as written in any
+of those scripts, and a character none has shows as a placeholder rather than vanishing. It
+reports the text's size to :func:`measure`: the readability test renders each game's images
+inside ``measure()`` and checks the smallest size against the image's width (Discord shows an
+image about 400 px wide on a phone; see :data:`MIN_TEXT_SHARE`).
 """
 
 from __future__ import annotations
@@ -12,13 +16,15 @@ import io
 import math
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from rules.text import count
 
@@ -76,53 +82,445 @@ def min_text(width: int) -> int:
     return math.ceil(width * MIN_TEXT_SHARE)
 
 
-@lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font at ``size`` pixels (cached)."""
-    return ImageFont.load_default(size)
+FONT_DIR = Path(__file__).with_name("fonts")
+"""Herald's fonts: subsets of the Noto fonts (SIL Open Font License 1.1, licence texts beside them),
+rebuilt by ``scripts/make_fonts.py``."""
+
+FONT_FILES: tuple[str, ...] = (
+    "NotoSans.ttf", "NotoSansHebrew.ttf", "NotoSansArabic.ttf", "NotoSansCJK.otf",
+    "NotoSansSymbols.ttf", "NotoSansSymbols2.ttf", "NotoSansMath.ttf", "NotoSansThai.ttf",
+    "NotoSansDevanagari.ttf",
+)
+"""The fonts in fallback order: a character is drawn by the first that has it (the emoji sprites
+come before them for emoji, the placeholder after them for anything none has)."""
+
+PRIMARY, HEBREW, ARABIC = 0, 1, 2
+EMOJI = -1
+"""The run kind of an emoji sequence: a sprite drawn by Noto Color Emoji (see ``emoji.txt``)."""
+
+PLACEHOLDER = "\ufffd"
+"""Drawn (by the primary font) for a character no font has: visible, never a silent drop."""
+
+RAQM = features.check("raqm")
+"""Whether Pillow has its complex layout engine: Arabic is then joined by the font's own rules,
+marks are placed by the font and right-to-left runs are laid out by raqm; without it the kit
+joins Arabic with Unicode's presentation forms and orders right-to-left runs itself."""
+
+_RTL_FONTS = (HEBREW, ARABIC)
+_EMOJI_RATIO = (136 / 109, 128 / 109, 101 / 109)
+"""An emoji's width, height and height above the baseline, per pixel of text size (the colour
+font's 136 x 128 bitmaps at 109 pixels per em)."""
 
 
-_SWAPS = {"\u2014": "-", "\u2013": "-", "\u2212": "-", "\u2192": "->", "\u2190": "<-", "\u00d7": "x",
-          "\u2665": "<3", "\u2022": "\u00b7", "\u00a0": " "}
+@lru_cache(maxsize=1)
+def _coverage() -> tuple[tuple[list[int], list[int]], ...]:
+    """Per font (in FONT_FILES order): the starts and ends of the code point ranges it maps."""
+    table: dict[str, tuple[list[int], list[int]]] = {}
+    for line in (FONT_DIR / "coverage.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or ":" not in line:
+            continue
+        name, spans = line.split(":", 1)
+        starts: list[int] = []
+        ends: list[int] = []
+        for span in spans.split():
+            lo, _, hi = span.partition("-")
+            starts.append(int(lo, 16))
+            ends.append(int(hi or lo, 16))
+        table[name.strip()] = (starts, ends)
+    return tuple(table[name] for name in FONT_FILES)
 
 
-@lru_cache(maxsize=4096)
-def _has_glyph(ch: str) -> bool:
-    """Whether the bundled font draws ``ch`` (rather than its empty-box placeholder)."""
-    if " " <= ch <= "~":
-        return True
-    f = font(20)
-    return bytes(f.getmask(ch)) != bytes(f.getmask("\uffff"))
+def covers(kind: int, ch: str) -> bool:
+    """Whether font ``kind`` (an index into FONT_FILES) maps the character ``ch``."""
+    starts, ends = _coverage()[kind]
+    cp = ord(ch)
+    k = bisect_right(starts, cp) - 1
+    return k >= 0 and cp <= ends[k]
+
+
+@lru_cache(maxsize=8192)
+def font_for(ch: str) -> int | None:
+    """The first font (index into FONT_FILES) that has ``ch``; None when none has it."""
+    for kind in range(len(FONT_FILES)):
+        if covers(kind, ch):
+            return kind
+    return None
+
+
+@lru_cache(maxsize=1)
+def _emoji_index() -> tuple[dict[str, tuple[int, int]], int, tuple[int, int]]:
+    """Emoji sequence -> (page, cell); the longest sequence's length; a sprite's width and height.
+    A sequence is also found without its variation selectors when it is longer than one
+    character or its character is shown as an emoji by default (so "⚙" stays a text symbol,
+    "⚙️" and "✋" are emoji)."""
+    index: dict[str, tuple[int, int]] = {}
+    size = (42, 40)
+    for line in (FONT_DIR / "emoji.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            found = re.search(r"(\d+)x(\d+) px", line)
+            if found:
+                size = (int(found.group(1)), int(found.group(2)))
+            continue
+        points, page, cell = line.split(";")
+        seq = "".join(chr(int(p, 16)) for p in points.split())
+        index[seq] = (int(page), int(cell))
+    for seq, where in list(index.items()):
+        bare = seq.replace("\ufe0f", "")
+        if bare != seq and bare not in index and (len(bare) > 1 or ord(bare) >= 0x1F000):
+            index[bare] = where
+    return index, max(len(s) for s in index), size
+
+
+def emoji_at(text: str, i: int) -> str | None:
+    """The longest emoji sequence starting at ``text[i]``, if any."""
+    ch = text[i]
+    if ch < "\u00a9" and not (i + 1 < len(text) and text[i + 1] in "\ufe0f\u20e3"):
+        return None
+    index, longest, _ = _emoji_index()
+    for end in range(min(len(text), i + longest), i, -1):
+        if text[i:end] in index:
+            return text[i:end]
+    return None
+
+
+@lru_cache(maxsize=16)
+def _emoji_page(page: int) -> Image.Image:
+    with Image.open(FONT_DIR / f"emoji-{page:02d}.webp") as img:
+        return img.convert("RGBA")
 
 
 @lru_cache(maxsize=2048)
-def drawable(text: str) -> str:
-    """``text`` as the bundled font can draw it: dashes and arrows in ASCII, accents dropped
-    ("Zoë" → "Zoe"), other characters it lacks (emoji, other scripts) left out."""
-    out: list[str] = []
-    for ch in text:
-        ch = _SWAPS.get(ch, ch)
-        if len(ch) > 1 or _has_glyph(ch):
-            out.append(ch)
+def _emoji_sprite(seq: str, size: int) -> Image.Image:
+    """The emoji ``seq`` for text of ``size`` px (scaled from its sprite; cached)."""
+    index, _, (w, h) = _emoji_index()
+    page, cell = index[seq]
+    sheet = _emoji_page(page)
+    per_row = sheet.width // w
+    sprite = sheet.crop(((cell % per_row) * w, (cell // per_row) * h,
+                         (cell % per_row + 1) * w, (cell // per_row + 1) * h))
+    target = (max(1, round(size * _EMOJI_RATIO[0])), max(1, round(size * _EMOJI_RATIO[1])))
+    return sprite.resize(target, Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=256)
+def face(kind: int, size: int, shaped: bool = False) -> ImageFont.FreeTypeFont:
+    """Font ``kind`` at ``size`` px (cached): with ``shaped`` laid out by raqm (joining, marks,
+    right to left), otherwise by Pillow's basic layout, which is faster."""
+    engine = ImageFont.Layout.RAQM if shaped and RAQM else ImageFont.Layout.BASIC
+    return ImageFont.truetype(str(FONT_DIR / FONT_FILES[kind]), size, layout_engine=engine)
+
+
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The primary font (Noto Sans: Latin, Greek, Cyrillic) at ``size`` pixels (cached)."""
+    return face(PRIMARY, size)
+
+
+class Run(NamedTuple):
+    """A stretch of text drawn by one font: ``shown`` is what is drawn (Arabic joined and
+    right-to-left text reversed when there is no raqm), ``text`` the characters it stands for."""
+
+    kind: int
+    text: str
+    shown: str
+    rtl: bool
+    shaped: bool
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Mn", "Mc", "Me")
+
+
+def _is_neutral(ch: str) -> bool:
+    """Spaces, punctuation, digits and symbols, which join the run they are in when its font has
+    them (so "Zoë (GM)" is one run and an Arabic name keeps its spaces)."""
+    return unicodedata.category(ch)[0] in "ZPNS"
+
+
+def _invisible(ch: str) -> bool:
+    """Format characters (joiners, direction marks, variation selectors) draw nothing alone."""
+    return unicodedata.category(ch) in ("Cf", "Cc") or "\ufe00" <= ch <= "\ufe0f"
+
+
+@lru_cache(maxsize=8192)
+def runs(text: str) -> tuple[Run, ...]:
+    """``text`` cut into runs by the font that draws each character, in visual order (left to
+    right on the image). Cached: names and labels recur on every board."""
+    return tuple(_order(list(_logical_runs(text))))
+
+
+@lru_cache(maxsize=8192)
+def _logical_runs(text: str) -> tuple[Run, ...]:
+    """The runs of ``text`` in reading order."""
+    if text.isascii() and text.isprintable():
+        return (Run(PRIMARY, text, text, False, False),) if text else ()
+    text = unicodedata.normalize("NFC", text)
+    pieces: list[tuple[int, str]] = []  # (kind, logical text)
+    i = 0
+    while i < len(text):
+        seq = emoji_at(text, i) if text[i] >= "\u00a9" or text[i] in "#*0123456789" else None
+        if seq is not None:
+            pieces.append((EMOJI, seq))
+            i += len(seq)
             continue
-        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-        out.extend(c for c in base if _has_glyph(c))
-    return "".join(out)
+        ch = text[i]
+        i += 1
+        if _invisible(ch):
+            continue
+        last = pieces[-1][0] if pieces else None
+        if last is not None and last != EMOJI and (_is_mark(ch) or _is_neutral(ch)) \
+                and covers(last, ch) and (_is_mark(ch) or last not in _RTL_FONTS
+                                          or _rtl_ahead(text, i) or not covers(PRIMARY, ch)):
+            pieces[-1] = (last, pieces[-1][1] + ch)
+            continue
+        kind = font_for(ch)
+        if kind is None:
+            kind, ch = PRIMARY, PLACEHOLDER
+        if last == kind:
+            pieces[-1] = (kind, pieces[-1][1] + ch)
+        else:
+            pieces.append((kind, ch))
+    return tuple(_run(kind, part) for kind, part in pieces)
+
+
+def _rtl_ahead(text: str, i: int) -> bool:
+    """Whether the next strongly directed character from ``text[i]`` on is right-to-left (a space
+    between two Arabic words belongs to them; one between an Arabic name and English does not)."""
+    for ch in text[i:]:
+        bidi = unicodedata.bidirectional(ch)
+        if bidi in ("R", "AL", "AN") or (bidi == "EN" and not covers(PRIMARY, ch)):
+            return True  # (Arabic and Persian digits go with the Arabic beside them)
+        if bidi == "L":
+            return False
+    return False
+
+
+def _run(kind: int, text: str) -> Run:
+    rtl = kind in _RTL_FONTS
+    shaped = RAQM and (rtl or any(_is_mark(ch) for ch in text))
+    shown = text
+    if rtl and not RAQM:
+        shown = _visual_rtl(_join_arabic(text) if kind == ARABIC else text)
+    return Run(kind, text, shown, rtl, shaped)
+
+
+def _strength(run: Run) -> str:
+    if run.kind == EMOJI:
+        return ""
+    for ch in run.text:
+        bidi = unicodedata.bidirectional(ch)
+        if bidi in ("R", "AL"):
+            return "R"
+        if bidi == "L":
+            return "L"
+    return ""
+
+
+def _order(pieces: list[Run], base: int = 0) -> list[Run]:
+    """Runs in visual order: the Unicode bidirectional algorithm's reordering, run by run (a run
+    is strongly left-to-right, right-to-left or neutral; neutrals between two runs of one
+    direction take it, others the paragraph's). Herald's lines are English, so the paragraph
+    reads left to right (``base`` 0): "محمد's turn" puts the name first, at the left."""
+    if not any(r.rtl for r in pieces):
+        return pieces
+    strong = [_strength(r) for r in pieces]
+    levels: list[int] = []
+    for k, s in enumerate(strong):
+        if s:
+            levels.append(1 if s == "R" else (2 if base else 0))
+            continue
+        before = next((x for x in reversed(strong[:k]) if x), "")
+        after = next((x for x in strong[k + 1:] if x), "")
+        side = before if before == after and before else ("R" if base else "L")
+        levels.append(1 if side == "R" else (2 if base else 0))
+    order = list(range(len(pieces)))
+    for level in range(max(levels), 0, -1):
+        k = 0
+        while k < len(order):
+            if levels[order[k]] >= level:
+                end = k
+                while end < len(order) and levels[order[end]] >= level:
+                    end += 1
+                order[k:end] = order[k:end][::-1]
+                k = end
+            else:
+                k += 1
+    return [pieces[k] for k in order]
+
+
+@lru_cache(maxsize=1)
+def _arabic_forms() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+    """Unicode's Arabic presentation forms: letter -> {isolated, final, initial, medial: form},
+    and alef -> {isolated, final: the lam-alef ligature}."""
+    forms: dict[str, dict[str, str]] = {}
+    lam_alef: dict[str, dict[str, str]] = {}
+    for cp in (*range(0xFB50, 0xFE00), *range(0xFE70, 0xFEFF)):
+        parts = unicodedata.decomposition(chr(cp)).split()
+        if len(parts) == 2 and parts[0] in ("<isolated>", "<final>", "<initial>", "<medial>"):
+            forms.setdefault(chr(int(parts[1], 16)), {}).setdefault(parts[0][1:-1], chr(cp))
+        elif len(parts) == 3 and parts[1] == "0644" and parts[0] in ("<isolated>", "<final>"):
+            lam_alef.setdefault(chr(int(parts[2], 16)), {})[parts[0][1:-1]] = chr(cp)
+    return forms, lam_alef
+
+
+def _join_arabic(text: str) -> str:
+    """Arabic letters in their joined shapes (presentation forms), for drawing without raqm."""
+    forms, lam_alef = _arabic_forms()
+
+    def dual(ch: str) -> bool:
+        return ch == "\u0640" or "initial" in forms.get(ch, {}) or "medial" in forms.get(ch, {})
+
+    def joins(ch: str) -> bool:
+        return ch == "\u0640" or ch in forms
+
+    letters = [k for k, ch in enumerate(text) if not _is_mark(ch)]
+    out: list[str] = []
+    skip: set[int] = set()
+    for pos, k in enumerate(letters):
+        if k in skip:
+            continue
+        ch = text[k]
+        prev = text[letters[pos - 1]] if pos > 0 else ""
+        nxt_k = letters[pos + 1] if pos + 1 < len(letters) else None
+        nxt = text[nxt_k] if nxt_k is not None else ""
+        after_join = bool(prev) and dual(prev) and joins(ch)
+        marks = text[k + 1:(nxt_k if nxt_k is not None else len(text))]
+        if ch == "\u0644" and nxt in lam_alef:
+            out.append(lam_alef[nxt]["final" if after_join else "isolated"])
+            assert nxt_k is not None
+            skip.add(nxt_k)
+            out.append(marks + text[nxt_k + 1:(letters[pos + 2] if pos + 2 < len(letters)
+                                                else len(text))])
+            continue
+        before_join = dual(ch) and joins(nxt)
+        form = ("medial" if after_join and before_join else "final" if after_join
+                else "initial" if before_join else "isolated")
+        out.append(forms.get(ch, {}).get(form) or forms.get(ch, {}).get("isolated") or ch)
+        out.append(marks)
+    return text[:letters[0]] + "".join(out) if letters else text
+
+
+def _visual_rtl(text: str) -> str:
+    """Right-to-left text in drawing order: clusters (a letter and its marks) reversed, numbers
+    kept left to right."""
+    units: list[str] = []
+    for ch in text:
+        if units and (_is_mark(ch) or (ch.isdigit() and units[-1][-1].isdigit())):
+            units[-1] += ch
+        else:
+            units.append(ch)
+    return "".join(reversed(units))
+
+
+def drawable(text: str) -> str:
+    """``text`` as it is drawn, in reading order: composed (NFC), format characters outside
+    emoji sequences left out, any character no font has replaced by the placeholder glyph."""
+    return "".join(r.text for r in _logical_runs(text))
+
+
+def missing(text: str) -> list[str]:
+    """The characters of ``text`` that no font draws (each shown as the placeholder)."""
+    text = unicodedata.normalize("NFC", text)
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        seq = emoji_at(text, i) if text[i] >= "\u00a9" or text[i] in "#*0123456789" else None
+        if seq is not None:
+            i += len(seq)
+            continue
+        if not _invisible(text[i]) and font_for(text[i]) is None:
+            out.append(text[i])
+        i += 1
+    return out
+
+
+class _Layout(NamedTuple):
+    advance: float
+    pieces: tuple[tuple[float, Run], ...]
+    box: tuple[float, float, float, float]
+    """The ink's box relative to the pen's start on the baseline."""
+
+
+@lru_cache(maxsize=8192)
+def _layout(text: str, size: int) -> _Layout:
+    pieces: list[tuple[float, Run]] = []
+    x = 0.0
+    box = [math.inf, math.inf, -math.inf, -math.inf]
+    for run in runs(text):
+        if run.kind == EMOJI:
+            w, h = _emoji_sprite(run.text, size).size
+            top = -round(size * _EMOJI_RATIO[2])
+            ink = (x, top, x + w, top + h)
+            advance = float(w)
+        else:
+            f = face(run.kind, size, run.shaped)
+            direction = "rtl" if run.rtl and run.shaped else None
+            left, top_, right, bottom = f.getbbox(run.shown, anchor="ls", direction=direction)
+            ink = (x + left, top_, x + right, bottom)
+            advance = f.getlength(run.shown, direction=direction)
+        pieces.append((x, run))
+        box = [min(box[0], ink[0]), min(box[1], ink[1]), max(box[2], ink[2]), max(box[3], ink[3])]
+        x += advance
+    if not pieces:
+        return _Layout(0.0, (), (0.0, 0.0, 0.0, 0.0))
+    return _Layout(x, tuple(pieces), (box[0], box[1], box[2], box[3]))
+
+
+def _single(text: str) -> Run | None:
+    """The run when ``text`` is drawn by one font in one call (most texts): Pillow draws it
+    directly, anchors and all."""
+    pieces = runs(text)
+    if len(pieces) == 1 and pieces[0].kind != EMOJI:
+        return pieces[0]
+    return None
 
 
 def text_size(text: str, size: int) -> tuple[int, int]:
-    left, top, right, bottom = font(size).getbbox(drawable(text))
-    return int(right - left), int(bottom - top)
+    """The width and height of the ink of ``text`` at ``size`` px."""
+    one = _single(text)
+    if one is not None:
+        direction = "rtl" if one.rtl and one.shaped else None
+        left, top, right, bottom = face(one.kind, size, one.shaped).getbbox(one.shown,
+                                                                            direction=direction)
+        return int(right - left), int(bottom - top)
+    box = _layout(text, size).box
+    return int(box[2] - box[0]), int(box[3] - box[1])
+
+
+def clusters(text: str) -> list[str]:
+    """``text`` in the pieces a reader sees as one character: an emoji sequence, a letter with its
+    marks; cutting a text never splits one."""
+    text = unicodedata.normalize("NFC", text)
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        seq = emoji_at(text, i) if text[i] >= "\u00a9" or text[i] in "#*0123456789" else None
+        if seq is not None:
+            out.append(seq)
+            i += len(seq)
+            continue
+        ch = text[i]
+        if out and (_is_mark(ch) or _invisible(ch)):
+            out[-1] += ch
+        else:
+            out.append(ch)
+        i += 1
+    return out
 
 
 def clip_text(text: str, size: int, width: int) -> str:
-    """``text`` shortened with an ellipsis to fit ``width`` pixels at ``size``."""
-    text = drawable(text)
+    """``text`` shortened with an ellipsis to fit ``width`` pixels at ``size`` (cut between whole
+    characters as a reader sees them, never inside an emoji or a letter's accents)."""
     if text_size(text, size)[0] <= width:
         return text
-    while text and text_size(text + "\u2026", size)[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "\u2026"
+    parts = clusters(text)
+    lo, hi = 0, len(parts)  # the longest prefix that fits with the ellipsis, by bisection
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_size("".join(parts[:mid]).rstrip() + "\u2026", size)[0] <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return "".join(parts[:lo]).rstrip() + "\u2026"
 
 
 _MENTION = re.compile(r"<(?:@[!&]?|#)\d+>|<a?:(\w+):\d+>|@(everyone|here)\b")
@@ -130,17 +528,20 @@ _MARKDOWN = re.compile(r"[*_~`|>\\#\[\]()]")
 
 
 def clean_name(raw: str, fallback: str, *, drawn: bool = True) -> str:
-    """A display name without mentions or markdown, spaces collapsed; ``drawn`` (for an image)
-    also without characters the font lacks. ``fallback`` when nothing is left."""
+    """A display name without mentions, spaces collapsed, ``fallback`` when nothing visible is
+    left. ``drawn`` (for an image) keeps every other character as written: markdown means nothing
+    on an image, and the kit draws every script; for alt text (``drawn=False``) markdown
+    characters are left out too."""
     text = _MENTION.sub(lambda m: m.group(1) or m.group(2) or "", raw)
-    text = _MARKDOWN.sub("", text)
-    text = " ".join((drawable(text) if drawn else text).split())
-    return text or fallback
+    if not drawn:
+        text = _MARKDOWN.sub("", text)
+    text = " ".join(text.split())
+    return text if any(not _invisible(ch) for ch in text) else fallback
 
 
 def seat_names(names: Sequence[str] | None, players: int, *, drawn: bool = True) -> list[str]:
-    """The players' cleaned display names, seat by seat ("P3" where a name is missing); with
-    ``drawn=False`` (alt text, which is not drawn) other scripts and emoji are kept."""
+    """The players' cleaned display names, seat by seat ("P3" where a name is missing); see
+    :func:`clean_name` for ``drawn``."""
     given = list(names or [])
     return [clean_name(given[k], f"P{k + 1}", drawn=drawn) if k < len(given) else f"P{k + 1}"
             for k in range(players)]
@@ -175,6 +576,22 @@ def measure() -> Iterator[list[int]]:
         _SIZES.reset(token)
 
 
+_DRAWN: ContextVar[list[tuple[str, tuple[Run, ...]]] | None] = ContextVar("herald_drawn_text",
+                                                                         default=None)
+
+
+@contextmanager
+def record_text() -> Iterator[list[tuple[str, tuple[Run, ...]]]]:
+    """Collect every text drawn (in this context) as (its characters as drawn, its runs): the
+    name-coverage test reads it to check that every character was drawn by a font that has it."""
+    drawn: list[tuple[str, tuple[Run, ...]]] = []
+    token = _DRAWN.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _DRAWN.reset(token)
+
+
 def _record(sizes: Sequence[int]) -> None:
     sink = _SIZES.get()
     if sink is not None:
@@ -183,13 +600,42 @@ def _record(sizes: Sequence[int]) -> None:
 
 def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
               fill: Any, *, anchor: str = "la", stroke_width: int = 0, stroke_fill: Any = None) -> None:
-    """Draw ``text`` (made drawable) at ``size`` px and report the size to :func:`measure`."""
-    text = drawable(text)
-    if not text.strip():
+    """Draw ``text`` at ``size`` px, each character by the first font that has it (emoji as
+    colour sprites, the placeholder for a character no font has), right-to-left runs in their
+    order, and report the size to :func:`measure` (once per font run Pillow draws)."""
+    sink = _DRAWN.get()
+    if sink is not None:
+        sink.append((drawable(text), runs(text)))
+    one = _single(text)
+    if one is not None:
+        if not one.shown.strip():
+            return
+        _record((size,))
+        draw.text(xy, one.shown, font=face(one.kind, size, one.shaped), fill=fill, anchor=anchor,
+                  stroke_width=stroke_width, stroke_fill=stroke_fill,
+                  direction="rtl" if one.rtl and one.shaped else None)
         return
-    _record((size,))
-    draw.text(xy, text, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke_width,
-              stroke_fill=stroke_fill)
+    lay = _layout(text, size)
+    if not lay.pieces:
+        return
+    x, y = xy
+    h, v = (anchor + "la")[0], (anchor + "la")[1]
+    x -= {"l": 0.0, "m": lay.advance / 2, "r": lay.advance}.get(h, 0.0)
+    ascent, descent = font(size).getmetrics()
+    base = y + {"a": ascent, "m": (ascent - descent) / 2, "s": 0, "d": -descent,
+                "t": -lay.box[1], "b": -lay.box[3]}.get(v, ascent)
+    for dx, run in lay.pieces:
+        if run.kind == EMOJI:
+            sprite = _emoji_sprite(run.text, size)
+            at = (round(x + dx), round(base - size * _EMOJI_RATIO[2]))
+            draw._image.paste(sprite, at, sprite)  # noqa: SLF001  (the image being drawn on)
+            continue
+        if not run.shown.strip():
+            continue
+        _record((size,))
+        draw.text((x + dx, base), run.shown, font=face(run.kind, size, run.shaped), fill=fill,
+                  anchor="ls", stroke_width=stroke_width, stroke_fill=stroke_fill,
+                  direction="rtl" if run.rtl and run.shaped else None)
 
 
 def wrap(text: str, size: int, width: int) -> list[str]:

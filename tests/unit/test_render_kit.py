@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from PIL import Image, ImageChops, ImageFont, ImageStat
 
@@ -30,18 +31,26 @@ from bot.render import (
     to_png,
     wrap,
 )
+from bot.render.kit import FONT_DIR, FONT_FILES
 
 
-def test_the_font_is_pillows_bundled_scalable_font() -> None:
+def test_the_font_is_the_packaged_noto_sans_loaded_once_per_size() -> None:
     f = font(20)
     assert isinstance(f, ImageFont.FreeTypeFont)
-    assert f.size == 20
-    bundled = ImageFont.load_default(20)
-    assert isinstance(bundled, ImageFont.FreeTypeFont) and f.getname() == bundled.getname()
-    assert not isinstance(f.path, str)  # loaded from Pillow's embedded bytes, not a host file
+    assert f.size == 20 and f.getname() == ("Noto Sans", "Regular")
+    assert isinstance(f.path, str) and Path(f.path).parent == FONT_DIR  # shipped, not the host's
     assert font(20) is f  # cached
     big = font(32)
     assert isinstance(big, ImageFont.FreeTypeFont) and big.size == 32
+
+
+def test_every_font_and_its_licence_ships_with_the_package() -> None:
+    for name in FONT_FILES:
+        assert (FONT_DIR / name).stat().st_size > 0
+    licences = list(FONT_DIR.glob("LICENSE-*.txt"))
+    assert licences and all("Open Font License" in p.read_text() for p in licences)
+    total = sum(p.stat().st_size for p in FONT_DIR.iterdir() if p.is_file())
+    assert total < 6 * 2**20  # the subsets stay small
 
 
 def test_text_grows_with_its_size_and_length() -> None:
@@ -149,19 +158,22 @@ def test_to_png_of_a_many_coloured_image_stays_close_and_is_smaller() -> None:
     assert len(data) < len(full.getvalue())
 
 
-def test_text_is_made_drawable_by_the_bundled_font() -> None:
-    assert drawable("P1 — P2 → P3 × 2") == "P1 - P2 -> P3 x 2"
-    assert drawable("Zoë Ångström") == "Zoe Angstrom"
-    assert drawable("win 🎉 now") == "win  now"
-    assert drawable("Жук") == ""  # a script the font lacks is left out, never drawn as boxes
+def test_text_is_drawn_as_written() -> None:
+    assert drawable("P1 — P2 → P3 × 2") == "P1 — P2 → P3 × 2"
+    assert drawable("Zoë Ångström") == "Zoë Ångström"
+    assert drawable("Zoe\u0308") == "Zoë"  # composed: one letter with its accent
+    assert drawable("win 🎉 now") == "win 🎉 now"
+    assert drawable("Жук") == "Жук"
 
 
-def test_names_lose_mentions_markdown_and_fall_back_to_the_seat() -> None:
-    assert clean_name("**Bob** <@123456> __x__", "P1") == "Bob x"
-    assert clean_name("@everyone ~~hi~~ `code`", "P1") == "everyone hi code"
+def test_names_lose_mentions_and_fall_back_to_the_seat() -> None:
+    assert clean_name("**Bob** <@123456> __x__", "P1") == "**Bob** __x__"  # drawn as written
+    assert clean_name("**Bob** <@123456> __x__", "P1", drawn=False) == "Bob x"  # alt text
+    assert clean_name("@everyone ~~hi~~ `code`", "P1", drawn=False) == "everyone hi code"
     assert clean_name("<:party:987654> Ann", "P2") == "party Ann"
-    assert clean_name("🎉🎉", "P3") == "P3"
-    assert seat_names(["Ann", "Жук"], 3) == ["Ann", "P2", "P3"]
+    assert clean_name("🎉🎉", "P3") == "🎉🎉"
+    assert clean_name("  \u200b ", "P3") == "P3"
+    assert seat_names(["Ann", "Жук"], 3) == ["Ann", "Жук", "P3"]
     assert seat_names(None, 2) == ["P1", "P2"]
 
 
