@@ -9,14 +9,16 @@ cards when it reshuffles. :func:`random_action` is the random player it is measu
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from typing import Any
 
 from rules.engine import Action, Prompt
 
-from .content import CARDS, HAND_SIZE
-from .state import LEGACY_RULES
+from .board import RESHUFFLE_BURN
+from .content import CARDS, HAND_SIZE, NATIONS
+from .state import LEGACY_RULES, State
 
 # P(X - Y > k) for X, Y uniform on 1..100 (both sides add a 1-100 card value to their power).
 _GT: dict[int, float] = {}
@@ -128,6 +130,10 @@ def _attack_score(view: dict[str, Any], seat: int, action: dict[str, Any]) -> fl
         if not blockers:
             return float(gain)
         best = max(blockers, key=lambda u: u["defend"])
+        if p_win(best["defend"] - a["attack"] + 1) < 0.5:
+            # a defender intercepts only with a unit likely to win (:func:`_react`): against
+            # weaker blockers the hit lands, and its mill is what the attack is worth
+            return float(gain)
         pw = p_win(a["attack"] - best["defend"], roll)
         return float(pw * (best["defend"] / 4) - (1 - pw) * (a["attack"] / 4))
     t = _perm(view, target)
@@ -145,7 +151,7 @@ def _attack_score(view: dict[str, Any], seat: int, action: dict[str, Any]) -> fl
     if blockers:
         best = max(blockers, key=lambda u: u["defend"])
         pw = min(pw, p_win(a["attack"] - best["defend"], roll))
-    value_t = t["defend"] / 4 + (15 if t["kind"] == "infrastructure" else 0)
+    value_t = t["defend"] / 8 + (4 if t["kind"] == "infrastructure" else 0)
     return float(pw * value_t - (1 - pw) * (a["attack"] / 4))
 
 
@@ -340,3 +346,39 @@ def random_action(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> A
             return {"type": "pick", "cards": ids}
         return {"type": "pick", "cards": rng.sample(ids, n)}
     return dict(rng.choice(prompt.choices).action)
+
+
+
+def turns_left(deck: int, graveyard: int, hand: int, burn: int) -> float:
+    """How many more draw phases a side lasts if nothing else happens: every turn its hand goes
+    to the graveyard and it draws 7; a card to draw from an empty deck shuffles the graveyard back
+    in less ``burn`` burned cards, and a side that cannot do that is out. A card milled from the
+    deck is no card lost (it comes back with the graveyard) but brings the next burn nearer."""
+    d, g, t = deck, graveyard + hand, 0
+    while t < 200:
+        need = HAND_SIZE
+        take = min(need, d)
+        d -= take
+        need -= take
+        if need:
+            if g <= burn:
+                return t + (d + g) / (2 * HAND_SIZE)
+            d, g = g - burn, 0
+            d -= need
+        g += HAND_SIZE
+        t += 1
+    return float(t)
+
+
+def evaluate(state: State, seat: int) -> float:
+    """A game cut short by the search's horizon, for ``seat``, in 0..1: how many turns each side
+    lasts before its burns run it out (:func:`turns_left`), and a little for the power each has in
+    play, through a logistic curve."""
+    def strength(k: int) -> float:
+        sd = state.sides[k]
+        effect = NATIONS[sd.nation].effect
+        burn = int(effect["amount"]) if effect["kind"] == "burn" else RESHUFFLE_BURN
+        power = sum(p.power for p in state.perms if p.owner == k and p.kind == "unit")
+        return turns_left(len(sd.deck), len(sd.graveyard), len(sd.hand), burn) + power / 400
+
+    return 1.0 / (1.0 + math.exp(-(strength(seat) - strength(1 - seat)) / 1.5))

@@ -26,9 +26,11 @@ window with the ``reaction_window`` deadline.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from rules.engine import (
@@ -48,6 +50,7 @@ from rules.engine import (
     shown,
 )
 
+from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
 from . import board, bot, combat, effects
 from .board import Ctx
 from .content import (
@@ -67,6 +70,7 @@ from .state import (
     LEGACY_RULES,
     RULES,
     Perm,
+    Side,
     State,
     state_from_json,
     state_to_json,
@@ -111,6 +115,7 @@ class AlternateHistoriesEngine(Engine[State]):
         "reaction_window": "minutes the defender has to flee or intercept (default 30, 1–1440)",
         "max_turns": "safety limit: after this many turns the player with more cards left wins "
                      "(default 120, 10–1000)",
+        STRENGTH_OPTION: STRENGTH_HELP,
     }
 
     def validate_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -123,6 +128,11 @@ class AlternateHistoriesEngine(Engine[State]):
         m = opts.get("max_turns", DEFAULT_MAX_TURNS)
         if isinstance(m, bool) or not isinstance(m, int) or not 10 <= m <= 1000:
             raise InvalidOptions(f"max_turns must be a whole number 10–1000, not {shown(m, 40)}.")
+        if STRENGTH_OPTION in opts:
+            try:
+                check_strength(opts[STRENGTH_OPTION])
+            except ValueError as exc:
+                raise InvalidOptions(str(exc)) from None
         return opts
 
     # ------------------------------------------------------------------------------ setup
@@ -252,6 +262,39 @@ class AlternateHistoriesEngine(Engine[State]):
     def timeout_action(self, state: State, prompt: Prompt) -> Action:
         rng = random.Random(f"timeout/{self.state_digest(state)}/{prompt.seat}/{prompt.kind}")
         return bot.choose(self.view(state, prompt.seat), prompt, rng)
+
+    def clone(self, state: State) -> State:
+        """A deep, independent copy, field by field (what ``play`` starts from; the search plays
+        thousands of steps a decision, and ``copy.deepcopy``'s generic walk was most of each)."""
+        return _clone(state)
+
+    # ------------------------------------------------------------------------------- search
+    search_horizon = {"normal": 10, "hard": 20}
+    """Decisions a playout goes on for (rules.search): about the turn (normal), two turns (hard)."""
+    search_scale = 0.5
+    """A step costs about a millisecond (views and prompts with every permanent's power): half
+    the iterations of the common budget keep a decision near its time."""
+
+    def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        """A full state consistent with ``view``, seat ``seat``'s own view (see
+        :func:`determinize`)."""
+        return determinize(view, seat, rng)
+
+    def search_candidates(self, view: dict[str, Any], prompt: Prompt,
+                          rng: random.Random) -> list[Action] | None:
+        """The phase prompts of a turn are searched over all their choices; the sub-decisions
+        (costs, targets, stations, the defender's reaction, picks) follow the heuristic."""
+        pending = view["pending"]
+        if prompt.kind == "react" and pending is not None and pending["kind"] == "react":
+            return [dict(c.action) for c in prompt.choices]
+        if pending is not None or prompt.kind not in ("events", "combat", "build"):
+            return None
+        return [dict(c.action) for c in prompt.choices]
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """A game cut short by the search's horizon: the seat's chances, guessed from the cards
+        each side has left (its life) and the power each has in play."""
+        return bot.evaluate(state, seat)
 
     # ------------------------------------------------------------------------------- json
     def to_json(self, state: State) -> dict[str, Any]:
@@ -933,6 +976,124 @@ def private_view(s: State, seat: int) -> dict[str, Any]:
         f = s.stack[-1]
         out["reorder"] = list(s.sides[int(f["of"])].deck[:int(f["n"])])
     return out
+
+
+# ================================================================================== copies
+
+
+def _clone(s: State) -> State:
+    twin = copy.copy(s)
+    twin.rng = Rng(s.rng.seed, s.rng.position)
+    twin.sides = []
+    for sd in s.sides:
+        c = copy.copy(sd)
+        c.deck, c.hand, c.graveyard, c.burned = sd.deck[:], sd.hand[:], sd.graveyard[:], sd.burned[:]
+        twin.sides.append(c)
+    twin.perms = [copy.copy(p) for p in s.perms]  # (a permanent's fields are plain values)
+    twin.stack = [_data(f) for f in s.stack]
+    twin.known = [k[:] for k in s.known]
+    twin.last_combat = _data(s.last_combat)
+    return twin
+
+
+def _data(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _data(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_data(v) for v in x]
+    return x
+
+
+if ([f.name for f in dataclass_fields(State)] != [
+        "rng", "reaction_window", "max_turns", "rules", "phase", "step", "current", "turn", "first",
+        "sides", "perms", "next_uid", "stack", "known", "rally", "spy_hunt", "hits", "last_combat",
+        "winner", "draw", "reason"]
+        or [f.name for f in dataclass_fields(Side)] != [
+        "nation", "governance", "deck_name", "deck", "hand", "graveyard", "burned", "era",
+        "compute", "switched", "units_built", "chosen", "opened"]
+        or [f.name for f in dataclass_fields(Perm)] != [
+        "uid", "owner", "card", "kind", "power", "mobility", "face_down", "tapped", "rapid",
+        "station"]):
+    raise TypeError("the Alternate Histories state's copy (_clone) does not match its fields: update it")
+
+
+# ================================================================================== search
+
+
+def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
+    """A full state consistent with seat ``seat``'s own view, read from nothing else.
+
+    Public: both sides' nations, governances, eras, compute, hand and deck sizes, graveyards and
+    burned cards, the battlefield (a face-down card's power and mobility, not what it is), the
+    turn and its step. The seat's own: its hand, which cards its deck holds, what lies under its
+    own face-down cards, and the top cards of the other deck it has seen. Drawn at random: the
+    order of both decks (below the cards the seat has seen), and what the other side holds in
+    hand, deck and face down: the ready-made deck of its nation and governance, less every card
+    of it already seen in the open (its graveyard, burned cards and face-up cards in play), dealt
+    out to the public counts; the rng of what is left to chance. Searched only between
+    sub-decisions, and in the defender's reaction window (its frame is public)."""
+    pending = view["pending"]
+    if view["phase"] != "turn" or (pending is not None and pending["kind"] != "react"):
+        raise IllegalAction("only a turn's phase prompts and the defender's reaction are searched.")
+    priv = view["private"]
+    other = 1 - seat
+    opp = view["sides"][other]
+    seen = Counter(opp["graveyard"]) + Counter(opp["burned"])
+    seen += Counter(p["card"] for p in view["battlefield"]
+                    if p["owner"] == other and p["card"] is not None)
+    decks = [k for k, (n, g, _) in READY_DECKS.items() if n == opp["nation"] and g == opp["governance"]]
+    decks = decks or [k for k, (n, _, _) in READY_DECKS.items() if n == opp["nation"]] or list(READY_DECKS)
+    pool = list((Counter(READY_DECKS[decks[0]][2]) - seen).elements())
+    rng.shuffle(pool)
+    face_down = [p for p in view["battlefield"] if p["owner"] == other and p["face_down"]]
+    need = int(opp["hand"]) + int(opp["deck"]) + len(face_down)
+    filler = [c for c in READY_DECKS[decks[0]][2]]
+    while len(pool) < need:  # (a deck brought as a code, or cards that changed hands)
+        pool.append(rng.choice(filler))
+    known = [str(c) for c in priv["known_top"]]
+    for c in known:  # the seen top cards come out of the pool, and go back on top
+        if c in pool:
+            pool.remove(c)
+    hidden_cards = {str(p["uid"]): pool.pop() for p in face_down}
+    their_hand = [pool.pop() for _ in range(int(opp["hand"]))]
+    their_deck = known + pool[:int(opp["deck"]) - len(known)]
+    my_deck = list(priv["deck_cards"])
+    rng.shuffle(my_deck)
+    sides = []
+    for k, sd in enumerate(view["sides"]):
+        mine = k == seat
+        sides.append(Side(
+            nation=str(sd["nation"]), governance=str(sd["governance"]),
+            deck_name=str(priv["deck_name"]) if mine else decks[0],
+            deck=my_deck if mine else their_deck,
+            hand=list(priv["hand"]) if mine else their_hand,
+            graveyard=list(sd["graveyard"]), burned=list(sd["burned"]), era=int(sd["era"]),
+            compute=int(sd["compute"]), chosen=True, opened=True))
+    perms = []
+    for p in view["battlefield"]:
+        if p["token"] == "academic":
+            card = ACADEMIC
+        elif p["face_down"]:
+            card = (str(priv["face_down"][str(p["uid"])]) if p["owner"] == seat
+                    else hidden_cards[str(p["uid"])])
+        else:
+            card = str(p["card"])
+        perms.append(Perm(uid=int(p["uid"]), owner=int(p["owner"]), card=card, kind=str(p["kind"]),
+                          power=int(p["power"]), mobility=int(p["mobility"]),
+                          face_down=bool(p["face_down"]), tapped=bool(p["tapped"]),
+                          rapid=bool(p["rapid"]), station=p["station"]))
+    known_by: list[list[str]] = [[], []]
+    known_by[seat] = list(known)
+    return State(
+        rng=Rng(rng.randrange(2**31)), reaction_window=DEFAULT_WINDOW_MINUTES * 60,
+        max_turns=int(view["max_turns"]), rules=int(view["rules"]), phase="turn",
+        step=str(view["step"]), current=int(view["current"]), turn=int(view["turn"]),
+        first=int(view["first"]), sides=sides, perms=perms,
+        next_uid=max((p.uid for p in perms), default=0) + 1, known=known_by,
+        stack=[] if pending is None else [{"k": "react", "seat": int(pending["seat"]),
+                                           "att": pending["attacker"], "target": pending["target"]}],
+        rally=int(view["rally"]), spy_hunt=bool(view["spy_hunt"]), hits=0,
+        last_combat=view["last_combat"])
 
 
 # ================================================================================= variants

@@ -10,6 +10,7 @@ fit the plan. A winning defence puts the attackers' losses on the best-scoring a
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -17,6 +18,7 @@ from ..engine import Action, Prompt, same_json
 from .combat import share_attacker_losses
 from .content import KIND_BY_KEY, MAX_DEPLOY
 from .plan import assign
+from .state import CultWarsState
 
 
 def _phase_shares(turn: int, turns: int) -> tuple[float, float]:
@@ -183,3 +185,66 @@ def _choose_plays(hand: list[dict[str, Any]], slots: dict[str, list[int]], targe
         if use and (last_turn or rng.random() < 0.9):
             plays.append({"card": card["id"], "target": target if kind.target == "opponent" else None})
     return plays
+
+
+# ------------------------------------------------------------------------------ for the search
+
+
+def _plan(view: dict[str, Any], wish: dict[str, float], target: int, rng: random.Random) -> Action:
+    """Orders laying ``wish`` (slot → share of the deployable followers) at ``target``, with the
+    action cards the heuristic would add to them."""
+    priv = view["private"]
+    me: int = priv["seat"]
+    cults: list[dict[str, Any]] = view["cults"]
+    followers = cults[me]["followers"]
+    usable = min(followers, MAX_DEPLOY)
+    slots = assign({k: v * usable for k, v in wish.items()}, followers)
+    threat = 3.0 if wish.get("defend", 0.0) >= 0.3 else 0.0
+    plays = _choose_plays(priv["hand"], slots, target, cults, me, view["turn"], view["turns"],
+                          threat, rng)
+    two_step = view.get("insignia") == "two_step" and cults[me].get("target") is not None
+    if two_step:
+        return {"type": "orders", "slots": slots, "actions": plays, "face_up": []}
+    others = [k for k in range(len(cults)) if k != me]
+    return {"type": "orders", "target": target, "slots": slots, "actions": plays, "face_up": [],
+            "loss_order": _priority(view, others)}
+
+
+PLANS: tuple[dict[str, float], ...] = (
+    {"defend": 0.5, "breed": 0.5},
+    {"defend": 0.5, "sacrifice": 0.5},
+    {"defend": 0.35, "sacrifice": 0.35, "breed": 0.3},
+    {"attack": 0.5, "defend": 0.2, "sacrifice": 0.3},
+    {"attack": 0.35, "defend": 0.35, "sacrifice": 0.3},
+    {"sacrifice": 0.75, "defend": 0.25},
+    {"sacrifice": 1.0},
+)
+"""Shares of the deployable followers the search tries beside the heuristic's own orders."""
+
+
+def search_candidates(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> list[Action] | None:
+    """The answers :mod:`rules.search` compares (None: a split, decided by the heuristic's rule)."""
+    if prompt.kind == "split":
+        return None
+    if prompt.kind == "target":
+        return [dict(c.action) for c in prompt.choices]
+    me: int = view["private"]["seat"]
+    cults = view["cults"]
+    fixed = cults[me].get("target") if view.get("insignia") == "two_step" else None
+    targets = [fixed] if fixed is not None else [k for k in range(len(cults)) if k != me]
+    out: list[Action] = [choose_orders(view, random.Random(rng.random())) for _ in range(3)]
+    for wish in PLANS:
+        for t in targets if "attack" in wish else targets[:1]:
+            out.append(_plan(view, wish, t, random.Random(rng.random())))
+    return out
+
+
+def evaluate(state: CultWarsState, seat: int) -> float:
+    """A cut-short game's value for ``seat`` in 0..1: its VP (and followers, worth VP later) against
+    the best rival's, through a logistic curve."""
+    def score(k: int) -> float:
+        c = state.cults[k]
+        return float(c.vp + 0.4 * c.followers)
+
+    best = max(score(k) for k in range(state.players) if k != seat)
+    return 1.0 / (1.0 + math.exp(-(score(seat) - best) / 4.0))

@@ -48,6 +48,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine import (
+    JSON,
     Action,
     Choice,
     Engine,
@@ -62,8 +63,9 @@ from ..engine import (
     seat_name,
     shown,
 )
+from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
 from ..text import count
-from .bot import choose_orders, choose_split, choose_target
+from .bot import choose_orders, choose_split, choose_target, evaluate, search_candidates
 from .combat import possible_splits, share_attacker_losses
 from .content import DECK_IDS, MAX_DEPLOY, SLOTS, STRATEGY_VALUES, kind_of
 from .orders import (
@@ -79,7 +81,7 @@ from .orders import (
 )
 from .plan import preset_orders
 from .resolve import Split, answer_split, pending, resolve_turn, reveal_record
-from .state import START_FOLLOWERS, START_HAND, TURNS, Cult, CultWarsState, upgrade
+from .state import START_FOLLOWERS, START_HAND, TURNS, Cult, CultWarsState, Orders, upgrade
 
 SUMMARY = """\
 Three or four cult leaders compete for the favour of their gods over eight turns. Every turn \
@@ -120,6 +122,7 @@ class CultWarsEngine(Engine[CultWarsState]):
                     "are revealed together, then cards are laid, and a defender who holds shares out "
                     "the attackers' losses after the reveal; single: target and cards in one secret "
                     "order with the split chosen in advance (faster: one wait per turn)",
+        STRENGTH_OPTION: STRENGTH_HELP,
     }
 
     # ------------------------------------------------------------------ setup
@@ -129,6 +132,11 @@ class CultWarsEngine(Engine[CultWarsState]):
         if mode not in INSIGNIA_MODES:
             raise InvalidOptions(f"insignia must be two_step or single, not {shown(mode, 40)}.")
         opts["insignia"] = mode
+        if STRENGTH_OPTION in opts:
+            try:
+                check_strength(opts[STRENGTH_OPTION])
+            except ValueError as exc:
+                raise InvalidOptions(str(exc)) from None
         return opts
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> CultWarsState:
@@ -516,6 +524,59 @@ class CultWarsEngine(Engine[CultWarsState]):
         if prompt.kind == "split":
             return dict(prompt.choices[0].action)
         return super().timeout_action(state, prompt)
+
+    # ------------------------------------------------------------------ search (rules.search)
+    search_horizon = {"normal": 14, "hard": 28}
+    """Decisions a playout goes on for: about two turns of three cults (normal), four (hard)."""
+    search_scale = 1.0
+
+    def determinize(self, view: JSON, seat: int, rng: random.Random) -> CultWarsState:
+        """A full state consistent with ``view``, seat ``seat``'s own view, read from nothing
+        else (:mod:`rules.search`). Public: followers, VP, hand and deck sizes, the turn and its
+        step, revealed insignia, the records of past turns. The seat's own: its hand. Drawn at
+        random: which action cards the other cults hold, the order of the deck and what lies in
+        the discard pile (every card the seat does not hold, shuffled and dealt to those counts),
+        and the rng of what is left to chance. A target or orders another cult has chosen in
+        secret and not revealed are left unchosen: the playout chooses them again for that cult."""
+        priv = view["private"]
+        mine = [str(h["id"]) for h in priv["hand"]]
+        unknown = [cid for cid in DECK_IDS if cid not in set(mine)]
+        rng.shuffle(unknown)
+        cults = []
+        for k, c in enumerate(view["cults"]):
+            if k == seat:
+                hand = list(mine)
+            else:
+                hand, unknown = unknown[:c["hand_size"]], unknown[c["hand_size"]:]
+            cults.append(Cult(int(c["followers"]), int(c["vp"]), hand))
+        deck, discard = unknown[:view["deck_size"]], unknown[view["deck_size"]:]
+        phase = str(view["phase"])
+        targets: dict[int, int] = {}
+        if phase in ("orders", "split") and view["insignia"] == "two_step":
+            targets = {int(c["seat"]): int(c["target"]) for c in view["cults"] if c["target"] is not None}
+        elif phase == "targets" and priv.get("target_choice") is not None:
+            targets = {seat: int(priv["target_choice"])}
+        orders: dict[int, Orders] = {}
+        if phase == "orders" and priv.get("orders") is not None:
+            orders = {seat: Orders.from_json(priv["orders"])}
+        if phase == "split":
+            raise IllegalAction("a turn paused for the defenders' splits is not searched.")
+        return CultWarsState(
+            players=int(view["players"]), rng=Rng(rng.randrange(2**31)), cults=cults, deck=deck,
+            discard=discard, turn=int(view["turn"]), phase=phase, insignia=str(view["insignia"]),
+            targets=targets, orders=orders, resolution=None, reshuffles=int(view["reshuffles"]),
+            last_turn=view["last_turn"], history=list(view["history"]))
+
+    def search_candidates(self, view: JSON, prompt: Prompt, rng: random.Random) -> list[Action] | None:
+        """What the search compares: every target; for orders, the ready-made orders, the
+        heuristic's under several draws and a few plans of the search's own; a split is not
+        searched (the heuristic's rule)."""
+        return search_candidates(view, prompt, rng)
+
+    def evaluate(self, state: CultWarsState, seat: int) -> float:
+        """A game cut short by the search's horizon: the seat's chances, guessed from VP and
+        followers against the best rival's."""
+        return evaluate(state, seat)
 
     # ------------------------------------------------------------------ serialisation
     def to_json(self, state: CultWarsState) -> dict[str, Any]:

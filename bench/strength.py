@@ -1,0 +1,194 @@
+"""Strength bench: how well each computer-player strength plays, and how fast.
+
+For each game that searches (``rules.search``), seeded games between:
+
+* one ``hard`` seat against ``easy`` seats (the seat rotates), its win share with a 95% interval
+  (goal: at least 60% in a two-player game, 1.5 times the fair share at larger tables);
+* each simple counter-strategy against ``hard`` seats, and against the heuristic player for
+  comparison (goal: no more than the fair share + 5 points against ``hard``);
+* the time each searching decision took (median and p99; the budget is a number of iterations,
+  so these are what the iterations cost on this machine).
+
+A shared win counts as 1/winners. Keep runs short while developing:
+
+    python bench/strength.py --game cult_wars --games 30
+    python bench/strength.py --game alternate_histories --games 30 --only counter
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules import registry, search  # noqa: E402
+from rules.engine import Action, Engine, Prompt  # noqa: E402
+
+Player = Callable[[Engine[Any], dict[str, Any], Prompt, random.Random], Action]
+
+
+# ------------------------------------------------------------------------- counter-strategies
+
+
+def cult_wars_turtle(engine: Engine[Any], view: dict[str, Any], prompt: Prompt,
+                     rng: random.Random) -> Action:
+    """Cult Wars: always 8 on Defend; the other cards on Breed for five turns, then on Sacrifice;
+    no action cards; a target at random; a split in proportion."""
+    if prompt.kind == "target":
+        return dict(rng.choice(prompt.choices).action)
+    if prompt.kind == "split":
+        return dict(prompt.choices[0].action)
+    me = view["private"]["seat"]
+    followers = view["cults"][me]["followers"]
+    rest = "breed" if view["turn"] <= 5 else "sacrifice"
+    slots: dict[str, list[int]] = {"attack": [], "defend": [], "sacrifice": [], "breed": []}
+    room = followers
+    if room >= 8:
+        slots["defend"] = [8]
+        room -= 8
+    for v in (5, 3, 2, 1, 1):
+        if v <= room:
+            slots[rest].append(v)
+            room -= v
+    if not slots["defend"]:  # fewer than 8 followers: all of them defend
+        slots = {"attack": [], "defend": [], "sacrifice": [], "breed": []}
+        room = followers
+        for v in (8, 5, 3, 2, 1, 1):
+            if v <= room:
+                slots["defend"].append(v)
+                room -= v
+    out: Action = {"type": "orders", "slots": slots, "actions": [], "face_up": []}
+    if not (view.get("insignia") == "two_step" and view["cults"][me].get("target") is not None):
+        out["target"] = int(rng.choice(prompt.params["targets"]))
+        out["loss_order"] = "proportional"
+    return out
+
+
+def alternate_histories_direct(engine: Engine[Any], view: dict[str, Any], prompt: Prompt,
+                               rng: random.Random) -> Action:
+    """Alternate Histories: in combat, attack the opponent directly with the strongest unit that
+    can, every time, unless the opponent has a Nuclear unit; everything else as the heuristic."""
+    if prompt.kind == "combat":
+        me = prompt.seat
+        nukes = [p for p in view["battlefield"] if p["owner"] != me and "nuclear" in p["keywords"]]
+        direct = [c.action for c in prompt.choices
+                  if c.action.get("type") == "attack" and c.action.get("target") == "player"]
+        if direct and not nukes:
+            power = {p["uid"]: p["attack"] for p in view["battlefield"]}
+            return dict(max(direct, key=lambda a: power.get(a["uid"], 0)))
+    return engine.bot_action(view, prompt, rng)
+
+
+COUNTERS: dict[str, dict[str, Player]] = {
+    "cult_wars": {"turtle (8 on Defend, breed 5 turns, then sacrifice)": cult_wars_turtle},
+    "alternate_histories": {"direct (attack the player unless they hold a Nuclear unit)":
+                            alternate_histories_direct},
+}
+PLAYERS = {"cult_wars": 3, "alternate_histories": 2}
+"""The table size each game is benched at."""
+
+
+# ---------------------------------------------------------------------------------- the games
+
+
+def strength(name: str, times: list[float]) -> Player:
+    def play(engine: Engine[Any], view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+        t = time.perf_counter()
+        action = search.choose(engine, view, prompt, rng, name)
+        if name != "easy":
+            times.append(time.perf_counter() - t)
+        return action
+    return play
+
+
+def heuristic(engine: Engine[Any], view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+    return engine.bot_action(view, prompt, rng)
+
+
+def game(engine: Engine[Any], seats: list[Player], seed: int) -> dict[int, float]:
+    """One seeded game; each seat's share of the win."""
+    state = engine.setup(len(seats), seed, {})
+    rng = random.Random(f"strength/{seed}")
+    while (result := engine.result(state)) is None:
+        p = engine.prompts(state)[0]
+        action = seats[p.seat](engine, engine.view(state, p.seat), p, random.Random(rng.random()))
+        state, _ = engine.apply(state, p.seat, action)
+    return {k: (1.0 / len(result.winners) if k in result.winners else 0.0) for k in range(len(seats))}
+
+
+def interval(wins: float, n: int) -> tuple[float, float]:
+    """Wilson's 95% interval for a share of ``wins`` in ``n``."""
+    if n == 0:
+        return 0.0, 1.0
+    z = 1.96
+    p = wins / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def match(engine: Engine[Any], one: Player, rest: Player, players: int, games: int,
+          seed: int) -> tuple[float, int]:
+    """``one`` in a rotating seat against ``rest`` in every other: its summed win share."""
+    total = 0.0
+    for g in range(games):
+        seat = g % players
+        seats = [one if k == seat else rest for k in range(players)]
+        total += game(engine, seats, seed + g)[seat]
+    return total, games
+
+
+def line(label: str, wins: float, n: int, players: int) -> str:
+    lo, hi = interval(wins, n)
+    return (f"  {label}: {100 * wins / n:.1f}% of {n} games (95% {100 * lo:.1f}–{100 * hi:.1f}%; "
+            f"fair share {100 / players:.1f}%)")
+
+
+def timing(label: str, times: list[float]) -> str:
+    if not times:
+        return f"  {label}: no searched decision"
+    ts = sorted(times)
+    p99 = ts[min(len(ts) - 1, math.ceil(0.99 * len(ts)) - 1)]
+    return (f"  {label}: {len(ts)} decisions, median {1000 * statistics.median(ts):.1f} ms, "
+            f"p99 {1000 * p99:.1f} ms")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=sorted(PLAYERS), action="append")
+    ap.add_argument("--games", type=int, default=40, help="games per match")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", choices=("strength", "counter"), default=None)
+    args = ap.parse_args()
+    for key in args.game or sorted(PLAYERS):
+        engine = registry.get(key)
+        n = PLAYERS[key]
+        print(f"{engine.name}, {n} players, budgets "
+              + ", ".join(f"{s} {search.budget_for(engine, s)}" for s in ("normal", "hard")))
+        times: dict[str, list[float]] = {"normal": [], "hard": []}
+        if args.only in (None, "strength"):
+            for s in ("hard", "normal"):
+                w, g = match(engine, strength(s, times[s]), strength("easy", []), n, args.games,
+                             args.seed)
+                print(line(f"{s} vs easy", w, g, n), flush=True)
+        if args.only in (None, "counter"):
+            for label, counter in COUNTERS[key].items():
+                w, g = match(engine, counter, heuristic, n, args.games, args.seed)
+                print(line(f"{label} vs the heuristic", w, g, n), flush=True)
+                w, g = match(engine, counter, strength("hard", times["hard"]), n, args.games,
+                             args.seed)
+                print(line(f"{label} vs hard", w, g, n), flush=True)
+        for s, ts in times.items():
+            print(timing(f"time per {s} decision", ts))
+
+
+if __name__ == "__main__":
+    main()
