@@ -26,6 +26,7 @@ from typing import Any, Protocol, TypeVar
 
 from rules import registry
 from rules.engine import REVISION_OPTION, Engine, Event, InvalidOptions, Prompt, Result, seat_name
+from rules.search import STRENGTH_OPTION, STRENGTHS
 from rules.text import about, count
 
 from . import clock as _clock
@@ -34,7 +35,15 @@ from .config import Config
 from .errors import Contention, NothingToDecide, StaleAction, TableError
 from .parsing import format_duration as format_duration  # re-exported for older imports
 from .parsing import parse_deadline, parse_id
-from .render.pool import WorkPool, bot_choice, picture_png, searched, shipped, timeout_choice
+from .render.pool import (
+    WorkPool,
+    bot_choice,
+    picture_png,
+    searched,
+    shipped,
+    strength_choice,
+    timeout_choice,
+)
 from .storage import DeadlineRow, GameRow, SeatRow, Storage, VersionConflict
 from .storage.base import Departure
 from .text import board_url, seat_label
@@ -922,6 +931,16 @@ class Sessions:
         """A computer player's answer to ``prompt``, its rng seeded from ``seed``: in a worker
         process for a heavy search (the stored state's JSON, the prompt and the seed cross — the
         same choice as here), on a thread otherwise."""
+        strength = snap.game.options.get(STRENGTH_OPTION)
+        if strength in STRENGTHS and snap.game.state is not None:
+            # a table's strength (issue 29): a search runs in a worker process (on a thread
+            # without one), never on the event loop; the easy player costs what the heuristic does
+            pool = self.searches
+            if strength != "easy" and pool is not None and pool.enabled:
+                return await pool.search(strength_choice, snap.game.game_key, snap.game.state,
+                                         prompt, seed, strength)
+            return await self.cpu(strength_choice, snap.game.game_key,  # type: ignore[no-any-return]
+                                  snap.game.state, prompt, seed, strength)
         pool = self._searched(snap)
         if pool is not None:
             return await pool.search(bot_choice, snap.game.game_key, snap.game.state, prompt, seed)

@@ -143,6 +143,21 @@ def bot_choice(key: str, state: JSON, prompt: Prompt, seed: str) -> JSON:
     return engine.bot_action(engine.view(parsed, prompt.seat), prompt, random.Random(seed))
 
 
+def strength_choice(key: str, state: JSON, prompt: Prompt, seed: str, strength: str) -> JSON:
+    """The answer of a computer player of a table's strength (the ``computer`` option:
+    :func:`rules.search.choose`) to ``prompt`` in the game ``key`` at ``state``, its rng seeded
+    from ``seed``. A searching strength stops at its iteration budget, or at its time budget
+    should this process be slower than the budget's iterations assume."""
+    import time
+
+    from rules import registry, search
+
+    engine = registry.get(key)
+    parsed = engine.from_json(state)
+    return search.choose(engine, engine.view(parsed, prompt.seat), prompt, random.Random(seed),
+                         strength, clock=time.perf_counter)
+
+
 def timeout_choice(key: str, state: JSON, prompt: Prompt) -> JSON:
     """The action taken for ``prompt`` when its deadline passes (``Engine.timeout_action``: for
     most games the computer player, with an rng seeded from the state)."""
@@ -312,4 +327,4 @@ WorkPool = RenderPool
 
 __all__ = ["MAX_PROCESSES", "MAX_SHOTS", "RenderPool", "WorkPool", "board_attachments",
            "board_png", "bot_choice", "picture_png", "draw_event_files", "event_files", "hand_png", "searched",
-           "shipped", "timeout_choice"]
+           "shipped", "strength_choice", "timeout_choice"]
