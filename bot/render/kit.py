@@ -296,7 +296,7 @@ def _rtl_ahead(text: str, i: int) -> bool:
 
 def _run(kind: int, text: str) -> Run:
     rtl = kind in _RTL_FONTS
-    shaped = RAQM and (rtl or any(_is_mark(ch) for ch in text))
+    shaped = bool(RAQM) and (rtl or any(_is_mark(ch) for ch in text))
     shown = text
     if rtl and not RAQM:
         shown = _visual_rtl(_join_arabic(text) if kind == ARABIC else text)
@@ -449,7 +449,7 @@ def _layout(text: str, size: int) -> _Layout:
         if run.kind == EMOJI:
             w, h = _emoji_sprite(run.text, size).size
             top = -round(size * _EMOJI_RATIO[2])
-            ink = (x, top, x + w, top + h)
+            ink: tuple[float, float, float, float] = (x, top, x + w, top + h)
             advance = float(w)
         else:
             f = face(run.kind, size, run.shaped)
@@ -474,8 +474,10 @@ def _single(text: str) -> Run | None:
     return None
 
 
+@lru_cache(maxsize=16384)
 def text_size(text: str, size: int) -> tuple[int, int]:
-    """The width and height of the ink of ``text`` at ``size`` px."""
+    """The width and height of the ink of ``text`` at ``size`` px (cached: word wrap and clipping
+    measure the same words on every board)."""
     one = _single(text)
     if one is not None:
         direction = "rtl" if one.rtl and one.shaped else None
