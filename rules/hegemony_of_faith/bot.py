@@ -13,6 +13,8 @@ from typing import Any
 
 from rules.engine import Action, Prompt
 
+from .cards import ACTION_KIND, DEFENCE_FOR
+
 CARD_VALUE = {
     "Have a Charity": 6, "Kowtow to Me": 6, "Faith Debate": 5, "Conspiracy": 5, "Spread Rumors": 5,
     "It's a Miracle": 4, "Firm Faith": 4, "Great Mercy": 4, "Faith War": 3, "Martyrdom": 3,
@@ -146,7 +148,7 @@ def _turn(me: _Me, prompt: Prompt, rng: random.Random) -> Action:
 
 
 def _score(me: _Me, a: Action) -> float:
-    return _base_score(me, a) + _impermanence_watch(me, a)
+    return _base_score(me, a) + _impermanence_watch(me, a) + _spied(me, a)
 
 
 def _impermanence_watch(me: _Me, a: Action) -> float:
@@ -161,6 +163,33 @@ def _impermanence_watch(me: _Me, a: Action) -> float:
     if seat["role"] == "leader" and not seat["followers"] and seat["skill"] is None and seat["believers"] > 5:
         return 2.0
     return 0.0
+
+
+def _chaos_value(me: _Me) -> float:
+    """Chaos Coming deals every held action card out again, starting with the user: worth it when
+    the user holds fewer cards than the share a deal gives, or many weak ones. A deal leaves the
+    user with about that share, so a second one in the same turn gains nothing (the player once
+    spent all three charges in one turn)."""
+    dealt = [s for s in me.seats if s["role"] != "wanderer"]
+    total = sum(int(s["hand"]) for s in dealt)
+    share = -(-total // max(1, len(dealt)))  # the first of the deal gets the rounded-up share
+    held = len(me.priv["actions"])
+    weak = sum(1 for n in me.hand_names() if CARD_VALUE.get(n, 2) < 4)
+    return (share - held) * 1.2 + 0.3 * weak - 0.5
+
+
+def _spied(me: _Me, a: Action) -> float:
+    """What this turn's Info-Spy on the target says about attacking it with a card: an attack its
+    defence card would cancel is wasted; one it cannot cancel is safe (the player once spied and
+    then ignored what it saw)."""
+    card, target = a.get("card"), a.get("target")
+    if a["type"] != "play" or not isinstance(target, int) or ACTION_KIND.get(card) not in DEFENCE_FOR:
+        return 0.0
+    intel = me.priv.get("intel")
+    if not intel or intel.get("of") != target or intel.get("turn") != me.v["turn"]:
+        return 0.0
+    defence = DEFENCE_FOR[ACTION_KIND[card]]
+    return -4.0 if defence in intel.get("actions", []) else 1.0
 
 
 def _base_score(me: _Me, a: Action) -> float:
@@ -231,6 +260,5 @@ def _base_score(me: _Me, a: Action) -> float:
         if name == "Ascend with Me":
             return 3.0  # free cards: take them before ending the turn
         if name == "Chaos Coming":
-            weak = sum(1 for n in me.hand_names() if CARD_VALUE.get(n, 2) < 4)
-            return 0.5 + weak * 0.5
+            return _chaos_value(me)
     return 0.0
