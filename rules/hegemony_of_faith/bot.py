@@ -183,12 +183,15 @@ def _spied(me: _Me, a: Action) -> float:
     defence card would cancel is wasted; one it cannot cancel is safe (the player once spied and
     then ignored what it saw)."""
     card, target = a.get("card"), a.get("target")
-    if a["type"] != "play" or not isinstance(target, int) or ACTION_KIND.get(card) not in DEFENCE_FOR:
+    if a["type"] != "play" or not isinstance(target, int) or not isinstance(card, str):
+        return 0.0
+    kind = ACTION_KIND.get(card, "")
+    if kind not in DEFENCE_FOR:
         return 0.0
     intel = me.priv.get("intel")
     if not intel or intel.get("of") != target or intel.get("turn") != me.v["turn"]:
         return 0.0
-    defence = DEFENCE_FOR[ACTION_KIND[card]]
+    defence = DEFENCE_FOR[kind]
     return -4.0 if defence in intel.get("actions", []) else 1.0
 
 
