@@ -177,7 +177,7 @@ def leaderboard_image(game_name: str, rows: Sequence[RatingRow], first_place: in
     columns = ((24, "#", "la"), (92, "Player", "la"), (560, "Rating", "ra"),
                (670, "Games", "ra"), (776, "Wins", "ra"))
     for x, title, anchor in columns:
-        c.text((x, top + 18), title, 22, PALETTE["muted"], anchor=anchor)
+        c.text((x, top + 18), title, TEXT, PALETTE["muted"], anchor=anchor)
     y = top + 56
     for i, r in enumerate(rows):
         place = first_place + i

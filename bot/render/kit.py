@@ -68,9 +68,10 @@ SEAT_SHAPES: tuple[str, ...] = (
 )
 """A shape per seat, so seats differ by more than colour (the seat's number is drawn inside)."""
 
-MIN_TEXT_SHARE = 0.022
-"""The smallest text an image may use, as a share of its width: at 800 px wide, 18 px text, which a
-phone showing the image 400 px wide draws about 9 px tall."""
+MIN_TEXT_SHARE = 0.03
+"""The smallest text an image may use, as a share of its width: at 800 px wide, 24 px text, which a
+phone showing the image 400 px wide draws 12 px tall. What does not fit at that size belongs in
+the message text, not in smaller type."""
 
 
 def seat_colour(seat: int) -> RGB:

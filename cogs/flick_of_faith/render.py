@@ -4,7 +4,7 @@ The map (sea, islands with their border band and city ring, the navel, the cloud
 their angle convention) is a cached static layer; discs, tokens, laws, scores and the turn are
 drawn on top for every update. ``aim_image`` draws a seat's private wobble-free preview.
 
-Drawn for a phone first: 800 px wide with the map across it, no text under 2.2% of the width
+Drawn for a phone first: 800 px wide with the map across it, no text under 3% of the width
 (see ``bot.render.MIN_TEXT_SHARE``). Every disc carries its owner's seat number and its kind has
 its own mark (prophet plain, templar ringed, sphinx with a diamond, temple square), explained in
 the legend under the map, so seats and kinds never depend on colour alone.
@@ -24,12 +24,12 @@ from bot.render import (
     alt_text,
     cached_layer,
     draw_text,
-    min_text,
     plural,
     seat_colour,
     seat_names,
     shape_mark,
     text_size,
+    wrap,
 )
 from rules.flick_of_faith import aim, gods, laws
 from rules.flick_of_faith import map as board
@@ -73,10 +73,15 @@ def _seat_corner(view: JSON) -> dict[int, int]:
     return {c: k for k, c in enumerate(view["corners"])}
 
 
+SMALL = 24
+"""The smallest text on the board and the aim preview: 3% of their 800 px width (a phone shows
+them about 400 px wide)."""
+
+
 def map_text(side: int) -> int:
-    """The smallest label size on a map ``side`` pixels wide (a little above the image rule, the
-    map being nearly as wide as the image it sits in)."""
-    return math.ceil(side * 0.0235)
+    """The smallest label size on a map ``side`` pixels wide (the image rule's share of the
+    board's width, the map being nearly as wide as the image it sits in)."""
+    return math.ceil(side * SMALL / W)
 
 
 def draw_map(side: int, players: int) -> Image.Image:
@@ -101,7 +106,6 @@ def draw_map(side: int, players: int) -> Image.Image:
         draw_text(d, (tx, ty), isl.name, max(small, int(b.k * 4.0)), BORDER, anchor="mm",
                   stroke_width=2, stroke_fill=SEA_DEEP)
     b.circle(d, 50, 50, board.NAVEL_RADIUS, fill=(250, 226, 150), outline=NAVEL, width=max(3, int(b.k * 0.8)))
-    draw_text(d, b.p(50, 50), "navel", max(small, int(b.k * 2.0)), (90, 60, 20), anchor="mm")
     used = set(board.SEAT_CORNERS[players])
     seat_of = {c: k for k, c in enumerate(board.SEAT_CORNERS[players])}
     for c, (cx, cy) in enumerate(board.CORNER_POINTS):
@@ -126,9 +130,16 @@ def _draw_convention(d: ImageDraw.ImageDraw, b: Board, corner: int, colour: RGB,
         p0 = b.p(sx + r0 * math.cos(h), sy + r0 * math.sin(h))
         p1 = b.p(sx + r1 * math.cos(h), sy + r1 * math.sin(h))
         d.line((p0, p1), fill=colour if a == 0 else (110, 120, 140), width=max(2, int(b.k * (0.5 if a == 0 else 0.25))))
-        lx, ly = b.p(sx + (r1 + 2.6) * math.cos(h), sy + (r1 + 2.6) * math.sin(h))
+        # the ±60 labels sit a little inside their ticks and further out than the ±30 ones, so
+        # near the map's edge they neither leave the map nor meet their neighbours
+        lh, lr = (math.radians(base + a * 0.8), r1 + 6.0) if abs(a) == 60 else (h, r1 + 2.6)
+        lx, ly = b.p(sx + lr * math.cos(lh), sy + lr * math.sin(lh))
         label = "0°" if a == 0 else f"{a:+d}"
-        draw_text(d, (lx, ly), label, max(small, int(b.k * 2.0)), (30, 30, 40) if a else colour, anchor="mm",
+        size = max(small, int(b.k * 2.0))
+        half = text_size(label, size)[0] / 2 + 4  # kept whole inside the map
+        lx = min(max(lx, b.ox + half), b.ox + board.SIZE * b.k - half)
+        ly = min(max(ly, b.oy + size * 0.6), b.oy + board.SIZE * b.k - size * 0.6)
+        draw_text(d, (lx, ly), label, size, (30, 30, 40) if a else colour, anchor="mm",
                   stroke_width=2, stroke_fill=(255, 255, 255))
     # arrowhead on the 0° line
     h = math.radians(base)
@@ -144,7 +155,7 @@ KIND_MARK = {"prophet": "prophet", "templar": "templar", "sphinx": "sphinx", "te
 
 
 def draw_discs(d: ImageDraw.ImageDraw, b: Board, discs: list[JSON], *, highlight: set[int] | None = None,
-               labels: bool = True, text: int = 18) -> None:
+               labels: bool = True, text: int = SMALL) -> None:
     """Every disc by owner and kind, temples first (they are the lowest). With ``labels`` each
     player's disc shows its owner's seat number (at least ``text`` px) and the neutral ones their
     name."""
@@ -221,7 +232,7 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     if lf and lf.get("hand"):
         hx, hy = lf["hand"]
         b.circle(c.draw, hx, hy, KINDS["hand"].radius, outline=(200, 200, 210), width=2)
-    draw_discs(c.draw, b, view["discs"], highlight=set(view.get("in_corner") or []), text=min_text(W))
+    draw_discs(c.draw, b, view["discs"], highlight=set(view.get("in_corner") or []), text=SMALL)
     y += MAP + 12
     y = _legend(c, view, y)
     y = _players(c, view, who, y)
@@ -235,7 +246,8 @@ def _banner(c: Canvas, view: JSON, who: list[str], y: int) -> int:
     if phase == "over":
         rows = _ranking(view)
         winners = view.get("winners") or []
-        h = 60 + 40 * len(rows) + (30 if view.get("end_reason") else 0)
+        reason = len(wrap(view["end_reason"], SMALL, W - 64)[:2]) if view.get("end_reason") else 0
+        h = 60 + 40 * len(rows) + (SMALL + 5) * reason + (6 if reason else 0)
         c.rect((16, y, W - 16, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
         c.text((32, y + 12), "Final ranking", 28, PALETTE["accent"])
         yy = y + 56
@@ -247,7 +259,7 @@ def _banner(c: Canvas, view: JSON, who: list[str], y: int) -> int:
             c.text((W - 32, yy + 2), score, 24, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
             yy += 40
         if view.get("end_reason"):
-            c.text((32, yy), view["end_reason"], 20, PALETTE["muted"], width=W - 64)
+            c.text_block((32, yy), view["end_reason"], W - 64, SMALL, PALETTE["muted"], max_lines=2)
         return y + h + 10
     if phase == "mission" and active is not None:
         what = {"flick": "to flick", "anubis": "Anubis: flick again?", "build": "to build temples",
@@ -272,20 +284,27 @@ def _legend(c: Canvas, view: JSON, y: int) -> int:
     present = {d["kind"] for d in view["discs"]}
     kinds += [k for k in ("king_ape", "heart", "hand") if k in present]
     label = {"prophet": "prophet", "templar": "templar", "sphinx": "sphinx", "temple": "temple",
-             "king_ape": "King Ape", "heart": "Heart", "hand": "Hand"}
+             "king_ape": "King Ape", "heart": "Heart", "hand": "Hand", "navel": "navel"}
     x = 20
-    r = 14
-    for kind in kinds:
-        w = 2 * r + 8 + text_size(label[kind], 20)[0] + 18
+    r = 15
+    row = 40
+    for kind in [*kinds, "navel"]:
+        w = 2 * r + 8 + text_size(label[kind], SMALL)[0] + 20
         if x + w > W - 16:
-            x, y = 20, y + 36
-        sample = Board(x + r, y + 16, r / KINDS[kind].radius * board.SIZE)  # the disc r px wide
-        draw_discs(c.draw, sample, [{"id": 0, "kind": kind, "owner": 0 if kind in KIND_MARK else None,
-                                     "x": 0.0, "y": 0.0}], labels=False)
-        c.text((x + 2 * r + 8, y + 16), label[kind], 20, PALETTE["ink"], anchor="lm")
+            x, y = 20, y + row
+        if kind == "navel":
+            c.circle((x + r, y + 18), r * 0.9, fill=(250, 226, 150), outline=NAVEL, width=3)
+        else:
+            sample = Board(x + r, y + 18, r / KINDS[kind].radius * board.SIZE)  # the disc r px wide
+            draw_discs(c.draw, sample, [{"id": 0, "kind": kind, "owner": 0 if kind in KIND_MARK else None,
+                                         "x": 0.0, "y": 0.0}], labels=False)
+        c.text((x + 2 * r + 8, y + 18), label[kind], SMALL, PALETTE["ink"], anchor="lm")
         x += w
-    c.text((W - 20, y + 16), "number = seat", 20, PALETTE["muted"], anchor="rm")
-    return y + 42
+    note = "number on a disc = its player's seat"
+    if x + text_size(note, SMALL)[0] > W - 20:
+        x, y = 20, y + row
+    c.text((x, y + 18), note, SMALL, PALETTE["muted"], anchor="lm")
+    return y + row + 6
 
 
 def _players(c: Canvas, view: JSON, who: list[str], y: int) -> int:
@@ -293,32 +312,32 @@ def _players(c: Canvas, view: JSON, who: list[str], y: int) -> int:
     n = int(view["players"])
     for k in range(n):
         x = 16 + (k % 2) * (cw + 12)
-        yy = y + (k // 2) * 118
+        yy = y + (k // 2) * 130
         now = view.get("active") == k and view["phase"] == "mission"
-        c.rect((x, yy, x + cw, yy + 108), fill=PALETTE["panel_hi"] if now else PALETTE["panel"],
+        c.rect((x, yy, x + cw, yy + 120), fill=PALETTE["panel_hi"] if now else PALETTE["panel"],
                outline=seat_colour(k), radius=12, width=3)
         vp = f"{view['vp'][k]} VP"
         c.name_tag((x + 12, yy + 24), k, who[k], 24, cw - 36 - text_size(vp, 26)[0])
         c.text((x + cw - 12, yy + 10), vp, 26, PALETTE["accent"], anchor="ra")
         first = " · 1st player" if view["first_player"] == k and view["phase"] not in ("gods", "setup_flick") else ""
-        c.text((x + 12, yy + 46), _god(view, k) + first, 20, width=cw - 24)
+        c.text((x + 12, yy + 48), _god(view, k) + first, SMALL, width=cw - 24)
         hand = ", ".join(plural(m, kd) for kd, m in view["supply"][k].items() if m) or "no prophets"
         extra = ", Heart" if view["gods"][k] == "freja" and view["heart_ready"] else ""
-        c.text((x + 12, yy + 74), f"{hand}{extra} · {plural(view['temples'][k], 'temple')}", 20,
+        c.text((x + 12, yy + 82), f"{hand}{extra} · {plural(view['temples'][k], 'temple')}", SMALL,
                PALETTE["muted"], width=cw - 24)
-    return y + ((n + 1) // 2) * 118 + 4
+    return y + ((n + 1) // 2) * 130 + 4
 
 
 def _laws(c: Canvas, view: JSON, y: int) -> int:
     if view["council"]:
         up, down = (view["council"] + [None, None])[:2]
         text = "Council vote: up " + (up["name"] if up else "-") + ", down " + (down["name"] if down else "-")
-        y = c.text_block((20, y), text, W - 40, 22, PALETTE["accent"], max_lines=2) + 4
+        y = c.text_block((20, y), text, W - 40, SMALL, PALETTE["accent"], max_lines=2) + 4
     laws_now = ", ".join(law["name"] for law in view["laws"]) or "none yet"
-    y = c.text_block((20, y), f"Laws in force: {laws_now}", W - 40, 20, PALETTE["muted"], max_lines=3) + 4
+    y = c.text_block((20, y), f"Laws in force: {laws_now}", W - 40, SMALL, PALETTE["muted"], max_lines=3) + 4
     if not view.get("aim_preview", True):
-        c.text((20, y), "Eyes Closed: no aim preview", 22, PALETTE["bad"])
-        y += 32
+        c.text((20, y), "Eyes Closed: no aim preview", SMALL, PALETTE["bad"])
+        y += SMALL + 10
     return y
 
 
@@ -349,7 +368,7 @@ def aim_image(view: JSON, seat: int, angle: float, power: float, *, piece: str |
     c.text((W - 18, 20), sub, 24, PALETTE["muted"], anchor="ra")
     c.image.paste(cached_layer(("fof-map", MAP, view["players"]), lambda: draw_map(MAP, view["players"])), (16, 72))
     b = Board(16, 72, MAP)
-    small = min_text(W)
+    small = SMALL
     if not view.get("aim_preview", True):
         draw_discs(c.draw, b, view["discs"], text=small)
         c.rect((16, MAP // 2, MAP + 16, MAP // 2 + 70), fill=PALETTE["panel"], radius=10, width=0)
@@ -374,7 +393,7 @@ def aim_image(view: JSON, seat: int, angle: float, power: float, *, piece: str |
     draw_discs(c.draw, b, after, text=small)
     where = "leaves the map" if pred.landing is None else "stops at the ringed spot"
     y = c.text_block((18, 72 + MAP + 10), f"Without wobble your disc {where}. Real flicks wobble more "
-                     "at high power.", W - 36, 22, max_lines=3)
+                     "at high power.", W - 36, SMALL, max_lines=3)
     return c.image.crop((0, 0, W, y + 8))
 
 

@@ -185,8 +185,8 @@ def test_clip_text_fits_the_width_with_an_ellipsis() -> None:
 
 
 def test_the_smallest_text_is_measured_everywhere_it_is_drawn() -> None:
-    assert min_text(800) == 18 and min_text(1200) == 27
-    assert abs(MIN_TEXT_SHARE - 0.022) < 1e-9
+    assert min_text(800) == 24 and min_text(1200) == 36
+    assert abs(MIN_TEXT_SHARE - 0.03) < 1e-9
     with measure() as sizes:
         c = Canvas(300, 100)
         c.text((0, 0), "big", 30)
