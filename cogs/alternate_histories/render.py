@@ -1,8 +1,9 @@
 """Alternate Histories images, drawn from redacted engine views (and the seats' display names),
 and the deck builder's deck list.
 
-Drawn for a phone first: 800 px wide, no text under 2.2% of the width (see
-``bot.render.MIN_TEXT_SHARE``).
+Drawn for a phone first: 800 px wide, no text under 3% of the width (``TEXT``, 24 px; see
+``bot.render.MIN_TEXT_SHARE``); a name or line too long for its box wraps onto another line
+rather than being cut.
 
 * :func:`deck_image` — a saved deck: nation, governance, size, its cards era by era with counts
   and each card's kind, power/mobility and combat value, and whether it is ready to play.
@@ -26,6 +27,7 @@ from bot.render import (
     seat_names,
     text_size,
     with_names,
+    wrap,
 )
 from bot.render import card as draw_card
 from rules.alternate_histories.content import CARDS, GOVERNANCES, NATIONS
@@ -35,6 +37,9 @@ from .deckbuilder import ERAS, Pool, era_index, era_name
 JSON = dict[str, Any]
 WIDTH = 800
 GAP = 12
+TEXT = 24
+"""The smallest text on these images: 3% of their width (a phone shows them about 400 px wide)."""
+LINE = TEXT + 6
 ERA_COLOUR: dict[str, tuple[int, int, int]] = {
     "Chemical": (150, 190, 110),
     "Mechanical": (200, 160, 100),
@@ -73,36 +78,38 @@ def deck_image(pool: Pool, name: str, data: Mapping[str, Any], errors: Sequence[
     """The deck list: a header, then one block per era with its cards (copies × name, kind,
     power/mobility, combat value), then ready / the number of problems."""
     groups = pool.by_era(data)
-    row_h, head_h = 34, 40
-    height = 64 + 44 + sum(head_h + len(rows) * row_h + GAP for _, rows in groups) + 60
-    c = Canvas(WIDTH, max(height, 240))
+    row_h, head_h = 36, 42
+    height = 64 + 80 + sum(head_h + len(rows) * row_h + GAP for _, rows in groups) + 60
+    c = Canvas(WIDTH, max(height, 280))
     c.header(name, f"{pool.size(data)} of {pool.deck_size} cards")
     y = 76
     c.text((20, y), f"{pool.nation_name(data['nation'])} · {pool.governance_name(data['governance'])}",
-           24, PALETTE["ink"], width=480)
-    c.text((WIDTH - 24, y + 3), "power/mobility · combat value", 20, PALETTE["muted"], anchor="ra",
-           width=280)
-    y += 44
+           TEXT, PALETTE["ink"], width=WIDTH - 40)
+    c.text((20, y + 36), "Each card: copies, name, kind power/mobility · combat value", TEXT,
+           PALETTE["muted"], width=WIDTH - 40)
+    y += 80
     if not groups:
-        c.text((20, y), "No cards yet: add some with /deck add.", 22, PALETTE["muted"])
+        c.text((20, y), "No cards yet: add some with /deck add.", TEXT, PALETTE["muted"])
         y += 40
     for era, rows in groups:
         colour = era_colour(era)
         total = sum(n for _, n in rows)
         c.rect((12, y, WIDTH - 12, y + head_h - 6), fill=PALETTE["panel"], radius=8, width=0)
         c.rect((12, y, 24, y + head_h - 6), fill=colour, radius=4, width=0)
-        c.text((36, y + 6), f"{era} - {plural(total, 'card')}", 22, colour)
+        c.text((36, y + 4), f"{era} - {plural(total, 'card')}", TEXT, colour)
         y += head_h
         for card, n in rows:
             label = str(_get(card, "name", card))
-            c.text((36, y + 4), f"{n}x", 22, PALETTE["accent"])
-            c.text((86, y + 4), label, 22, PALETTE["ink"], width=420)
-            c.text((WIDTH - 24, y + 4), _stat_line(card), 20, PALETTE["muted"], anchor="ra", width=260)
+            stats = _stat_line(card)
+            stats_w = text_size(stats, TEXT)[0]
+            c.text((36, y + 4), f"{n}x", TEXT, PALETTE["accent"])
+            c.text((86, y + 4), label, TEXT, PALETTE["ink"], width=WIDTH - 86 - 40 - stats_w)
+            c.text((WIDTH - 24, y + 4), stats, TEXT, PALETTE["muted"], anchor="ra")
             y += row_h
         y += GAP
     verdict = ("Ready to play" if not errors
                else f"Not ready: {plural(len(errors), 'problem')} (see /deck validate)")
-    c.text((20, y + 8), verdict, 24, PALETTE["good"] if not errors else PALETTE["bad"], width=WIDTH - 40)
+    c.text((20, y + 8), verdict, TEXT, PALETTE["good"] if not errors else PALETTE["bad"], width=WIDTH - 40)
     return c.image
 
 
@@ -117,8 +124,8 @@ def deck_alt(pool: Pool, name: str, data: Mapping[str, Any], errors: Sequence[st
 
 # --------------------------------------------------------------------------- the board
 
-TILE_W = (WIDTH - 40 - 3 * 8) // 4
-TILE_H = 86
+PER_ROW = 3
+TILE_W = (WIDTH - 40 - (PER_ROW - 1) * 8) // PER_ROW
 KEYWORD_SHORT = {
     "air": "Air", "espionage": "Spy", "naval": "Naval", "nuclear": "Nuclear",
     "precision_strike": "Precision", "rapid_deployment": "Rapid", "reorder": "Reorder",
@@ -175,75 +182,119 @@ def _tile_lines(p: JSON, field: Mapping[int, JSON]) -> tuple[str, str, str]:
     return name, numbers, " · ".join(state)
 
 
+class _Tile:
+    """A permanent's tile: its name and state wrapped to the tile's width, its numbers on one
+    line."""
+
+    def __init__(self, p: JSON, field: Mapping[int, JSON]) -> None:
+        name, self.numbers, state = _tile_lines(p, field)
+        room = TILE_W - 16
+        self.name = wrap(name, TEXT, room)
+        self.state: list[str] = []
+        for part in state.split(" · ") if state else []:  # whole items to a line
+            trial = f"{self.state[-1]} · {part}" if self.state else part
+            if self.state and text_size(trial, TEXT)[0] <= room:
+                self.state[-1] = trial
+            else:
+                self.state += wrap(part, TEXT, room)
+        self.height = 12 + LINE * (len(self.name) + 1 + len(self.state))
+
+
+def _tile_rows(perms: Sequence[JSON], field: Mapping[int, JSON]) -> list[list[tuple[JSON, _Tile]]]:
+    tiles = [(p, _Tile(p, field)) for p in perms]
+    return [tiles[i:i + PER_ROW] for i in range(0, len(tiles), PER_ROW)]
+
+
+def _tiles_height(perms: Sequence[JSON], field: Mapping[int, JSON]) -> int:
+    return sum(max(t.height for _, t in row) + 8 for row in _tile_rows(perms, field))
+
+
 def _tiles(c: Canvas, x0: int, y: int, perms: Sequence[JSON], field: Mapping[int, JSON],
            colour: tuple[int, int, int]) -> int:
-    """Permanents as tiles, four to a row; returns the y below them."""
-    for i, p in enumerate(perms):
-        x = x0 + (i % 4) * (TILE_W + 8)
-        ty = y + (i // 4) * (TILE_H + 8)
-        tapped = bool(p.get("tapped"))
-        c.rect((x, ty, x + TILE_W, ty + TILE_H), fill=PALETTE["bg"] if tapped else PALETTE["panel_hi"],
-               outline=PALETTE["muted"] if tapped else colour, radius=8, width=2)
-        name, numbers, state = _tile_lines(p, field)
-        c.text((x + 8, ty + 6), name, 20, PALETTE["muted"] if tapped else PALETTE["ink"], width=TILE_W - 16)
-        c.text((x + 8, ty + 32), numbers, 18, PALETTE["accent"] if not tapped else PALETTE["muted"],
-               width=TILE_W - 16)
-        if state:
-            c.text((x + 8, ty + 58), state, 18, PALETTE["bad"] if tapped else PALETTE["muted"],
+    """Permanents as tiles, three to a row (a row as tall as its tallest tile); returns the y
+    below them."""
+    for row in _tile_rows(perms, field):
+        h = max(t.height for _, t in row)
+        for i, (p, tile) in enumerate(row):
+            x = x0 + i * (TILE_W + 8)
+            tapped = bool(p.get("tapped"))
+            c.rect((x, y, x + TILE_W, y + h), fill=PALETTE["bg"] if tapped else PALETTE["panel_hi"],
+                   outline=PALETTE["muted"] if tapped else colour, radius=8, width=2)
+            ty = y + 6
+            for line in tile.name:
+                c.text((x + 8, ty), line, TEXT, PALETTE["muted"] if tapped else PALETTE["ink"])
+                ty += LINE
+            c.text((x + 8, ty), tile.numbers, TEXT, PALETTE["accent"] if not tapped else PALETTE["muted"],
                    width=TILE_W - 16)
-    rows = (len(perms) + 3) // 4
-    return y + rows * (TILE_H + 8)
+            ty += LINE
+            for line in tile.state:
+                c.text((x + 8, ty), line, TEXT, PALETTE["bad"] if tapped else PALETTE["muted"])
+                ty += LINE
+        y += h + 8
+    return y
 
 
-def _side_height(side: JSON, perms: Sequence[JSON]) -> int:
+def _side_lines(side: JSON) -> list[tuple[str, str]]:
+    """The side's facts under its name, one short line each: (text, colour key)."""
+    era = int(side.get("era", 0))
+    grave = side.get("graveyard", [])
+    lines = [(f"Era tracker: {side.get('era_name', era_name(era))} ({plural(era, 'reshuffle')})", "ink"),
+             (f"Deck {side.get('deck', 0)} · Hand {side.get('hand', 0)} · Graveyard {len(grave)} · "
+              f"Burned {len(side.get('burned', []))}", "ink")]
+    extra = []
+    if side.get("compute"):
+        extra.append(f"Compute {side['compute']}")
+    if side.get("burn_on_reshuffle"):
+        extra.append(f"Burns {side['burn_on_reshuffle']} at its next reshuffle")
+    if extra:
+        lines.append((" · ".join(extra), "muted"))
+    if grave:
+        lines.append((f"Graveyard top: {card_name(grave[-1])}", "muted"))
+    return lines
+
+
+def _burned_lines(side: JSON) -> list[str]:
+    return wrap("Burned: " + counted(side["burned"]), TEXT, WIDTH - 44) if side.get("burned") else []
+
+
+def _side_height(side: JSON, perms: Sequence[JSON], field: Mapping[int, JSON]) -> int:
     units = [p for p in perms if p["kind"] == "unit"]
     others = [p for p in perms if p["kind"] != "unit"]
-    h = 14 + 40 + 32 + 30
+    h = 58 + LINE * len(_side_lines(side)) + 4
     for group in (units, others):
-        h += 30 + max(1, (len(group) + 3) // 4) * (TILE_H + 8) if group else 30
-    h += 34 if side.get("burned") else 0
-    return h + 10
+        h += LINE + 4 + (_tiles_height(group, field) if group else 0)
+    return h + LINE * len(_burned_lines(side)) + 10
 
 
 def _side_panel(c: Canvas, y: int, side: JSON, perms: Sequence[JSON], field: Mapping[int, JSON],
                 who: str, view: JSON) -> int:
     seat = side["seat"]
     colour = seat_colour(seat)
-    h = _side_height(side, perms)
+    h = _side_height(side, perms, field)
     turn = view.get("phase") == "turn" and view.get("current") == seat
     c.rect((10, y, WIDTH - 10, y + h), fill=PALETTE["panel"], outline=colour if turn else None,
            radius=12, width=3)
     allegiance = (f"{nation_name(side.get('nation'))} · {governance_name(side.get('governance'))}"
                   if side.get("nation") else "deck not chosen yet" if not side.get("chosen") else "deck chosen")
-    right_w = text_size(allegiance, 20)[0] + 10
-    c.name_tag((22, y + 30), seat, who + ("  (to play)" if turn else ""), 24, WIDTH - 60 - right_w)
-    c.text((WIDTH - 24, y + 20), allegiance, 20, PALETTE["muted"], anchor="ra")
+    right_w = text_size(allegiance, TEXT)[0] + 10
+    c.name_tag((22, y + 30), seat, who + ("  (to play)" if turn else ""), 26, WIDTH - 60 - right_w)
+    c.text((WIDTH - 24, y + 18), allegiance, TEXT, PALETTE["muted"], anchor="ra")
     yy = y + 58
-    era = int(side.get("era", 0))
-    grave = side.get("graveyard", [])
-    facts = (f"Era tracker: {side.get('era_name', era_name(era))} ({plural(era, 'reshuffle')}) · "
-             f"Deck {side.get('deck', 0)} · Hand {side.get('hand', 0)} · Graveyard {len(grave)}")
-    c.text((22, yy), facts, 20, PALETTE["ink"], width=WIDTH - 44)
-    yy += 30
-    extra = [f"Burned {len(side.get('burned', []))}"]
-    if side.get("compute"):
-        extra.append(f"Compute {side['compute']}")
-    if side.get("burn_on_reshuffle"):
-        extra.append(f"burns {side['burn_on_reshuffle']} at its next reshuffle")
-    if grave:
-        extra.append(f"graveyard top: {card_name(grave[-1])}")
-    c.text((22, yy), " · ".join(extra), 20, PALETTE["muted"], width=WIDTH - 44)
-    yy += 32
+    for line, tone in _side_lines(side):
+        c.text((22, yy), line, TEXT, PALETTE[tone], width=WIDTH - 44)
+        yy += LINE
+    yy += 4
     units = [p for p in perms if p["kind"] == "unit"]
     others = [p for p in perms if p["kind"] != "unit"]
     for title, group, tint in (("Units", units, colour), ("Infrastructure and resources", others,
                                                           PALETTE["land"])):
-        c.text((22, yy), f"{title}: {len(group)}" if group else f"{title}: none", 20, PALETTE["muted"])
-        yy += 30
+        c.text((22, yy), f"{title}: {len(group)}" if group else f"{title}: none", TEXT, PALETTE["muted"])
+        yy += LINE + 4
         if group:
             yy = _tiles(c, 20, yy, group, field, tint)
-    if side.get("burned"):
-        c.text((22, yy + 2), "Burned: " + counted(side["burned"]), 18, PALETTE["muted"], width=WIDTH - 44)
+    for line in _burned_lines(side):
+        c.text((22, yy), line, TEXT, PALETTE["muted"])
+        yy += LINE
     return y + h
 
 
@@ -289,9 +340,10 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     sides = view.get("sides", [])
     field = {int(p["uid"]): p for p in view.get("battlefield", [])}
     by_owner = {k: [p for p in view.get("battlefield", []) if p["owner"] == k] for k in (0, 1)}
-    combat = _combat_lines(view, who)
-    height = 64 + 70 + sum(_side_height(sd, by_owner.get(sd["seat"], [])) + GAP for sd in sides)
-    height += (40 + 30 * len(combat) if combat else 0) + 84
+    combat = [part for line in _combat_lines(view, who) for part in wrap(line, TEXT, WIDTH - 40)]
+    footer = wrap(_footer(view, who), TEXT, WIDTH - 40)
+    height = 64 + 70 + sum(_side_height(sd, by_owner.get(sd["seat"], []), field) + GAP for sd in sides)
+    height += (40 + LINE * len(combat) if combat else 0) + 24 + LINE * len(footer) + 10
     c = Canvas(WIDTH, height)
     g = int(view.get("global_era_index", 0))
     c.header("Alternate Histories", f"Turn {view.get('turn', 0)} · {ERAS[g]} era"
@@ -303,19 +355,20 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
         on = i == g
         c.rect((x + 2, y, x + seg - 2, y + 44), fill=ERA_COLOUR[era] if on else PALETTE["panel"],
                outline=ERA_COLOUR[era], radius=8, width=2)
-        c.text((x + seg / 2, y + 22), era, 18, PALETTE["bg"] if on else ERA_COLOUR[era], anchor="mm",
-               width=seg - 8)
+        c.text((x + seg / 2, y + 22), era, TEXT, PALETTE["bg"] if on else ERA_COLOUR[era], anchor="mm")
     y += 58
     for sd in sides:
         y = _side_panel(c, y, sd, by_owner.get(sd["seat"], []), field, who[sd["seat"]], view) + GAP
     if combat:
-        c.text((20, y + 4), "Last combat", 22, PALETTE["accent"])
-        y += 36
+        c.text((20, y + 4), "Last combat", TEXT, PALETTE["accent"])
+        y += 40
         for line in combat:
-            c.text((20, y), line, 20, PALETTE["ink"], width=WIDTH - 40)
-            y += 30
-    c.text_block((20, y + 14), _footer(view, who), WIDTH - 40, 22,
-                 PALETTE["good"] if view.get("phase") == "over" else PALETTE["ink"], max_lines=2)
+            c.text((20, y), line, TEXT, PALETTE["ink"])
+            y += LINE
+    y += 14
+    for line in footer:
+        c.text((20, y), line, TEXT, PALETTE["good"] if view.get("phase") == "over" else PALETTE["ink"])
+        y += LINE
     return c.image
 
 
@@ -415,26 +468,26 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image | 
     who = seat_names(names, 2)
     cols, w = 2, (WIDTH - 3 * GAP) // 2
     images = [draw_card(c.name, f"{card_facts(c)}. {c.text}", width=w, colour=era_colour(c.era),
-                        body_lines=7) for c in hand]
+                        title_size=26, body_size=TEXT, body_lines=40) for c in hand]
     rows = [images[i:i + cols] for i in range(0, len(images), cols)]
-    extra = _hand_extras(priv)
-    height = 64 + 16 + sum(max(im.height for im in row) + GAP for row in rows) + 34 * len(extra) + 40
+    extra = [part for line in _hand_extras(priv) for part in wrap(line, TEXT, WIDTH - 40)]
+    height = 64 + 16 + sum(max(im.height for im in row) + GAP for row in rows) + LINE * len(extra) + 40
     c = Canvas(WIDTH, max(height, 160))
     c.rect((0, 0, WIDTH, 64), fill=PALETTE["panel"], radius=0)
     right = plural(len(hand), "card")
-    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, WIDTH - 60 - text_size(right, 22)[0])
-    c.text((WIDTH - 18, 20), right, 22, PALETTE["muted"], anchor="ra")
+    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, WIDTH - 60 - text_size(right, TEXT)[0])
+    c.text((WIDTH - 18, 20), right, TEXT, PALETTE["muted"], anchor="ra")
     y = 80
     if not hand:
-        c.text((20, y), "No cards in hand.", 22, PALETTE["muted"])
+        c.text((20, y), "No cards in hand.", TEXT, PALETTE["muted"])
         y += 40
     for row in rows:
         for i, im in enumerate(row):
             c.image.paste(im, (GAP + i * (w + GAP), y))
         y += max(im.height for im in row) + GAP
     for line in extra:
-        c.text((20, y + 4), line, 20, PALETTE["ink"], width=WIDTH - 40)
-        y += 34
+        c.text((20, y + 4), line, TEXT, PALETTE["ink"])
+        y += LINE
     return c.image.crop((0, 0, WIDTH, max(y + 20, 160)))
 
 

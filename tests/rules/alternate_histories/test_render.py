@@ -10,22 +10,20 @@ from typing import Any
 import discord
 from PIL import Image
 
-from bot.render import measure
+from bot.render import MIN_TEXT_SHARE, measure
 from cogs.alternate_histories import forms
 from cogs.alternate_histories.deckbuilder import pool
 from cogs.alternate_histories.render import deck_alt, deck_image
 from rules.alternate_histories import content
 
 POOL = pool(content)
-FLOOR = 0.022
-"""The smallest text share these images meet until they are laid out again for the kit's 3%."""
 
 
 def _readable(draw: Callable[[], Image.Image | None], what: str) -> None:
     with measure() as sizes:
         image = draw()
     assert image is not None and sizes, what
-    assert min(sizes) >= image.width * FLOOR, f"{what}: {min(sizes)} px text"
+    assert min(sizes) >= image.width * MIN_TEXT_SHARE, f"{what}: {min(sizes)} px text"
     assert image.width <= 900
 
 
