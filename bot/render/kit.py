@@ -778,7 +778,12 @@ def card_height(title: str, body: str, *, width: int, title_size: int = 24, body
     """The height :func:`card` needs for this text at ``width`` (no empty space below)."""
     t = min(2, len(wrap(title, title_size, width - 24)))
     b = min(body_lines, len(wrap(body, body_size, width - 28))) if body else 0
-    return 16 + t * (title_size + 6) + 14 + b * (body_size + 5) + (body_size + 14 if footer else 0) + 10
+    return 16 + t * (title_size + 6) + 14 + b * (body_size + 5) + (_footer_room(body_size) if footer else 0) + 10
+
+
+def _footer_room(size: int) -> int:
+    """The height a card's footer line takes at ``size`` px, with its margin."""
+    return int(size * 1.5) + 14
 
 
 def card(title: str, body: str, *, width: int = 240, height: int | None = None,
@@ -802,8 +807,8 @@ def card(title: str, body: str, *, width: int = 240, height: int | None = None,
         c.text_block((14, 16 + band_h), body, width - 28, body_size, PALETTE["card_ink"],
                      max_lines=body_lines)
     if footer:
-        c.text((width / 2, height - body_size - 12), footer, body_size, (110, 100, 90), anchor="ma",
-               width=width - 20)
+        c.text((width / 2, height - _footer_room(body_size) + 4), footer, body_size, (110, 100, 90),
+               anchor="ma", width=width - 20)
     return c.image
 
 

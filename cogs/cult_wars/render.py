@@ -1,7 +1,8 @@
 """Cult Wars images, drawn only from redacted engine views (and the seats' display names).
 
-Drawn for a phone first: 800 px wide, no text under 2.2% of the width (see
-``bot.render.MIN_TEXT_SHARE``); the reveal step by step is in the message text, not here.
+Drawn for a phone first: 800 px wide, no text under 3% of the width (``TEXT``, 24 px; see
+``bot.render.MIN_TEXT_SHARE``), a line too long for its panel wrapped rather than cut; the
+reveal step by step is in the message text, not here.
 
 * :func:`board_image` — the public board: who is awaited (or the final ranking), one panel per
   cult (two to a row) with its VP, followers and cards in hand, whether its orders are in (and
@@ -42,6 +43,12 @@ SLOT_COLOUR = {
 WIDTH = 800
 GAP = 12
 PANEL_W = (WIDTH - 3 * GAP) // 2
+TEXT = 24
+"""The smallest text on these images: 3% of their width (a phone shows them about 400 px wide)."""
+LINE = TEXT + 6
+INNER = PANEL_W - 28
+"""The width of a line of text inside a cult's panel."""
+SLOT_H = 64
 
 
 def plain(text: str) -> str:
@@ -66,39 +73,16 @@ _STATUS_PHASES = ("targets", "orders", "split")
 """Phases whose panels carry a status line (target chosen, orders in, revealed target)."""
 
 
-def _panel_height(view: JSON) -> int:
-    h = 118 + (44 if view["phase"] in _STATUS_PHASES else 0)
-    if view.get("last_turn"):
-        h += 36 + 104 + 34 + 30
-    else:
-        h += 36
-    return h
-
-
-def _panel(c: Canvas, x: int, y: int, cult: JSON, last: JSON | None, view: JSON, who: list[str]) -> None:
-    seat = cult["seat"]
-    colour = seat_colour(seat)
-    waiting = view["phase"] in ("targets", "orders") and not cult["submitted"]
-    c.rect((x, y, x + PANEL_W, y + _panel_height(view)), fill=PALETTE["panel_hi"] if waiting else PALETTE["panel"],
-           outline=colour, radius=14, width=4)
-    vp = f"{cult['vp']} VP"
-    vw = text_size(vp, 30)[0]
-    c.name_tag((x + 14, y + 30), seat, who[seat], 26, PANEL_W - vw - 40)
-    c.text((x + PANEL_W - 14, y + 14), vp, 30, PALETTE["accent"], anchor="ra")
-    c.text((x + 14, y + 60), f"{plural(cult['followers'], 'follower')} · "
-           f"{plural(cult['hand_size'], 'card')}", 22, width=PANEL_W - 28)
-    yy = y + 96
+def _status(cult: JSON, view: JSON, who: list[str]) -> tuple[str, tuple[int, int, int]] | None:
+    """The cult's line for the phase: whether its target or orders are in (and what it laid face
+    up), or whom it targets while a turn is paused."""
     if view["phase"] == "targets":
         # which cults have chosen, never whom: targets stay secret until all are revealed together
-        status, col = ("target chosen", PALETTE["good"]) if cult["submitted"] else ("to choose a target", PALETTE["bad"])
-        c.text((x + 14, yy), status, 20, col, width=PANEL_W - 28)
-        yy += 44
-    elif view["phase"] == "split":
+        return ("target chosen", PALETTE["good"]) if cult["submitted"] else ("to choose a target", PALETTE["bad"])
+    if view["phase"] == "split":
         tgt = cult.get("target")
-        c.text((x + 14, yy), f"targets {who[tgt]}" if tgt is not None else "turn paused", 20,
-               PALETTE["muted"], width=PANEL_W - 28)
-        yy += 44
-    elif view["phase"] == "orders":
+        return (f"targets {who[tgt]}" if tgt is not None else "turn paused"), PALETTE["muted"]
+    if view["phase"] == "orders":
         status, col = ("orders in", PALETTE["good"]) if cult["submitted"] else ("to send orders", PALETTE["bad"])
         fu = cult.get("face_up") or {}
         bits: list[str] = []
@@ -109,32 +93,86 @@ def _panel(c: Canvas, x: int, y: int, cult: JSON, last: JSON | None, view: JSON,
         for slot, vals in fu.get("slots", {}).items():
             bits.append(f"{SLOT_LABEL[slot]} {sum(vals)}")
         bits += [pl["name"] for pl in fu.get("plays", [])]
-        c.text((x + 14, yy), status + (": " + ", ".join(bits) if bits else ""), 20, col, width=PANEL_W - 28)
-        yy += 44
+        return status + (": " + ", ".join(bits) if bits else ""), col
+    return None
+
+
+class _Panel:
+    """A cult's panel, its lines wrapped to the panel's width."""
+
+    def __init__(self, cult: JSON, last: JSON | None, view: JSON, who: list[str]) -> None:
+        self.cult, self.last = cult, last
+        status = _status(cult, view, who)
+        self.status = (wrap(status[0], TEXT, INNER), status[1]) if status else None
+        self.turn: list[str] = []
+        self.effect: list[str] = []
+        self.plays: list[str] = []
+        if last is None:
+            self.turn = ["No orders revealed yet."]
+            return
+        self.turn = wrap(f"Turn {view['last_turn']['turn']}: at {who[last['target']]}", TEXT, INNER)
+        df = last["followers_after"] - last["followers_before"]
+        dv = last["vp_after"] - last["vp_before"]
+        self.effect = wrap(f"idle {last['idle']} · followers {_signed(df)} · VP {_signed(dv)}", TEXT, INNER)
+        names = [pl["name"] + (f" at {who[pl['target']]}" if pl["target"] is not None else "")
+                 + (" (cancelled)" if pl["cancelled"] else "") for pl in last["plays"]]
+        self.plays = wrap(", ".join(names) if names else "no action cards", TEXT, INNER)
+
+    @property
+    def height(self) -> int:
+        h = 100 + (LINE * len(self.status[0]) + 14 if self.status else 0) + LINE * len(self.turn)
+        if self.last is not None:
+            h += 8 + 2 * (SLOT_H + 6) + 4 + LINE * (len(self.effect) + len(self.plays))
+        return h + 12
+
+
+def _panel(c: Canvas, x: int, y: int, panel: _Panel, height: int, view: JSON, who: list[str]) -> None:
+    cult, last = panel.cult, panel.last
+    seat = cult["seat"]
+    colour = seat_colour(seat)
+    waiting = view["phase"] in ("targets", "orders") and not cult["submitted"]
+    c.rect((x, y, x + PANEL_W, y + height), fill=PALETTE["panel_hi"] if waiting else PALETTE["panel"],
+           outline=colour, radius=14, width=4)
+    vp = f"{cult['vp']} VP"
+    vw = text_size(vp, 30)[0]
+    c.name_tag((x + 14, y + 30), seat, who[seat], 26, PANEL_W - vw - 40)
+    c.text((x + PANEL_W - 14, y + 14), vp, 30, PALETTE["accent"], anchor="ra")
+    c.text((x + 14, y + 60), f"{plural(cult['followers'], 'follower')} · "
+           f"{plural(cult['hand_size'], 'card')}", TEXT, width=INNER)
+    yy = y + 100
+    if panel.status:
+        lines, col = panel.status
+        for line in lines:
+            c.text((x + 14, yy), line, TEXT, col)
+            yy += LINE
+        yy += 14
     c.draw.line((x + 12, yy - 8, x + PANEL_W - 12, yy - 8), fill=PALETTE["bg"], width=2)
+    for line in panel.turn:
+        c.text((x + 14, yy), line, TEXT, PALETTE["muted"] if last is None else PALETTE["ink"])
+        yy += LINE
     if last is None:
-        c.text((x + 14, yy), "No orders revealed yet.", 20, PALETTE["muted"], width=PANEL_W - 28)
         return
-    c.text((x + 14, yy), f"Turn {view['last_turn']['turn']}: at {who[last['target']]}", 20, width=PANEL_W - 28)
-    yy += 34
-    box_w = (PANEL_W - 28 - 3 * 6) // 4
-    for i, slot in enumerate(SLOTS):
-        bx = x + 14 + i * (box_w + 6)
+    yy += 8
+    box_w = (INNER - 6) // 2
+    for i, slot in enumerate(SLOTS):  # two by two: each slot's full name, its sum and its cards
+        bx = x + 14 + (i % 2) * (box_w + 6)
+        by = yy + (i // 2) * (SLOT_H + 6)
         vals = last["slots"][slot]
-        c.rect((bx, yy, bx + box_w, yy + 98), fill=PALETTE["bg"], outline=SLOT_COLOUR[slot], radius=10, width=3)
-        c.text((bx + box_w / 2, yy + 6), SLOT_LABEL[slot][:3], 20, SLOT_COLOUR[slot], anchor="ma")
-        c.text((bx + box_w / 2, yy + 30), str(sum(vals)), 34, anchor="ma")
-        c.text((bx + box_w / 2, yy + 70), _cards_txt(vals), 18, PALETTE["muted"], anchor="ma", width=box_w - 6)
-    yy += 106
+        c.rect((bx, by, bx + box_w, by + SLOT_H), fill=PALETTE["bg"], outline=SLOT_COLOUR[slot],
+               radius=10, width=3)
+        total = str(sum(vals))
+        c.text((bx + 10, by + 4), SLOT_LABEL[slot], TEXT, SLOT_COLOUR[slot])
+        c.text((bx + box_w - 10, by + SLOT_H / 2), total, 36, anchor="rm")
+        c.text((bx + 10, by + 32), _cards_txt(vals), TEXT, PALETTE["muted"],
+               width=box_w - 28 - text_size(total, 36)[0])
+    yy += 2 * (SLOT_H + 6) + 4
     df = last["followers_after"] - last["followers_before"]
-    dv = last["vp_after"] - last["vp_before"]
-    c.text((x + 14, yy), f"idle {last['idle']} · followers {_signed(df)} · VP {_signed(dv)}", 20,
-           PALETTE["good"] if df >= 0 else PALETTE["bad"], width=PANEL_W - 28)
-    yy += 32
-    names = [pl["name"] + (f" at {who[pl['target']]}" if pl["target"] is not None else "")
-             + (" (cancelled)" if pl["cancelled"] else "") for pl in last["plays"]]
-    c.text((x + 14, yy), ", ".join(names) if names else "no action cards", 20,
-           PALETTE["card"] if names else PALETTE["muted"], width=PANEL_W - 28)
+    for line in panel.effect:
+        c.text((x + 14, yy), line, TEXT, PALETTE["good"] if df >= 0 else PALETTE["bad"])
+        yy += LINE
+    for line in panel.plays:
+        c.text((x + 14, yy), line, TEXT, PALETTE["card"] if last["plays"] else PALETTE["muted"])
+        yy += LINE
 
 
 def _combat_line(cb: JSON, who: Sequence[str] | None = None) -> str:
@@ -191,7 +229,8 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     result = view.get("result")
     if over and result:
         rows = _ranking(view)
-        h = 64 + 42 * len(rows) + 34
+        reason = wrap(with_names(plain(result["reason"]), who), TEXT, w - 60)
+        h = 64 + 42 * len(rows) + LINE * len(reason) + 8
         c.rect((GAP, y, w - GAP, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
         c.text((30, y + 12), "Final ranking", 30, PALETTE["accent"])
         yy = y + 62
@@ -199,42 +238,45 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
             k = cult["seat"]
             win = k in result["winners"]
             score = f"{cult['vp']} VP · {plural(cult['followers'], 'follower')}" + ("  WINNER" if win else "")
-            sw = text_size(score, 22)[0]
-            c.text((30, yy), f"{place}.", 24, PALETTE["accent"] if win else PALETTE["ink"])
-            c.name_tag((70, yy + 14), k, who[k], 24, w - 120 - sw)
-            c.text((w - 30, yy + 2), score, 22, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
+            sw = text_size(score, TEXT)[0]
+            c.text((30, yy), f"{place}.", TEXT, PALETTE["accent"] if win else PALETTE["ink"])
+            c.name_tag((70, yy + 14), k, who[k], TEXT, w - 120 - sw)
+            c.text((w - 30, yy + 2), score, TEXT, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
             yy += 42
-        c.text((30, yy), with_names(plain(result["reason"]), who), 20, PALETTE["muted"], width=w - 60)
+        for line in reason:
+            c.text((30, yy), line, TEXT, PALETTE["muted"])
+            yy += LINE
         y += h + GAP
     elif view["phase"] in _STATUS_PHASES:
-        lines = wrap(_awaited(view, who), 24, w - 60)[:2]
+        lines = wrap(_awaited(view, who), TEXT, w - 60)
         h = 24 + 32 * len(lines)
         c.rect((GAP, y, w - GAP, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
         for i, ln in enumerate(lines):
             c.text((30, y + 12 + 32 * i), ln, 24, PALETTE["accent"], width=w - 60)
         y += h + GAP
-    panel_h = _panel_height(view)
-    for i, cult in enumerate(cults):
+    panels = [_Panel(cult, last_by_seat.get(cult["seat"]), view, who) for cult in cults]
+    panel_h = max(p.height for p in panels)
+    for i, panel in enumerate(panels):
         px = GAP + (i % 2) * (PANEL_W + GAP)
         py = y + (i // 2) * (panel_h + GAP)
-        _panel(c, px, py, cult, last_by_seat.get(cult["seat"]), view, who)
+        _panel(c, px, py, panel, panel_h, view, who)
     y += ((len(cults) + 1) // 2) * (panel_h + GAP)
     if last_turn:
         combats = last_turn["combats"]
-        lines = [ln for cb in combats for ln in wrap(_combat_line(cb, who), 20, w - 60)[:3]]
+        lines = [ln for cb in combats for ln in wrap(_combat_line(cb, who), TEXT, w - 60)]
         if not combats:
             lines = ["Nobody attacked."]
-        h = 52 + 28 * len(lines)
+        h = 52 + LINE * len(lines)
         c.rect((GAP, y, w - GAP, y + h), fill=PALETTE["panel"], radius=12, width=0)
         c.text((30, y + 10), f"Combat, turn {last_turn['turn']}", 24, PALETTE["accent"])
         yy = y + 46
         for ln in lines:
-            c.text((30, yy), ln, 20, width=w - 60)
-            yy += 28
+            c.text((30, yy), ln, TEXT)
+            yy += LINE
         y += h + GAP
     deck = (f"Action deck {view['deck_size']} · discards {view['discard_size']}"
             + (f" · reshuffled {view['reshuffles']}x" if view["reshuffles"] else ""))
-    c.text((20, y + 4), deck, 20, PALETTE["muted"], width=w - 40)
+    c.text((20, y + 4), deck, TEXT, PALETTE["muted"], width=w - 40)
     return c.image.crop((0, 0, w, y + 40))
 
 
@@ -264,22 +306,28 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     c.rect((0, 0, w, 64), fill=PALETTE["panel"], radius=0)
     me = view["cults"][seat]
     right = f"{me['vp']} VP · {plural(me['followers'], 'follower')}"
-    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, w - 60 - text_size(right, 22)[0])
-    c.text((w - 18, 20), right, 22, PALETTE["muted"], anchor="ra")
+    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, w - 60 - text_size(right, TEXT)[0])
+    c.text((w - 18, 20), right, TEXT, PALETTE["muted"], anchor="ra")
     y = 80
     if priv.get("orders_text"):
         orders, col = f"Your orders for turn {view['turn']}: " + plain(priv["orders_text"]), PALETTE["good"]
     elif view["phase"] == "orders":
         orders, col = f"Your orders for turn {view['turn']} are still to send.", PALETTE["accent"]
+    elif view["phase"] == "targets":
+        orders, col = ((f"Your target for turn {view['turn']} is chosen; your orders come next.",
+                        PALETTE["good"]) if me["submitted"] else
+                       (f"Your target for turn {view['turn']} is still to choose.", PALETTE["accent"]))
+    elif view["phase"] == "split":
+        orders, col = f"Turn {view['turn']} is paused for a defender's choice.", PALETTE["muted"]
     else:
         orders, col = "The game is over.", PALETTE["muted"]
-    c.rect((GAP, y, w - GAP, y + 16 + 28 * min(3, len(wrap(orders, 22, w - 60)))), fill=PALETTE["panel_hi"],
+    c.rect((GAP, y, w - GAP, y + 16 + LINE * len(wrap(orders, TEXT, w - 60))), fill=PALETTE["panel_hi"],
            outline=col, radius=12, width=3)
-    y = c.text_block((30, y + 10), orders, w - 60, 22, col, spacing=6, max_lines=3) + 16
+    y = c.text_block((30, y + 10), orders, w - 60, TEXT, col, spacing=6) + 16
     c.text((20, y), f"Action cards: {len(hand)}", 26, PALETTE["accent"])
     y += 40
     if not hand:
-        y = c.text_block((20, y), "No action cards. Sacrifice followers to draw some.", w - 40, 22,
+        y = c.text_block((20, y), "No action cards. Sacrifice followers to draw some.", w - 40, TEXT,
                          PALETTE["muted"]) + 10
     cw = (w - 40 - 14) // 2
     for i in range(0, len(hand), 2):
@@ -302,7 +350,7 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
 def _card(info: JSON, width: int, height: int | None, band: tuple[int, int, int]) -> Image.Image:
     foot = "aim at a rival" if info["target"] == "opponent" else "your own cult"
     return card(info["name"], plain(info["text"]), width=width, height=height, colour=band,
-                footer=f"{foot} · {info['id']}", body_lines=6)
+                footer=f"{foot} · {info['id']}", title_size=26, body_size=TEXT, body_lines=40)
 
 
 def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:
