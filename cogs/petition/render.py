@@ -1,7 +1,8 @@
 """Petition images, drawn only from redacted engine views (and the seats' display names).
 
-Drawn for a phone first: 800 px wide, no text under 2.2% of the width (see
-``bot.render.MIN_TEXT_SHARE``), players named, never numbered.
+Drawn for a phone first: 800 px wide, no text under 3% of the width (``TEXT``, 24 px; see
+``bot.render.MIN_TEXT_SHARE``), a line too long for its place wrapped rather than cut, players
+named, never numbered.
 
 * :func:`board_image` — the public board: what the table is doing and whose decision it is (or
   the final ranking), the four gods (in the temple, or held by whom at +3 or +1, with a card
@@ -40,6 +41,9 @@ RGB = tuple[int, int, int]
 WIDTH = 800
 GAP = 12
 PANEL_W = (WIDTH - 3 * GAP) // 2
+TEXT = 24
+"""The smallest text on these images: 3% of their width (a phone shows them about 400 px wide)."""
+LINE = TEXT + 6
 PILLARS = ("art", "economy", "magic", "war")
 PILLAR_NAMES = {"art": "Art", "economy": "Economy", "magic": "Magic", "war": "War"}
 PILLAR_COLOUR: dict[str, RGB] = {
@@ -157,13 +161,12 @@ def ranking(view: JSON) -> list[JSON]:
 
 # ---------------------------------------------------------------------------------- drawing
 
-def _box(c: Canvas, y: int, lines: Sequence[str], colour: RGB, size: int = 22, limit: int = 8) -> int:
-    """A highlighted strip of lines across the board, each wrapped (at most ``limit`` rows, the
-    first in ``colour``); returns the y below it."""
+def _box(c: Canvas, y: int, lines: Sequence[str], colour: RGB, size: int = TEXT) -> int:
+    """A highlighted strip of lines across the board, each wrapped whole (the first in
+    ``colour``); returns the y below it."""
     rows: list[tuple[str, bool]] = []
     for i, ln in enumerate(lines):
         rows += [(part, i == 0) for part in wrap(ln, size, WIDTH - 60)]
-    rows = rows[:limit]
     h = 22 + (size + 8) * len(rows)
     c.rect((GAP, y, WIDTH - GAP, y + h), fill=PALETTE["panel_hi"], outline=colour, radius=14, width=4)
     for i, (ln, first) in enumerate(rows):
@@ -178,52 +181,65 @@ def _gods(c: Canvas, y: int, view: JSON, who: Sequence[str]) -> int:
         return y
     n = len(gods)
     tw = (WIDTH - (n + 1) * GAP) // n
-    th = 132
+    th = 140
     for i, g in enumerate(gods):
         x = GAP + i * (tw + GAP)
         col = PILLAR_COLOUR.get(g["key"], PALETTE["accent"])
         held = g.get("holder") is not None
         c.rect((x, y, x + tw, y + th), fill=PALETTE["panel_hi"] if held else PALETTE["panel"],
                outline=col, radius=12, width=4)
-        c.rect((x + 4, y + 4, x + tw - 4, y + 36), fill=col, radius=9, width=0)
-        c.text((x + tw / 2, y + 8), g["name"], 22, PALETTE["bg"], anchor="ma", width=tw - 12)
-        c.text((x + tw / 2, y + 42), f"god of {pillar_name(g['key'])}", 19, PALETTE["muted"], anchor="ma",
+        c.rect((x + 4, y + 4, x + tw - 4, y + 38), fill=col, radius=9, width=0)
+        c.text((x + tw / 2, y + 7), g["name"], TEXT, PALETTE["bg"], anchor="ma", width=tw - 12)
+        c.text((x + tw / 2, y + 44), f"of {pillar_name(g['key'])}", TEXT, PALETTE["muted"], anchor="ma",
                width=tw - 12)
         if held:
-            c.text((x + tw / 2, y + 70), who[g["holder"]], 20, seat_colour(g["holder"]), anchor="ma",
+            c.text((x + tw / 2, y + 74), who[g["holder"]], TEXT, seat_colour(g["holder"]), anchor="ma",
                    width=tw - 12)
             side = f"+{g['bonus']}" + (" mono" if g["bonus"] == 1 else "") + (" · lock" if g.get("lock") else "")
-            c.text((x + tw / 2, y + 98), side, 22, PALETTE["accent"], anchor="ma", width=tw - 12)
+            c.text((x + tw / 2, y + 104), side, TEXT, PALETTE["accent"], anchor="ma", width=tw - 12)
         else:
-            c.text((x + tw / 2, y + 84), "in the temple", 20, PALETTE["ink"], anchor="ma", width=tw - 12)
+            c.text((x + tw / 2, y + 90), "in the temple", TEXT, PALETTE["ink"], anchor="ma", width=tw - 12)
     return y + th + GAP
 
 
-CHIP_W = 104
-ROW_H = 32
+CHIP_W = 120
+ROW_H = 36
 
 
-def _pillar_row(c: Canvas, x: int, y: int, width: int, p: JSON, who: Sequence[str]) -> None:
-    """One pillar on a line: a chip in the pillar's colour (filled while it stands, hollow once
-    captured) and what became of it: standing, fortified with whose card, or taken by whom."""
+def _pillar_words(p: JSON, who: Sequence[str]) -> tuple[str, RGB]:
+    """What became of a pillar: standing, fortified with whose card, or taken by whom."""
+    if not p.get("active", p.get("captured_by") is None):
+        return f"taken by {who[p['captured_by']]}", PALETTE["muted"]
+    fort = p.get("fortification")
+    if fort:
+        return f"+1, fortified with {pillar_name(fort['kind'])}", PALETTE["good"]
+    return "standing", PALETTE["ink"]
+
+
+def _pillar_lines(p: JSON, who: Sequence[str], width: int) -> list[str]:
+    words, _ = _pillar_words(p, who)
+    room = width - CHIP_W - 10
+    if words.startswith("taken by"):  # a name is cut at the row's end rather than wrapped
+        return [words]
+    return wrap(words, TEXT, room)
+
+
+def _pillar_row(c: Canvas, x: int, y: int, width: int, p: JSON, who: Sequence[str]) -> int:
+    """One pillar: a chip in the pillar's colour (filled while it stands, hollow once captured)
+    and what became of it, wrapped beside the chip; returns the y below it."""
     col = PILLAR_COLOUR.get(p["kind"], PALETTE["accent"])
     active = p.get("active", p.get("captured_by") is None)
     c.rect((x, y, x + CHIP_W, y + ROW_H - 4), fill=col if active else PALETTE["bg"], outline=col,
            radius=8, width=3)
-    c.text((x + CHIP_W / 2, y + (ROW_H - 4) / 2), pillar_name(p["kind"]), 20,
-           PALETTE["bg"] if active else PALETTE["muted"], anchor="mm", width=CHIP_W - 8)
+    c.text((x + CHIP_W / 2, y + (ROW_H - 4) / 2), pillar_name(p["kind"]), TEXT,
+           PALETTE["bg"] if active else PALETTE["muted"], anchor="mm")
     tx = x + CHIP_W + 10
     room = width - CHIP_W - 10
-    mid = y + (ROW_H - 4) / 2
-    if not active:
-        c.text((tx, mid), f"taken by {who[p['captured_by']]}", 20, PALETTE["muted"], anchor="lm", width=room)
-        return
-    fort = p.get("fortification")
-    if fort:
-        c.text((tx, mid), f"+1, fortified with {pillar_name(fort['kind'])}", 20,
-               PALETTE["good"], anchor="lm", width=room)
-    else:
-        c.text((tx, mid), "standing", 20, PALETTE["ink"], anchor="lm", width=room)
+    _, colour = _pillar_words(p, who)
+    lines = _pillar_lines(p, who, width)
+    for i, line in enumerate(lines):
+        c.text((tx, y + (ROW_H - 4) / 2 + LINE * i), line, TEXT, colour, anchor="lm", width=room)
+    return y + max(ROW_H, LINE * len(lines) + 6)
 
 
 def _captured_text(s: JSON, who: Sequence[str]) -> str:
@@ -236,37 +252,38 @@ def _captured_text(s: JSON, who: Sequence[str]) -> str:
     return f"Captured {s['captured_count']}" + (": " + "; ".join(parts) if parts else "")
 
 
-PANEL_H = 300
+def _panel_height(s: JSON, who: Sequence[str]) -> int:
+    rows = sum(max(ROW_H, LINE * len(_pillar_lines(p, who, PANEL_W - 28)) + 6) for p in s["pillars"])
+    return 112 + rows + 6 + LINE * len(wrap(_captured_text(s, who), TEXT, PANEL_W - 28)) + 10
 
 
-def _panel(c: Canvas, x: int, y: int, s: JSON, view: JSON, who: Sequence[str]) -> None:
+def _panel(c: Canvas, x: int, y: int, height: int, s: JSON, view: JSON, who: Sequence[str]) -> None:
     seat = s["seat"]
     colour = seat_colour(seat)
     turn = view.get("turn_seat") == seat and view.get("phase") not in ("over",)
     waiting = seat in view.get("waiting_for", [])
-    c.rect((x, y, x + PANEL_W, y + PANEL_H), fill=PALETTE["panel_hi"] if waiting else PALETTE["panel"],
+    c.rect((x, y, x + PANEL_W, y + height), fill=PALETTE["panel_hi"] if waiting else PALETTE["panel"],
            outline=colour, radius=14, width=5 if turn else 3)
     beads = plural(s["beads"], "bead")
-    bw = text_size(beads, 24)[0]
-    c.name_tag((x + 14, y + 26), seat, who[seat], 24, PANEL_W - bw - 40)
-    c.text((x + PANEL_W - 14, y + 12), beads, 24, PALETTE["accent"], anchor="ra")
+    bw = text_size(beads, 26)[0]
+    c.name_tag((x + 14, y + 26), seat, who[seat], 26, PANEL_W - bw - 40)
+    c.text((x + PANEL_W - 14, y + 12), beads, 26, PALETTE["accent"], anchor="ra")
     bits = [plural(s["hand_size"], "card") + " in hand"]
     if waiting:
         bits.append("to decide")
     elif turn:
         bits.append("their turn")
-    c.text((x + 14, y + 52), " · ".join(bits), 20, PALETTE["accent"] if waiting else PALETTE["ink"],
+    c.text((x + 14, y + 52), " · ".join(bits), TEXT, PALETTE["accent"] if waiting else PALETTE["ink"],
            width=PANEL_W - 28)
     fav = favour_of(view, seat)
-    c.text((x + 14, y + 80), favour_line(view, seat), 20,
+    c.text((x + 14, y + 80), favour_line(view, seat), TEXT,
            PALETTE["accent"] if fav else PALETTE["muted"], width=PANEL_W - 28)
-    yy = y + 110
+    yy = y + 112
     for p in s["pillars"]:
-        _pillar_row(c, x + 14, yy, PANEL_W - 28, p, who)
-        yy += ROW_H
+        yy = _pillar_row(c, x + 14, yy, PANEL_W - 28, p, who)
     yy += 6
-    c.text_block((x + 14, yy), _captured_text(s, who), PANEL_W - 28, 19, PALETTE["muted"], spacing=4,
-                 max_lines=2)
+    c.text_block((x + 14, yy), _captured_text(s, who), PANEL_W - 28, TEXT, PALETTE["muted"],
+                 spacing=LINE - TEXT)
 
 
 def _campaign_lines(view: JSON, who: Sequence[str]) -> list[str]:
@@ -358,46 +375,50 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     if over and result:
         y = _final(c, y, view, who)
     else:
-        y = _box(c, y, [awaited(view, who)], PALETTE["accent"], 24, limit=3)
+        y = _box(c, y, [awaited(view, who)], PALETTE["accent"])
     y = _gods(c, y, view, who)
     deck = (f"Temple: {plural(view.get('temple', 0), 'bead')} · deck {view.get('deck_size', 0)} · "
             f"discards {view.get('discard_size', 0)}")
-    c.text((20, y), deck, 20, PALETTE["muted"], width=WIDTH - 40)
-    y += 34
+    c.text((20, y), deck, TEXT, PALETTE["muted"], width=WIDTH - 40)
+    y += 38
     detail = _petition_lines(view, who) or _campaign_lines(view, who)
     if detail and not over:
-        y = _box(c, y, [ln for ln in detail][:6], PALETTE["ink"], 20)
-    for i, s in enumerate(seats):
-        px = GAP + (i % 2) * (PANEL_W + GAP)
-        py = y + (i // 2) * (PANEL_H + GAP)
-        _panel(c, px, py, s, view, who)
-    y += ((len(seats) + 1) // 2) * (PANEL_H + GAP)
+        y = _box(c, y, detail, PALETTE["ink"])
+    heights = [_panel_height(s, who) for s in seats]
+    for row in range(0, len(seats), 2):
+        h = max(heights[row:row + 2])
+        for i, s in enumerate(seats[row:row + 2]):
+            _panel(c, GAP + i * (PANEL_W + GAP), y, h, s, view, who)
+        y += h + GAP
     last = _reveal_line(view, who)
     if last:
-        y = c.text_block((20, y + 2), "Last reveal: " + last, WIDTH - 40, 20, PALETTE["muted"],
-                         max_lines=3) + 8
+        y = c.text_block((20, y + 2), "Last reveal: " + last, WIDTH - 40, TEXT, PALETTE["muted"],
+                         spacing=LINE - TEXT) + 8
     return c.image.crop((0, 0, WIDTH, y + 10))
 
 
 def _final(c: Canvas, y: int, view: JSON, who: Sequence[str]) -> int:
     result = view["result"]
     rows = ranking(view)
-    h = 64 + 42 * len(rows) + 60
+    reason = wrap(with_names(str(result.get("reason", "")), who), TEXT, WIDTH - 60)
+    h = 64 + 74 * len(rows) + LINE * len(reason) + 10
     c.rect((GAP, y, WIDTH - GAP, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
     c.text((30, y + 12), "Final ranking", 30, PALETTE["accent"])
     yy = y + 62
-    for place, s in enumerate(rows, 1):
+    for place, s in enumerate(rows, 1):  # the name, then the score under it
         k = s["seat"]
         win = k in result.get("winners", [])
         score = (f"{s['captured_count']} captured · {s['active_count']} standing · "
-                 f"{plural(s['beads'], 'bead')}" + ("  WINNER" if win else ""))
-        sw = text_size(score, 20)[0]
-        c.text((30, yy), f"{place}.", 24, PALETTE["accent"] if win else PALETTE["ink"])
-        c.name_tag((70, yy + 14), k, who[k], 24, WIDTH - 120 - sw)
-        c.text((WIDTH - 30, yy + 4), score, 20, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
-        yy += 42
-    c.text_block((30, yy + 4), with_names(str(result.get("reason", "")), who), WIDTH - 60, 20,
-                 PALETTE["muted"], max_lines=2)
+                 f"{plural(s['beads'], 'bead')}")
+        c.text((30, yy), f"{place}.", TEXT, PALETTE["accent"] if win else PALETTE["ink"])
+        c.name_tag((70, yy + 14), k, who[k], TEXT, WIDTH - 120 - (text_size("WINNER", TEXT)[0] if win else 0))
+        if win:
+            c.text((WIDTH - 30, yy + 2), "WINNER", TEXT, PALETTE["accent"], anchor="ra")
+        c.text((110, yy + 32), score, TEXT, PALETTE["accent"] if win else PALETTE["muted"], width=WIDTH - 140)
+        yy += 74
+    for line in reason:
+        c.text((30, yy), line, TEXT, PALETTE["muted"])
+        yy += LINE
     return y + h + GAP
 
 
@@ -417,18 +438,18 @@ def solo_board(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
         result = view.get("result") or {}
         reason = with_names(str(result.get("reason") or "the game is over"), who)
         head = f"Game over: {who[0]} wins" if 0 in result.get("winners", []) else "Game over: the pillars stand"
-        y = _box(c, y, [head, reason[:1].upper() + reason[1:] + "."], PALETTE["accent"], 22, limit=3)
+        y = _box(c, y, [head, reason[:1].upper() + reason[1:] + "."], PALETTE["accent"])
     else:
-        y = _box(c, y, [solo_awaited(view)], PALETTE["accent"], 24, limit=2)
+        y = _box(c, y, [solo_awaited(view)], PALETTE["accent"])
     # you
     fav = favour_of(view, 0)
     line = f"{plural(me['beads'], 'bead')} · {plural(me['hand_size'], 'card')} in hand"
-    c.name_tag((GAP + 6, y + 18), 0, who[0], 26, WIDTH - 40 - text_size(line, 22)[0])
-    c.text((WIDTH - 20, y + 6), line, 22, PALETTE["accent"], anchor="ra")
+    c.name_tag((GAP + 6, y + 18), 0, who[0], 26, WIDTH - 40 - text_size(line, TEXT)[0])
+    c.text((WIDTH - 20, y + 6), line, TEXT, PALETTE["accent"], anchor="ra")
     y += 44
     godless = "none" if over else "none (godless: win by brute force)"
-    c.text((20, y), "Favour: " + (fav or godless), 20, PALETTE["ink"], width=WIDTH - 40)
-    y += 36
+    y = c.text_block((20, y), "Favour: " + (fav or godless), WIDTH - 40, TEXT, PALETTE["ink"],
+                     spacing=LINE - TEXT) + 6
     # the pillars and their stacks
     stacks: Mapping[str, int] = solo.get("stacks") or {}
     captured = list(solo.get("captured") or [])
@@ -444,23 +465,23 @@ def solo_board(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
         ink = PALETTE["muted"] if taken else PALETTE["bg"]
         c.text((x + tw / 2, y + 10), pillar_name(kind), 26, ink, anchor="ma", width=tw - 10)
         if taken:
-            c.text((x + tw / 2, y + 60), "captured", 22, PALETTE["good"], anchor="ma", width=tw - 10)
+            c.text((x + tw / 2, y + 60), "captured", TEXT, PALETTE["good"], anchor="ma", width=tw - 10)
         else:
             n = int(stacks.get(kind, 0))
             c.text((x + tw / 2, y + 52), str(n), 40, ink, anchor="ma")
-            c.text((x + tw / 2, y + 100), "face down", 18, ink, anchor="ma", width=tw - 10)
+            c.text((x + tw / 2, y + 96), "face down", TEXT, ink, anchor="ma", width=tw - 10)
     y += 130 + GAP
     y = _gods(c, y, view, who)
-    c.text((20, y), f"Deck {view.get('deck_size', 0)} · discards {view.get('discard_size', 0)}", 20,
+    c.text((20, y), f"Deck {view.get('deck_size', 0)} · discards {view.get('discard_size', 0)}", TEXT,
            PALETTE["muted"], width=WIDTH - 40)
-    y += 34
+    y += 38
     if battle:
         y = _solo_battle(c, y, battle)
     tithe = solo.get("tithe_card")
     if tithe:
         god = god_label(view, solo.get("tithe_god"))
         y = _box(c, y, [f"Tithe to {god}", f"{tithe['name']}: {points_text(tithe.get('points', {}))}"],
-                 PALETTE["accent"], 22)
+                 PALETTE["accent"])
     return c.image.crop((0, 0, WIDTH, y + 10))
 
 
@@ -478,22 +499,23 @@ def _solo_battle(c: Canvas, y: int, battle: JSON) -> int:
         lines.append("Your lower power won a god's +3 favour.")
     elif fav == "pillar":
         lines.append("The pillar's lower power won the favour: you need brute force.")
-    return _box(c, y, lines, PALETTE["ink"], 20)
+    return _box(c, y, lines, PALETTE["ink"])
 
 
 # ------------------------------------------------------------------------------------ hands
 
 def _card_image(info: JSON, width: int, height: int | None, view: JSON) -> Image.Image:
     title, body, foot, colour = _card_parts(info, view)
-    return card(title, body, width=width, height=height, colour=colour, footer=foot, body_lines=5,
-                title_size=22, body_size=19)
+    return card(title, body, width=width, height=height, colour=colour, footer=foot, body_lines=40,
+                title_size=TEXT, body_size=TEXT)
 
 
 def _card_parts(info: JSON, view: JSON) -> tuple[str, str, str, RGB]:
     if info.get("kind") == "powerup":
         return info["name"], str(info.get("text", "")), "powerup", PALETTE["accent"]
     god = god_of(view, info.get("god"))
-    body = points_text(info.get("points", {}))
+    points = info.get("points", {})  # a pillar's points to a line, never split between two
+    body = "\n".join(f"{pillar_name(p)} {points[p]}" for p in PILLARS if points.get(p)) or "no points"
     foot = f"serves {god['name']}" if god else "citizen"
     return info["name"], body, foot, PILLAR_COLOUR.get(info.get("god") or "", PALETTE["accent"])
 
@@ -502,8 +524,8 @@ def _cards_grid(c: Canvas, y: int, cards: Sequence[JSON], view: JSON, per_row: i
     cw = (WIDTH - 40 - (per_row - 1) * 12) // per_row
     for i in range(0, len(cards), per_row):
         row = cards[i:i + per_row]
-        heights = [card_height(*_card_parts(h, view)[:2], width=cw, title_size=22, body_size=19,
-                               footer="x", body_lines=5) for h in row]
+        heights = [card_height(*_card_parts(h, view)[:2], width=cw, title_size=TEXT, body_size=TEXT,
+                               footer="x", body_lines=40) for h in row]
         ch = max(heights)
         for j, h in enumerate(row):
             c.image.paste(_card_image(h, cw, ch, view), (20 + j * (cw + 12), y))
@@ -522,15 +544,15 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     c = Canvas(WIDTH, 4000)
     c.rect((0, 0, WIDTH, 64), fill=PALETTE["panel"], radius=0)
     right = f"{plural(me['beads'], 'bead')} · {len(hand)}/10 cards"
-    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, WIDTH - 60 - text_size(right, 22)[0])
-    c.text((WIDTH - 18, 20), right, 22, PALETTE["muted"], anchor="ra")
+    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, WIDTH - 60 - text_size(right, TEXT)[0])
+    c.text((WIDTH - 18, 20), right, TEXT, PALETTE["muted"], anchor="ra")
     y = 80
     fav = favour_of(view, seat)
     if fav:
-        c.text((20, y), f"Favour: {fav}", 22, PALETTE["accent"], width=WIDTH - 40)
-        y += 36
+        y = c.text_block((20, y), f"Favour: {fav}", WIDTH - 40, TEXT, PALETTE["accent"],
+                         spacing=LINE - TEXT) + 6
     if not hand:
-        y = c.text_block((20, y), "No cards in hand.", WIDTH - 40, 22, PALETTE["muted"]) + 10
+        y = c.text_block((20, y), "No cards in hand.", WIDTH - 40, TEXT, PALETTE["muted"]) + 10
     y = _cards_grid(c, y, hand, view)
     for key, label in (("bid", "Your face-down bid"), ("campaign_cards", "Your campaign cards")):
         down = priv.get(key)
@@ -611,13 +633,13 @@ def reveal_image(r: JSON, view: JSON, names: Sequence[str] | None = None) -> Ima
         c.name_tag((x + 8, yy + 30), seat, f"{who[seat]} {role}", 24, col_w - 16)
         yy += 58
         if beads is not None:
-            c.text((x + 8, yy), f"{plural(beads, 'bead')} offered", 22, PALETTE["accent"], width=col_w - 16)
+            c.text((x + 8, yy), f"{plural(beads, 'bead')} offered", TEXT, PALETTE["accent"], width=col_w - 16)
             yy += 34
         if campaign and i == 1 and (r.get("surrendered") or not cards):
-            c.text((x + 8, yy), "surrendered: no cards", 22, PALETTE["muted"], width=col_w - 16)
+            c.text((x + 8, yy), "surrendered: no cards", TEXT, PALETTE["muted"], width=col_w - 16)
             yy += 34
         elif not cards:
-            c.text((x + 8, yy), "no cards", 22, PALETTE["muted"], width=col_w - 16)
+            c.text((x + 8, yy), "no cards", TEXT, PALETTE["muted"], width=col_w - 16)
             yy += 34
         for info in cards:
             pts = info.get("points", {})
@@ -627,24 +649,33 @@ def reveal_image(r: JSON, view: JSON, names: Sequence[str] | None = None) -> Ima
                 val = f"{pillar_name(focus)} {pts.get(focus, 0)}"
             else:
                 val = points_text(pts, short=True)
-            c.rect((x, yy, x + col_w, yy + 64), fill=PALETTE["card"], outline=PILLAR_COLOUR.get(
+            name_lines = wrap(info["name"], TEXT, col_w - 20)
+            val_lines = wrap(val, TEXT, col_w - 20)
+            box_h = 12 + LINE * (len(name_lines) + len(val_lines))
+            c.rect((x, yy, x + col_w, yy + box_h), fill=PALETTE["card"], outline=PILLAR_COLOUR.get(
                 info.get("god") or "", PALETTE["accent"]), radius=10, width=4)
-            c.text((x + 10, yy + 6), info["name"], 22, PALETTE["card_ink"], width=col_w - 20)
-            c.text((x + 10, yy + 36), val, 19, (110, 100, 90), width=col_w - 20)
-            yy += 72
+            ly = yy + 5
+            for line in name_lines:
+                c.text((x + 10, ly), line, TEXT, PALETTE["card_ink"])
+                ly += LINE
+            for line in val_lines:
+                c.text((x + 10, ly), line, TEXT, (110, 100, 90))
+                ly += LINE
+            yy += box_h + 8
         if campaign:
             total = r.get("attack_total" if i == 0 else "defend_total")
             pts_sum = sum(int(k.get("points", {}).get(focus, 0)) for k in cards)
             text = f"{pillar_name(focus)} points {pts_sum}" + (f" · total {total}" if total is not None else "")
-            c.text((x + 8, yy + 4), text, 22, PALETTE["ink"], width=col_w - 16)
+            c.text((x + 8, yy + 4), text, TEXT, PALETTE["ink"], width=col_w - 16)
             yy += 36
         else:
             dev = (beads or 0) + len(cards)
-            c.text((x + 8, yy + 4), f"devotion {dev}", 22, PALETTE["ink"], width=col_w - 16)
+            c.text((x + 8, yy + 4), f"devotion {dev}", TEXT, PALETTE["ink"], width=col_w - 16)
             yy += 36
         bottom = max(bottom, yy)
     y = bottom + GAP
-    y = c.text_block((20, y), reveal_summary(r, view, who), WIDTH - 40, 22, PALETTE["accent"], max_lines=3) + 10
+    y = c.text_block((20, y), reveal_summary(r, view, who), WIDTH - 40, TEXT, PALETTE["accent"],
+                     spacing=LINE - TEXT) + 10
     return c.image.crop((0, 0, WIDTH, y))
 
 

@@ -11,15 +11,13 @@ from typing import Any
 
 from PIL import Image
 
-from bot.render import kit, measure
+from bot.render import MIN_TEXT_SHARE, kit, measure
 from cogs.petition import render
 from cogs.petition.ui import UI
 from rules.engine import Event
 from rules.petition import ENGINE
 
 NAMES = ["Ann", "**Bob** <@123456789>", "Zoë the Remarkably Long-Named Prophet", "Dee", "Eve", "Finn"]
-FLOOR = 0.022
-"""The smallest text share these images meet until they are laid out again for the kit's 3%."""
 
 
 def _game(players: int, seed: int, options: dict[str, Any] | None = None,
@@ -39,13 +37,13 @@ def _game(players: int, seed: int, options: dict[str, Any] | None = None,
 
 
 def _readable(draw: Callable[[], Image.Image | None], what: str) -> Image.Image:
-    """Drawn through the kit only, no text under 2.2% of the width, a phone-first width."""
+    """Drawn through the kit only, no text under 3% of the width, a phone-first width."""
     kit._LAYERS.clear()
     with measure() as sizes:
         image = draw()
     assert image is not None, what
     assert sizes, f"{what}: no text measured"
-    assert min(sizes) >= image.width * FLOOR, f"{what}: {min(sizes)} px text"
+    assert min(sizes) >= image.width * MIN_TEXT_SHARE, f"{what}: {min(sizes)} px text"
     assert 400 <= image.width <= 900, what
     return image
 
