@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+from collections.abc import Callable
 
 from rules import registry
 
@@ -29,8 +30,10 @@ def _bind(raw: str | None, config: Config) -> tuple[str, int]:
     return _web_bind({"HERALD_WEB_BIND": raw}, "serve")
 
 
-async def serve(config: Config, bind: tuple[str, int], *, ready: asyncio.Event | None = None,
-                stop: asyncio.Event | None = None) -> int:
+async def serve(config: Config, bind: tuple[str, int], *,
+                ready: Callable[[WebServer], None] | None = None, stop: asyncio.Event | None = None) -> int:
+    """Serve until ``stop`` is set (or SIGINT/SIGTERM); ``ready`` is told of the server once it
+    listens and the addresses are printed."""
     storage = open_storage(config.db_path)
     await storage.open()
     try:
@@ -48,7 +51,7 @@ async def serve(config: Config, bind: tuple[str, int], *, ready: asyncio.Event |
                 print(f"game #{game.id} ({name}, {game.status}): {await web.ensure_link(game.id)}")
             print(f"Serving on {web.url}; Ctrl-C stops.", flush=True)
             if ready is not None:
-                ready.set()
+                ready(web)
             stop = stop or asyncio.Event()
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGINT):

@@ -67,6 +67,8 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
 KEEPALIVE = 15.0
 """Seconds between two looks at a watched game (and a comment that keeps proxies from closing
 an idle stream)."""
+SHUTDOWN = 2.0
+"""Seconds a stopping server waits for its open pages to close (each is told to, at once)."""
 KEPT_TIMELINES = 256
 """Games whose replayed history is kept in memory (others are replayed again when asked for)."""
 KEPT_FRAMES = 2048
@@ -480,7 +482,8 @@ class WebServer:
         """Listen, and hear of every update (``Sessions.listeners``); boards link their page."""
         await self.load_links()
         self.closing = False
-        self.runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        self.runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+                                    shutdown_timeout=SHUTDOWN)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.bind[0], self.bind[1])
         try:

@@ -57,10 +57,10 @@
     next.disabled = shown >= last;
     nowBtn.disabled = shown >= last;
     const fresh = last - shown;
-    nowBtn.textContent = shown < last ? "Back to now" : "Back to now";
     nowBtn.setAttribute("aria-label", shown < last ? "Back to now (" + fresh + " later moves)" : "Back to now");
     where.textContent = words(shown);
     main.dataset.n = String(shown);
+    main.dataset.last = String(last);
   }
 
   function scrollLog() {
