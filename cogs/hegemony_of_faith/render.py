@@ -1,8 +1,9 @@
 """Pictures for Hegemony of Faith: the public board and a player's private hand.
 
 Pure functions of the redacted views the engine hands out (and the seats' display names);
-nothing else is read. Drawn for a phone first: 800 px wide, no text under 2.2% of the width
-(see ``bot.render.MIN_TEXT_SHARE``), one line per fact; the message text carries the details.
+nothing else is read. Drawn for a phone first: 800 px wide, no text under 3% of the width
+(``TEXT``, 24 px; see ``bot.render.MIN_TEXT_SHARE``), a fact too long for its line wrapped rather
+than cut; the message text carries the details.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.render.kit import (
     Canvas,
     alt_text,
     card,
+    card_height,
     pill,
     plural,
     seat_colour,
@@ -28,6 +30,9 @@ from bot.render.kit import (
 from rules.text import count, listing
 
 W = 800
+TEXT = 24
+"""The smallest text on these images: 3% of their width (a phone shows them about 400 px wide)."""
+LINE = TEXT + 6
 BELIEVER_COLOURS = {1: (120, 170, 230), 2: (150, 210, 140), 3: (240, 200, 90), 4: (200, 150, 230),
                     5: (235, 110, 100)}
 BELIEVER_NAMES = {1: "Fool", 2: "Prayer", 3: "Missionary", 4: "Elder", 5: "Fanatic"}
@@ -53,20 +58,29 @@ def _status(seat: dict[str, Any]) -> list[tuple[str, tuple[int, int, int]]]:
     return tags
 
 
+def _pill_rows(tags: list[tuple[str, tuple[int, int, int]]], width: int) -> list[list[tuple[str, tuple[int, int, int]]]]:
+    """Status pills in rows that fit ``width`` (a pill that does not fit starts a new row)."""
+    rows: list[list[tuple[str, tuple[int, int, int]]]] = []
+    used = width
+    for label, col in tags:
+        pw = text_size(label, TEXT)[0] + 16 + 8
+        if used + pw > width:
+            rows.append([])
+            used = 0
+        rows[-1].append((label, col))
+        used += pw
+    return rows
+
+
 def _seat_row(c: Canvas, x: int, y: int, w: int, seat: dict[str, Any], names: list[str],
               current: int | None, follower: bool) -> int:
     """One player: badge and name, believers, then role, actions in hand and skill; returns
     the height used."""
     k = seat["seat"]
     now = k == current
-    tags = _status(seat)
-    h = 92 + (40 if tags else 0)
-    c.rect((x, y, x + w, y + h), fill=PALETTE["panel_hi"] if now else PALETTE["panel"],
-           outline=seat_colour(k) if now else None, radius=12, width=4)
+    pills = _pill_rows(_status(seat), w - 28)
     right = plural(seat["believers"], "believer")
     rw = text_size(right, 26)[0]
-    c.name_tag((x + 14, y + 26), k, names[k], 26, w - rw - 50)
-    c.text((x + w - 14, y + 12), right, 26, PALETTE["ink"], anchor="ra")
     role = "Follower" if follower else ROLE.get(seat["role"], "Leader")
     limit = seat["hand_limit"]  # public only once the seat's skill is revealed
     hand = f"{seat['hand']}/{limit}" if limit is not None else str(seat["hand"])
@@ -78,12 +92,21 @@ def _seat_row(c: Canvas, x: int, y: int, w: int, seat: dict[str, Any], names: li
         skill += ", sealed"
     if seat["role"] == "wanderer":
         skill += f" · stolen {seat['steals']}/3"
-    c.text((x + 14, y + 56), f"{role} · {hand} actions · {skill}", 20, PALETTE["muted"], width=w - 28)
-    tx = x + 14
-    for label, col in tags:
-        if tx + text_size(label, 20)[0] + 16 > x + w - 10:
-            break
-        tx += pill(c, (tx, y + 88), label, col, 20) + 8
+    facts = wrap(f"{role} · {hand} actions · {skill}", TEXT, w - 28)
+    h = 56 + LINE * len(facts) + 42 * len(pills) + 8
+    c.rect((x, y, x + w, y + h), fill=PALETTE["panel_hi"] if now else PALETTE["panel"],
+           outline=seat_colour(k) if now else None, radius=12, width=4)
+    c.name_tag((x + 14, y + 26), k, names[k], 26, w - rw - 50)
+    c.text((x + w - 14, y + 12), right, 26, PALETTE["ink"], anchor="ra")
+    yy = y + 54
+    for line in facts:
+        c.text((x + 14, yy), line, TEXT, PALETTE["muted"])
+        yy += LINE
+    for row in pills:
+        tx = x + 14
+        for label, col in row:
+            tx += pill(c, (tx, yy + 4), label, col, TEXT) + 8
+        yy += 42
     return h + 8
 
 
@@ -101,7 +124,8 @@ def _banner(c: Canvas, y: int, view: dict[str, Any], names: list[str]) -> int:
     if view["phase"] == "over" and view["result"]:
         r = view["result"]
         rows = _ranking(view)
-        h = 70 + 44 * len(rows) + 36
+        reason = wrap(with_names(r["reason"], names), TEXT, W - 76)
+        h = 70 + 44 * len(rows) + LINE * len(reason) + 8
         c.rect((20, y, W - 20, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14,
                width=4)
         c.text((38, y + 14), "Final ranking", 30, PALETTE["accent"])
@@ -114,12 +138,14 @@ def _banner(c: Canvas, y: int, view: dict[str, Any], names: list[str]) -> int:
             c.name_tag((84, yy + 14), k, names[k], 26, W - 150 - sw)
             c.text((W - 38, yy + 2), score, 24, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
             yy += 44
-        c.text((38, yy), with_names(r["reason"], names), 20, PALETTE["muted"], width=W - 76)
+        for line in reason:
+            c.text((38, yy), line, TEXT, PALETTE["muted"])
+            yy += LINE
         return y + h + 12
-    # what is awaited takes up to three lines (a reaction window says who and for how long)
+    # what is awaited, wrapped whole (a reaction window says who and for how long)
     awaited = with_names(_pending_text(view), names)
-    lines = min(3, len(wrap(awaited, 22, W - 76)))
-    h = 70 + 27 * lines + 12
+    lines = len(wrap(awaited, TEXT, W - 76))
+    h = 70 + LINE * lines + 12
     c.rect((20, y, W - 20, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14,
            width=4)
     if view["phase"] == "setup":
@@ -127,7 +153,7 @@ def _banner(c: Canvas, y: int, view: dict[str, Any], names: list[str]) -> int:
     else:
         cur = view["current"]
         c.name_tag((38, y + 34), cur, f"{names[cur]}'s turn", 30, W - 76)
-    c.text_block((38, y + 70), awaited, W - 76, 22, PALETTE["ink"], max_lines=3)
+    c.text_block((38, y + 70), awaited, W - 76, TEXT, PALETTE["ink"], spacing=LINE - TEXT)
     return y + h + 12
 
 
@@ -148,14 +174,13 @@ def board(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Ima
         n = len(sect["members"])
         if n > 1:  # a lone leader's row already says it all
             title = f"Sect of {who[lead]}: {plural(sect['believers'], 'believer')}, {n} players"
-            c.text((24, y + 4), title, 22, seat_colour(lead), width=W - 48)
-            y += 36
+            y = c.text_block((24, y + 4), title, W - 48, TEXT, seat_colour(lead), spacing=LINE - TEXT) + 6
         y += _seat_row(c, 20, y, W - 40, seats[lead], who, cur, False)
         for m in sect["members"][1:]:
             y += _seat_row(c, 60, y, W - 80, seats[m], who, cur, True)
     wanderers = [s for s in seats if s["role"] == "wanderer"]
     if wanderers:
-        c.text((24, y + 4), "Wanderers", 22, PALETTE["muted"])
+        c.text((24, y + 4), "Wanderers", TEXT, PALETTE["muted"])
         y += 36
         for s in wanderers:
             y += _seat_row(c, 20, y, W - 40, s, who, cur, False)
@@ -163,22 +188,22 @@ def board(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Ima
     decks = (f"Believer deck {view['believer_deck']} · graveyard {len(view['graveyard'])} · "
              f"action deck {view['action_deck']} · discards {view['action_discard']}"
              + (f" · out of game {view['removed']}" if view["removed"] else ""))
-    y = c.text_block((24, y), decks, W - 48, 20, PALETTE["muted"], max_lines=2) + 4
+    y = c.text_block((24, y), decks, W - 48, TEXT, PALETTE["muted"], spacing=LINE - TEXT) + 4
     top = view["graveyard"][-5:]
     if top:
-        c.text((24, y + 4), "Graveyard top:", 20, PALETTE["muted"])
-        gx = 24 + text_size("Graveyard top:", 20)[0] + 14
+        c.text((24, y + 3), "Graveyard top:", TEXT, PALETTE["muted"])
+        gx = 24 + text_size("Graveyard top:", TEXT)[0] + 14
         for t in reversed(top):
-            c.rect((gx, y, gx + 36, y + 34), fill=BELIEVER_COLOURS[t], radius=6, width=0)
-            c.text((gx + 18, y + 17), str(t), 22, PALETTE["bg"], anchor="mm")
-            gx += 42
-        y += 46
+            c.rect((gx, y, gx + 38, y + 36), fill=BELIEVER_COLOURS[t], radius=6, width=0)
+            c.text((gx + 19, y + 18), str(t), 26, PALETTE["bg"], anchor="mm")
+            gx += 44
+        y += 48
     log = view["log"][-4:]
     if log and not over:
-        c.text((24, y + 4), "Last moves", 22, PALETTE["accent"])
-        y += 36
+        c.text((24, y + 4), "Last moves", TEXT, PALETTE["accent"])
+        y += 38
         for line in log:
-            y = c.text_block((32, y), with_names(line, who), W - 56, 20, max_lines=2) + 4
+            y = c.text_block((32, y), with_names(line, who), W - 56, TEXT, spacing=LINE - TEXT) + 2
     return c.image.crop((0, 0, W, y + 16))
 
 
@@ -282,14 +307,14 @@ def hand(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Imag
     c = Canvas(W, 4000)
     c.rect((0, 0, W, 64), fill=PALETTE["panel"], radius=0)
     c.name_tag((18, 32), me, f"{who[me]}'s hand", 30, W - 160)
-    c.text((W - 18, 20), "private", 24, PALETTE["muted"], anchor="ra")
+    c.text((W - 18, 20), "private", TEXT, PALETTE["muted"], anchor="ra")
     y = 80
     sk = priv["skill"]
     if sk:
         footer = " · ".join(str(x) for x in (sk.get("timing"), sk.get("uses_left") or sk.get("limit"),
                                              "revealed" if sk.get("revealed") else "hidden") if x)
         img = card(f"Skill: {sk['name']}", sk["text"], width=W - 40, colour=(170, 130, 230),
-                   footer=footer, title_size=26, body_size=22, body_lines=4)
+                   footer=footer, title_size=26, body_size=TEXT, body_lines=40)
         c.image.paste(img, (20, y))
         y += img.height + 14
     elif priv.get("skill_options"):
@@ -306,7 +331,7 @@ def hand(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Imag
         y = _card_grid(c, y, [(a["name"], a["text"], KIND_COLOURS.get(a["kind"], PALETTE["accent"]),
                                KIND_LABEL.get(a["kind"], "")) for a in acts])
     else:
-        c.text((20, y), "No action cards.", 22, PALETTE["muted"])
+        c.text((20, y), "No action cards.", TEXT, PALETTE["muted"])
         y += 40
     bels = priv["believers"]
     c.text((20, y), f"Believers: {len(bels)}", 26, PALETTE["accent"])
@@ -316,7 +341,7 @@ def hand(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Imag
     if intel:
         seen = ", ".join(BELIEVER_NAMES[t] for t in intel["believers"]) or "no believers"
         text = f"Info-Spy on {who[intel['of']]}: {', '.join(intel['actions']) or 'no actions'}; {seen}."
-        y = c.text_block((20, y), text, W - 40, 20, PALETTE["muted"], max_lines=4) + 6
+        y = c.text_block((20, y), text, W - 40, TEXT, PALETTE["muted"], spacing=LINE - TEXT) + 6
     return c.image.crop((0, 0, W, y + 10))
 
 
@@ -324,11 +349,11 @@ def _card_grid(c: Canvas, y: int, cards: list[tuple[str, str, tuple[int, int, in
     """Cards two to a row, each pair as tall as the taller card's text; returns the y below."""
     cw = (W - 40 - 14) // 2
     for i in range(0, len(cards), 2):
-        pair = [card(title, body, width=cw, colour=col, footer=foot, body_lines=6)
-                for title, body, col, foot in cards[i:i + 2]]
-        h = max(img.height for img in pair)
+        h = max(card_height(title, body, width=cw, title_size=26, body_size=TEXT, footer=foot,
+                            body_lines=40) for title, body, _, foot in cards[i:i + 2])
         for j, (title, body, col, foot) in enumerate(cards[i:i + 2]):
-            img = card(title, body, width=cw, height=h, colour=col, footer=foot, body_lines=6)
+            img = card(title, body, width=cw, height=h, colour=col, footer=foot, title_size=26,
+                       body_size=TEXT, body_lines=40)
             c.image.paste(img, (20 + j * (cw + 14), y))
         y += h + 12
     return y
@@ -337,12 +362,12 @@ def _card_grid(c: Canvas, y: int, cards: list[tuple[str, str, tuple[int, int, in
 def _believers(c: Canvas, y: int, bels: list[dict[str, Any]]) -> int:
     """One tile per believer type held: its number, name, count and whom it beats."""
     if not bels:
-        c.text((20, y), "No believers.", 22, PALETTE["muted"])
+        c.text((20, y), "No believers.", TEXT, PALETTE["muted"])
         return y + 40
     groups: dict[int, list[dict[str, Any]]] = {}
     for b in bels:
         groups.setdefault(b["id"], []).append(b)
-    tw, th, gap = (W - 40 - 4 * 10) // 5, 150, 10
+    tw, th, gap = (W - 40 - 4 * 10) // 5, 156, 10
     for i, (t, group) in enumerate(sorted(groups.items())):
         b = group[0]
         bx = 20 + (i % 5) * (tw + gap)
@@ -352,11 +377,10 @@ def _believers(c: Canvas, y: int, bels: list[dict[str, Any]]) -> int:
         c.rect((bx + 4, by + 4, bx + tw - 4, by + 52), fill=col, radius=8, width=0)
         c.text((bx + 14, by + 28), str(t), 34, PALETTE["bg"], anchor="lm")
         c.text((bx + tw - 12, by + 28), f"x{len(group)}", 26, PALETTE["bg"], anchor="rm")
-        c.text((bx + tw / 2, by + 60), b["name"], 20, PALETTE["card_ink"], anchor="ma", width=tw - 12)
+        c.text((bx + tw / 2, by + 58), b["name"], TEXT, PALETTE["card_ink"], anchor="ma")
         beats = " & ".join(str(x) for x in b["beats"])
-        c.text((bx + tw / 2, by + 88), f"beats {beats}", 20, PALETTE["card_ink"], anchor="ma", width=tw - 12)
-        c.text((bx + tw / 2, by + 116), f"+1 vs {b['bonus_against']}", 20, (110, 100, 90), anchor="ma",
-               width=tw - 12)
+        c.text((bx + tw / 2, by + 88), f"beats {beats}", TEXT, PALETTE["card_ink"], anchor="ma")
+        c.text((bx + tw / 2, by + 118), f"+1 vs {b['bonus_against']}", TEXT, (110, 100, 90), anchor="ma")
     rows = (len(groups) + 4) // 5
     return y + rows * (th + gap) + 6
 

@@ -22,8 +22,6 @@ NAMES = ["Ann", "**Bob** <@123456789>", "Zoë the Remarkably Long-Named Prophet"
          "🎉", "Finn", "Gus", "Hal"]
 PLAYERS = {"hegemony_of_faith": 5, "cult_wars": 4, "flick_of_faith": 3, "petition": 3,
            "alternate_histories": 2}
-NOT_YET = {"hegemony_of_faith": 0.022}
-"""Games whose images are still being laid out again for the 3% floor, with the share they meet."""
 
 
 @cache
@@ -61,8 +59,7 @@ def _counting_text() -> Iterator[list[int]]:
         ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
 
 
-def _check(draw: Callable[[], Image.Image | None], what: str,
-           share: float = MIN_TEXT_SHARE) -> None:
+def _check(draw: Callable[[], Image.Image | None], what: str) -> None:
     kit._LAYERS.clear()  # layers drawn now, so their labels are seen being drawn
     with _counting_text() as calls, measure() as sizes:
         image = draw()
@@ -70,9 +67,9 @@ def _check(draw: Callable[[], Image.Image | None], what: str,
     assert sizes, f"{what}: no text measured"
     assert len(calls) == len(sizes), f"{what}: text drawn outside the drawing kit"
     smallest = min(sizes)
-    assert smallest >= image.width * share, (
+    assert smallest >= image.width * MIN_TEXT_SHARE, (
         f"{what}: {smallest} px text on an image {image.width} px wide "
-        f"(needs {image.width * share:.1f} px)")
+        f"(needs {image.width * MIN_TEXT_SHARE:.1f} px)")
     assert image.width <= 900, f"{what}: {image.width} px wide is not a phone-first layout"
 
 
@@ -80,16 +77,14 @@ def _check(draw: Callable[[], Image.Image | None], what: str,
 def test_every_board_and_hand_is_readable_on_a_phone(key: str) -> None:
     engine, states = _play(key, PLAYERS[key], seed=3)
     ui = get_ui(key)
-    share = NOT_YET.get(key, MIN_TEXT_SHARE)
     for when, state in zip(("start", "middle", "end"), states, strict=True):
         public = engine.view(state, None)
-        _check(partial(ui.board_image, public, [], names=NAMES), f"{key} board at the {when}",
-               share)
+        _check(partial(ui.board_image, public, [], names=NAMES), f"{key} board at the {when}")
         for seat in range(PLAYERS[key]):
             mine = engine.view(state, seat)
             if ui.hand_image(mine, names=NAMES) is not None:
                 _check(partial(ui.hand_image, mine, names=NAMES),
-                       f"{key} hand of seat {seat} at the {when}", share)
+                       f"{key} hand of seat {seat} at the {when}")
 
 
 def test_the_flick_aim_preview_and_animation_are_readable_and_labelled() -> None:
