@@ -140,7 +140,7 @@ class WebServer:
         self._chain_key = secrets.token_bytes(32)
         self._tokens: dict[int, str] = {}
         self._found: _Lru = _Lru(4096)  # token digest → game id
-        self._timelines: _Lru = _Lru(KEPT_TIMELINES)  # game id → (Timeline, synced version)
+        self._timelines: _Lru = _Lru(KEPT_TIMELINES)  # game id → Timeline
         self._frames: _Lru = _Lru(KEPT_FRAMES)
         self._boards: _Lru = _Lru(KEPT_BOARDS)
         self._drawing: dict[Any, asyncio.Future[bytes]] = {}
@@ -201,7 +201,7 @@ class WebServer:
             if game is None or game.status not in SERVED:
                 watched.head = None
             else:
-                tl = await self.timeline(game)
+                tl, game = await self.timeline(game)
                 watched.head = (tl.last, tl.moments[-1].chain, game.status == "finished")
                 watched.version = game.version
         except Exception:
@@ -230,27 +230,35 @@ class WebServer:
         game = await self.storage.get_game(game_id)
         return game if game is not None and game.status in SERVED and game.state is not None else None
 
-    async def timeline(self, game: GameRow) -> Timeline:
-        """The game's public history, brought up to its stored version."""
+    async def timeline(self, game: GameRow) -> tuple[Timeline, GameRow]:
+        """The game's public history brought up to its stored log, and the game as stored at that
+        log (read again should a move land while the log is read)."""
         async with self.lock(game.id):
             kept = self._timelines.get_fresh(game.id)
-            if kept is not None and kept[1] == game.version:
-                return kept[0]  # type: ignore[no-any-return]
+            if kept is not None and kept.version == game.version:
+                return kept, game
             if kept is None:
                 engine = registry.get(game.game_key)
                 options = engine.replay_options(game.options, game.state)
-                tl = Timeline(engine, len(game.seats), game.seed, options, self._chain_key)
-            else:
-                tl = kept[0]
-            actions = await self.storage.actions(game.id)
-            await self.sessions.cpu(tl.sync, actions)
-            self._timelines.put(game.id, (tl, game.version))
-            return tl
+                kept = Timeline(engine, len(game.seats), game.seed, options, self._chain_key)
+            for _ in range(3):
+                actions = await self.storage.actions(game.id)
+                again = await self.storage.get_game(game.id)
+                if again is None or again.version == game.version:
+                    break
+                game = again
+            await self.sessions.cpu(kept.sync, actions)
+            kept.version = game.version  # (-1 if it kept changing: see ``public_view``)
+            if again is not None and again.version != game.version:
+                kept.version = -1
+            self._timelines.put(game.id, kept)
+            return kept, game
 
     async def public_view(self, game: GameRow, tl: Timeline, n: int) -> dict[str, Any]:
-        """The public view at step ``n``: the stored state's for the latest step, else replayed."""
+        """The public view at step ``n``: the stored state's for the latest step (when the log
+        was read at the game's stored version), else the replayed one."""
         engine = tl.engine
-        if n == tl.last:
+        if n == tl.last and tl.version == game.version:
             return engine.view(self.sessions.state_of(game), None)
         state = await self.sessions.cpu(tl.state_at, n)
         return engine.view(state, None)
@@ -386,14 +394,14 @@ class WebServer:
 
     async def page(self, request: web.Request) -> web.Response:
         game = await self._served(request)
-        tl = await self.timeline(game)
+        tl, game = await self.timeline(game)
         frame, _ = await self.frame(game, tl, tl.last)
         body = pages.page_html(frame, pages.log_html(tl.moments, frame.names, None))
         return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def at(self, request: web.Request) -> web.Response:
         game = await self._served(request)
-        tl = await self.timeline(game)
+        tl, game = await self.timeline(game)
         n = int(request.match_info["n"])
         if n > tl.last:
             raise web.HTTPNotFound()
@@ -416,7 +424,7 @@ class WebServer:
 
     async def board_png(self, request: web.Request) -> web.Response:
         game = await self._served(request)
-        tl = await self.timeline(game)
+        tl, game = await self.timeline(game)
         n = int(request.match_info["n"])
         if n > tl.last or tl.moments[n].chain != request.match_info["chain"]:
             raise web.HTTPNotFound()
@@ -445,7 +453,7 @@ class WebServer:
                         if current is None or current.status not in SERVED:
                             await response.write(b"event: gone\ndata: {}\n\n")
                             break
-                        tl = await self.timeline(current)
+                        tl, current = await self.timeline(current)
                         watched.version = current.version
                         head = watched.head = (tl.last, tl.moments[-1].chain, current.status == "finished")
                     if head != sent:

@@ -88,6 +88,8 @@ class Timeline:
         self.seed = seed
         self.options = dict(options)
         self._key = key
+        self.version = -1
+        """The game's version its log was read at (set by the web server)."""
         self.actions: list[tuple[int, dict[str, Any]]] = []
         self.moments: list[Moment] = []
         self._kept: dict[int, Any] = {}
@@ -114,7 +116,10 @@ class Timeline:
     def sync(self, log: Sequence[Action]) -> bool:
         """Bring the history to the stored log: extended by the new moves, or — when the log is no
         longer an extension of what was replayed (an undo took moves back) — cut back to the
-        last step both share first. True when anything changed."""
+        last step both share first. True when anything changed.
+
+        The lists are built anew and swapped in at the end, so a page being answered meanwhile
+        keeps reading the history as it was."""
         if not self.moments:
             self._start()
         shared = 0
@@ -122,36 +127,39 @@ class Timeline:
             if (seat, action) != mine:
                 break
             shared += 1
-        changed = False
-        if shared < len(self.actions):  # taken back: keep what both share
-            del self.actions[shared:], self.moments[shared + 1:]
-            self._kept = {n: s for n, s in self._kept.items() if n <= shared}
-            self._last = None
-            self._last = self.state_at(shared)
-            changed = True
-        state = self._last
+        if shared == len(self.actions) == len(log):
+            return False
+        actions, moments = self.actions[:shared], self.moments[:shared + 1]
+        kept = {n: s for n, s in self._kept.items() if n <= shared}
+        if shared < len(self.actions):  # taken back: from the nearest kept state
+            base = max(kept)
+            state = kept[base]
+            for seat, action in self.actions[base:shared]:
+                state, _ = self.engine.apply(state, seat, action)
+        else:
+            state = self._last
         for seat, action, origin in log[shared:]:
             prompt = _answered(self.engine, state, seat)
             state, events = self.engine.apply(state, seat, action)
-            self.actions.append((seat, action))
-            n = len(self.actions)
-            chain = _link(self._key, self.moments[-1].chain, seat, action)
-            self.moments.append(self._moment(n, chain, state, events, seat, origin,
-                                             prompt.kind if prompt else None))
+            actions.append((seat, action))
+            n = len(actions)
+            chain = _link(self._key, moments[-1].chain, seat, action)
+            moments.append(self._moment(n, chain, state, events, seat, origin,
+                                        prompt.kind if prompt else None))
             if n % CHECKPOINT == 0:
-                self._kept[n] = state
-            changed = True
-        self._last = state
-        return changed
+                kept[n] = state
+        self._kept, self._last, self.actions, self.moments = kept, state, actions, moments
+        return True
 
     def state_at(self, n: int) -> Any:
         """The state after ``n`` moves (0: the start), replayed from the nearest kept state."""
-        if not 0 <= n <= len(self.actions):
+        actions, kept, last = self.actions, self._kept, self._last
+        if not 0 <= n <= len(actions):
             raise IndexError(n)
-        if n == len(self.actions) and self._last is not None:
-            return self._last
-        base = max(k for k in self._kept if k <= n)
-        state = self._kept[base]
-        for seat, action in self.actions[base:n]:
+        if n == len(actions) and last is not None:
+            return last
+        base = max(k for k in kept if k <= n)
+        state = kept[base]
+        for seat, action in actions[base:n]:
             state, _ = self.engine.apply(state, seat, action)
         return state
