@@ -738,13 +738,17 @@ class Canvas:
         self.text((centre[0], centre[1] + r * 0.06), str(seat + 1), size, PALETTE["bg"], anchor="mm")
 
     def name_tag(self, xy: tuple[float, float], seat: int, name: str, size: int, width: int,
-                 fill: RGB | None = None) -> None:
-        """Badge then name, vertically centred on ``xy[1]``, clipped to ``width`` pixels."""
+                 fill: RGB | None = None, *, rest: str = "") -> None:
+        """Badge then name, vertically centred on ``xy[1]``, clipped to ``width`` pixels. ``rest``
+        follows the name and is never cut: a long name is shortened to leave it room ("Zoë the
+        Remarkab…'s hand")."""
         x, y = xy
         r = size * 0.72
         self.badge((x + r, y), seat, r)
-        self.text((x + 2 * r + 10, y), name, size, fill or PALETTE["ink"], anchor="lm",
-                  width=int(width - 2 * r - 10))
+        room = int(width - 2 * r - 10)
+        if rest:
+            name = clip_text(name, size, room - text_size(rest, size)[0] - size // 3) + rest
+        self.text((x + 2 * r + 10, y), name, size, fill or PALETTE["ink"], anchor="lm", width=room)
 
 
 def shape_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, shape: str,

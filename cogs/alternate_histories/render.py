@@ -475,7 +475,7 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image | 
     c = Canvas(WIDTH, max(height, 160))
     c.rect((0, 0, WIDTH, 64), fill=PALETTE["panel"], radius=0)
     right = plural(len(hand), "card")
-    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, WIDTH - 60 - text_size(right, TEXT)[0])
+    c.name_tag((18, 32), seat, who[seat], 28, WIDTH - 60 - text_size(right, TEXT)[0], rest="'s hand")
     c.text((WIDTH - 18, 20), right, TEXT, PALETTE["muted"], anchor="ra")
     y = 80
     if not hand:

@@ -306,7 +306,7 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     c.rect((0, 0, w, 64), fill=PALETTE["panel"], radius=0)
     me = view["cults"][seat]
     right = f"{me['vp']} VP · {plural(me['followers'], 'follower')}"
-    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, w - 60 - text_size(right, TEXT)[0])
+    c.name_tag((18, 32), seat, who[seat], 28, w - 60 - text_size(right, TEXT)[0], rest="'s hand")
     c.text((w - 18, 20), right, TEXT, PALETTE["muted"], anchor="ra")
     y = 80
     if priv.get("orders_text"):

@@ -255,7 +255,8 @@ def _banner(c: Canvas, view: JSON, who: list[str], y: int) -> int:
             win = k in winners
             score = f"{view['vp'][k]} VP" + ("  WINNER" if win else "")
             c.text((32, yy), f"{place}.", 24, PALETTE["accent"] if win else PALETTE["ink"])
-            c.name_tag((70, yy + 14), k, f"{who[k]} ({_god(view, k)})", 24, W - 130 - text_size(score, 24)[0])
+            c.name_tag((70, yy + 14), k, who[k], 24, W - 130 - text_size(score, 24)[0],
+                       rest=f" ({_god(view, k)})")
             c.text((W - 32, yy + 2), score, 24, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
             yy += 40
         if view.get("end_reason"):
@@ -265,7 +266,7 @@ def _banner(c: Canvas, view: JSON, who: list[str], y: int) -> int:
         what = {"flick": "to flick", "anubis": "Anubis: flick again?", "build": "to build temples",
                 "reuse": "to move a temple"}.get(view["stage"], "")
         c.rect((16, y, W - 16, y + 60), fill=PALETTE["panel_hi"], outline=seat_colour(active), radius=14, width=4)
-        c.name_tag((32, y + 30), active, f"{who[active]} ({_god(view, active)}) {what}", 28, W - 64)
+        c.name_tag((32, y + 30), active, who[active], 28, W - 64, rest=f" ({_god(view, active)}) {what}")
         return y + 70
     waiting = {"gods": [k for k in range(view["players"]) if k not in view["god_chosen"]],
                "council": [k for k in range(view["players"]) if k not in view["voted"]],
@@ -274,9 +275,12 @@ def _banner(c: Canvas, view: JSON, who: list[str], y: int) -> int:
             "tiebreak": "to flick the tie-break"}.get(phase, "")
     text = (f"Waiting for {', '.join(who[k] for k in waiting)} {what}" if waiting
             else str(PHASES.get(phase, phase)).capitalize())
-    c.rect((16, y, W - 16, y + 60), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
-    c.text((32, y + 15), text, 26, PALETTE["accent"], width=W - 64)
-    return y + 70
+    lines = wrap(text, 26, W - 64)  # every name waited for, wrapped whole
+    h = 24 + 34 * len(lines)
+    c.rect((16, y, W - 16, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
+    for i, line in enumerate(lines):
+        c.text((32, y + 12 + 34 * i), line, 26, PALETTE["accent"])
+    return y + h + 10
 
 
 def _legend(c: Canvas, view: JSON, y: int) -> int:

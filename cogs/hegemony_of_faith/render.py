@@ -306,14 +306,16 @@ def hand(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Imag
     who = seat_names(names, len(view["seats"]))
     c = Canvas(W, 4000)
     c.rect((0, 0, W, 64), fill=PALETTE["panel"], radius=0)
-    c.name_tag((18, 32), me, f"{who[me]}'s hand", 30, W - 160)
+    c.name_tag((18, 32), me, who[me], 30, W - 160, rest="'s hand")
     c.text((W - 18, 20), "private", TEXT, PALETTE["muted"], anchor="ra")
     y = 80
     sk = priv["skill"]
     if sk:
-        footer = " · ".join(str(x) for x in (sk.get("timing"), sk.get("uses_left") or sk.get("limit"),
+        footer = " · ".join(str(x) for x in (sk.get("uses_left") or sk.get("limit"),
                                              "revealed" if sk.get("revealed") else "hidden") if x)
-        img = card(f"Skill: {sk['name']}", sk["text"], width=W - 40, colour=(170, 130, 230),
+        when = str(sk.get("timing") or "")  # on a line of its own: it can be long
+        body = f"When: {when[:1].lower()}{when[1:]}\n{sk['text']}" if when else sk["text"]
+        img = card(f"Skill: {sk['name']}", body, width=W - 40, colour=(170, 130, 230),
                    footer=footer, title_size=26, body_size=TEXT, body_lines=40)
         c.image.paste(img, (20, y))
         y += img.height + 14

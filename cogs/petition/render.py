@@ -544,7 +544,7 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     c = Canvas(WIDTH, 4000)
     c.rect((0, 0, WIDTH, 64), fill=PALETTE["panel"], radius=0)
     right = f"{plural(me['beads'], 'bead')} · {len(hand)}/10 cards"
-    c.name_tag((18, 32), seat, f"{who[seat]}'s hand", 28, WIDTH - 60 - text_size(right, TEXT)[0])
+    c.name_tag((18, 32), seat, who[seat], 28, WIDTH - 60 - text_size(right, TEXT)[0], rest="'s hand")
     c.text((WIDTH - 18, 20), right, TEXT, PALETTE["muted"], anchor="ra")
     y = 80
     fav = favour_of(view, seat)
