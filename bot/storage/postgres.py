@@ -97,7 +97,8 @@ def is_postgres_url(location: str) -> bool:
 
 
 _SCHEME = re.compile(r"\s*(postgres(?:ql)?://)", re.IGNORECASE)
-_PASSWORD_PARAM = re.compile(r"([?&;]password=)(.*?)(?=&[A-Za-z_]+=|$)", re.IGNORECASE | re.DOTALL)
+_PASSWORD_PARAM = re.compile(r"([?&;]password=)(.*)$", re.IGNORECASE | re.DOTALL)
+"""A ``password=`` parameter and everything after it: an ``&`` may be part of the password."""
 
 ENCODING_HINT = (
     "A password holding / # ? @ : % or a space must be percent-encoded in the URL (/ as %2F, # as %23, "

@@ -45,6 +45,7 @@ from typing import Any
 
 from aiohttp import web
 
+import bot.web.pages as pages  # (not `from . import`: the package imports this module)
 from rules import registry
 from rules.engine import Event, seat_name
 
@@ -54,7 +55,6 @@ from ..render.pool import board_png
 from ..session import Sessions, Update
 from ..storage import GameRow, Storage
 from ..storage.base import link_digest
-from . import pages
 from .timeline import Timeline
 
 log = logging.getLogger("herald.web")

@@ -1,6 +1,7 @@
 """The layers import one way only: ``rules/`` knows nothing of the bot, the cogs or Discord, and
 ``bot/`` reaches games only through the registry (``rules``, ``rules.engine``, ``rules.registry``;
-``rules.text`` is the text helper every game and the platform share)."""
+``rules.text`` is the text helper every game and the platform share, ``rules.search`` the
+computer players' search)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 FORBIDDEN_IN_RULES = {"bot", "cogs", "discord"}
-RULES_PLATFORM = {"engine", "registry", "text"}
-"""The rules modules the platform may use: the contract, the registry and the shared text helper."""
+RULES_PLATFORM = {"engine", "registry", "text", "search"}
+"""The rules modules the platform may use: the contract, the registry, the shared text helper and
+the search every game's computer player may use (no game's own module)."""
 
 
 def _python_files(folder: str) -> list[Path]:
