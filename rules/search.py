@@ -21,7 +21,9 @@ The search, for one decision:
   1, a shared win its share, a loss 0, and at the horizon the game's estimate ``evaluate(state,
   seat)`` in the same 0..1 range;
 * candidates are picked by UCB1 (every candidate once, then the best upper bound), and the one
-  tried most is played (ties: the better mean, then the earlier candidate).
+  tried most is played (ties: the better mean, then the earlier candidate); a game whose
+  playouts are short for what they must judge sets ``search_margin``: the heuristic's own answer
+  then stands unless the one tried most scores at least that much better on average.
 
 It stops after a number of iterations, which makes a decision depend only on the view, the prompt,
 the rng's seed and the budget (replays and tests are stable), or earlier when a time budget runs
@@ -243,4 +245,9 @@ def run(engine: Engine[Any], view: JSON, prompt: Prompt, rng: random.Random, bud
         done += 1
     best = max(range(n), key=lambda j: (alive[j], visits[j],
                                         totals[j] / visits[j] if visits[j] else 0.0, -j))
+    margin = float(getattr(engine, "search_margin", 0.0))
+    if margin and best != 0 and visits[0] and visits[best]:
+        # the heuristic's own answer stands unless the samples say clearly better
+        if totals[best] / visits[best] < totals[0] / visits[0] + margin:
+            best = 0
     return Searched(cands[best], cands, visits, totals, done)

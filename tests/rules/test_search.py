@@ -42,7 +42,7 @@ def positions(key: str) -> list[tuple[Any, Prompt]]:
     if key == "cult_wars":
         return [reach(engine, 3, 11, 0, ("target",)), reach(engine, 3, 12, 5, ("orders",)),
                 reach(engine, 4, 13, 20, ("orders",))]
-    return [reach(engine, 2, 21, 30, ("combat",)), reach(engine, 2, 22, 60, ("events", "build")),
+    return [reach(engine, 2, 21, 30, ("combat",)), reach(engine, 2, 22, 60, ("combat",)),
             reach(engine, 2, 23, 40, ("react",))]
 
 
@@ -185,3 +185,22 @@ def test_search_budgets_grow_with_the_strength() -> None:
         engine = registry.get(key)
         normal, hard = search.budget_for(engine, "normal"), search.budget_for(engine, "hard")
         assert hard.iterations > normal.iterations and hard.horizon >= normal.horizon
+
+
+def test_a_margin_keeps_the_heuristics_answer_unless_clearly_beaten() -> None:
+    """Alternate Histories sets ``search_margin``: the searched answer is the heuristic's (the
+    first candidate) unless another scored at least that much better on average."""
+    engine = registry.get("alternate_histories")
+    margin = engine.search_margin  # type: ignore[attr-defined]
+    assert margin > 0
+    for state, prompt in positions("alternate_histories"):
+        got = search.run(engine, engine.view(state, prompt.seat), prompt, random.Random(2),
+                         search.Budget(iterations=12, horizon=6))
+        first = got.values[0] / got.visits[0]
+        if got.action != got.candidates[0]:
+            i = got.candidates.index(got.action)
+            assert got.values[i] / got.visits[i] >= first + margin
+        else:
+            assert all(got.values[i] / got.visits[i] < first + margin
+                       for i in range(1, len(got.candidates))
+                       if got.visits[i] >= max(got.visits))
