@@ -596,6 +596,11 @@ class Storage(ABC):
     async def dm_channel(self, user_id: int) -> int | None:
         """The id of the DM channel Discord opened with this user (None: none is known)."""
     @abstractmethod
+    async def log_posted(self, game_id: int) -> int | None:
+        """The game version up to which its log lines are posted in its thread (None: not told)."""
+    @abstractmethod
+    async def set_log_posted(self, game_id: int, version: int) -> None: ...
+    @abstractmethod
     async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
         """Remember the user's DM channel (None: forget it, Discord no longer knows it), so a
         DM is one request, with no look-up of the user, across restarts and processes."""

@@ -311,6 +311,13 @@ MIGRATIONS: list[str] = [
         token TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # 12: each game's version up to which its log lines are posted in its thread
+    """
+    CREATE TABLE thread_logs (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        version BIGINT NOT NULL
+    );
+    """,
 ]
 """Step for step the SQLite backend's migrations: a schema number means the same in both."""
 
@@ -1560,6 +1567,19 @@ class PostgresStorage(Storage):
         async with self._connection() as conn:
             value = await conn.fetchval("SELECT channel_id FROM dm_channels WHERE user_id=$1", user_id)
         return None if value is None else int(value)
+
+    @_boundary
+    async def log_posted(self, game_id: int) -> int | None:
+        async with self._connection() as conn:
+            value = await conn.fetchval("SELECT version FROM thread_logs WHERE game_id=$1", game_id)
+        return None if value is None else int(value)
+
+    @_boundary
+    async def set_log_posted(self, game_id: int, version: int) -> None:
+        async with self._connection() as conn:
+            await conn.execute(
+                "INSERT INTO thread_logs (game_id, version) VALUES ($1,$2) "
+                "ON CONFLICT (game_id) DO UPDATE SET version=excluded.version", game_id, version)
 
     @_boundary
     async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:

@@ -264,6 +264,15 @@ MIGRATIONS: list[str] = [
         token TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, created_at REAL NOT NULL
     );
     """,
+    # 12: each game's version up to which its log lines are posted in its thread (the lines after
+    # it wait on the board for the end of the round, and are read back from ``events`` after a
+    # restart: ``bot.threadlog``)
+    """
+    CREATE TABLE thread_logs (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL
+    );
+    """,
 ]
 
 
@@ -1768,6 +1777,18 @@ class SqliteStorage(Storage):
         async with self._query("SELECT channel_id FROM dm_channels WHERE user_id=?", (user_id,)) as cur:
             r = await cur.fetchone()
         return None if r is None else int(r[0])
+
+    @_serialised
+    async def log_posted(self, game_id: int) -> int | None:
+        async with self._query("SELECT version FROM thread_logs WHERE game_id=?", (game_id,)) as cur:
+            r = await cur.fetchone()
+        return None if r is None else int(r[0])
+
+    @_serialised
+    async def set_log_posted(self, game_id: int, version: int) -> None:
+        await self._x(
+            "INSERT INTO thread_logs (game_id, version) VALUES (?,?) "
+            "ON CONFLICT(game_id) DO UPDATE SET version=excluded.version", (game_id, version))
 
     @_serialised
     async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:

@@ -40,6 +40,7 @@ TABLES |= {"player_prefs"}  # schema 6: player preferences and time away (pauses
 TABLES |= {"decks"}  # schema 7: saved decks
 TABLES |= {"dm_channels"}  # schema 9: members' DM channels
 TABLES |= {"web_links"}  # schema 11: each game's web token
+TABLES |= {"thread_logs"}  # schema 12: the version up to which each game's thread is told
 
 
 BACKENDS = ["sqlite", "postgres"]
