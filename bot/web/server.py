@@ -69,8 +69,10 @@ KEEPALIVE = 15.0
 an idle stream)."""
 SHUTDOWN = 2.0
 """Seconds a stopping server waits for its open pages to close (each is told to, at once)."""
-KEPT_TIMELINES = 256
-"""Games whose replayed history is kept in memory (others are replayed again when asked for)."""
+KEPT_TIMELINES = 2048
+"""Games whose replayed history is kept in memory (others are replayed again when asked for):
+every live game of a big bot (about 150 KB each for a game of 40 moves, its kept states and
+latest frames: ``bench/web.py``)."""
 KEPT_FRAMES = 2048
 KEPT_BOARDS = 64
 """Boards kept drawn (a few hundred KB each): the latest of every watched game, and recent steps."""
@@ -84,6 +86,8 @@ HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+COMPRESSED = {"text/html", "application/json", "text/css", "text/javascript"}
+"""Answers sent compressed: a long game's page is mostly its log, which compresses tenfold."""
 STATIC_TYPES = {"css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8"}
 
 class WebError(Exception):
@@ -143,7 +147,8 @@ class WebServer:
         self._timelines: _Lru = _Lru(KEPT_TIMELINES)  # game id → Timeline
         self._frames: _Lru = _Lru(KEPT_FRAMES)
         self._boards: _Lru = _Lru(KEPT_BOARDS)
-        self._drawing: dict[Any, asyncio.Future[bytes]] = {}
+        self._steps: _Lru = _Lru(KEPT_FRAMES)  # the JSON of a step, as pages ask for it
+        self._pending: dict[Any, asyncio.Future[Any]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._watched: dict[int, _Watched] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -263,14 +268,42 @@ class WebServer:
         state = await self.sessions.cpu(tl.state_at, n)
         return engine.view(state, None)
 
-    async def frame(self, game: GameRow, tl: Timeline, n: int) -> tuple[pages.Frame, dict[str, Any]]:
-        """Step ``n`` of the game as its page shows it, with that step's public view."""
+    async def _once(self, cache: _Lru, key: Any, make: Callable[[], Awaitable[Any]]) -> Any:
+        """``make()``'s value for ``key``, kept in ``cache``, made once however many requests
+        ask for it at the same moment (a move wakes every open page of its game at once)."""
+        value = cache.get_fresh(key)
+        if value is not None:
+            return value
+        pending = self._pending.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        pending = asyncio.get_running_loop().create_future()
+        self._pending[key] = pending
+        try:
+            value = await make()
+            cache.put(key, value)
+            pending.set_result(value)
+        except BaseException as exc:
+            pending.set_exception(exc)
+            pending.exception()  # (retrieved: a request that gave up waiting leaves no warning)
+            raise
+        finally:
+            self._pending.pop(key, None)
+        return value
+
+    def _frame_key(self, game: GameRow, tl: Timeline, n: int) -> tuple[Any, ...]:
         live = n == tl.last
-        key = (game.id, n, tl.moments[n].chain, game.version if live else None, game.status)
-        kept = self._frames.get_fresh(key)
-        if kept is not None:
-            return kept  # type: ignore[no-any-return]
-        public = await self.public_view(game, tl, n)
+        return ("frame", game.id, n, tl.moments[n].chain, game.version if live else None, game.status)
+
+    async def frame(self, game: GameRow, tl: Timeline, n: int) -> pages.Frame:
+        """Step ``n`` of the game as its page shows it."""
+        frame: pages.Frame = await self._once(self._frames, self._frame_key(game, tl, n),
+                                              lambda: self._make_frame(game, tl, n))
+        return frame
+
+    async def _make_frame(self, game: GameRow, tl: Timeline, n: int) -> pages.Frame:
+        live = n == tl.last
+        public = await self.public_view(game, tl, n)  # (not kept: a frame holds only what it shows)
         names = [s.name for s in game.seats]
         ui = get_ui(game.game_key)
         moment = tl.moments[n]
@@ -300,34 +333,20 @@ class WebServer:
             chain=moment.chain, finished=game.status == "finished", summary=ui.status_text(public),
             alt=ui.board_alt(public, names=names), turn=moment.turn, seats=seats,
             result=result_line, names=names)
-        self._frames.put(key, (made, public))
-        return made, public
+        return made
 
     async def board(self, game: GameRow, tl: Timeline, n: int) -> bytes:
         """The public board at step ``n`` as PNG, drawn once however many pages ask at once."""
-        key = (game.id, n, tl.moments[n].chain)
-        png = self._boards.get_fresh(key)
-        if png is not None:
-            return png  # type: ignore[no-any-return]
-        pending = self._drawing.get(key)
-        if pending is None:
-            pending = asyncio.get_running_loop().create_future()
-            self._drawing[key] = pending
-            try:
-                public = await self.public_view(game, tl, n)
-                events: list[Event] = list(tl.moments[n].events)
-                names = [s.name for s in game.seats]
-                png = await self.draw(board_png, game.game_key, public, events, names)
-                self._boards.put(key, png)
-                pending.set_result(png)
-            except BaseException as exc:
-                pending.set_exception(exc)
-                pending.exception()  # (retrieved: a page that gave up waiting leaves no warning)
-                raise
-            finally:
-                self._drawing.pop(key, None)
-            return png  # type: ignore[no-any-return]
-        return await asyncio.shield(pending)
+
+        async def draw() -> bytes:
+            public = await self.public_view(game, tl, n)
+            events: list[Event] = list(tl.moments[n].events)
+            names = [s.name for s in game.seats]
+            png: bytes = await self.draw(board_png, game.game_key, public, events, names)
+            return png
+
+        png: bytes = await self._once(self._boards, ("board", game.id, n, tl.moments[n].chain), draw)
+        return png
 
     # ----------------------------------------------------------------- routes
 
@@ -357,6 +376,8 @@ class WebServer:
             raise
         if not response.prepared:
             response.headers.update(HEADERS)
+            if isinstance(response, web.Response) and response.content_type in COMPRESSED:
+                response.enable_compression()  # (gzip or deflate, when the browser takes it)
         return response
 
     @staticmethod
@@ -395,7 +416,7 @@ class WebServer:
     async def page(self, request: web.Request) -> web.Response:
         game = await self._served(request)
         tl, game = await self.timeline(game)
-        frame, _ = await self.frame(game, tl, tl.last)
+        frame = await self.frame(game, tl, tl.last)
         body = pages.page_html(frame, pages.log_html(tl.moments, frame.names, None))
         return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
 
@@ -405,22 +426,35 @@ class WebServer:
         n = int(request.match_info["n"])
         if n > tl.last:
             raise web.HTTPNotFound()
-        frame, _ = await self.frame(game, tl, n)
-        since_raw = request.query.get("since", "")
-        chain = request.query.get("chain", "")
-        reset = False
-        entries = ""
+        body = await self.step(game, tl, n, request.query.get("since", ""), request.query.get("chain", ""))
+        return web.Response(body=body, content_type="application/json",
+                            headers={"Cache-Control": "no-store"})
+
+    async def step(self, game: GameRow, tl: Timeline, n: int, since_raw: str, chain: str) -> bytes:
+        """Step ``n`` as JSON: its board's address and alt text, its panel, and the log entries
+        after step ``since`` (when the page's history up to it, named by ``chain``, is still
+        this game's; else ``reset``: the page reloads). Made once for all the pages asking."""
+        moments = tl.moments
+        since = -1  # (no log entries asked for)
         if since_raw.isascii() and since_raw.isdigit() and len(since_raw) < 8:
             since = int(since_raw)
-            if since > tl.last or tl.moments[since].chain != chain:
-                reset = True  # (the page shows a history this game no longer has: an undo)
-            elif n > since:
-                entries = pages.log_html(tl.moments[since + 1:n + 1], frame.names, tl.moments[since].turn)
-        return web.json_response({
-            "n": n, "last": tl.last, "chain": frame.chain, "head": tl.moments[-1].chain,
-            "live": frame.live, "finished": frame.finished, "board": frame.board, "alt": frame.alt,
-            "panel": pages.panel_html(frame), "log": entries, "reset": reset,
-        }, headers={"Cache-Control": "no-store"})
+            if since > len(moments) - 1 or moments[since].chain != chain:
+                since = -2  # (the page shows a history this game no longer has: an undo)
+        key = (*self._frame_key(game, tl, n), "step", since)
+
+        async def make() -> bytes:
+            frame = await self.frame(game, tl, n)
+            entries = ""
+            if 0 <= since < n:
+                entries = pages.log_html(moments[since + 1:n + 1], frame.names, moments[since].turn)
+            return json.dumps({
+                "n": n, "last": len(moments) - 1, "chain": frame.chain, "head": moments[-1].chain,
+                "live": frame.live, "finished": frame.finished, "board": frame.board,
+                "alt": frame.alt, "panel": pages.panel_html(frame), "log": entries,
+                "since": since, "reset": since == -2}).encode()
+
+        body: bytes = await self._once(self._steps, key, make)
+        return body
 
     async def board_png(self, request: web.Request) -> web.Response:
         game = await self._served(request)
@@ -457,8 +491,17 @@ class WebServer:
                         watched.version = current.version
                         head = watched.head = (tl.last, tl.moments[-1].chain, current.status == "finished")
                     if head != sent:
-                        data = json.dumps({"last": head[0], "chain": head[1], "finished": head[2]})
-                        await response.write(f"event: head\ndata: {data}\n\n".encode())
+                        if sent is None:  # (the page has its step already, or fetches it)
+                            data = json.dumps({"last": head[0], "chain": head[1], "finished": head[2]})
+                            await response.write(f"event: head\ndata: {data}\n\n".encode())
+                        else:  # the new step itself, with the log since the last one sent
+                            current = await self.storage.get_game(game.id)
+                            if current is None or current.status not in SERVED:
+                                continue
+                            tl, current = await self.timeline(current)
+                            body = await self.step(current, tl, tl.last, str(sent[0]), sent[1])
+                            head = (tl.last, tl.moments[-1].chain, current.status == "finished")
+                            await response.write(b"event: step\ndata: " + body + b"\n\n")
                         sent = head
                     continue
                 with contextlib.suppress(asyncio.TimeoutError):

@@ -61,10 +61,15 @@ async def test_a_move_reaches_an_open_page_within_a_second(env: Env, web: WebSer
     for seat, expected in ((0, 1), (2, 2)):
         began = time.perf_counter()
         await _move(env, game_id, seat)
-        kind, head = await next_event(stream, timeout=1.0)
-        assert (kind, head["last"]) == ("head", expected) and time.perf_counter() - began < 1.0
-        step = await (await client.get(path + f"at/{head['last']}.json")).json()
-        assert step["chain"] == head["chain"] and step["live"] is True
+        kind, step = await next_event(stream, timeout=1.0)
+        assert (kind, step["last"], step["n"]) == ("step", expected, expected)
+        assert time.perf_counter() - began < 1.0
+        # the stream carries the step itself: what the page would fetch, log since the last one
+        fetched = await (await client.get(path + f"at/{expected}.json?since={step['since']}"
+                                                 f"&chain={head['chain']}")).json()
+        assert fetched == step and step["since"] == expected - 1 and step["live"] is True
+        assert f'<li class="move" data-n="{expected}">' in step["log"]
+        head = {"chain": step["chain"]}
     stream.close()
 
 
@@ -75,9 +80,9 @@ async def test_several_open_pages_all_hear_of_the_move(env: Env, web: WebServer,
     for s in streams:
         await next_event(s)
     await _move(env, game_id, 1)
-    heads = [await next_event(s, timeout=1.0) for s in streams]
-    assert {h["chain"] for _, h in heads} and all(h["last"] == 1 for _, h in heads)
-    assert len({h["chain"] for _, h in heads}) == 1
+    steps = [await next_event(s, timeout=1.0) for s in streams]
+    assert all(kind == "step" and step["last"] == 1 for kind, step in steps)
+    assert len({step["chain"] for _, step in steps}) == 1
     for s in streams:
         s.close()
 
@@ -91,8 +96,8 @@ async def test_a_change_no_listener_heard_reaches_the_page_at_its_next_look(
     await next_event(stream)
     env.sessions.listeners.clear()  # (as if another process had stored the move)
     await _move(env, game_id, 0)
-    kind, head = await next_event(stream, timeout=2.0)
-    assert (kind, head["last"]) == ("head", 1)
+    kind, step = await next_event(stream, timeout=2.0)
+    assert (kind, step["last"]) == ("step", 1)
     await env.storage.update_game(game_id, status="cancelled")
     kind, _ = await next_event(stream, timeout=2.0)
     assert kind == "gone"

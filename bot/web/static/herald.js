@@ -80,6 +80,11 @@
       return;
     }
     if (ticket !== asked) return;
+    apply(data);
+  }
+
+  function apply(data) {
+    // a step from the server (fetched, or pushed by the live stream): board, panel, new log
     if (data.reset) { window.location.reload(); return; }
     last = data.last;
     headChain = data.head;
@@ -147,6 +152,23 @@
       last = head.last;
       headChain = head.chain;
       finished = head.finished;
+      if (following) go(last); else controls();
+    });
+    source.addEventListener("step", function (e) {
+      // the new step itself: shown at once when the page follows the game and holds the log
+      // up to the step it was sent after; otherwise as a head (fetched, or only counted)
+      const step = JSON.parse(e.data);
+      liveState.classList.remove("off");
+      const following = shown === last;
+      if (following && step.since === known && step.n === step.last && !step.reset) {
+        asked++;
+        apply(step);
+        return;
+      }
+      if (step.reset) { window.location.reload(); return; }
+      last = step.last;
+      headChain = step.head;
+      finished = step.finished;
       if (following) go(last); else controls();
     });
     source.addEventListener("gone", gone);
