@@ -130,7 +130,9 @@
   next.addEventListener("click", function () { later(shown + 1); });
   nowBtn.addEventListener("click", function () { later(last); scrub.focus(); });
   document.addEventListener("keydown", function (e) {
+    // (the scrubber moves itself; a zoomed board scrolls with the arrows while it has the focus)
     if (e.altKey || e.ctrlKey || e.metaKey || e.target === scrub) return;
+    if (e.target === zoom && zoom.classList.contains("zoomed")) return;
     const tag = e.target && e.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
     const step = {ArrowLeft: -1, ArrowRight: 1}[e.key];
