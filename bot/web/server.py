@@ -129,6 +129,8 @@ class _Watched:
     """(last step, its chain, finished) as last published."""
     version: int = -1
     """The game's version that head was read at."""
+    looked: float = 0.0
+    """When one of the pages last looked at the game itself (one look serves them all)."""
 
 
 class WebServer:
@@ -508,6 +510,10 @@ class WebServer:
                     await asyncio.wait_for(wake.wait(), KEEPALIVE)
                     continue
                 await response.write(b": still here\n\n")
+                now = time.monotonic()
+                if now - watched.looked < KEEPALIVE / 2:
+                    continue  # (another page of this game has just looked)
+                watched.looked = now
                 current = await self.storage.get_game(game.id)
                 if current is None or current.status not in SERVED or current.version != watched.version:
                     watched.head = None  # (looked at again: an undo, another process's move)
