@@ -20,6 +20,9 @@ all alike — a wrong token, a lobby, a cancelled or deleted game, an unknown pa
 token is never logged (no access log; nothing here logs a path), and every response carries a
 strict Content-Security-Policy (nothing but this server, no inline script or style) and
 ``Referrer-Policy: no-referrer`` (a link followed from a page does not carry its address away).
+Each address may make :data:`RATE` requests a second on average (:data:`BURST` at once) and hold
+:data:`STREAMS` live pages open; behind a reverse proxy on this machine the address is the last
+of its ``X-Forwarded-For``.
 
 **Live.** :meth:`WebServer.on_update` is one of the session's listeners: each committed update of a
 game someone watches brings its history up to date once and wakes that game's open pages, which
@@ -86,6 +89,13 @@ HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+RATE = 10.0
+"""Requests per second an address may make on average (a page and its steps need a handful)."""
+BURST = 120
+"""Requests an address may make at once (scrubbing a long history quickly, several tabs)."""
+STREAMS = 16
+"""Live pages one address may hold open at once."""
+LOOPBACK = {"127.0.0.1", "::1"}
 COMPRESSED = {"text/html", "application/json", "text/css", "text/javascript"}
 """Answers sent compressed: a long game's page is mostly its log, which compresses tenfold."""
 STATIC_TYPES = {"css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8"}
@@ -118,6 +128,35 @@ class _Lru(collections.OrderedDict[Any, Any]):
         self.move_to_end(key)
         while len(self) > self.size:
             self.popitem(last=False)
+
+
+class _Limiter:
+    """A token bucket per address (the most recent ``size`` addresses kept)."""
+
+    def __init__(self, rate: float, burst: int, size: int = 10000) -> None:
+        self.rate, self.burst = rate, burst
+        self._buckets = _Lru(size)
+
+    def allow(self, who: str, now: float) -> bool:
+        tokens, at = self._buckets.get_fresh(who) or (float(self.burst), now)
+        tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+        if tokens < 1.0:
+            self._buckets.put(who, (tokens, now))
+            return False
+        self._buckets.put(who, (tokens - 1.0, now))
+        return True
+
+
+def client_of(request: web.Request) -> str | None:
+    """Who is asking, for the rate limit: the peer's address, or — from a reverse proxy on this
+    machine — the last address of its ``X-Forwarded-For``. None for a request from this machine
+    without one (``serve``, a health probe), which is not limited."""
+    peer = request.remote or ""
+    if peer in LOOPBACK:
+        forwarded = request.headers.get("X-Forwarded-For", "")
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        return last[:64] or None
+    return peer
 
 
 @dataclass
@@ -155,6 +194,8 @@ class WebServer:
         self._watched: dict[int, _Watched] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._statics = {name: _static(name) for name in ("herald.css", "herald.js")}
+        self.limiter = _Limiter(RATE, BURST)
+        self._streams: collections.Counter[str] = collections.Counter()
         self.closing = False
         self.runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -368,7 +409,12 @@ class WebServer:
     @web.middleware
     async def _guard(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
                      ) -> web.StreamResponse:
-        """Security headers on every answer, and one 404 page for every refusal."""
+        """Security headers on every answer, one 404 page for every refusal, and the rate limit
+        per address (429, with when to try again)."""
+        who = client_of(request)
+        if who is not None and not self.limiter.allow(who, time.monotonic()):
+            return web.Response(status=429, text="Too many requests: try again in a moment.\n",
+                                headers={"Retry-After": "2", "Cache-Control": "no-store", **HEADERS})
         try:
             response = await handler(request)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
@@ -470,6 +516,21 @@ class WebServer:
 
     async def live(self, request: web.Request) -> web.StreamResponse:
         game = await self._served(request)
+        who = client_of(request)
+        if who is not None and self._streams[who] >= STREAMS:
+            return web.Response(status=429, text="Too many open pages from here.\n",
+                                headers={"Retry-After": "30", "Cache-Control": "no-store"})
+        if who is not None:
+            self._streams[who] += 1
+        try:
+            return await self._live(request, game)
+        finally:
+            if who is not None:
+                self._streams[who] -= 1
+                if self._streams[who] <= 0:
+                    del self._streams[who]
+
+    async def _live(self, request: web.Request, game: GameRow) -> web.StreamResponse:
         watched = self._watched.setdefault(game.id, _Watched())
         wake = asyncio.Event()
         watched.pages.add(wake)

@@ -4,6 +4,7 @@ all, a cancelled game's link dead), the security headers, and the board's link b
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -191,3 +192,41 @@ async def test_the_health_route_answers(client: Client) -> None:
     r = await client.get("/healthz")
     assert r.status == 200 and json.loads(await r.text())["ok"] is True
 
+
+
+async def test_an_address_asking_too_fast_is_told_to_wait(env: Env, web: WebServer, client: Client,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.web import server
+
+    web.limiter = server._Limiter(rate=0.001, burst=5)
+    game = await played(env, "petition")
+    path = await page_path(web, game.id)
+    mine, other = {"X-Forwarded-For": "198.51.100.7"}, {"X-Forwarded-For": "10.0.0.1, 203.0.113.9"}
+    statuses = [(await client.get(path, headers=mine)).status for _ in range(7)]
+    assert statuses == [200] * 5 + [429] * 2
+    r = await client.get(path, headers=mine)
+    assert r.headers["Retry-After"] and r.headers["Content-Security-Policy"] == CSP
+    assert (await client.get(path, headers=other)).status == 200  # (another address: its own budget)
+    assert (await client.get(path)).status == 200  # (this machine, no proxy in between: not limited)
+
+
+async def test_an_address_may_hold_only_so_many_live_pages(env: Env, web: WebServer, client: Client,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.web import server
+
+    monkeypatch.setattr(server, "STREAMS", 2)
+    monkeypatch.setattr(server, "KEEPALIVE", 0.1)
+    game = await played(env, "petition")
+    path = await page_path(web, game.id)
+    mine = {"X-Forwarded-For": "198.51.100.7"}
+    open_ = [await client.get(path + "live", headers=mine) for _ in range(2)]
+    assert [r.status for r in open_] == [200, 200]
+    refused = await client.get(path + "live", headers=mine)
+    assert refused.status == 429
+    open_[0].close()  # a page closed: the server sees it go at its next write, and counts it out
+    for _ in range(100):
+        if web._streams.get("198.51.100.7", 0) < 2:
+            break
+        await asyncio.sleep(0.02)
+    again = await client.get(path + "live", headers=mine)
+    assert again.status == 200
