@@ -25,8 +25,8 @@ Each address may make :data:`RATE` requests a second on average (:data:`BURST` a
 of its ``X-Forwarded-For``.
 
 **Live.** :meth:`WebServer.on_update` is one of the session's listeners: each committed update of a
-game someone watches brings its history up to date once and wakes that game's open pages, which
-fetch the new step. An open page also checks the game every :data:`KEEPALIVE` seconds, which
+game someone watches brings its history up to date once and wakes that game's open pages, whose
+streams send them the new step (made once for all). An open page also checks the game every :data:`KEEPALIVE` seconds, which
 brings it what no listener of this process saw (an undo, another process's move).
 """
 
