@@ -43,6 +43,7 @@ from .render.pool import draw_event_files as draw_event_files
 from .session import Decision, OpenPrompt, Snapshot, Update
 from .storage import DeadlineRow, GameRow, Storage, StorageError
 from .text import NO_PINGS, board_url, clip, humanise, pings, seat_label
+from .threadlog import BOARD_LINES, MESSAGE_CHARS, RESTARTED, Waiting, chapter_of
 from .views import board_view, rematch_view
 
 log = logging.getLogger("herald.delivery")
@@ -171,6 +172,8 @@ class DiscordDelivery:
         """user → (next try, current interval) after a refused DM."""
         self._dm_ok: set[int] = set()
         """Users whose DMs went through since this process started (stored once)."""
+        self._logs: dict[int, Waiting] = {}
+        """game → its public lines shown on the board but not yet in its thread (``bot.threadlog``)."""
         self._dm_channels: dict[int, int] = {}
         """user → the id of their DM channel (also stored: :meth:`dm_channel`)."""
         self._posting: dict[int, asyncio.Lock] = {}
@@ -283,11 +286,12 @@ class DiscordDelivery:
 
     # --------------------------------------------------------------- board
 
-    async def board_payload(self, snap: Snapshot, events: list[Any], *, with_image: bool
+    async def board_payload(self, snap: Snapshot, events: list[Any], *, with_image: bool,
+                            recent: Sequence[str] = ()
                             ) -> tuple[discord.Embed, list[tuple[str, bytes, str]], discord.ui.View | None]:
         """The board's embed, its images as (file name, bytes, alt text) — a fresh
         ``discord.File`` is made for each attempt to post, a used one being spent — and its
-        buttons."""
+        buttons. ``recent``: the latest public lines, shown under the players."""
         game = snap.game
         ui = get_ui(game.game_key)
         public = snap.view(None)
@@ -304,6 +308,11 @@ class DiscordDelivery:
         embed.description = clip("\n".join(lines), 4000)
         embed.add_field(name="Players", value=clip("\n".join(
             seat_label(game, s.seat) + (" 🤖" if s.is_bot else "") for s in game.seats), 1000))
+        if recent:
+            latest = list(recent)[-BOARD_LINES:]
+            while len(latest) > 1 and sum(len(t) + 1 for t in latest) > 1000:
+                latest.pop(0)
+            embed.add_field(name="Latest", value=clip("\n".join(latest), 1000), inline=False)
         files: list[tuple[str, bytes, str]] = []
         if with_image:
             names = [s.name for s in game.seats]
@@ -319,7 +328,8 @@ class DiscordDelivery:
                           has_prompts=any(not game.seats[o.seat].is_bot for o in snap.open))
         return embed, files, view
 
-    async def update_board(self, snap: Snapshot, events: list[Any]) -> discord.Message | None:
+    async def update_board(self, snap: Snapshot, events: list[Any],
+                           recent: Sequence[str] = ()) -> discord.Message | None:
         """Edit the game's one board message (post it if it has none, or it was deleted)."""
         game = snap.game
         drawn: dict[bool, tuple[discord.Embed, list[tuple[str, bytes, str]], discord.ui.View | None]] = {}
@@ -327,7 +337,7 @@ class DiscordDelivery:
         async def post(channel: Any) -> discord.Message:
             attach = self._can_attach(channel)
             if attach not in drawn:  # drawn once, unless the game moves to a channel without files
-                drawn[attach] = await self.board_payload(snap, events, with_image=attach)
+                drawn[attach] = await self.board_payload(snap, events, with_image=attach, recent=recent)
             embed, images, view = drawn[attach]
             files = [discord.File(io.BytesIO(data), filename=name, description=alt)
                      for name, data, alt in images]
@@ -399,10 +409,14 @@ class DiscordDelivery:
             del self._waiting[game_id]
 
     async def post_update(self, update: Update, *, draw: bool = True) -> None:
-        """The board message, then the update's public lines in the thread, in the order they
-        happened. An event with files of its own (a flick: its animation) starts a message of its
-        own carrying them, followed by the lines after it, so a player scrolling the thread sees
-        each shot next to its line; the decision now asked comes last, with its pings.
+        """The board message, showing the update's public lines (and the latest before them), then
+        the thread's message when one is due (:mod:`bot.threadlog`): every line since the last
+        message, in the order they happened, once a chapter (a round, a turn) ends — or at once
+        when someone must be pinged, when lines come with files, a computer player stalled, a host
+        changed something, or the game ended. An event with files of its own (a flick: its
+        animation) starts a message of its own carrying them, followed by the lines after it, so a
+        player scrolling the thread sees each shot next to its line; the decision now asked comes
+        last, with its pings.
 
         Without ``draw`` (a newer update of the game is waiting to post and will draw it), the
         board is not drawn: the lines link to it as it stands."""
@@ -415,37 +429,57 @@ class DiscordDelivery:
                           and o.seat not in acted]
         told = [e for e in update.events if e.to is None]
         lines = [f"• {humanise(e.text, game)}" for e in told]
-        # a long update (a reveal) is told whole, in up to three messages
-        skip = 0
-        while len(lines) - skip > 15 and sum(len(t) + 1 for t in lines[skip:]) > 5000:
-            skip += 1
+        waiting = await self._waiting_lines(update)
+        ping_ids: list[int] = []
+        ask = ""
+        if game.status == "active" and new_for_humans:
+            ask, asked_ids = ask_line(game, new_for_humans)
+            hushed = await self.hushed(asked_ids, pings_only=True)  # (named, not pinged)
+            ping_ids = [uid for uid in asked_ids if uid not in hushed and not await self.dm_reaches(uid)]
+        chapter = chapter_of(snap.view(None)) if game.state is not None else None
+        backlog = list(waiting.lines)
+        latest = waiting.shown(lines)
         newest = self._board_version.get(game.id, -1)
         drawing: Awaitable[discord.Message | discord.PartialMessage | None]
         if draw and game.version >= newest:
             self._board_version[game.id] = game.version
-            drawing = self.update_board(snap, update.events)
+            drawing = self.update_board(snap, update.events, latest)
         else:  # a newer board is up already, or coming: keep it, post only this update's lines
             drawing = self._board_link(game)
-        board, shots = await asyncio.gather(drawing, self.event_files(snap, told[skip:]))
+        board, shots = await asyncio.gather(drawing, self.event_files(snap, told))
+        due = (game.status != "active" or update.stalled or bool(ping_ids) or bool(shots)
+               or update.kind in ("start", "admin", "undo", "end")
+               or (waiting.chapter is not None and chapter != waiting.chapter))
+        if due:
+            posting, offset, posted = [*backlog, *lines], len(backlog), game.version
+            waiting.lines = []
+        elif backlog and waiting.chars() + sum(len(t) + 1 for t in lines) > MESSAGE_CHARS:
+            # the waiting lines fill a message: they go, this update's lines wait in their place
+            posting, offset, posted = backlog, len(backlog), update.since
+            waiting.lines = list(lines)
+        else:
+            waiting.lines = [*backlog, *lines]
+            waiting.chapter = chapter
+            return
+        waiting.chapter = chapter
+        # a long stretch (a reveal) is told whole, in up to three messages
+        skip = 0
+        while len(posting) - skip > 15 and sum(len(t) + 1 for t in posting[skip:]) > 5000:
+            skip += 1
         posts: list[tuple[list[str], Files]] = [([], [])]
         if skip:
             posts[0][0].append(f"… {skip} earlier lines in `/game log`")
-        for i, line in enumerate(lines[skip:]):
-            if i in shots:
-                posts.append(([line], shots[i]))
+        for i, line in enumerate(posting[skip:], start=skip):
+            if i - offset in shots:  # (the files belong to this update's lines, after the backlog)
+                posts.append(([line], shots[i - offset]))
             else:
                 posts[-1][0].append(line)
         tail: list[str] = []
         if update.stalled and game.status == "active":
             tail.append(STALLED_LINE)
-        ping_ids: list[int] = []
-        if game.status == "active" and new_for_humans:
-            ask, ping_ids = ask_line(game, new_for_humans)
-            if ask:
-                tail.append(ask)
-            hushed = await self.hushed(ping_ids, pings_only=True)  # (named, not pinged)
-            ping_ids = [uid for uid in ping_ids if uid not in hushed]
-        if board is not None and (tail or lines):
+        if ask:  # (named; pinged only if a ping is their notice)
+            tail.append(ask)
+        if board is not None and (tail or posting):
             tail.append(f"[board]({board.jump_url})")
         posts[-1][0].extend(tail)
         messages = [(chunk, files if k == 0 else [])
@@ -467,6 +501,56 @@ class DiscordDelivery:
                 await self.in_home(game, send_log)
             except discord.Forbidden:
                 log.warning("cannot post the log line", extra={"game_id": game.id})
+        waiting.posted = posted
+        try:
+            await self.storage.set_log_posted(game.id, posted)
+        except StorageError as exc:
+            log.warning("storing what the thread shows failed: %s", exc, extra={"game_id": game.id})
+
+    async def _waiting_lines(self, update: Update) -> Waiting:
+        """The game's lines waiting for their thread message. After a restart they are read back
+        from the stored public events after the version the thread was last told (and the
+        board's latest lines with them)."""
+        game = update.game
+        waiting = self._logs.get(game.id)
+        if waiting is not None:
+            return waiting
+        waiting = Waiting(None, update.since)
+        self._logs[game.id] = waiting
+        try:
+            posted = await self.storage.log_posted(game.id)
+            if posted is None:  # (a game this Herald never told: it is told from here on)
+                await self.storage.set_log_posted(game.id, update.since)
+            if update.since > 0:
+                back = update.since if posted is None else min(posted, update.since)
+                limit = 4 * BOARD_LINES + len(update.events)
+                while True:  # (newest first: back to the version told, and the board's lines)
+                    events = await self.storage.events(game.id, viewer_seat=None, limit=limit)
+                    told = [e for e in events if e.version <= update.since]
+                    if len(events) < limit or (events[0].version <= back
+                                               and len(told) >= BOARD_LINES):
+                        break
+                    limit *= 4
+                waiting.latest = [f"• {humanise(e.text, game)}" for e in told][-BOARD_LINES:]
+                if posted is not None and posted < update.since:
+                    waiting.lines = [f"• {humanise(e.text, game)}" for e in told
+                                     if e.version > posted]
+                    waiting.posted = posted
+                    if waiting.lines:  # (the chapter they were told in is not stored: they go now)
+                        waiting.chapter = RESTARTED
+        except StorageError as exc:
+            log.warning("reading what the thread shows failed: %s", exc, extra={"game_id": game.id})
+        return waiting
+
+    async def dm_reaches(self, user_id: int) -> bool:
+        """Whether the user hears of a decision by DM (so needs no ping): they take a DM for every
+        decision and their DMs were not refused. False when the database cannot say."""
+        try:
+            prefs = (await self.storage.player_prefs([user_id])).get(user_id)
+            reachable = await self.storage.dm_reachable(user_id)
+        except StorageError:
+            return False
+        return (prefs is None or prefs.dms != "reminders") and reachable is not False
 
     async def _board_link(self, game: GameRow) -> discord.PartialMessage | None:
         """The game's board message as it stands (for its link), without drawing it again."""
@@ -540,6 +624,7 @@ class DiscordDelivery:
             del self._hands[key]
         self._posting.pop(game.id, None)
         self._board_version.pop(game.id, None)
+        self._logs.pop(game.id, None)
         self._dm_tried = {k for k in self._dm_tried if k[0] != game.id}
 
     # ------------------------------------------------------------- private

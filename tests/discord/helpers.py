@@ -43,17 +43,49 @@ def reply_text(result: Any) -> str:
 
 def public_text(channel: Any) -> str:
     """Everything anybody in the server can read in a channel and its threads: message contents,
-    embeds (title, description, footer, fields), custom_ids and attachment names."""
+    embeds (title, description, footer, fields), custom_ids and attachment names. The lines a
+    board carries (its "Latest" field) come once, after the messages: those no message holds
+    yet (``unposted``)."""
     out: list[str] = []
     for where in [channel, *getattr(channel, "threads", [])]:
-        for m in where.history():
+        messages = where.history()
+        newest = next((m for m in reversed(messages) if latest_lines(m)), None)
+        for m in messages:
             out.append(m.content)
             for e in m.embeds:
                 out += [e.title or "", e.description or "", (e.footer.text or "") if e.footer else ""]
-                out += [f"{f.name} {f.value}" for f in e.fields]
+                out += [f"{f.name} {f.value}" for f in e.fields if f.name != "Latest" or m is not newest]
             out += custom_ids(m)
             out += [a.filename for a in m.attachments]
+        out += unposted(messages)
     return "\n".join(out)
+
+
+def latest_lines(message: discord.Message) -> list[str]:
+    """The latest log lines a board message shows (its "Latest" field): the lines not yet in the
+    thread live there until their round's message (``bot.threadlog``)."""
+    return [line for e in message.embeds for f in e.fields if f.name == "Latest"
+            for line in (f.value or "").splitlines()]
+
+
+def unposted(messages: list[discord.Message]) -> list[str]:
+    """The lines the newest board of these messages (the one whose embed has a "Latest" field)
+    shows that no message holds yet: its first lines may be the thread's last ones."""
+    boards = [m for m in messages if latest_lines(m)]
+    if not boards:
+        return []
+    told = [line for m in messages for line in m.content.splitlines() if line.startswith("• ")]
+    shown = latest_lines(boards[-1])
+    known = max(k for k in range(min(len(shown), len(told)) + 1)
+                if shown[:k] == told[len(told) - k:])
+    return shown[known:]
+
+
+def story(where: Any) -> str:
+    """The game's story as a reader finds it in its thread (or the channel it plays in): every
+    message's text, then the lines its board carries that no message holds yet."""
+    messages = where.history()
+    return "\n".join([*(m.content for m in messages if m.content), *unposted(messages)])
 
 
 async def simultaneously(env: Any, *calls: Any) -> list[Any]:

@@ -29,6 +29,7 @@ from tests.discord.helpers import (
     public_text,
     reply_text,
     simultaneously,
+    story,
 )
 
 KEY = "alternate_histories"
@@ -121,7 +122,7 @@ async def test_a_whole_game_from_play_to_the_end(simcord_env: simcord.Env, simco
     assert shown.modal is not None
     r = await bob.user.submit_modal(shown, {"code": code})
     assert "You play the pasted deck (Britain, Capitalism)" in reply_text(r)
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "Germany under Autocracy" in log and "Britain under Capitalism" in log
 
     # --- opening hands: the multi-select form, by DM
@@ -195,7 +196,7 @@ async def test_a_whole_game_from_play_to_the_end(simcord_env: simcord.Env, simco
     assert {"pay", "flee", "intercept", "burn"} <= done, done
     assert len(eras_seen) > 1
 
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "flees" in log and "intercepts" in log
     assert "forever, shuffles the graveyard back in" in log and "advances the era tracker to 1" in log
     assert "The world enters the Mechanical era." in log  # the first reshuffle was the form's
@@ -270,5 +271,5 @@ async def test_the_opening_pick_survives_a_restart_and_a_timeout_picks_for_a_pla
     await env.advance_time(2 * 3600 + 60)
     snap = await bot.sessions.snapshot(1)
     assert getattr(snap.state, "phase", None) == "turn" and len(snap.view(1)["private"]["hand"]) == 7
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "ran out of time" in log

@@ -12,7 +12,7 @@ import pytest
 import simcord
 
 from bot.app import HeraldBot
-from tests.discord.helpers import find_by_prefix, reply_text
+from tests.discord.helpers import find_by_prefix, reply_text, story
 
 DAY = 86400
 
@@ -90,12 +90,12 @@ async def test_away_extend_and_computer_in_a_running_game(simcord_env: simcord.E
     answer = reply_text(await alice.slash(thread, "away", until="tomorrow", mode="computer"))
     assert "the computer player decides for you" in answer
     await env.advance_time(5)
-    text = "\n".join(said(thread))
+    text = story(thread)
     assert "🏖️ P1 alice is away until <t:" in text and "the computer player decides for them." in text
     assert "🏖️ **P1 alice** is away; the computer player decided for them (bid)." in text
     actions = await bot.storage.actions(1)
     assert [(seat, origin) for seat, _, origin in actions] == [(0, "away")]
-    assert "card" not in "\n".join(said(thread)[-3:]).lower()  # no hand information
+    assert "card" not in "\n".join(story(thread).splitlines()[-3:]).lower()  # no hand information
     # bob is back sooner: his deadline counts from now again
     answer = reply_text(await bob.user.slash("away", until="off"))
     assert "Welcome back" in answer

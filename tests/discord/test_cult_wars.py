@@ -23,6 +23,7 @@ from tests.discord.helpers import (
     public_text,
     reply_text,
     simultaneously,
+    story,
 )
 
 SLOT_WORDS = ("Attack", "Defend", "Sacrifice", "Breed")
@@ -122,7 +123,7 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
 
     # --- bob misses the deadline: the computer player writes his orders, the log says so
     await env.advance_time(2 * 3600 + 60)
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "P2 bob** ran out of time (orders): the computer player writes" in log
     assert "P2 bob** has sent its orders for turn 1" in log
     board = find_by_prefix(thread.history(), "herald:act:")
@@ -168,7 +169,7 @@ async def test_draft_survives_a_restart_and_orders_command(simcord_env: simcord.
     assert "Confirm** again to replace" in r.response.content
     assert "Sacrifice 11" in r.response.embeds[0].description
     assert "Sacrifice" not in public_text(channel)
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert log.count("has sent its orders") == 2  # the computer and alice; bob's draft is only a draft
     assert re.search(r"P1 alice\*\* has sent its orders", log)
 
@@ -183,7 +184,7 @@ async def test_a_whole_game_of_eight_turns_by_dm_forms(simcord_env: simcord.Env,
             form = find_by_prefix(player.user.dm_channel.history(), "herald:cw:1:")
             sent = await player.user.click(form, label="✅ Confirm orders")
             assert "Orders sent" in reply_text(sent), (turn, reply_text(sent))
-        log = "\n".join(m.content for m in thread.history())
+        log = story(thread)
         assert f"has sent its orders for turn {turn}" in log
     game = await simcord_bot.sessions.get(1)
     assert game.status == "finished" and game.result is not None
@@ -233,7 +234,7 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
                                 bob.user.click(dms[1], custom_id=aim(dms[1], 0)))
     assert "Target chosen" in reply_text(a) and "bob" in reply_text(a)
     assert "Target chosen" in reply_text(b) and "alice" in reply_text(b)
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "P1 alice** has chosen its insignia" in log and "P2 bob** has chosen its insignia" in log
     assert "insignia are revealed" not in public_text(channel)
     game = await simcord_bot.sessions.get(1)
@@ -246,7 +247,7 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
 
     # --- carol chooses: all three are revealed together, and the order forms follow
     await carol.user.click(dms[2], custom_id=aim(dms[2], 0))
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "the insignia are revealed: **P1 alice** → **P2 bob**; **P2 bob** → **P1 alice**; " \
            "**P3 carol** → **P1 alice**" in log
     forms = [find_by_prefix(p.user.dm_channel.history(), "herald:cw:1:") for p in players]
@@ -263,7 +264,7 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
                                   bob.user.click(rb.response.message, label="✅ Confirm orders"))
     assert "Orders sent" in reply_text(sa) and "Orders sent" in reply_text(sb)
     await carol.user.click(rc.response.message, label="✅ Confirm orders")
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "The defence holds by 4: **P1 alice** chooses how **P2 bob** and **P3 carol** share the 4 losses" in log
 
     # --- only alice is asked; she splits 2/2 (impossible with a priority list or in proportion)
@@ -277,7 +278,7 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
     assert re.search(r"P2( bob)? loses 3, P3( carol)? loses 1$", labels[0])
     two_two = next(lbl for lbl in labels if re.fullmatch(r"P2( bob)? loses 2, P3( carol)? loses 2", lbl))
     await alice.click(panel.response.message, label=two_two)
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "**P1 alice** shares out the 4 losses: **P2 bob** loses 2, **P3 carol** loses 2." in log
     assert "End of turn 1: **P1 alice** 12 followers, 0 VP; **P2 bob** 10 followers, 0 VP; " \
            "**P3 carol** 10 followers, 0 VP." in log
@@ -299,13 +300,13 @@ async def test_two_step_buttons_survive_a_restart_and_deadlines_fill_each_step(
     r = await alice.user.click(dm, custom_id=aim(dm, 2))
     assert "Target chosen" in reply_text(r) and "waiting for P2 bob" in reply_text(r)
     await env.advance_time(2 * 3600 + 60)  # bob misses the insignia step
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "P2 bob** ran out of time (target): the computer player chooses" in log
     assert "the insignia are revealed" in log
     form = find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:")
     assert "Target: **P3 Computer 1** (revealed)" in form.embeds[0].description
     await alice.user.click(form, label="✅ Confirm orders")
     await env.advance_time(2 * 3600 + 60)  # and the orders step
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "P2 bob** ran out of time (orders)" in log
     assert "Turn 1: all orders are revealed." in log or "Turn 1 revealed" in public_text(channel)

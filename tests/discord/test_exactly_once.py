@@ -37,6 +37,7 @@ from tests.discord.helpers import (
     public_text,
     reply_text,
     simultaneously,
+    story,
 )
 
 CULT_WARS_SEED = 3
@@ -47,7 +48,7 @@ WENT_WRONG = "something went wrong"
 
 
 def log_of(thread: Any) -> str:
-    return "\n".join(m.content for m in thread.history())
+    return story(thread)
 
 
 def decide_board(thread: Any) -> discord.Message:

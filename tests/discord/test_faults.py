@@ -8,7 +8,7 @@ import simcord
 
 from bot.app import HeraldBot
 from tests.discord.conftest import make_config
-from tests.discord.helpers import custom_ids, find_by_prefix, reply_text
+from tests.discord.helpers import custom_ids, find_by_prefix, reply_text, story
 
 
 async def open_duel(env: simcord.Env, *, deadline: str | None = None, channel_overwrites=None):
@@ -174,7 +174,7 @@ async def test_restart_between_two_actions_keeps_game_and_buttons(simcord_env: s
     panel = await bob.click(board_of(channel), label="Decide")
     assert panel.ephemeral and "Bid" in str(custom_ids(panel.response.message)) or panel.response.message.components
     await bob.click(panel.response.message, label="Bid 2")
-    log = "\n".join(m.content for m in channel.threads[0].history())
+    log = story(channel.threads[0])
     assert "Bids revealed: **P1 alice**: 4, **P2 bob**: 2." in log
     assert log.count("has bid") == 2  # nothing applied twice, nothing lost
 
@@ -192,7 +192,7 @@ async def test_reminder_then_timeout_at_the_deadline(simcord_env: simcord.Env) -
     assert any("reminder" in m.content for m in bob.user.dm_channel.history())
     assert not any("ran out of time" in m.content for m in thread.history())
     await env.advance_time(3600)
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "ran out of time" in log and "bob" in log
     assert "Bids revealed: **P1 alice**: 5, **P2 bob**: 1." in log  # timeout bids the lowest card
 
@@ -228,5 +228,5 @@ async def test_admin_commands_need_host_or_manager(simcord_env: simcord.Env) -> 
     # the computer player took bob's seat and bids at once when alice bids
     panel = await alice.click(board_of(channel), label="Decide")
     await alice.click(panel.response.message, label="Bid 5")
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "Bids revealed" in log

@@ -35,6 +35,7 @@ from tests.discord.helpers import (
     open_seeded_table,
     public_text,
     reply_text,
+    story,
 )
 
 SEED = 329
@@ -144,9 +145,12 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
             # deadline (30 minutes, shorter than the table's hour) passes: no reaction
             dm = actor.user.dm_channel.history()[-1]
             assert "Your decision" in dm.content and "targets your sect" in dm.content
-            assert "defend" in thread.history()[-1].content and actor.mention in thread.history()[-1].content
+            # their DM is their notice: the board names them as awaited, the thread pings nobody
+            waiting = board(thread).embeds[0].description or ""
+            assert "Waiting for:" in waiting and actor.user.name in waiting.split("Waiting for:")[1]
+            assert actor.mention not in thread.history()[-1].content
             await env.advance_time(1800 + 60)
-            log = "\n".join(m.content for m in thread.history())
+            log = story(thread)
             assert "ran out of time (defend): no reaction" in log
             after = await bot.sessions.get(gid)
             assert not any(p.seat == prompt.seat and p.kind == "defend" for p in (await bot.sessions.snapshot(after)).prompts)
@@ -217,7 +221,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
     # -- the course of the game: every kind of moment the issue names happened on Discord
     assert seen["defend"] >= 2 and seen["surrender"] >= 1 and lineups >= 2 and both_secret_checked >= 1, seen
     assert ways["modal"] == 1 and ways["ready-made"] >= 1 and ways["slash"] >= 1 and ways["dm pick"] >= 1, ways
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "surrender" in log.lower() and "Follower" in public_text(channel)
     # -- the final scoring: the result embed and a finished board without buttons
     game = await bot.sessions.get(gid)

@@ -35,6 +35,7 @@ from tests.discord.helpers import (
     public_text,
     reply_text,
     simultaneously,
+    story,
 )
 
 SEED = 3
@@ -214,7 +215,7 @@ async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.
         events.append(thread.history()[-1].content)
     else:
         raise AssertionError("the game did not end")
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     # the opening the script asked for, as the thread tells it
     assert "petitions" in log and "the others may challenge" in log
     assert "challenges with 1 bead" in log and "challenges with 2 beads" in log
@@ -266,7 +267,7 @@ async def test_a_solo_game_to_its_end(simcord_env: simcord.Env, simcord_bot: Her
         assert "✅" in answer_text(env, done), answer_text(env, done)
     else:
         raise AssertionError("the solo game did not end")
-    log = "\n".join(m.content for m in thread.history())
+    log = story(thread)
     assert "takes the" in log and "pillar" in log
     assert (await bot.sessions.get(gid)).status == "finished"
 

@@ -1,7 +1,8 @@
 """Board renders are coalesced per game: in a burst of updates of one game (several players
 deciding at once, computer players answering in a row), only the newest update draws the board;
 the others post their lines with a link to it. Nothing is lost: the final board is the newest
-state, every line is posted once and in order, and each flick keeps its animation.
+state, every line is told once and in order (the newest on the board, all of them in the thread
+once its message is due: ``bot.threadlog``), and each flick keeps its animation.
 
 The burst is made by storing actions without delivering them (``act(..., deliver=False)``) and
 then delivering all their updates at the same moment, as the sessions do when several calls end
@@ -19,7 +20,7 @@ import simcord
 from bot.app import HeraldBot
 from bot.session import Update
 from bot.text import humanise
-from tests.discord.helpers import custom_ids, find_by_prefix, open_seeded_table
+from tests.discord.helpers import custom_ids, find_by_prefix, latest_lines, open_seeded_table
 
 HEGEMONY_SEED = 56
 FLICK_SEED = 11
@@ -47,9 +48,9 @@ def count_draws(bot: HeraldBot) -> list[int]:
     real = delivery.board_payload
     drawn: list[int] = []
 
-    async def counting(snap: Any, events: list[Any], *, with_image: bool) -> Any:
+    async def counting(snap: Any, events: list[Any], *, with_image: bool, **kwargs: Any) -> Any:
         drawn.append(snap.game.version)
-        return await real(snap, events, with_image=with_image)
+        return await real(snap, events, with_image=with_image, **kwargs)
 
     delivery.board_payload = counting
     return drawn
@@ -90,10 +91,18 @@ async def test_a_burst_of_ten_updates_draws_the_board_once_with_the_newest_state
     if any(not latest.game.seats[o.seat].is_bot for o in latest.snap.open):
         assert f"herald:act:{game_id}:{latest.game.version}" in custom_ids(board)
     assert [a.filename for a in board.attachments] == ["board.png"]
-    # every update's lines are told once, in the order they happened, each linking to the board
+    # every update's lines are told once, in the order they happened: the newest on the board at
+    # once, all of them in the thread when its message is due (here: the game is ended), their
+    # message linking to the board
+    lines = public_lines(updates)
+    shown = latest_lines(board)
+    assert shown and shown == lines[-len(shown):], shown
+    await bot.sessions.end(game_id, "the burst is told")
+    await env.settle()
     new = [m for m in thread.history() if m.id not in before and m.id != board.id]
-    assert posted_lines(new) == public_lines(updates)
-    assert f"[board]({board.jump_url})" in new[-1].content, new[-1].content
+    assert posted_lines(new)[:len(lines)] == lines
+    last = next(m for m in new if lines[-1] in m.content.splitlines())
+    assert f"[board]({board.jump_url})" in last.content, last.content
 
 
 async def test_a_late_older_update_in_a_burst_never_draws_over_the_newest(

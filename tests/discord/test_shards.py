@@ -13,7 +13,7 @@ import simcord
 
 from bot.app import HeraldBot, ShardedHeraldBot, make_bot
 from tests.discord.conftest import make_config
-from tests.discord.helpers import find_by_prefix, reply_text
+from tests.discord.helpers import find_by_prefix, reply_text, story
 
 
 @pytest_asyncio.fixture
@@ -50,7 +50,7 @@ async def test_tables_on_both_shards_play_and_direct_messages_work(
         for player, bid in ((alice, "Bid 5"), (bob, "Bid 4")):
             panel = await player.click(board, label="Decide")
             await player.click(panel.response.message, label=bid)
-        assert "Bids revealed" in "\n".join(m.content for m in channel.threads[0].history())
+        assert "Bids revealed" in story(channel.threads[0])
         served = simcord_bot.get_guild(guild.id)
         assert served is not None and served.shard_id == shard
         mine = reply_text(await alice.user.slash("mygames"))  # in a DM: it arrives on shard 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import simcord
 
-from tests.discord.helpers import custom_ids, find_by_prefix
+from tests.discord.helpers import custom_ids, find_by_prefix, story
 
 
 async def test_lobby_start_play_to_the_end(simcord_env: simcord.Env) -> None:
@@ -39,7 +39,7 @@ async def test_lobby_start_play_to_the_end(simcord_env: simcord.Env) -> None:
         chosen = await player.click(panel.response.message, label="Bid 5" if player is alice else "Bid 4")
         assert chosen.acknowledged
 
-    log_text = "\n".join(m.content for m in thread.history())
+    log_text = story(thread)
     assert "Bids revealed" in log_text
     # alice won with the unique highest bid: she claims
     board = find_by_prefix(thread.history(), "herald:act:")

@@ -28,7 +28,7 @@ from bot.app import HeraldBot
 from bot.delivery import STALLED_LINE
 from bot.session import STALLED_REPLY
 from tests.discord.conftest import make_config
-from tests.discord.helpers import find_by_prefix, reply_text
+from tests.discord.helpers import find_by_prefix, reply_text, story
 
 
 @pytest.fixture(autouse=True)
@@ -133,7 +133,7 @@ async def bid(player: Any, where: Any, card: int) -> Any:
 
 
 def text_of(where: Any) -> str:
-    return "\n".join(m.content for m in where.history())
+    return story(where)
 
 
 def board_text(where: Any) -> str:
@@ -247,10 +247,12 @@ async def awaited(bot: HeraldBot) -> list[str]:
 
 
 def asked_after_stall(thread: Any, player: Any) -> bool:
-    """The thread told of the stall, and then asked ``player`` for their next decision."""
-    lines = [m.content for m in thread.history()]
-    told = max(i for i, text in enumerate(lines) if STALLED_LINE in text)
-    return any(f"<@{player.id}>" in text for text in lines[told + 1:])
+    """The thread told of the stall, and then ``player`` was asked for their next decision: by DM
+    (their notice, no ping needed), or pinged in the thread."""
+    told = max(m.id for m in thread.history() if STALLED_LINE in m.content)
+    dms = player.user.dm_channel.history() if player.user.dm_channel else []
+    return (any(m.id > told and "Your decision" in m.content for m in dms)
+            or any(m.id > told and f"<@{player.id}>" in m.content for m in thread.history()))
 
 
 async def test_a_move_stored_before_the_computer_failed_is_told_truly_and_resumed_at_the_next_start(

@@ -13,7 +13,7 @@ import simcord
 
 from bot.gameui import _uis, register_ui
 from rules import registry
-from tests.discord.helpers import find_by_prefix, reply_text, simultaneously
+from tests.discord.helpers import find_by_prefix, reply_text, simultaneously, story
 from tests.support.duel import DuelUI
 from tests.unit.test_undo import UndoDuel
 
@@ -36,7 +36,7 @@ def _undo_duel() -> Iterator[None]:
 
 
 def log_of(thread: Any) -> str:
-    return "\n".join(m.content for m in thread.history())
+    return story(thread)
 
 
 def decide_board(thread: Any) -> discord.Message:
