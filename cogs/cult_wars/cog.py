@@ -19,6 +19,7 @@ becomes orders for the next turn.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -36,6 +37,9 @@ from rules.engine import NotYourTurn, seat_name
 
 from . import form
 from .form import SLOTS, Draft
+
+TURN = re.compile(r"\bturn (\d+)\b", re.IGNORECASE)
+"""The turn an order form or its sent orders name (their first mention of a turn)."""
 
 KEY = "cult_wars"
 JSON = dict[str, Any]
@@ -189,7 +193,14 @@ class CultWarsCog(commands.Cog):
 
     async def _select(self, interaction: discord.Interaction, game_id: int, opened: int, kind: str,
                       values: list[str]) -> None:
-        d, view = await self.context(interaction, game_id, opened)
+        try:
+            d, view = await self.context(interaction, game_id, opened)
+        except StaleAction:
+            story = await self.earlier_turn(interaction, game_id)
+            if story is None:
+                raise
+            await interaction.response.edit_message(**story)
+            return
         draft = Draft.from_message(interaction.message) or self.initial(view)
         notes: list[str] = []
         page = "main"
@@ -245,6 +256,8 @@ class CultWarsCog(commands.Cog):
         except StaleAction:
             story = await self.late_story(interaction, game_id, opened) if kind in ("ok", "okr") else None
             if story is None:
+                story = await self.earlier_turn(interaction, game_id)
+            if story is None:
                 raise
             await interaction.response.edit_message(**story)
             return
@@ -258,6 +271,28 @@ class CultWarsCog(commands.Cog):
             draft = Draft.from_message(interaction.message) or self.initial(view)
             page = kind if kind in ("slots", "quick") else "main"
         await interaction.response.edit_message(**await self.payload(d, view, draft, page))
+
+    async def earlier_turn(self, interaction: discord.Interaction, game_id: int) -> Payload | None:
+        """An order form (or the sent orders' "Change orders") from an earlier turn: the message
+        it was drawn on says which turn it was for and which turn it is now, and loses its dead
+        buttons (its orders, already revealed, stay shown). None when the form is of this turn."""
+        message = interaction.message
+        if message is None:
+            return None
+        texts = [message.content or ""] + [t for e in message.embeds for t in (e.title, e.description) if t]
+        found = next((m for t in texts if (m := TURN.search(t)) is not None), None)
+        game = await self.sessions.get(game_id)
+        seat = game.seat_of(interaction.user.id)
+        if found is None or seat is None or game.state is None:
+            return None
+        was = int(found.group(1))
+        view = (await self.sessions.snapshot(game)).view(seat)
+        if game.status == "active" and view["turn"] <= was:
+            return None
+        now = (f"it is turn {view['turn']} now. Open a fresh one with **Decide** or `/orders`"
+               if game.status == "active" else "the game is over")
+        return {"content": f"⌛ **This order form is out of date**: it was for turn {was} of game "
+                           f"#{game.id}, and {now}.", "view": None}
 
     async def late_story(self, interaction: discord.Interaction, game_id: int,
                          opened: int) -> Payload | None:

@@ -140,7 +140,8 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     fresh = find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:")
     assert "turn 2 of 8" in fresh.content
     r = await alice.user.click(changed.response.message, label="✏️ Change orders")
-    assert "out of date" in reply_text(r) and "earlier turn" in reply_text(r)
+    assert "out of date" in reply_text(r) and "for turn 1" in reply_text(r) and "turn 2 now" in reply_text(r)
+    assert not custom_ids(r.response.message)  # (its dead button is gone)
 
 
 async def test_draft_survives_a_restart_and_orders_command(simcord_env: simcord.Env, db_path) -> None:
@@ -310,3 +311,22 @@ async def test_two_step_buttons_survive_a_restart_and_deadlines_fill_each_step(
     log = story(thread)
     assert "P2 bob** ran out of time (orders)" in log
     assert "Turn 1: all orders are revealed." in log or "Turn 1 revealed" in public_text(channel)
+
+
+async def test_an_order_form_from_an_earlier_turn_names_both_turns_and_loses_its_dead_button(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    env = simcord_env
+    guild, channel, alice, bob, carol = await open_table(env)
+    sent = {}
+    for player in (alice, bob):  # both send the ready-made orders: the turn is revealed
+        form = find_by_prefix(player.user.dm_channel.history(), "herald:cw:1:1:")
+        sent[player] = await player.user.click(form, label="✅ Confirm orders")
+    assert "Orders sent" in sent[alice].response.content, sent[alice].response.content
+    game = await simcord_bot.sessions.get(1)
+    assert (await simcord_bot.sessions.snapshot(game)).view(0)["turn"] == 2
+    # alice's DM from turn 1 still shows her sent orders with "Change orders"
+    old = next(m for m in alice.user.dm_channel.history() if m.id == sent[alice].response.message.id)
+    r = await alice.user.click(old, label="✏️ Change orders")
+    text = r.response.content
+    assert "out of date" in text and "turn 1" in text and "turn 2 now" in text, text
+    assert not custom_ids(r.response.message)  # the dead button is gone from the old DM
