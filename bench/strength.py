@@ -6,8 +6,9 @@ For each game that searches (``rules.search``), seeded games between:
   (goal: at least 60% in a two-player game, 1.5 times the fair share at larger tables);
 * each simple counter-strategy against ``hard`` seats, and against the heuristic player for
   comparison (goal: no more than the fair share + 5 points against ``hard``);
-* the time each searching decision took (median and p99; the budget is a number of iterations,
-  so these are what the iterations cost on this machine).
+* the time each searched decision took (median and p99), run as the platform runs it: the
+  iteration budget, stopped early by the time budget (0.1 s, 0.5 s) on a slow or busy machine
+  (how often that happened is counted).
 
 A shared win counts as 1/winners. Keep runs short while developing:
 
@@ -99,13 +100,24 @@ PLAYERS = {"cult_wars": 3, "alternate_histories": 2}
 # ---------------------------------------------------------------------------------- the games
 
 
+CUT: dict[str, int] = {"normal": 0, "hard": 0}
+"""Searches stopped by their time budget before their iteration budget, per strength."""
+
+
 def strength(name: str, times: list[float]) -> Player:
+    """A computer player of the strength ``name`` as the platform runs it (the worker's clock
+    stops a search that outruns its time budget); ``times`` gets the time of each decision that
+    was searched (more than one candidate)."""
     def play(engine: Engine[Any], view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+        if name == "easy":
+            return search.choose(engine, view, prompt, rng, name)
+        budget = search.budget_for(engine, name)
         t = time.perf_counter()
-        action = search.choose(engine, view, prompt, rng, name)
-        if name != "easy":
+        found = search.run(engine, view, prompt, rng, budget, clock=time.perf_counter)
+        if found.iterations:
             times.append(time.perf_counter() - t)
-        return action
+            CUT[name] += found.iterations < budget.iterations
+        return found.action
     return play
 
 
@@ -152,13 +164,14 @@ def line(label: str, wins: float, n: int, players: int) -> str:
             f"fair share {100 / players:.1f}%)")
 
 
-def timing(label: str, times: list[float]) -> str:
+def timing(label: str, times: list[float], cut: int) -> str:
     if not times:
         return f"  {label}: no searched decision"
     ts = sorted(times)
     p99 = ts[min(len(ts) - 1, math.ceil(0.99 * len(ts)) - 1)]
-    return (f"  {label}: {len(ts)} decisions, median {1000 * statistics.median(ts):.1f} ms, "
-            f"p99 {1000 * p99:.1f} ms")
+    return (f"  {label}: {len(ts)} searched decisions, median {1000 * statistics.median(ts):.1f} ms, "
+            f"p99 {1000 * p99:.1f} ms, max {1000 * ts[-1]:.1f} ms; {cut} stopped by the time "
+            "budget before the iteration budget")
 
 
 def main() -> None:
@@ -179,6 +192,10 @@ def main() -> None:
                 w, g = match(engine, strength(s, times[s]), strength("easy", []), n, args.games,
                              args.seed)
                 print(line(f"{s} vs easy", w, g, n), flush=True)
+            w, g = match(engine, heuristic, strength("easy", []), n, args.games, args.seed)
+            print(line("the heuristic (no option) vs easy, for comparison", w, g, n), flush=True)
+            w, g = match(engine, strength("hard", times["hard"]), heuristic, n, args.games, args.seed)
+            print(line("hard vs the heuristic", w, g, n), flush=True)
         if args.only in (None, "counter"):
             for label, counter in COUNTERS[key].items():
                 w, g = match(engine, counter, heuristic, n, args.games, args.seed)
@@ -187,7 +204,8 @@ def main() -> None:
                              args.seed)
                 print(line(f"{label} vs hard", w, g, n), flush=True)
         for s, ts in times.items():
-            print(timing(f"time per {s} decision", ts))
+            print(timing(f"time per {s} decision", ts, CUT[s]))
+            CUT[s] = 0
 
 
 if __name__ == "__main__":

@@ -77,7 +77,8 @@ BUDGETS: Mapping[str, Budget] = {
     "hard": Budget(iterations=120, horizon=80, seconds=0.5),
 }
 """The searching strengths' budgets for a game of average cost per playout; a game's
-``search_scale`` multiplies the iterations (and its ``search_horizon`` replaces the horizon)."""
+``search_scale`` multiplies the iterations (or its ``search_iterations`` replaces them) and its
+``search_horizon`` replaces the horizon."""
 
 
 class Searchable(Protocol):
@@ -98,7 +99,10 @@ def budget_for(engine: Engine[Any], strength: str) -> Budget:
     base = BUDGETS[strength]
     scale = float(getattr(engine, "search_scale", 1.0))
     horizon = int(getattr(engine, "search_horizon", {}).get(strength, base.horizon))
-    return Budget(max(1, round(base.iterations * scale)), horizon, base.seconds)
+    iterations = getattr(engine, "search_iterations", {}).get(strength)
+    if iterations is None:
+        iterations = max(1, round(base.iterations * scale))
+    return Budget(int(iterations), horizon, base.seconds)
 
 
 def check_strength(value: Any) -> str:

@@ -269,14 +269,15 @@ class AlternateHistoriesEngine(Engine[State]):
         return _clone(state)
 
     # ------------------------------------------------------------------------------- search
-    search_horizon = {"normal": 8, "hard": 16}
-    """Decisions a playout goes on for (rules.search): about the turn (normal), two turns (hard)."""
-    search_scale = 0.5
+    search_horizon = {"normal": 8, "hard": 12}
+    """Decisions a playout goes on for (rules.search): about a turn (normal), a turn and a half
+    (hard)."""
+    search_iterations = {"normal": 12, "hard": 36}
+    """A step costs about a millisecond (views and prompts with every permanent's power): fewer
+    iterations than the common budget keep a decision near its time."""
     search_margin = 0.03
     """A few turns of playout judge a game decided by burns many turns later only roughly: the
     heuristic's answer stands unless another scores 3 points in a hundred better."""
-    """A step costs about a millisecond (views and prompts with every permanent's power): half
-    the iterations of the common budget keep a decision near its time."""
 
     def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
         """A full state consistent with ``view``, seat ``seat``'s own view (see
