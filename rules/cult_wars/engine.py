@@ -319,7 +319,7 @@ class CultWarsEngine(Engine[CultWarsState]):
         s.targets[seat] = target
         events = [
             Event(f"Your insignia for turn {s.turn}: target {seat_name(target)}.", to=(seat,), kind="orders"),
-            Event(f"{seat_name(seat)} has chosen its insignia for turn {s.turn}.", kind="submitted"),
+            Event(f"{seat_name(seat)} has chosen their insignia for turn {s.turn}.", kind="submitted"),
         ]
         if len(s.targets) == s.players:
             s.phase = "orders"
@@ -363,7 +363,7 @@ class CultWarsEngine(Engine[CultWarsState]):
         events: list[Event] = [
             Event(f"Your orders for turn {s.turn}: {describe(orders, cult.followers, split_after=two_step)}",
                   to=(seat,), kind="orders"),
-            Event(f"{seat_name(seat)} has {'changed its' if old else 'sent its'} orders for turn {s.turn}.",
+            Event(f"{seat_name(seat)} has {'changed their' if old else 'sent their'} orders for turn {s.turn}.",
                   kind="submitted"),
         ]
         new_decl = declaration(orders)

@@ -479,7 +479,7 @@ class PetitionEngine(Engine[PetitionState]):
                 usable = self._usable(s, c, c.attacker)
                 out.append(cards_prompt(
                     c.attacker, "attack",
-                    f"Lay your opening cards against {where} face down; the defender lays its own at "
+                    f"Lay your opening cards against {where} face down; the defender lays their own at "
                     "the same time. You may add more in the battle.",
                     purpose="attack", pillar=c.pillar, cards=usable, min_=1 if usable else 0,
                     max_=len(usable), confirm="Attack with these", secret=True,
@@ -540,7 +540,7 @@ class PetitionEngine(Engine[PetitionState]):
         choices = tuple(Choice(f"Take {seat_name(loser)}'s {pillar_label(k)}", {"type": "claim", "pillar": k})
                         for k in s.seats[loser].active_pillars())
         text = (f"Winner takes all: your defence held, and {seat_name(loser)} has no active "
-                f"{pillar_label(s.campaign.pillar)} pillar; take another of its pillars.")
+                f"{pillar_label(s.campaign.pillar)} pillar; take another of their pillars.")
         return Prompt(s.placer, "claim", text, choices)
 
     # ------------------------------------------------------------------ play
@@ -782,7 +782,7 @@ class PetitionEngine(Engine[PetitionState]):
         if g.lock:
             lock = f", card-locked to {listing([card_name(c) for c in g.lock])}"
         events = [Event(f"{seat_name(g.holder)} holds {GODS[pet.god].name}'s favour ({PILLAR_NAMES[pet.god]}, +{g.bonus}{lock}) "
-                        "until the end of its next turn.", kind="favour",
+                        "until the end of their next turn.", kind="favour",
                         data={"seat": g.holder, "god": pet.god, "bonus": g.bonus,
                               "lock": [card_face(x) for x in g.lock] if g.lock else None})]
         return events + self._end_turn(s)
@@ -896,8 +896,8 @@ class PetitionEngine(Engine[PetitionState]):
             if not locked:
                 continue
             text = (f"{seat_name(who)}'s locked citizens {role}: {listing([card_name(x) for x in cards])}."
-                    if cards else f"{seat_name(who)} is card-locked and its locked citizens are spent: "
-                                  "only powerups can join it in this battle.")
+                    if cards else f"{seat_name(who)} is card-locked and their locked citizens are spent: "
+                                  "only powerups can join them in this battle.")
             events.append(Event(text, kind="locked", data={"cards": list(cards)}))
         return events
 
@@ -965,7 +965,7 @@ class PetitionEngine(Engine[PetitionState]):
                         kind="reveal_campaign", data=record)]
         if not c.defend:
             c.surrendered = True
-            events.append(Event(f"{seat_name(c.defender)} surrenders its {pillar_label(c.pillar)} without a "
+            events.append(Event(f"{seat_name(c.defender)} surrenders their {pillar_label(c.pillar)} without a "
                                 "fight.", kind="surrender"))
             return events + self._finish_battle(s, c)
         c.stage = "battle"
@@ -1043,7 +1043,7 @@ class PetitionEngine(Engine[PetitionState]):
         if action["type"] == "fortify":
             kind = str(action["pillar"])
             me.pillars[kind].fortification = ref
-            events = [Event(f"{seat_name(seat)} fortifies its {pillar_label(kind)} with {what}.",
+            events = [Event(f"{seat_name(seat)} fortifies their {pillar_label(kind)} with {what}.",
                             kind="fortify", data={"seat": seat, "pillar": kind, "card": ref.to_json()})]
         else:
             me.stash.append(ref)
@@ -1265,7 +1265,7 @@ def capture(s: PetitionState, owner: int, kind: str, captor: int) -> list[Event]
             # (a culture does not hold itself captive, nor count itself as a trophy)
             s.seats[captor].pillars[f.kind].captured_by = None
             events.append(Event(f"Its fortification was {seat_name(captor)}'s own "
-                                f"{pillar_label(f.kind)}: {seat_name(captor)} takes back its own "
+                                f"{pillar_label(f.kind)}: {seat_name(captor)} takes back their own "
                                 f"{pillar_label(f.kind)} pillar, which stands again.",
                                 kind="restored", data={"seat": captor, "pillar": f.kind}))
         else:

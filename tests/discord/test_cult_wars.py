@@ -81,7 +81,7 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     sent = await alice.user.click(r.response.message, label="✅ Confirm orders")
     assert "Orders sent" in sent.response.content and "bob" in sent.response.content
     assert "Attack 8" in sent.response.embeds[0].description
-    assert "P1 alice** has sent its orders" in public_text(channel)
+    assert "P1 alice** has sent their orders" in public_text(channel)
 
     # --- she changes them before the reveal (Change orders reopens the form with her orders)
     r = await alice.user.click(sent.response.message, label="✏️ Change orders")
@@ -91,7 +91,7 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     r = await alice.user.select(r.response.message, ["2"], custom_id=cid(r.response.message, ":sl_breed"))
     changed = await alice.user.click(r.response.message, label="✅ Confirm orders")
     assert "Orders changed" in changed.response.content
-    assert "P1 alice** has changed its orders" in public_text(channel)
+    assert "P1 alice** has changed their orders" in public_text(channel)
 
     # --- bob uses the ephemeral fallback (Decide on the board) and over-commits: the engine refuses
     board = find_by_prefix(thread.history(), "herald:act:")
@@ -125,7 +125,7 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     await env.advance_time(2 * 3600 + 60)
     log = story(thread)
     assert "P2 bob** ran out of time (orders): the computer player writes" in log
-    assert "P2 bob** has sent its orders for turn 1" in log
+    assert "P2 bob** has sent their orders for turn 1" in log
     board = find_by_prefix(thread.history(), "herald:act:")
     embed = board.embeds[0]
     assert board.attachments and embed.image and "board.png" in (embed.image.url or "")
@@ -171,8 +171,8 @@ async def test_draft_survives_a_restart_and_orders_command(simcord_env: simcord.
     assert "Sacrifice 11" in r.response.embeds[0].description
     assert "Sacrifice" not in public_text(channel)
     log = story(thread)
-    assert log.count("has sent its orders") == 2  # the computer and alice; bob's draft is only a draft
-    assert re.search(r"P1 alice\*\* has sent its orders", log)
+    assert log.count("has sent their orders") == 2  # the computer and alice; bob's draft is only a draft
+    assert re.search(r"P1 alice\*\* has sent their orders", log)
 
 
 async def test_a_whole_game_of_eight_turns_by_dm_forms(simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
@@ -186,7 +186,7 @@ async def test_a_whole_game_of_eight_turns_by_dm_forms(simcord_env: simcord.Env,
             sent = await player.user.click(form, label="✅ Confirm orders")
             assert "Orders sent" in reply_text(sent), (turn, reply_text(sent))
         log = story(thread)
-        assert f"has sent its orders for turn {turn}" in log
+        assert f"has sent their orders for turn {turn}" in log
     game = await simcord_bot.sessions.get(1)
     assert game.status == "finished" and game.result is not None
     final = [e for m in thread.history() for e in m.embeds if (e.title or "").startswith("🏁 Final result")]
@@ -236,7 +236,7 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
     assert "Target chosen" in reply_text(a) and "bob" in reply_text(a)
     assert "Target chosen" in reply_text(b) and "alice" in reply_text(b)
     log = story(thread)
-    assert "P1 alice** has chosen its insignia" in log and "P2 bob** has chosen its insignia" in log
+    assert "P1 alice** has chosen their insignia" in log and "P2 bob** has chosen their insignia" in log
     assert "insignia are revealed" not in public_text(channel)
     game = await simcord_bot.sessions.get(1)
     assert (await simcord_bot.sessions.snapshot(game)).state.targets == {0: 1, 1: 0}

@@ -290,7 +290,7 @@ async def test_a_double_tapped_confirm_sends_the_last_orders_once_and_nothing_fo
     said = [answer_text(env, t) for t in taps]
     log = log_of(thread)
     assert log.count("End of turn 1") == 1  # turn 1 resolved once
-    assert "**P2 bob** has sent its orders for turn 2" not in log, "the second tap became bob's orders for turn 2"
+    assert "**P2 bob** has sent their orders for turn 2" not in log, "the second tap became bob's orders for turn 2"
     assert "P2 bob" in waiting_line(decide_board(thread)), waiting_line(decide_board(thread))
     r = await bob.slash(thread, "orders")
     assert "turn 2" in reply_text(r) and "Your orders are in" not in reply_text(r), reply_text(r)
@@ -320,7 +320,7 @@ async def test_a_first_confirm_tapped_again_later_never_becomes_a_replacement(
     said = answer_text(env, again)
     assert "Orders changed" not in said and polite_second_answer(said), said
     assert stored_orders(db_path, 0) == 1
-    assert "**P1 alice** has changed its orders" not in log_of(thread)
+    assert "**P1 alice** has changed their orders" not in log_of(thread)
 
 
 async def test_a_replacement_confirmed_twice_at_once_is_stored_once(
@@ -338,7 +338,7 @@ async def test_a_replacement_confirmed_twice_at_once_is_stored_once(
                                 alice.click(form, label="✅ Confirm orders"))
     said = [answer_text(env, t) for t in taps]
     assert stored_orders(db_path, 0) == 2, "the doubled replacement was stored twice"
-    assert log_of(thread).count("**P1 alice** has changed its orders") == 1, said
+    assert log_of(thread).count("**P1 alice** has changed their orders") == 1, said
     assert sum("Orders changed" in s for s in said) == 1, said
     assert all(WENT_WRONG not in s.lower() for s in said), said
     # and an unchanged form confirmed again changes nothing either
@@ -359,7 +359,7 @@ async def test_a_second_order_form_confirmed_after_the_reveal_is_refused_politel
     assert "Orders sent" in reply_text(first)
     second = await bob.click(other.response.message, label="✅ Confirm orders")
     assert "Orders sent" not in answer_text(env, second) and polite_second_answer(answer_text(env, second))
-    assert "**P2 bob** has sent its orders for turn 2" not in log_of(thread)
+    assert "**P2 bob** has sent their orders for turn 2" not in log_of(thread)
     assert "P2 bob" in waiting_line(decide_board(thread))
 
 

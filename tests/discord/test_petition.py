@@ -221,8 +221,8 @@ async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.
     assert "challenges with 1 bead" in log and "challenges with 2 beads" in log
     assert log.count("The bids are revealed") >= 2  # each challenger met in turn
     assert "becomes a godless heathen" in log
-    assert "surrenders its War without a fight" in log
-    assert "fortifies its" in log
+    assert "surrenders their War without a fight" in log
+    assert "fortifies their" in log
     assert seen.get("challenge", 0) >= 2 and doubled
     # the reveals came with their images, alt text naming both sides
     reveals = [a for m in thread.history() for a in m.attachments if a.filename == "reveal.png"]

@@ -36,7 +36,7 @@ def test_targets_stay_secret_until_all_have_chosen_then_are_revealed_together() 
     before = ENGINE.view(s, None)
     s, ev = ENGINE.apply(s, 0, {"type": "target", "target": 2})
     # only "P1 has chosen" is public; the choice is P1's alone
-    assert public_text(ev) == "P1 has chosen its insignia for turn 1."
+    assert public_text(ev) == "P1 has chosen their insignia for turn 1."
     assert [e.text for e in ev if e.to == (0,)] == ["Your insignia for turn 1: target P3."]
     pub = ENGINE.view(s, None)
     assert pub["waiting_for"] == [1, 2] and pub["submitted"] == [0]

@@ -115,7 +115,7 @@ def test_a_submitted_seat_may_replace_its_orders_until_the_last_seat_submits() -
     with pytest.raises(NotYourTurn, match="replace"):
         ENGINE.apply(s, 0, orders(2, breed=[8]))
     s, ev = ENGINE.apply(s, 0, orders(2, breed=[8], replace=True))
-    assert "P1 has changed its orders" in public_text(ev)
+    assert "P1 has changed their orders" in public_text(ev)
     assert [pr.seat for pr in ENGINE.prompts(s)] == [1, 2]
     s, _ = play(s, {1: orders(0), 2: orders(0)})
     assert s.cults[0].followers == 20  # the replacement bred 8; nobody was attacked

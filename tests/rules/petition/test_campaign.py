@@ -327,7 +327,7 @@ def test_recapturing_your_own_pillar_as_a_fortification_restores_it() -> None:
     s, ev = pick(s, 1, [])
     assert s.seats[0].pillars["art"].active and s.seats[0].pillars["art"].captured_by is None
     assert s.placing == [PillarRef(1, "war")]
-    assert "P1 takes back its own Art pillar" in public_text(ev)
+    assert "P1 takes back their own Art pillar" in public_text(ev)
     s, _ = act(s, 0, {"type": "stash"})
     assert s.seats[0].stash == [PillarRef(1, "war")]
     assert PillarRef(0, "art") not in s.seats[0].captured()
