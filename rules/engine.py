@@ -553,7 +553,27 @@ class Engine(ABC, Generic[S]):
 
     def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
                log: Sequence[tuple[int, Action]]) -> S:
-        """Rebuild a state from its setup and its accepted actions."""
+        """Rebuild a state from its setup and its accepted actions.
+
+        An engine with several rules revisions replays options that record one
+        (:data:`REVISION_OPTION`) under it alone, exactly. A game stored before its table
+        recorded a revision (the platform adds the one its stored state holds:
+        :meth:`replay_options`) is told apart by its moves: the log is replayed under the
+        current rules, then under each earlier revision in turn while a move is refused."""
+        opts = dict(options or {})
+        if self.rules_revision == 1 or REVISION_OPTION in opts:
+            return self._replayed(players, seed, opts, log)
+        first: RulesError | None = None
+        for revision in range(self.rules_revision, 0, -1):
+            try:
+                return self._replayed(players, seed, {**opts, REVISION_OPTION: revision}, log)
+            except RulesError as exc:
+                first = first or exc
+        assert first is not None
+        raise first
+
+    def _replayed(self, players: int, seed: int, options: Mapping[str, Any],
+                  log: Sequence[tuple[int, Action]]) -> S:
         state = self.setup(players, seed, options)
         for seat, action in log:
             state, _ = self.apply(state, seat, action)

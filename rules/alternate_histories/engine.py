@@ -44,7 +44,6 @@ from rules.engine import (
     Prompt,
     Result,
     Rng,
-    RulesError,
     fields,
     seat_name,
     shown,
@@ -158,35 +157,6 @@ class AlternateHistoriesEngine(Engine[State]):
                   sides=[Side(), Side()])
         return s
 
-    def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
-               log: Sequence[tuple[int, Action]]) -> State:
-        """Rebuild a game from its setup and its actions, under the rules it was played by.
-
-        A game is set up under the current rules revision, and so is its replay. A game begun
-        under the earlier rules (:data:`LEGACY_RULES`, stored before the revision existed) has
-        the same options and the same kind of log, so its log is told apart by the moves
-        themselves: when a move of the log is refused under the current rules, the log is
-        replayed under the earlier ones (as :meth:`from_json` reads such a game's state). A log
-        both revisions accept is replayed under the current one. Options that record the
-        revision (:data:`REVISION_OPTION`: every table opened since the revision, and every older
-        one whose revision the platform read from its stored state) are replayed under it alone,
-        exactly."""
-        if options and REVISION_OPTION in options:
-            return self._replay(players, seed, options, log, int(options[REVISION_OPTION]))
-        try:
-            return self._replay(players, seed, options, log, RULES)
-        except RulesError as current:
-            try:
-                return self._replay(players, seed, options, log, LEGACY_RULES)
-            except RulesError:
-                raise current from None
-
-    def _replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
-                log: Sequence[tuple[int, Action]], rules: int) -> State:
-        state = self._setup(players, seed, options, rules)
-        for seat, action in log:
-            state, _ = self.apply(state, seat, action)
-        return state
 
     # ---------------------------------------------------------------------------- prompts
     def prompts(self, state: State) -> list[Prompt]:

@@ -51,7 +51,6 @@ from ..engine import (
     Prompt,
     Result,
     Rng,
-    RulesError,
     seat_name,
     shown,
 )
@@ -176,31 +175,6 @@ class PetitionEngine(Engine[PetitionState]):
     def revision_of(self, state: PetitionState) -> int:
         return state.rules
 
-    def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
-               log: Sequence[tuple[int, Action]]) -> PetitionState:
-        """Rebuild a state from its setup and its actions. A game stored before rules revision 2
-        has the same options and seed but played by revision 1, and its log is one that revision
-        2 refuses somewhere (its actions answered other prompts): such a log replays as the
-        revision-1 game it was (as :meth:`from_json` reads its stored state). Options that record
-        the revision (:data:`~rules.engine.REVISION_OPTION`: every table opened since, and every
-        older one whose revision the platform read from its stored state) replay under it alone,
-        exactly."""
-        if options and REVISION_OPTION in options:
-            return self._replay(players, seed, options, log, int(options[REVISION_OPTION]))
-        try:
-            return self._replay(players, seed, options, log, RULES)
-        except RulesError as current:
-            try:
-                return self._replay(players, seed, options, log, 1)
-            except RulesError:
-                raise current from None
-
-    def _replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
-                log: Sequence[tuple[int, Action]], rules: int) -> PetitionState:
-        state = self._setup(players, seed, options, rules)
-        for seat, action in log:
-            state, _ = self.apply(state, seat, action)
-        return state
 
     def _setup(self, players: int, seed: int, options: Mapping[str, Any] | None,
                rules: int) -> PetitionState:

@@ -83,7 +83,7 @@ def test_an_old_game_stored_at_any_move_replays_exactly_with_the_revision_its_st
     exact_by_guess = 0
     checked = 0
     for k in range(4, len(LOG) + 1):
-        old = ENGINE._replay(2, STORED["seed"], STORED["options"], LOG[:k], LEGACY_RULES)
+        old = ENGINE.replay(2, STORED["seed"], {**STORED["options"], REVISION_OPTION: LEGACY_RULES}, LOG[:k])
         stored = stored_by_the_earlier_herald(old)
         expected = ENGINE.to_json(ENGINE.from_json(stored))
         options = ENGINE.replay_options(STORED["options"], stored)
