@@ -48,6 +48,7 @@ from bot.app import HeraldBot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.gameui import get_ui  # noqa: E402
 from bot.views import group_key  # noqa: E402
+from tests.discord.helpers import board_of  # noqa: E402
 
 GAMES = {"hegemony_of_faith": 4, "flick_of_faith": 2, "cult_wars": 3, "petition": 3, "alternate_histories": 2}
 NAMES = ["ann", "bob", "cal", "dee", "eve", "fay", "gus", "hal"]
@@ -125,15 +126,6 @@ def sketch(keys: list[str]) -> None:
         ui = get_ui(key)
         ui.board_image = lambda *a, **k: Image.new("RGB", (8, 8))  # type: ignore[method-assign]
         ui.hand_image = lambda *a, **k: Image.new("RGB", (8, 8))  # type: ignore[method-assign]
-
-
-def board_of(thread: Any) -> Any:
-    for m in reversed(thread.history()):
-        for row in m.components:
-            for c in getattr(row, "children", [row]):
-                if str(getattr(c, "custom_id", "") or "").startswith("herald:act:"):
-                    return m
-    return None
 
 
 def comps(message: Any) -> list[Any]:

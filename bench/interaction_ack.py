@@ -35,7 +35,7 @@ import simcord  # noqa: E402
 
 from bot.app import HeraldBot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from tests.discord.helpers import first_choice, simultaneously  # noqa: E402
+from tests.discord.helpers import board_of, first_choice, simultaneously  # noqa: E402
 
 ANSWERS = ("defer", "send_message", "edit_message", "send_modal")
 
@@ -88,15 +88,6 @@ class AckTimer:
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
-
-
-def board_of(thread: Any) -> Any:
-    for m in reversed(thread.history()):
-        for row in m.components:
-            for c in getattr(row, "children", [row]):
-                if str(getattr(c, "custom_id", "") or "").startswith("herald:act:"):
-                    return m
-    return None
 
 
 async def run(args: argparse.Namespace) -> AckTimer:

@@ -25,6 +25,15 @@ def custom_ids(message: discord.Message) -> list[str]:
     return [c["custom_id"] for c in components(message) if c["custom_id"]]
 
 
+def board_of(thread: Any) -> discord.Message | None:
+    """The thread's living board message (the one with the Decide button), or None yet."""
+    messages: list[discord.Message] = thread.history()
+    for m in reversed(messages):
+        if any(cid.startswith("herald:act:") for cid in custom_ids(m)):
+            return m
+    return None
+
+
 def find_by_prefix(messages: list[discord.Message], prefix: str) -> discord.Message:
     for m in reversed(messages):
         if any(cid.startswith(prefix) for cid in custom_ids(m)):
