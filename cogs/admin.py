@@ -1,6 +1,7 @@
 """``/herald settings`` (Manage Server): default deadline, reminder lead time, who may open tables,
 the channels where tables may open, the limits on lobbies and running games (for the server, and for
-each member), how long an idle lobby stays open, and whether leaderboards are shown. Validated,
+each member), how long an idle lobby stays open, whether leaderboards are shown, and whether the
+server's games have web pages. Validated,
 persisted, confirmed."""
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ class Admin(commands.Cog):
         lobby_expiry=f"how long a table nobody touches waits to start before it closes, e.g. 12h, 3d (default {duration_words(DEFAULT_LOBBY_EXPIRY)})",
         member_lobby_limit=f"tables waiting to start one member may sit at (default {DEFAULT_MEMBER_LOBBY_LIMIT})",
         member_table_limit=f"open tables one member may sit at, lobbies included (default {DEFAULT_MEMBER_TABLE_LIMIT})",
-        leaderboards="show /leaderboard and ratings in /stats here (ratings are kept either way)")
+        leaderboards="show /leaderboard and ratings in /stats here (ratings are kept either way)",
+        web_pages="give this server's games their web pages and player links (when Herald has a web address)")
     @refusals
     async def settings(self, interaction: discord.Interaction, deadline: str | None = None,
                        reminder: str | None = None, opener_role: discord.Role | None = None,
@@ -65,7 +67,7 @@ class Admin(commands.Cog):
                        member_table_limit: app_commands.Range[int, 1, MAX_MEMBER_LIMIT] | None = None,
                        leaderboards: bool | None = None,
                        lobby_limit: app_commands.Range[int, 1, MAX_TABLE_LIMIT] | None = None,
-                       lobby_expiry: str | None = None) -> None:
+                       lobby_expiry: str | None = None, web_pages: bool | None = None) -> None:
         """View or change Herald's settings for this server."""
         assert interaction.guild_id is not None
         storage = self.platform.storage
@@ -108,6 +110,9 @@ class Admin(commands.Cog):
         if leaderboards is not None:
             s.leaderboards = leaderboards
             changed.append("leaderboards")
+        if web_pages is not None:
+            s.web_pages = web_pages
+            changed.append("web_pages")
         if changed:
             await storage.save_guild_settings(s)
         cfg = self.platform.config
@@ -127,6 +132,8 @@ class Admin(commands.Cog):
             f"• Each member: at most **{limits.member_lobbies}** tables waiting to start and "
             f"**{limits.member_tables}** tables in all",
             f"• Leaderboards and ratings: **{'shown' if s.leaderboards else 'hidden'}**",
+            f"• Web pages of this server's games: **{'on' if s.web_pages else 'off'}**"
+            + ("" if cfg.web_url else " (Herald has no web address set, so there are none)"),
         ]
         await reply(interaction, "\n".join(lines))
 

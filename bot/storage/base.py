@@ -235,6 +235,9 @@ class GuildSettings:
     """Lobbies the server may have at once (None: :data:`DEFAULT_LOBBY_LIMIT`)."""
     lobby_expiry: int | None = None
     """Seconds an idle lobby stays open (None: :data:`DEFAULT_LOBBY_EXPIRY`)."""
+    web_pages: bool = True
+    """False: the server turned its games' web pages off (their links answer "not found", the
+    board has no link, and no player link is sent)."""
 
     @property
     def limits(self) -> TableLimits:
@@ -617,6 +620,28 @@ class Storage(ABC):
     async def game_of_link(self, token: str) -> int | None:
         """The game whose web token is ``token``, else None. Found by the token's digest (an
         index look-up tells nothing of the token) and compared in constant time."""
+
+    @abstractmethod
+    async def web_secret(self, candidate: str) -> str:
+        """The secret player links are signed with: the one stored, else ``candidate``, stored now
+        (every process signs and checks with the same one)."""
+    @abstractmethod
+    async def seat_link_generation(self, game_id: int, seat: int) -> int:
+        """The generation of the seat's player link (0: never renewed); a link signed for an
+        older generation is revoked."""
+    @abstractmethod
+    async def renew_seat_link(self, game_id: int, seat: int) -> int:
+        """Revoke the seat's player links: its generation goes up by one; returns the new one."""
+
+    async def announce_update(self, game_id: int, version: int) -> None:
+        """Tell the other processes that the game reached ``version`` (their web pages update at
+        once). A single-process backend has nobody to tell."""
+        return None
+
+    def listen_updates(self, on_update: Callable[[int, int], None] | None) -> bool:
+        """Call ``on_update(game_id, version)`` when another process announces an update; False
+        when this backend cannot hear other processes (a single process has none)."""
+        return False
 
     # saved decks
     @abstractmethod

@@ -318,6 +318,18 @@ MIGRATIONS: list[str] = [
         version BIGINT NOT NULL
     );
     """,
+    # 13: the web's link secret, each seat's link generation, a server's switch for its pages
+    """
+    CREATE TABLE web_secret (
+        id INTEGER PRIMARY KEY CHECK (id = 1), secret TEXT NOT NULL
+    );
+    CREATE TABLE web_seat_links (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL, generation BIGINT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    ALTER TABLE guild_settings ADD COLUMN web_pages BOOLEAN;
+    """,
 ]
 """Step for step the SQLite backend's migrations: a schema number means the same in both."""
 
@@ -546,6 +558,9 @@ RELISTEN_EVERY = 30
 SETTINGS_CHANNEL = "herald_settings"
 """The NOTIFY channel on which a process tells every process (itself too) that a server's
 settings changed (the payload: the server's id), so that they read them again."""
+UPDATE_CHANNEL = "herald_updates"
+"""The NOTIFY channel on which a process tells the others that a game reached a new version (the
+payload: its tag, the game's id and the version), so their web pages update at once."""
 SETTINGS_KEPT_FOR = 60.0
 """Seconds a server's settings are served from memory at most (a backstop: a change is heard at
 once through :data:`SETTINGS_CHANNEL`, unless the listening connection died unnoticed)."""
@@ -602,6 +617,7 @@ class PostgresStorage(Storage):
         Served only while this storage listens on :data:`SETTINGS_CHANNEL` (see
         ``guild_settings``)."""
         self._settings_epoch = 0
+        self._on_update: Callable[[int, int], None] | None = None
         """Counts the changes heard (and losses of the listening connection): a read that began
         before one is not kept."""
 
@@ -898,6 +914,7 @@ class PostgresStorage(Storage):
                                          server_settings={"application_name": "herald-wake"})
             await conn.add_listener(WAKE_CHANNEL, self._heard)
             await conn.add_listener(SETTINGS_CHANNEL, self._settings_changed)
+            await conn.add_listener(UPDATE_CHANNEL, self._update_heard)
         except _DRIVER_ERRORS:
             return False
         conn.add_termination_listener(self._lost)
@@ -1505,11 +1522,12 @@ class PostgresStorage(Storage):
         async with self._connection() as conn:
             r = await conn.fetchrow(
                 "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
-                "member_lobby_limit, member_table_limit, leaderboards, lobby_limit, lobby_expiry "
-                "FROM guild_settings WHERE guild_id=$1", guild_id)
+                "member_lobby_limit, member_table_limit, leaderboards, lobby_limit, lobby_expiry, "
+                "web_pages FROM guild_settings WHERE guild_id=$1", guild_id)
         s = GuildSettings(guild_id) if r is None else GuildSettings(
             guild_id, r[0], r[1], r[2], list(from_json(r[3]) or []), r[4], r[5], r[6],
-            leaderboards=bool(r[7]), lobby_limit=r[8], lobby_expiry=r[9])
+            leaderboards=bool(r[7]), lobby_limit=r[8], lobby_expiry=r[9],
+            web_pages=r[10] is None or bool(r[10]))
         if self._listener is not None and epoch == self._settings_epoch:
             self._guilds.pop(guild_id, None)
             self._guilds[guild_id] = (time.monotonic(), _copied(s))
@@ -1526,19 +1544,20 @@ class PostgresStorage(Storage):
             await conn.execute(
                 "WITH saved AS (INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, "
                 "opener_role_id, channels, table_limit, member_lobby_limit, member_table_limit, "
-                "leaderboards, lobby_limit, lobby_expiry) "
-                "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$11,$12) "
+                "leaderboards, lobby_limit, lobby_expiry, web_pages) "
+                "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$11,$12,$13) "
                 "ON CONFLICT (guild_id) DO UPDATE SET default_deadline=excluded.default_deadline, "
                 "reminder_lead=excluded.reminder_lead, opener_role_id=excluded.opener_role_id, "
                 "channels=excluded.channels, table_limit=excluded.table_limit, "
                 "member_lobby_limit=excluded.member_lobby_limit, "
                 "member_table_limit=excluded.member_table_limit, "
                 "leaderboards=excluded.leaderboards, lobby_limit=excluded.lobby_limit, "
-                "lobby_expiry=excluded.lobby_expiry RETURNING guild_id) "
+                "lobby_expiry=excluded.lobby_expiry, web_pages=excluded.web_pages RETURNING guild_id) "
                 "SELECT pg_notify($10, guild_id::text) FROM saved",
                 s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id,
                 to_json(s.channels), s.table_limit, s.member_lobby_limit, s.member_table_limit,
-                bool(s.leaderboards), SETTINGS_CHANNEL, s.lobby_limit, s.lobby_expiry)
+                bool(s.leaderboards), SETTINGS_CHANNEL, s.lobby_limit, s.lobby_expiry,
+                bool(s.web_pages))
 
     @_boundary
     async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None:
@@ -1617,6 +1636,55 @@ class PostgresStorage(Storage):
         if r is None or not hmac.compare_digest(str(r[1]).encode(), token.encode("utf-8", "surrogatepass")):
             return None
         return int(r[0])
+
+    @_boundary
+    async def web_secret(self, candidate: str) -> str:
+        async with self._connection() as conn:
+            await conn.execute("INSERT INTO web_secret (id, secret) VALUES (1, $1) "
+                               "ON CONFLICT (id) DO NOTHING", candidate)
+            value = await conn.fetchval("SELECT secret FROM web_secret WHERE id=1")
+        return str(value)
+
+    @_boundary
+    async def seat_link_generation(self, game_id: int, seat: int) -> int:
+        async with self._connection() as conn:
+            value = await conn.fetchval(
+                "SELECT generation FROM web_seat_links WHERE game_id=$1 AND seat=$2", game_id, seat)
+        return 0 if value is None else int(value)
+
+    @_boundary
+    async def renew_seat_link(self, game_id: int, seat: int) -> int:
+        async with self._connection() as conn:
+            value = await conn.fetchval(
+                "INSERT INTO web_seat_links (game_id, seat, generation) VALUES ($1,$2,1) "
+                "ON CONFLICT (game_id, seat) DO UPDATE SET generation=web_seat_links.generation+1 "
+                "RETURNING generation", game_id, seat)
+        return int(value)
+
+    async def announce_update(self, game_id: int, version: int) -> None:
+        """NOTIFY :data:`UPDATE_CHANNEL` that the game reached ``version`` (for the web pages
+        other processes serve); a failure only delays those pages to their periodic check."""
+        try:
+            async with self._connection() as conn:
+                await conn.execute("SELECT pg_notify($1, $2)", UPDATE_CHANNEL,
+                                   f"{self.tag}:{game_id}:{version}")
+        except (StorageError, *_DRIVER_ERRORS) as exc:
+            log.info("could not announce game %d's version %d to other processes (%s)", game_id,
+                     version, type(exc).__name__)
+
+    def listen_updates(self, on_update: Callable[[int, int], None] | None) -> bool:
+        self._on_update = on_update
+        return True
+
+    def _update_heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        tag, _, rest = payload.partition(":")
+        game, _, version = rest.partition(":")
+        if tag == self.tag or self._on_update is None:
+            return
+        try:
+            self._on_update(int(game), int(version))
+        except ValueError:  # (not ours: ignored)
+            return
 
     # ------------------------------------------------------------- saved decks
 

@@ -273,6 +273,20 @@ MIGRATIONS: list[str] = [
         version INTEGER NOT NULL
     );
     """,
+    # 13: the web's player pages and a server's switch for its game pages: the secret their links
+    # are signed with (one row, made by the first process that needs it), each seat's link
+    # generation (renewing a link revokes the older ones), and the server's choice (NULL: on)
+    """
+    CREATE TABLE web_secret (
+        id INTEGER PRIMARY KEY CHECK (id = 1), secret TEXT NOT NULL
+    );
+    CREATE TABLE web_seat_links (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL, generation INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    ALTER TABLE guild_settings ADD COLUMN web_pages INTEGER;
+    """,
 ]
 
 
@@ -1727,12 +1741,13 @@ class SqliteStorage(Storage):
         if kept is None:
             async with self._query(
                 "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
-                "member_lobby_limit, member_table_limit, leaderboards, lobby_limit, lobby_expiry "
-                "FROM guild_settings WHERE guild_id=?", (guild_id,)) as cur:
+                "member_lobby_limit, member_table_limit, leaderboards, lobby_limit, lobby_expiry, "
+                "web_pages FROM guild_settings WHERE guild_id=?", (guild_id,)) as cur:
                 r = await cur.fetchone()
             kept = GuildSettings(guild_id) if r is None else GuildSettings(
                 guild_id, r[0], r[1], r[2], list(from_json(r[3]) or []), r[4], r[5], r[6],
-                leaderboards=bool(r[7]), lobby_limit=r[8], lobby_expiry=r[9])
+                leaderboards=bool(r[7]), lobby_limit=r[8], lobby_expiry=r[9],
+                web_pages=r[10] is None or bool(r[10]))
             self._guilds[guild_id] = kept
         return dataclasses.replace(kept, channels=list(kept.channels))
 
@@ -1742,16 +1757,16 @@ class SqliteStorage(Storage):
         await self._x(
             "INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, opener_role_id, channels, "
             "table_limit, member_lobby_limit, member_table_limit, leaderboards, lobby_limit, "
-            "lobby_expiry) VALUES (?,?,?,?,?,?,?,?,?,?,?) "
+            "lobby_expiry, web_pages) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT(guild_id) DO UPDATE SET default_deadline=excluded.default_deadline, "
             "reminder_lead=excluded.reminder_lead, opener_role_id=excluded.opener_role_id, "
             "channels=excluded.channels, table_limit=excluded.table_limit, "
             "member_lobby_limit=excluded.member_lobby_limit, member_table_limit=excluded.member_table_limit, "
             "leaderboards=excluded.leaderboards, lobby_limit=excluded.lobby_limit, "
-            "lobby_expiry=excluded.lobby_expiry",
+            "lobby_expiry=excluded.lobby_expiry, web_pages=excluded.web_pages",
             (s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id, to_json(s.channels),
              s.table_limit, s.member_lobby_limit, s.member_table_limit, int(s.leaderboards),
-             s.lobby_limit, s.lobby_expiry))
+             s.lobby_limit, s.lobby_expiry, int(s.web_pages)))
 
     @_serialised
     async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None:
@@ -1828,6 +1843,31 @@ class SqliteStorage(Storage):
             r = await cur.fetchone()
         if r is None or not hmac.compare_digest(str(r[1]).encode(), token.encode("utf-8", "surrogatepass")):
             return None
+        return int(r[0])
+
+    @_serialised
+    async def web_secret(self, candidate: str) -> str:
+        await self._x("INSERT INTO web_secret (id, secret) VALUES (1, ?) ON CONFLICT(id) DO NOTHING",
+                      (candidate,))
+        async with self._query("SELECT secret FROM web_secret WHERE id=1") as cur:
+            r = await cur.fetchone()
+        return str(r[0])
+
+    @_serialised
+    async def seat_link_generation(self, game_id: int, seat: int) -> int:
+        async with self._query("SELECT generation FROM web_seat_links WHERE game_id=? AND seat=?",
+                               (game_id, seat)) as cur:
+            r = await cur.fetchone()
+        return 0 if r is None else int(r[0])
+
+    @_serialised
+    async def renew_seat_link(self, game_id: int, seat: int) -> int:
+        await self._x("INSERT INTO web_seat_links (game_id, seat, generation) VALUES (?,?,1) "
+                      "ON CONFLICT(game_id, seat) DO UPDATE SET generation=generation+1",
+                      (game_id, seat))
+        async with self._query("SELECT generation FROM web_seat_links WHERE game_id=? AND seat=?",
+                               (game_id, seat)) as cur:
+            r = await cur.fetchone()
         return int(r[0])
 
     # ------------------------------------------------------------- saved decks

@@ -69,3 +69,13 @@ async def test_rules_and_games_listing(simcord_env: simcord.Env) -> None:
     await host.slash(games, "play", game="duel")
     r = await pleb.slash(games, "games")
     assert "#1 High Card Duel" in reply_text(r) and "lobby" in reply_text(r)
+
+
+async def test_a_server_turns_its_games_web_pages_off(simcord_env: simcord.Env) -> None:
+    guild, games, chat, hosts, mod, host, pleb = server(simcord_env)
+    r = await mod.slash(games, "herald settings")
+    assert "Web pages of this server's games: **on**" in reply_text(r)
+    r = await mod.slash(games, "herald settings", web_pages=False)
+    assert "Saved" in reply_text(r) and "Web pages of this server's games: **off**" in reply_text(r)
+    r = await mod.slash(games, "herald settings")
+    assert "**off**" in reply_text(r)  # persisted

@@ -41,6 +41,7 @@ TABLES |= {"decks"}  # schema 7: saved decks
 TABLES |= {"dm_channels"}  # schema 9: members' DM channels
 TABLES |= {"web_links"}  # schema 11: each game's web token
 TABLES |= {"thread_logs"}  # schema 12: the version up to which each game's thread is told
+TABLES |= {"web_secret", "web_seat_links"}  # schema 13: player links of the web pages
 
 
 BACKENDS = ["sqlite", "postgres"]
