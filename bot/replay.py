@@ -36,7 +36,7 @@ import re
 import sys
 import zipfile
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -50,6 +50,7 @@ from rules.engine import Engine, Event, Prompt, RulesError, StateSchemaError, se
 from .cli import missing_database, prepare_folder, started_game
 from .errors import TableError
 from .gameui import GameUI, get_ui
+from .progress import Progress
 from .refusals import answering, is_manager, reply
 from .render import PALETTE, SEAT_COLOURS, to_png
 from .session import Sessions
@@ -459,16 +460,21 @@ def replay_gif(key: str, game: GameRow,
 
 
 def render(game: GameRow, actions: Sequence[tuple[int, dict[str, Any], str]], out: Path,
-           budget: int = MAX_FRAMES) -> list[str]:
+           budget: int = MAX_FRAMES,
+           progress: Callable[[int, int], None] | None = None) -> list[str]:
     """Write ``board_NNNN.png`` for every step (0000: the start) and ``replay.gif`` into ``out``
-    (ready, see :func:`prepare_out`); returns the names written. CPU work."""
+    (ready, see :func:`prepare_out`); returns the names written. CPU work. ``progress`` is told
+    the boards drawn so far and how many there will be (one per move and the start)."""
     written: list[str] = []
     reel = Reel()
+    total = len(actions) + 1
     for step, board, moving in step_boards(game, actions):
         name = f"board_{step.n:04d}.png"
         (out / name).write_bytes(to_png(board))
         written.append(name)
         reel.add(board, moving)
+        if progress is not None:
+            progress(len(written), total)
     (out / "replay.gif").write_bytes(reel.gif(budget))
     written.append("replay.gif")
     return written
@@ -502,16 +508,19 @@ def render_main(game_id: int, out_dir: str, db: str) -> int:
             return game, await storage.actions(game_id)
 
     out = Path(out_dir)
+    bar = Progress(sys.stderr, f"game #{game_id}", "board", "drawn")
     try:
         game, actions = asyncio.run(load())
         prepare_out(out)
-        written = render(game, actions, out)
+        written = render(game, actions, out, progress=bar)
     except (TableError, RulesError, StateSchemaError, StorageError, ReplayError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"error: writing into {os.fspath(out)} failed: {exc.strerror or exc}.", file=sys.stderr)
         return 2
+    finally:
+        bar.done()
     boards = sum(1 for n in written if n.endswith(".png"))
     print(f"game #{game_id}: {boards} boards and replay.gif written to {os.fspath(out)}")
     return 0

@@ -26,7 +26,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TextIO
 
 from rules import registry
 from rules.engine import Event, seat_name
@@ -35,6 +34,7 @@ from rules.text import number
 from .cli import prepare_folder
 from .config import Config
 from .gameui import get_ui
+from .progress import Progress
 from .render import to_png
 from .session import Sessions, Update
 from .storage import open_storage
@@ -188,7 +188,7 @@ def main(args: argparse.Namespace, config: Config | None = None) -> int:
     except OSError as exc:
         raise SimulateError(f"cannot create a temporary output folder: {exc.strerror or exc}; "
                             "give one with --out.") from None
-    bar = Progress(sys.stderr, registry.get(game).name)
+    bar = Progress(sys.stderr, registry.get(game).name, "move", "played")
     try:
         update, delivery = asyncio.run(simulate(
             game, args.players, args.seed, out,
@@ -207,32 +207,6 @@ def main(args: argparse.Namespace, config: Config | None = None) -> int:
     print(f"  HERALD_DB={shlex.quote(os.fspath(kept))} python -m bot replay 1 --render "
           f"{shlex.quote(os.fspath(beside))}")  # run into that folder would refuse it)
     return 0
-
-
-class Progress:
-    """The command's progress line on a terminal: the game and the moves played so far, redrawn
-    in place (``\r``); nothing when the stream is not a terminal (a log, a pipe, CI)."""
-
-    SPIN = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-
-    def __init__(self, stream: TextIO, name: str) -> None:
-        self.stream = stream
-        self.name = name
-        self.shown = False
-        self.live = bool(getattr(stream, "isatty", lambda: False)())
-
-    def __call__(self, moves: int) -> None:
-        if not self.live:
-            return
-        spin = self.SPIN[moves % len(self.SPIN)]
-        self.stream.write(f"\r{spin} {self.name}: {moves} {'move' if moves == 1 else 'moves'} played…")
-        self.stream.flush()
-        self.shown = True
-
-    def done(self) -> None:
-        if self.shown:
-            self.stream.write("\r\033[K")  # the line cleared: the result follows on stdout
-            self.stream.flush()
 
 
 __all__ = ["MAX_SEED", "SimulateError", "check", "main", "prepare_out", "simulate", "Event"]
