@@ -47,7 +47,8 @@ from .web.server import WebError
 
 log = logging.getLogger("herald")
 
-CORE_EXTENSIONS = ("cogs.tables", "cogs.admin", "cogs.ratings", "cogs.away", "cogs.help")
+CORE_EXTENSIONS = ("cogs.tables", "cogs.admin", "cogs.ratings", "cogs.away", "cogs.help", "cogs.cards",
+                   "cogs.practice")
 
 
 def intents() -> discord.Intents:

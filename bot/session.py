@@ -291,6 +291,9 @@ class Sessions:
         self.listeners: list[Callable[[Update], Awaitable[None]]] = []
         """Told of every update once it is committed, before it is delivered (the live web pages,
         ``bot.web``); a listener that fails is logged and changes nothing else."""
+        self.after_delivery: list[Callable[[Update], Awaitable[None]]] = []
+        """Told of every update once it is delivered (a practice game's tip follows the board and
+        the decision it is about, ``cogs.practice``); one that fails is logged, as a listener."""
         self.searches: WorkPool | None = None
         """Worker processes for the computer players of games whose search is heavy
         (``Engine.heavy_bot``), set by the bot (``bot.app``); None: every choice is computed here."""
@@ -308,6 +311,11 @@ class Sessions:
     async def _deliver(self, update: Update) -> None:
         await self.tell_listeners(update)
         await self.delivery.deliver(update)
+        for after in list(self.after_delivery):
+            try:
+                await after(update)
+            except Exception:
+                log.exception("a reader of delivered updates failed", extra={"game_id": update.game.id})
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())

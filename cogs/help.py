@@ -19,12 +19,15 @@ from bot.refusals import refusals, reply
 TASKS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("🎲 Start a game", "Open a table in a channel; people press **Join**, the host presses **Start** "
      "and the game gets its own thread.",
-     ("play", "games", "rules")),
+     ("play", "games")),
+    ("📖 Learn a game", "Each game's rules open with your first turn on Discord; a practice game "
+     "against computer players gives a tip at each of your decisions and is never rated.",
+     ("rules", "cards", "practice")),
     ("🎯 Play", "Herald tells you by DM when a decision waits for you (on your turn or out of "
      "it); press **Decide** on the board or in the DM.",
      ("hand", "game hand", "game status", "game log", "game undo", "game resign")),
     ("🧩 Game by game", "Shortcuts for the decisions of one game:",
-     ("orders", "cards", "lineup", "flick", "aim", "temple")),
+     ("orders", "pick", "lineup", "flick", "aim", "temple")),
     ("📬 Your games and notifications", "Across every server you play in:",
      ("mygames", "notify", "away")),
     ("🃏 Decks (Alternate Histories)", "Build and share your own decks:",

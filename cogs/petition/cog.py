@@ -3,7 +3,8 @@
 A face-down bid to a god, the campaign's face-down cards on both sides, reinforcements in the
 battle, the solo game's attack and additions and a tithe are all one free-form prompt
 (``"cards"``): the form of :mod:`cogs.petition.form` is DMed when such a secret decision opens
-and shown ephemerally by **Decide** and ``/cards``. Picking in the menu redraws the form with the running total;
+and shown ephemerally by **Decide** and ``/pick`` (``/cards`` lists the game's cards, see
+:mod:`cogs.cards`). Picking in the menu redraws the form with the running total;
 **Confirm** sends the pick as one engine action, **Pass** sends no card where the rules allow it.
 Small choices (draw or take beads, petition, challenge, withdraw or meet) are enumerated choices:
 the platform shows them with no code here.
@@ -104,10 +105,10 @@ class PetitionCog(commands.Cog):
         """The card form: DMed when a secret pick opens, ephemeral from **Decide**."""
         return self.payload(d, [])
 
-    @app_commands.command(name="cards")
+    @app_commands.command(name="pick")
     @app_commands.describe(game="the game number (default: the game of this thread, or your only one)")
     @refusals
-    async def cards(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def pick(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Petition: open your card form (a bid, campaign cards, reinforcements), only for you."""
         g = await self.controller.resolve(interaction, game)
         d = await self.controller.decision(interaction, g, None, game_key=KEY)

@@ -1,6 +1,6 @@
 """Petition on Discord: a three-player game from /play to the final result and a solo game to its
 end, every decision made through Discord — the Decide panel for choices, the card form (by DM for
-face-down picks, ephemeral through Decide and ``/cards``) for every pick of several cards.
+face-down picks, ephemeral through Decide and ``/pick``) for every pick of several cards.
 
 The three-player table is seeded (the seed is written on the lobby's row before Start, a test hook)
 and its first rounds are scripted: everybody takes beads, alice (P1) petitions a god, bob and carol
@@ -176,7 +176,7 @@ async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.
                 assert "face down" in form.content
                 actor = actor.user
             elif not slash_used:
-                r = await actor.slash(thread, "cards")
+                r = await actor.slash(thread, "pick")
                 assert r.ephemeral, reply_text(r)
                 form, slash_used = r.response.message, True
             else:
@@ -276,7 +276,7 @@ async def test_the_card_form_survives_a_restart_and_refuses_old_or_foreign_use(
         simcord_env: simcord.Env, simcord_bot: HeraldBot, db_path: Any) -> None:
     """A confirm with too few cards is refused in one sentence; a pick made before a restart is
     confirmed after it; a second form of a decision answered meanwhile is out of date; a member
-    outside the game is refused by ``/cards``."""
+    outside the game is refused by ``/pick``."""
     env, bot = simcord_env, simcord_bot
     channel, thread, players, gid = await open_three(env, bot)
     for _ in range(60):
@@ -312,7 +312,7 @@ async def test_the_card_form_survives_a_restart_and_refuses_old_or_foreign_use(
     late = await member.click(second.response.message, custom_id=form_id(second.response.message, "ok"))
     assert "out of date" in answer_text(env, late), answer_text(env, late)
     dave = channel.guild.add_member(env.create_user("dave"))
-    r = await dave.slash(thread, "cards")
+    r = await dave.slash(thread, "pick")
     assert r.ephemeral and "not playing in this game" in reply_text(r), reply_text(r)
 
 
