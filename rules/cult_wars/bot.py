@@ -17,6 +17,7 @@ from typing import Any
 from ..engine import Action, Prompt, same_json
 from .combat import share_attacker_losses
 from .content import KIND_BY_KEY, MAX_DEPLOY
+from .effects import EFFECTS, Plan
 from .plan import assign
 from .state import CultWarsState
 
@@ -154,35 +155,15 @@ def choose_split(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Ac
 def _choose_plays(hand: list[dict[str, Any]], slots: dict[str, list[int]], target: int,
                   cults: list[dict[str, Any]], me: int, turn: int, turns: int, threat: float,
                   rng: random.Random) -> list[dict[str, Any]]:
-    att = sum(slots["attack"])
-    sac, brd = sum(slots["sacrifice"]), sum(slots["breed"])
-    last_turn = turn == turns
+    plan = Plan(attack=sum(slots["attack"]), sacrifice=sum(slots["sacrifice"]),
+                breed=sum(slots["breed"]), threat=threat, turn=turn, last_turn=turn == turns,
+                vp=cults[me]["vp"], target_vp=cults[target]["vp"],
+                target_hand=cults[target]["hand_size"])
     plays: list[dict[str, Any]] = []
     for card in hand:
-        key = card["key"]
-        kind = KIND_BY_KEY[key]
-        use = False
-        if key == "zealous_frenzy":
-            use = att >= 2
-        elif key == "warding_chant":
-            use = threat >= 3 or last_turn
-        elif key == "hidden_altar":
-            use = sac >= 4
-        elif key == "fertility_rite":
-            use = brd >= 1 and not last_turn
-        elif key == "blood_moon":
-            use = sac >= 1
-        elif key == "desecration":
-            use = turn >= 3 or cults[target]["vp"] > cults[me]["vp"]
-        elif key in ("pestilence", "silver_tongue", "call_to_the_faithful", "visions"):
-            use = True
-        elif key == "temple_thieves":
-            use = cults[target]["hand_size"] > 0
-        elif key == "anathema":
-            use = cults[target]["hand_size"] >= 2 or last_turn
-        elif key == "sow_discord":
-            use = threat >= 3 or last_turn
-        if use and (last_turn or rng.random() < 0.9):
+        kind = KIND_BY_KEY[card["key"]]
+        use = EFFECTS[kind.effect].wanted(plan)
+        if use and (plan.last_turn or rng.random() < 0.9):
             plays.append({"card": card["id"], "target": target if kind.target == "opponent" else None})
     return plays
 

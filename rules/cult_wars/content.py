@@ -20,13 +20,6 @@ SLOT_NAMES: dict[str, str] = {
     "attack": "Attack", "defend": "Defend", "sacrifice": "Sacrifice", "breed": "Breed",
 }
 
-EFFECTS: frozenset[str] = frozenset({
-    "attack_bonus", "defend_bonus", "weaken_attack", "shelter_sacrifices", "breed_bonus",
-    "sacrifice_bonus", "sacrifice_malus", "steal_card", "draw_cards", "gain_defenders",
-    "kill_followers", "convert_followers", "cancel_cards",
-})
-
-
 @dataclass(frozen=True)
 class ActionKind:
     """One type of action card."""
@@ -40,7 +33,8 @@ class ActionKind:
     target: str
     """``"self"`` (affects the player's own cult) or ``"opponent"`` (names another cult)."""
     effect: str
-    """Effect code interpreted by :mod:`rules.cult_wars.actions`."""
+    """Effect key: its rules are ``EFFECTS[effect]`` in :mod:`rules.cult_wars.effects`, which checks
+    on import that every card's effect has them."""
     amount: int
     """Size of the effect (followers, VP, strength or cards)."""
     priority: int
@@ -74,7 +68,7 @@ KINDS: tuple[ActionKind, ...] = tuple(
 KIND_BY_KEY: dict[str, ActionKind] = {k.key: k for k in KINDS}
 
 for _k in KINDS:
-    if _k.effect not in EFFECTS or _k.target not in ("self", "opponent") or _k.count < 1:
+    if _k.target not in ("self", "opponent") or _k.count < 1:
         raise ValueError(f"cards.json: bad action card {_k.key!r}")
 
 

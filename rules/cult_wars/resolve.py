@@ -2,7 +2,8 @@
 
 Called once every cult has submitted its orders. Works on a copy of the state that the engine
 owns, mutating it in place, and returns the public and private events that tell the story of
-each step: reveal, action cards, combat, sacrifices, breeding, clean-up.
+each step: reveal, action cards (each through its effect's entry in
+:data:`rules.cult_wars.effects.EFFECTS`), combat, sacrifices, breeding, clean-up.
 
 With the ``"two_step"`` table option a defence that wins against two or more attackers lets the
 defender share out their losses after the reveal (rulebook step 5a) whenever there is a real
@@ -21,31 +22,13 @@ from typing import Any
 
 from ..engine import Event, seat_name
 from ..text import count, listing
-from .combat import (
-    CARD_LOSS_ORDER,
-    home_losses,
-    needs_split,
-    share_attacker_losses,
-    split_sacrifice_vp,
-)
-from .content import SLOTS, ActionKind, card_name, kind_of
+from .combat import home_losses, needs_split, share_attacker_losses, split_sacrifice_vp
+from .content import SLOTS, card_name, kind_of
+from .effects import CardPlay, Mods, apply, draw, lose, losses_text, names_with
 from .orders import play_text, slot_text
 from .state import TURNS, CultWarsState, Orders, Play
 
 BOARD_KEYS: tuple[str, ...] = (*SLOTS, "idle")
-
-
-@dataclass
-class Mods:
-    """Turn-long effects of action cards on one cult (they end in step 8)."""
-
-    attack_bonus: int = 0
-    defend_bonus: int = 0
-    weaken: int = 0
-    shelter: bool = False
-    breed_bonus: int = 0
-    sacrifice_bonus: int = 0
-    sacrifice_malus: int = 0
 
 
 @dataclass
@@ -113,45 +96,6 @@ class Turn:
             assigned={int(k): int(n) for k, n in d["assigned"]},
             splits=[Split.from_json(sp) for sp in d["splits"]],
         )
-
-
-def draw(s: CultWarsState, seat: int, n: int, events: list[Event], why: str) -> int:
-    """Draw ``n`` cards for ``seat`` from the top of the deck, reshuffling the discard pile when
-    the deck runs out. Returns how many were drawn (fewer if both piles are empty)."""
-    got: list[str] = []
-    for _ in range(n):
-        if not s.deck and s.discard:
-            s.deck = list(s.discard)
-            s.discard = []
-            s.rng.shuffle(s.deck)
-            s.reshuffles += 1
-            events.append(Event(
-                f"The action deck ran out: the {len(s.deck)} discarded cards are shuffled into a new deck.",
-                kind="reshuffle"))
-        if not s.deck:
-            events.append(Event(f"No action card is left to draw for {seat_name(seat)}.", kind="draw"))
-            break
-        cid = s.deck.pop(0)
-        s.cults[seat].hand.append(cid)
-        got.append(cid)
-    if got:
-        names = ", ".join(f"{card_name(c)} ({c})" for c in got)
-        events.append(Event(f"You draw {names} ({why}).", to=(seat,), kind="draw"))
-        events.append(Event(f"{seat_name(seat)} draws {count(len(got), 'action card')} ({why}).", kind="draw"))
-    return len(got)
-
-
-def _lose(board: dict[str, int], loss: dict[str, int]) -> int:
-    for slot, n in loss.items():
-        board[slot] -= n
-    return sum(loss.values())
-
-
-def _losses_text(loss: dict[str, int]) -> str:
-    names = {"sacrifice": "sacrificial", "breed": "breeder", "defend": "defender",
-             "idle": "idle", "attack": "attacker"}
-    return ", ".join(f"{n} {names[k]}" if names[k] in ("sacrificial", "idle") else count(n, names[k])
-                     for k, n in loss.items() if n) or "nobody"
 
 
 def resolve_turn(s: CultWarsState) -> list[Event]:
@@ -296,86 +240,10 @@ def _resolve_action_cards(s: CultWarsState, t: Turn, events: list[Event]) -> Non
     for kind, k, _i, pl in ordered:
         if pl.card in t.cancelled:
             continue
-        text = _apply_card(s, t, kind, k, pl, events)
+        text = apply(CardPlay(s, t, kind, k, pl.target, events))
         if text:
             events.append(Event(text, kind="actions"))
             t.lines.append(text)
-
-
-def _apply_card(s: CultWarsState, t: Turn, kind: ActionKind, k: int, pl: Play,
-                events: list[Event]) -> str:
-    who = seat_name(k)
-    tgt = pl.target
-    e = kind.effect
-    amt = kind.amount
-    m = t.mods[k]
-    if e == "cancel_cards":
-        assert tgt is not None
-        hit = [(kk, q) for kk, q in t.in_play
-               if kk == tgt and kind_of(q.card).effect != "cancel_cards" and q.card not in t.cancelled]
-        for _kk, q in hit:
-            t.cancelled.add(q.card)
-        if hit:
-            names = ", ".join(card_name(q.card) for _kk, q in hit)
-            return f"{who}'s {kind.name} cancels {seat_name(tgt)}'s {names}."
-        return f"{who}'s {kind.name} finds no card of {seat_name(tgt)} to cancel."
-    if e == "attack_bonus":
-        m.attack_bonus += amt
-        return f"{who}'s {kind.name}: its attack fights {amt} stronger."
-    if e == "defend_bonus":
-        m.defend_bonus += amt
-        return f"{who}'s {kind.name}: its defence fights {amt} stronger."
-    if e == "weaken_attack":
-        assert tgt is not None
-        t.mods[tgt].weaken += amt
-        return f"{who}'s {kind.name}: {seat_name(tgt)}'s attack fights {amt} weaker."
-    if e == "shelter_sacrifices":
-        m.shelter = True
-        return f"{who}'s {kind.name}: its sacrificial followers cannot be killed this turn."
-    if e == "breed_bonus":
-        m.breed_bonus += amt
-        return f"{who}'s {kind.name}: {count(amt, 'extra follower')} will be born if a breeder survives."
-    if e == "sacrifice_bonus":
-        m.sacrifice_bonus += amt
-        return f"{who}'s {kind.name}: its sacrifice will earn {amt} extra VP if any of it survives."
-    if e == "sacrifice_malus":
-        assert tgt is not None
-        t.mods[tgt].sacrifice_malus += amt
-        return f"{who}'s {kind.name}: {seat_name(tgt)}'s sacrifice will earn {amt} fewer VP."
-    if e == "steal_card":
-        assert tgt is not None
-        victim = s.cults[tgt]
-        if not victim.hand:
-            return f"{who}'s {kind.name} finds {seat_name(tgt)}'s hand empty."
-        taken: list[str] = []
-        for _ in range(amt):
-            if not victim.hand:
-                break
-            cid = victim.hand[s.rng.randint(0, len(victim.hand) - 1)]
-            victim.hand.remove(cid)
-            s.cults[k].hand.append(cid)
-            taken.append(cid)
-        names = ", ".join(card_name(c) for c in taken)
-        events.append(Event(f"Your {kind.name} took {names} from {seat_name(tgt)}.", to=(k,), kind="actions"))
-        events.append(Event(f"{who}'s {kind.name} took your {names}.", to=(tgt,), kind="actions"))
-        return f"{who}'s {kind.name} takes an action card from {seat_name(tgt)}'s hand."
-    if e == "draw_cards":
-        got = draw(s, k, amt, events, kind.name)
-        return f"{who}'s {kind.name}: {count(got, 'card')} drawn."
-    if e == "gain_defenders":
-        t.board[k]["defend"] += amt
-        return f"{who}'s {kind.name}: {count(amt, 'new follower')} {'joins' if amt == 1 else 'join'} its defenders."
-    if e in ("kill_followers", "convert_followers"):
-        assert tgt is not None
-        loss = home_losses(amt, t.board[tgt], shelter_sacrifices=t.mods[tgt].shelter,
-                           order=CARD_LOSS_ORDER)
-        lost = _lose(t.board[tgt], loss)
-        if e == "kill_followers":
-            return f"{who}'s {kind.name} kills {lost} of {seat_name(tgt)}'s followers ({_losses_text(loss)})."
-        t.board[k]["idle"] += lost
-        return (f"{who}'s {kind.name} wins over {lost} of {seat_name(tgt)}'s followers "
-                f"({_losses_text(loss)}); they join {who} as idle followers.")
-    raise AssertionError(f"unknown effect {e}")
 
 
 # ----------------------------------------------------------------------------- step 5
@@ -426,13 +294,13 @@ def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event], *, ask: bool
             rec["outcome"] = "even"
         else:
             loss = home_losses(total - defence, t.board[d], shelter_sacrifices=t.mods[d].shelter)
-            _lose(t.board[d], loss)
+            lose(t.board[d], loss)
             killed = loss["sacrifice"]
             vp = split_sacrifice_vp(killed, attackers)
             for k, n in vp.items():
                 s.cults[k].vp += n
             text = (f"{head} The attack breaks through by {total - defence}: {seat_name(d)} loses "
-                    f"{_losses_text(loss)}.")
+                    f"{losses_text(loss)}.")
             if killed:
                 if vp and any(vp.values()):
                     got = ", ".join(f"{seat_name(k)} +{n} VP" for k, n in sorted(vp.items()))
@@ -504,7 +372,7 @@ def _resolve_breeding(s: CultWarsState, t: Turn, events: list[Event]) -> dict[in
         bonus = t.mods[k].breed_bonus if n > 0 else 0
         born[k] = n + bonus
         t.board[k]["idle"] += born[k]
-        extra = f" ({n} + {bonus} Fertility Rite)" if bonus else ""
+        extra = f" ({n} + {bonus} {names_with('breed_bonus')})" if bonus else ""
         lines.append(f"{seat_name(k)} +{count(born[k], 'follower')}{extra}")
     text = ("Breeding: " + "; ".join(lines) + ".") if lines else "Breeding: nobody bred."
     events.append(Event(text, kind="breed"))
