@@ -841,6 +841,197 @@ def legend(c: Canvas, xy: tuple[float, float], items: Sequence[tuple[Callable[[C
     return int(y + size + 14)
 
 
+# --------------------------------------------------------------------------- icons
+
+ICONS: dict[str, str] = {
+    "cards": "cards in hand", "bead": "beads", "follower": "followers", "power": "power",
+    "mobility": "mobility", "vp": "victory points", "temple": "temples", "believer": "believers",
+}
+"""The kit's icons and the word each stands for (the word goes in the alt text and a legend:
+an icon never replaces a word a player has not been shown)."""
+
+
+def icon(c: Canvas, kind: str, centre: tuple[float, float], size: int,
+         fill: RGB | None = None) -> None:
+    """The icon ``kind`` (a key of :data:`ICONS`) about ``size`` px tall, centred on ``centre``,
+    drawn with Pillow's shapes (no image files): the same picture for the same thing in every
+    game, at least as tall as the text beside it."""
+    d = c.draw
+    x, y = centre
+    s = float(size)
+    ink = fill or PALETTE["ink"]
+    edge = PALETTE["bg"]
+    line = max(2, round(s / 12))
+    if kind == "cards":  # two cards fanned, the front one with a band
+        w, h = s * 0.52, s * 0.74
+        d.rounded_rectangle((x - w / 2 - s * 0.16, y - h / 2 - s * 0.08, x + w / 2 - s * 0.16,
+                             y + h / 2 - s * 0.08), radius=max(1, round(s * 0.08)), fill=edge,
+                            outline=ink, width=line)
+        d.rounded_rectangle((x - w / 2 + s * 0.1, y - h / 2 + s * 0.06, x + w / 2 + s * 0.1,
+                             y + h / 2 + s * 0.06), radius=max(1, round(s * 0.08)), fill=ink,
+                            outline=edge, width=line)
+        d.line((x - w / 2 + s * 0.2, y - h / 4 + s * 0.06, x + w / 2, y - h / 4 + s * 0.06),
+               fill=edge, width=line)
+    elif kind == "bead":  # a bead with its hole and a highlight
+        r = s * 0.4
+        d.ellipse((x - r, y - r, x + r, y + r), fill=ink, outline=edge, width=1)
+        d.ellipse((x - r * 0.3, y - r * 0.3, x + r * 0.3, y + r * 0.3), fill=edge)
+        d.ellipse((x - r * 0.72, y - r * 0.72, x - r * 0.36, y - r * 0.36), fill=PALETTE["card"])
+    elif kind in ("follower", "believer"):  # a figure: head and shoulders (a believer wears a halo)
+        hr = s * 0.17
+        hy = y - s * 0.17
+        d.ellipse((x - hr, hy - hr, x + hr, hy + hr), fill=ink)
+        d.pieslice((x - s * 0.34, y + s * 0.05, x + s * 0.34, y + s * 0.75), 180, 360, fill=ink)
+        if kind == "believer":
+            d.arc((x - hr * 1.3, hy - hr * 2.0, x + hr * 1.3, hy - hr * 0.9), 0, 360, fill=ink,
+                  width=line)
+    elif kind == "power":  # a lightning bolt
+        pts = [(0.12, -0.48), (-0.28, 0.06), (-0.02, 0.06), (-0.14, 0.48), (0.28, -0.1),
+               (0.02, -0.1), (0.14, -0.48)]
+        d.polygon([(x + a * s, y + b * s) for a, b in pts], fill=ink)
+    elif kind == "mobility":  # two chevrons: moving on
+        for dx in (-0.2, 0.12):
+            pts = [(dx - 0.1, -0.36), (dx + 0.1, -0.36), (dx + 0.3, 0.0), (dx + 0.1, 0.36),
+                   (dx - 0.1, 0.36), (dx + 0.1, 0.0)]
+            d.polygon([(x + a * s, y + b * s) for a, b in pts], fill=ink)
+    elif kind == "vp":  # a five-pointed star
+        pts = []
+        for k in range(10):
+            r = s * (0.48 if k % 2 == 0 else 0.2)
+            a = math.radians(-90 + 36 * k)
+            pts.append((x + r * math.cos(a), y + s * 0.03 + r * math.sin(a)))
+        d.polygon(pts, fill=ink)
+    elif kind == "temple":  # a pediment on three columns and a step
+        d.polygon([(x - s * 0.46, y - s * 0.16), (x, y - s * 0.46), (x + s * 0.46, y - s * 0.16)],
+                  fill=ink)
+        for dx in (-0.32, -0.06, 0.2):
+            d.rectangle((x + dx * s, y - s * 0.1, x + (dx + 0.12) * s, y + s * 0.3), fill=ink)
+        d.rectangle((x - s * 0.46, y + s * 0.34, x + s * 0.46, y + s * 0.46), fill=ink)
+    else:
+        raise ValueError(f"no icon named {kind!r}")
+
+
+def icon_symbol(kind: str, fill: RGB | None = None) -> Callable[[Canvas, tuple[float, float], float], None]:
+    """The icon as a :func:`legend` symbol (a legend gives each icon its word)."""
+    def draw(c: Canvas, centre: tuple[float, float], r: float) -> None:
+        icon(c, kind, centre, round(r * 2), fill)
+    return draw
+
+
+def icon_width(parts: Sequence[tuple[str, str]], size: int) -> int:
+    """The width :func:`icon_text` draws ``parts`` in."""
+    gap = size // 2
+    return sum(size + 4 + text_size(t, size)[0] for _, t in parts) + gap * max(0, len(parts) - 1)
+
+
+def icon_text(c: Canvas, xy: tuple[float, float], parts: Sequence[tuple[str, str]], size: int,
+              fill: RGB | None = None, *, icon_fill: RGB | None = None) -> int:
+    """Icons each followed by its figure ("⚡ 215  » 3"), left-aligned at ``xy`` (the top of the
+    text); returns the width drawn."""
+    x, y = xy
+    gap = size // 2
+    for i, (kind, text) in enumerate(parts):
+        if i:
+            x += gap
+        icon(c, kind, (x + size / 2, y + size * 0.62), size, icon_fill or fill)
+        x += size + 4
+        c.text((x, y), text, size, fill)
+        x += text_size(text, size)[0]
+    return int(x - xy[0])
+
+
+# ------------------------------------------------------------------ the boards' shared boxes
+
+BOX_MARGIN = 12
+"""The gap between the shared boxes and the image's edges."""
+
+
+def banner(c: Canvas, y: int, lines: Sequence[str], *, seat: int | None = None, head: str = "",
+           rest: str = "", size: int = 24, colour: RGB | None = None) -> int:
+    """The box every board opens with, under its header: who must do what, and by when.
+    ``head`` (30 px, after ``seat``'s badge when given) says whose decision it is, ``rest``
+    following a name never cut ("Ann" + "'s turn"); ``lines`` say what they are to do, each wrapped whole (the first in the accent
+    colour when there is no head). Returns the y below it."""
+    w = c.size[0]
+    inner = w - 2 * BOX_MARGIN - 36
+    head_h = 44 if head else 0
+    rows = [(part, i == 0 and not head) for i, ln in enumerate(lines) for part in wrap(ln, size, inner)]
+    h = 22 + head_h + (size + 8) * len(rows)
+    accent = colour or PALETTE["accent"]
+    c.rect((BOX_MARGIN, y, w - BOX_MARGIN, y + h), fill=PALETTE["panel_hi"], outline=accent,
+           radius=14, width=4)
+    if head:
+        if seat is not None:
+            c.name_tag((BOX_MARGIN + 18, y + 32), seat, head, 30, inner, rest=rest)
+        else:
+            c.text((BOX_MARGIN + 18, y + 14), head + rest, 30, accent, width=inner)
+    for i, (text, first) in enumerate(rows):
+        c.text((BOX_MARGIN + 18, y + 12 + head_h + (size + 8) * i), text, size,
+               accent if first else PALETTE["ink"])
+    return y + h + BOX_MARGIN
+
+
+class Ranked(NamedTuple):
+    """A row of the final ranking: the seat, its display name, its score in words (the parts
+    that decided the order, named: "3 captured · 1 standing · 12 beads") and whether it won."""
+
+    seat: int
+    name: str
+    score: str
+    winner: bool
+
+
+def ranking_box(c: Canvas, y: int, rows: Sequence[Ranked], reason: str, *,
+                size: int = 24) -> int:
+    """The box every finished game opens with: "Final ranking", place by place the name (with
+    its badge, WINNER beside a winner) and its score under it, then why the game ended.
+    Returns the y below it."""
+    w = c.size[0]
+    inner = w - 2 * BOX_MARGIN - 36
+    x0 = BOX_MARGIN + 18
+    row_h = 2 * size + 26
+    scores = [wrap(r.score, size, inner - 40) for r in rows]
+    why = wrap(reason, size, inner) if reason else []
+    h = 62 + sum(row_h + (size + 6) * (len(s) - 1) for s in scores) + (size + 6) * len(why) + 10
+    c.rect((BOX_MARGIN, y, w - BOX_MARGIN, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"],
+           radius=14, width=4)
+    c.text((x0, y + 12), "Final ranking", 30, PALETTE["accent"])
+    yy = y + 62
+    mark = "WINNER"
+    for place, (row, score) in enumerate(zip(rows, scores, strict=True), 1):
+        tone = PALETTE["accent"] if row.winner else PALETTE["ink"]
+        c.text((x0, yy), f"{place}.", size, tone)
+        room = inner - 40 - (text_size(mark, size)[0] + 12 if row.winner else 0)
+        c.name_tag((x0 + 40, yy + size * 0.6), row.seat, row.name, size, room)
+        if row.winner:
+            c.text((w - BOX_MARGIN - 18, yy + 2), mark, size, PALETTE["accent"], anchor="ra")
+        sy = yy + size + 8
+        for part in score:
+            c.text((x0 + 80, sy), part, size, PALETTE["accent"] if row.winner else PALETTE["muted"])
+            sy += size + 6
+        yy += row_h + (size + 6) * (len(score) - 1)
+    for part in why:
+        c.text((x0, yy), part, size, PALETTE["muted"])
+        yy += size + 6
+    return y + h + BOX_MARGIN
+
+
+def moves_box(c: Canvas, y: int, title: str, lines: Sequence[str], *, size: int = 24) -> int:
+    """The box of what just happened ("Last moves", a game's last combat or reveal): its title,
+    then each line wrapped whole. Returns the y below it."""
+    w = c.size[0]
+    inner = w - 2 * BOX_MARGIN - 36
+    rows = [part for ln in lines for part in wrap(ln, size, inner)]
+    h = 52 + (size + 6) * len(rows)
+    c.rect((BOX_MARGIN, y, w - BOX_MARGIN, y + h), fill=PALETTE["panel"], radius=12, width=0)
+    c.text((BOX_MARGIN + 18, y + 10), title, size, PALETTE["accent"], width=inner)
+    yy = y + 46
+    for part in rows:
+        c.text((BOX_MARGIN + 18, yy), part, size, PALETTE["ink"])
+        yy += size + 6
+    return y + h + BOX_MARGIN
+
+
 def to_png(image: Image.Image, *, optimize: bool = False) -> bytes:
     """PNG bytes of ``image`` as 256 palette colours with light compression: about half the time
     and size of a full-colour PNG, which matters for a board posted on every move. An image of

@@ -29,8 +29,18 @@ from bot.render import (
     with_names,
     wrap,
 )
-from bot.render import card as draw_card
-from rules.alternate_histories.content import CARDS, GOVERNANCES, NATIONS
+from bot.render.kit import (
+    Ranked,
+    banner,
+    icon_symbol,
+    icon_text,
+    legend,
+    moves_box,
+    pill,
+    ranking_box,
+)
+from rules.alternate_histories.content import CARDS, GOVERNANCES, KEYWORDS, KIND_NAMES, NATIONS
+from rules.text import listing
 
 from .deckbuilder import ERAS, Pool, era_index, era_name
 
@@ -126,12 +136,10 @@ def deck_alt(pool: Pool, name: str, data: Mapping[str, Any], errors: Sequence[st
 
 PER_ROW = 3
 TILE_W = (WIDTH - 40 - (PER_ROW - 1) * 8) // PER_ROW
-KEYWORD_SHORT = {
-    "air": "Air", "espionage": "Spy", "naval": "Naval", "nuclear": "Nuclear",
-    "precision_strike": "Precision", "rapid_deployment": "Rapid", "reorder": "Reorder",
-    "submarine": "Sub", "tokenize_hand": "Tokenize", "tokenize_deck": "Tokenize",
-    "station": "Station",
-}
+KEYWORD_NAMES = {k: label for k, (label, _) in KEYWORDS.items()}
+"""A keyword's printed name on a tile, in full (never shortened: "Submarine", not "Sub")."""
+LEGEND = (("power", "power"), ("mobility", "mobility"), ("cards", "cards in hand"))
+"""The icons of the board and hand, each with its word (drawn as the board's legend)."""
 
 
 def card_name(card_id: str | None) -> str:
@@ -159,27 +167,41 @@ def counted(ids: Sequence[str]) -> str:
     return ", ".join(f"{n}x {name}" if n > 1 else name for name, n in order)
 
 
-def _tile_lines(p: JSON, field: Mapping[int, JSON]) -> tuple[str, str, str]:
-    """A permanent's name, numbers and state in three short lines."""
+def _tile_lines(p: JSON, field: Mapping[int, JSON]) -> tuple[str, list[tuple[str, str]], str]:
+    """A permanent's name, its numbers (icon, figure) as its tile shows them, and its state."""
     name = "Face-down card" if p.get("face_down") and p.get("token") is None else str(p.get("name") or "?")
     if p.get("token") == "academic":
         name = "Academic token"
-    if p["kind"] == "unit":
-        numbers = f"{p.get('attack', p['power'])} power · {p.get('speed', p['mobility'])} mob"
+    numbers: list[tuple[str, str]]
+    if p["kind"] == "unit":  # the power it attacks with now, every modifier in (as combat uses)
+        numbers = [("power", str(p.get("attack", p["power"]))),
+                   ("mobility", str(p.get("speed", p["mobility"])))]
     elif p["kind"] == "infrastructure":
-        numbers = f"Infrastructure · {p.get('defend', p['power'])}"
+        numbers = [("power", str(p.get("defend", p["power"])))]
     else:
-        numbers = "Resource" + (" (reserve)" if p.get("face_down") else "")
-    state: list[str] = []
+        numbers = [("", "Resource" + (" (reserve)" if p.get("face_down") else ""))]
+    state: list[str] = ["Infrastructure"] if p["kind"] == "infrastructure" else []
     if p.get("tapped"):
-        state.append("TAPPED")
+        state.append("Tapped (used)")
     if p.get("station") is not None and p["station"] in field:
         state.append(f"on {field[p['station']].get('name') or 'infrastructure'}")
-    kws = [KEYWORD_SHORT.get(k, k) for k in p.get("keywords", [])]
+    kws = [KEYWORD_NAMES.get(k, k) for k in p.get("keywords", [])]
     state += list(dict.fromkeys(kws))
     if p.get("rapid"):
-        state.append("new")
+        state.append("deployed this turn")
     return name, numbers, " · ".join(state)
+
+
+def _numbers(c: Canvas, xy: tuple[float, float], numbers: Sequence[tuple[str, str]],
+             fill: tuple[int, int, int]) -> None:
+    """A tile's numbers: icons with their figures, or a word ("Resource") where there are none."""
+    x, y = xy
+    icons = [(kind, t) for kind, t in numbers if kind]
+    if icons:
+        x += icon_text(c, (x, y), icons, TEXT, fill) + TEXT // 2
+    words = [t for kind, t in numbers if not kind]
+    if words:
+        c.text((x, y), words[0], TEXT, fill)
 
 
 class _Tile:
@@ -224,8 +246,7 @@ def _tiles(c: Canvas, x0: int, y: int, perms: Sequence[JSON], field: Mapping[int
             for line in tile.name:
                 c.text((x + 8, ty), line, TEXT, PALETTE["muted"] if tapped else PALETTE["ink"])
                 ty += LINE
-            c.text((x + 8, ty), tile.numbers, TEXT, PALETTE["accent"] if not tapped else PALETTE["muted"],
-                   width=TILE_W - 16)
+            _numbers(c, (x + 8, ty), tile.numbers, PALETTE["accent"] if not tapped else PALETTE["muted"])
             ty += LINE
             for line in tile.state:
                 c.text((x + 8, ty), line, TEXT, PALETTE["bad"] if tapped else PALETTE["muted"])
@@ -239,13 +260,13 @@ def _side_lines(side: JSON) -> list[tuple[str, str]]:
     era = int(side.get("era", 0))
     grave = side.get("graveyard", [])
     lines = [(f"Era tracker: {side.get('era_name', era_name(era))} ({plural(era, 'reshuffle')})", "ink"),
-             (f"Deck {side.get('deck', 0)} · Hand {side.get('hand', 0)} · Graveyard {len(grave)} · "
+             (f"Deck {side.get('deck', 0)} · Graveyard {len(grave)} · "
               f"Burned {len(side.get('burned', []))}", "ink")]
     extra = []
     if side.get("compute"):
-        extra.append(f"Compute {side['compute']}")
+        extra.append(f"{plural(int(side['compute']), 'Compute token')}")
     if side.get("burn_on_reshuffle"):
-        extra.append(f"Burns {side['burn_on_reshuffle']} at its next reshuffle")
+        extra.append(f"Burns {side['burn_on_reshuffle']} at their next reshuffle")
     if extra:
         lines.append((" · ".join(extra), "muted"))
     if grave:
@@ -260,7 +281,7 @@ def _burned_lines(side: JSON) -> list[str]:
 def _side_height(side: JSON, perms: Sequence[JSON], field: Mapping[int, JSON]) -> int:
     units = [p for p in perms if p["kind"] == "unit"]
     others = [p for p in perms if p["kind"] != "unit"]
-    h = 58 + LINE * len(_side_lines(side)) + 4
+    h = 58 + LINE + LINE * len(_side_lines(side)) + 4
     for group in (units, others):
         h += LINE + 4 + (_tiles_height(group, field) if group else 0)
     return h + LINE * len(_burned_lines(side)) + 10
@@ -268,18 +289,28 @@ def _side_height(side: JSON, perms: Sequence[JSON], field: Mapping[int, JSON]) -
 
 def _side_panel(c: Canvas, y: int, side: JSON, perms: Sequence[JSON], field: Mapping[int, JSON],
                 who: str, view: JSON) -> int:
+    """A side's panel in the order every game's player panel follows: the name (the panel
+    outlined while it is their decision) with what sets them apart on the right, their cards
+    in hand and whether it is their turn, their facts, then what they have in play."""
     seat = side["seat"]
     colour = seat_colour(seat)
     h = _side_height(side, perms, field)
     turn = view.get("phase") == "turn" and view.get("current") == seat
-    c.rect((10, y, WIDTH - 10, y + h), fill=PALETTE["panel"], outline=colour if turn else None,
-           radius=12, width=3)
+    deciding = seat in _waiting(view)
+    c.rect((10, y, WIDTH - 10, y + h), fill=PALETTE["panel_hi"] if deciding else PALETTE["panel"],
+           outline=colour, radius=12, width=5 if turn else 3)
     allegiance = (f"{nation_name(side.get('nation'))} · {governance_name(side.get('governance'))}"
                   if side.get("nation") else "deck not chosen yet" if not side.get("chosen") else "deck chosen")
     right_w = text_size(allegiance, TEXT)[0] + 10
-    c.name_tag((22, y + 30), seat, who + ("  (to play)" if turn else ""), 26, WIDTH - 60 - right_w)
+    c.name_tag((22, y + 30), seat, who, 26, WIDTH - 60 - right_w)
     c.text((WIDTH - 24, y + 18), allegiance, TEXT, PALETTE["muted"], anchor="ra")
     yy = y + 58
+    hand = int(side.get("hand", 0))
+    x = 22 + icon_text(c, (22, yy), [("cards", f"{hand} in hand")], TEXT, PALETTE["ink"])
+    status = "to decide" if deciding else "their turn" if turn else ""
+    if status:
+        c.text((x + 14, yy), "· " + status, TEXT, PALETTE["accent"])
+    yy += LINE
     for line, tone in _side_lines(side):
         c.text((22, yy), line, TEXT, PALETTE[tone], width=WIDTH - 44)
         yy += LINE
@@ -298,26 +329,41 @@ def _side_panel(c: Canvas, y: int, side: JSON, perms: Sequence[JSON], field: Map
     return y + h
 
 
+def _power_now(x: JSON, view: JSON) -> int:
+    """The power a side of the last combat fought with: its total less the top card's value (the
+    power its tile showed, every modifier in), or without a roll the unit's attack power as its
+    tile shows it (its printed power when it has left the table)."""
+    total, rolled = x.get("total"), x.get("roll")
+    if total is not None:
+        return int(total) - int(rolled or 0)
+    for p in view.get("battlefield", []):
+        if p.get("uid") == x.get("uid"):
+            return int(p.get("attack") or p.get("power") or 0)
+    return int(x.get("power") or 0)
+
+
 def _combat_lines(view: JSON, who: Sequence[str]) -> list[str]:
+    """The last combat, each side's total taken apart into its named parts: the power its tile
+    shows plus the value of the card that was on top of its deck ("130 power + 45, the value of
+    Doughboys on top of the deck = 175")."""
     last = view.get("last_combat")
     if not last:
         return []
     a, d, outcome = last.get("attacker"), last.get("defender"), last.get("outcome")
 
+    def owner(x: JSON) -> str:
+        return who[x["owner"]] if 0 <= x.get("owner", -1) < len(who) else "?"
+
     def roll(x: JSON) -> str:
-        owner = who[x["owner"]] if 0 <= x.get("owner", -1) < len(who) else "?"
-        power, total = int(x.get("power") or 0), x.get("total")
+        power, total = _power_now(x, view), x.get("total")
         if total is None:
-            return f"{owner}'s {x.get('name')} ({power} power)"
-        parts = [f"{power} power"]
+            return f"{owner(x)}'s {x.get('name')} ({power} power)"
         rolled = x.get("roll")
-        if rolled is not None:
-            parts.append(f"{rolled} ({card_name(x.get('roll_card'))})")
-        bonus = int(total) - power - int(rolled or 0)
-        if bonus:
-            parts.append(f"{bonus} bonus" if bonus > 0 else f"{bonus} malus")
-        empty = "" if rolled is not None else " (no card left to reveal)"
-        return f"{owner}'s {x.get('name')}: " + " + ".join(parts).replace("+ -", "- ") + f" = {total}{empty}"
+        if rolled is None:
+            return (f"{owner(x)}'s {x.get('name')}: {power} power + 0 (no card left on top of "
+                    f"the deck) = {total}")
+        return (f"{owner(x)}'s {x.get('name')}: {power} power + {rolled}, the value of "
+                f"{card_name(x.get('roll_card'))} on top of the deck = {total}")
 
     if a is None:
         return []
@@ -325,30 +371,72 @@ def _combat_lines(view: JSON, who: Sequence[str]) -> list[str]:
         return [roll(a) + " attacked;", f"{roll(d)} fled."]
     if outcome == "hit" or d is None:
         target = who[1 - a["owner"]] if 0 <= 1 - a.get("owner", 0) < len(who) else "the opponent"
-        return [f"{roll(a)} hit {target} directly."]
+        power = _power_now(a, view)
+        cards = ("one card off the deck per full 100 power" if power >= 100
+                 else "under 100 power, no card off the deck")
+        return [f"{roll(a)} hit {target} directly ({cards})."]
     verdict = {"attacker": "the attacker won", "defender": "the defender won",
                "tie": "a tie"}.get(str(outcome), str(outcome))
     return [roll(a), f"against {roll(d)}: {verdict}."]
 
 
+def _waiting(view: JSON) -> list[int]:
+    """The seats whose decision the table waits for (public)."""
+    phase = view.get("phase")
+    if phase == "deck":
+        return [s["seat"] for s in view.get("sides", []) if not s.get("chosen")]
+    if phase == "opening":
+        return [s["seat"] for s in view.get("sides", []) if not s.get("opened")]
+    if phase != "turn":
+        return []
+    pending = view.get("pending") or {}
+    if pending.get("seat") is not None:
+        return [int(pending["seat"])]
+    return [int(view.get("current", 0))]
+
+
+def _ranking(view: JSON, who: Sequence[str]) -> list[Ranked]:
+    """The final ranking: the winner first, then by cards left to draw (deck and hand), the
+    score each side ends with."""
+    w = view.get("winner")
+    sides = sorted(view.get("sides", []), key=lambda sd: (sd["seat"] != w,
+                                                          -(int(sd.get("deck", 0)) + int(sd.get("hand", 0))),
+                                                          sd["seat"]))
+    rows = []
+    for sd in sides:
+        k = sd["seat"]
+        units = sum(1 for p in view.get("battlefield", []) if p["owner"] == k and p["kind"] == "unit")
+        score = (f"{plural(int(sd.get('deck', 0)), 'card')} in the deck · {plural(units, 'unit')} in "
+                 f"play · {len(sd.get('burned', []))} burned")
+        rows.append(Ranked(k, who[k], score, k == w))
+    return rows
+
+
 def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
-    """The public board: the era track with the global era, then each side — its nation and
-    governance, era tracker, deck, hand, graveyard and burned counts, its units (power,
-    mobility, tapped, where stationed, keywords) and its infrastructure and resources — then
-    the last combat with both rolls, and whose turn it is (or the result)."""
+    """The public board, laid out as every game's: the header, then the banner saying who must do
+    what (or, at the end, the final ranking with each side's score and why the game ended), the
+    era track and the icons' legend, each side's panel — its nation and governance, cards in
+    hand, era tracker, deck, graveyard and burned counts, its units (power, mobility, tapped,
+    where stationed, keywords) and its infrastructure and resources — then the last combat with
+    each total taken apart."""
     who = seat_names(names, 2)
     sides = view.get("sides", [])
     field = {int(p["uid"]): p for p in view.get("battlefield", [])}
     by_owner = {k: [p for p in view.get("battlefield", []) if p["owner"] == k] for k in (0, 1)}
-    combat = [part for line in _combat_lines(view, who) for part in wrap(line, TEXT, WIDTH - 40)]
-    footer = wrap(_footer(view, who), TEXT, WIDTH - 40)
-    height = 64 + 70 + sum(_side_height(sd, by_owner.get(sd["seat"], []), field) + GAP for sd in sides)
-    height += (40 + LINE * len(combat) if combat else 0) + 24 + LINE * len(footer) + 10
-    c = Canvas(WIDTH, height)
+    combat = _combat_lines(view, who)
+    over = view.get("phase") == "over"
+    c = Canvas(WIDTH, 6000)
     g = int(view.get("global_era_index", 0))
     c.header("Alternate Histories", f"Turn {view.get('turn', 0)} · {ERAS[g]} era"
              if view.get("phase") == "turn" else _phase_word(view))
-    y = 74
+    y = 64 + GAP
+    if over:
+        y = ranking_box(c, y, _ranking(view, who), _end_reason(view, who))
+    else:
+        head, rest, lines = _awaited(view, who)
+        waiting = _waiting(view)
+        y = banner(c, y, lines, seat=waiting[0] if head and len(waiting) == 1 else None,
+                   head=head, rest=rest)
     seg = (WIDTH - 40) // len(ERAS)
     for i, era in enumerate(ERAS):
         x = 20 + i * seg
@@ -356,24 +444,33 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
         c.rect((x + 2, y, x + seg - 2, y + 44), fill=ERA_COLOUR[era] if on else PALETTE["panel"],
                outline=ERA_COLOUR[era], radius=8, width=2)
         c.text((x + seg / 2, y + 22), era, TEXT, PALETTE["bg"] if on else ERA_COLOUR[era], anchor="mm")
-    y += 58
+    y += 56
+    y = legend(c, (20, y), [(icon_symbol(kind), word) for kind, word in LEGEND], TEXT, WIDTH - 40)
     for sd in sides:
         y = _side_panel(c, y, sd, by_owner.get(sd["seat"], []), field, who[sd["seat"]], view) + GAP
     if combat:
-        c.text((20, y + 4), "Last combat", TEXT, PALETTE["accent"])
-        y += 40
-        for line in combat:
-            c.text((20, y), line, TEXT, PALETTE["ink"])
-            y += LINE
-    y += 14
-    for line in footer:
-        c.text((20, y), line, TEXT, PALETTE["good"] if view.get("phase") == "over" else PALETTE["ink"])
-        y += LINE
-    return c.image
+        y = moves_box(c, y, "Last combat", combat)
+    return c.image.crop((0, 0, WIDTH, y + 4))
 
 
-STEP_WORDS = {"events": "events", "combat": "combat", "build": "build",
-              "decommission": "decommission", "draw": "draw"}
+STEP_WORDS = {
+    "events": "events phase: play events or deploy Rapid Deployment units, or go to combat",
+    "combat": "combat phase: attack with an untapped unit, or end combat",
+    "build": "build phase: play units, infrastructure, resources and events",
+    "decommission": "decommission: destroy untapped units or resources, discard cards, or end "
+                    "the turn",
+    "draw": "draw phase",
+}
+"""What the player whose turn it is does in each step (as the step's prompt says it)."""
+PENDING_WORDS = {
+    "pay": "chooses the cards to discard to pay for {card}",
+    "tokenize": "chooses the cards to place face down for {card}",
+    "reorder": "puts the top cards of the opponent's deck back in an order of their choice",
+    "burn": "chooses the graveyard cards to burn before reshuffling",
+    "target": "chooses the enemy {card} destroys",
+    "station": "chooses whether to station their new unit on their infrastructure",
+}
+"""A decision inside a turn, in words (``{card}`` is the card's name when public)."""
 
 
 def _phase_word(view: JSON) -> str:
@@ -381,24 +478,51 @@ def _phase_word(view: JSON) -> str:
             "over": "game over"}.get(str(view.get("phase")), str(view.get("phase")))
 
 
-def _footer(view: JSON, who: Sequence[str]) -> str:
+def _awaited(view: JSON, who: Sequence[str]) -> tuple[str, str, list[str]]:
+    """The banner: whose decision (name and what follows it) and what they are to do."""
     phase = view.get("phase")
-    if phase == "over":
-        w = view.get("winner")
-        head = f"Game over: {who[w]} wins" if isinstance(w, int) and 0 <= w < len(who) else "Game over: a draw"
-        return head + (f" ({with_names(str(view['reason']), who).rstrip('.')})" if view.get("reason") else "")
-    if phase == "deck":
-        waiting = [who[s["seat"]] for s in view.get("sides", []) if not s.get("chosen")]
-        return "Choosing decks in secret; waiting for " + (" and ".join(waiting) or "nobody")
-    if phase == "opening":
-        waiting = [who[s["seat"]] for s in view.get("sides", []) if not s.get("opened")]
-        return "Choosing opening hands in secret; waiting for " + (" and ".join(waiting) or "nobody")
+    if phase in ("deck", "opening"):
+        waiting = [who[k] for k in _waiting(view)]
+        what = "decks" if phase == "deck" else "opening hands of 7 cards"
+        return "", "", [f"Both players choose their {what} in secret.",
+                        "Waiting for " + (listing(waiting) or "nobody") + "."]
     cur = int(view.get("current", 0))
-    step = STEP_WORDS.get(str(view.get("step")), str(view.get("step")))
     pending = view.get("pending") or {}
-    if pending.get("kind") == "react":
-        return f"{who[cur]} attacks: {who[int(pending['seat'])]} may flee or intercept"
-    return f"{who[cur]}'s turn: {step} phase"
+    kind = pending.get("kind")
+    if kind == "react":
+        seat = int(pending["seat"])
+        attacker = next((p for p in view.get("battlefield", []) if p["uid"] == pending.get("attacker")),
+                        None)
+        what = f"{who[cur]}'s {attacker['name']}" if attacker else who[cur]
+        return who[seat], " may react", [f"{what} attacks: flee, intercept with a unit, or let "
+                                         "the attack go ahead."]
+    if kind in PENDING_WORDS:
+        seat = int(pending["seat"])
+        card = card_name(pending.get("card")) if pending.get("card") else "the card"
+        return who[seat], "'s decision", [who[seat] + " " + PENDING_WORDS[kind].format(card=card) + "."]
+    step = str(view.get("step"))
+    words = STEP_WORDS.get(step, f"{step} phase")
+    return who[cur], "'s turn", [words[:1].upper() + words[1:] + "."]
+
+
+def awaited_line(view: JSON, who: Sequence[str]) -> str:
+    """The banner in one line of text: who must do what, or who won and why."""
+    if view.get("phase") == "over":
+        return "Game over: " + _end_reason(view, who)
+    head, rest, lines = _awaited(view, who)
+    return (f"{head}{rest}: " if head else "") + " ".join(lines)
+
+
+def _end_reason(view: JSON, who: Sequence[str]) -> str:
+    """Why the game ended, as a sentence that names the winner."""
+    w = view.get("winner")
+    winner = who[w] if isinstance(w, int) and 0 <= w < len(who) else None
+    head = f"{winner} wins" if winner else "a draw"
+    reason = with_names(str(view.get("reason") or ""), who).rstrip(".")
+    if not reason:
+        return head[:1].upper() + head[1:] + "."
+    said = f"{winner} wins" in reason if winner else "draw" in reason
+    return reason[:1].upper() + reason[1:] + ("." if said else f"; {head}.")
 
 
 def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
@@ -412,8 +536,9 @@ def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
         units = [p for p in field if p["owner"] == k and p["kind"] == "unit"]
         return (f"{who[k]}: " + (f"{nation_name(sd.get('nation'))} {governance_name(sd.get('governance'))}, "
                                   if sd.get("nation") else "")
-                + f"{sd.get('era_name', '')} era tracker, {plural(int(sd.get('deck', 0)), 'card')} in the "
-                  f"deck, {plural(len(units), 'unit')}, {len(sd.get('burned', []))} burned")
+                + f"{sd.get('era_name', '')} era tracker, {plural(int(sd.get('hand', 0)), 'card')} in "
+                  f"hand, {plural(int(sd.get('deck', 0)), 'card')} in the deck, "
+                  f"{plural(len(units), 'unit')}, {len(sd.get('burned', []))} burned")
 
     ranking = "; ".join(standing(sd) for sd in sorted(
         sides, key=lambda sd: -(int(sd.get("deck", 0)) + int(sd.get("hand", 0)))))
@@ -424,23 +549,27 @@ def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
                 else "Alternate Histories, game over: a draw")
         return alt_text(head, with_names(str(view.get("reason") or ""), who), f"Final ranking: {ranking}")
     g = int(view.get("global_era_index", 0))
+    head, rest, lines = _awaited(view, who)
     return alt_text(f"Alternate Histories board, turn {view.get('turn', 0)}, {ERAS[g]} era",
-                    _footer(view, who), f"Standing: {ranking}", f"Last combat: {combat}" if combat else "")
+                    head + rest, *lines, f"Standing: {ranking}", f"Last combat: {combat}" if combat else "")
 
 
 # --------------------------------------------------------------------------- the hand
 
 def cost_words(cost: Any) -> str:
-    """A cost in words the image font can draw ("discard 2 + mill 1"; "free")."""
+    """A cost in words the image font can draw ("discard 2 cards + top card of your deck to the
+    graveyard"; "free")."""
     parts = []
     if _get(cost, "discard"):
-        parts.append(f"discard {_get(cost, 'discard')}")
+        parts.append(f"discard {plural(int(_get(cost, 'discard')), 'card')}")
     if _get(cost, "mill"):
-        parts.append(f"mill {_get(cost, 'mill')}")
+        n = int(_get(cost, "mill"))
+        parts.append("top card of your deck to the graveyard" if n == 1
+                     else f"top {n} cards of your deck to the graveyard")
     if _get(cost, "academic"):
-        parts.append(f"{_get(cost, 'academic')} Academic")
+        parts.append(plural(int(_get(cost, "academic")), "Academic token"))
     if _get(cost, "compute"):
-        parts.append(f"{_get(cost, 'compute')} Compute")
+        parts.append(plural(int(_get(cost, "compute")), "Compute token"))
     return " + ".join(parts) or "free"
 
 
@@ -455,36 +584,152 @@ def card_facts(card: Any) -> str:
     labels = card.keyword_labels() if hasattr(card, "keyword_labels") else list(card.keywords)
     if labels:
         bits.append(", ".join(labels))
-    bits.append(f"cost {cost_words(card.cost)}")
+    bits.append(f"cost: {cost_words(card.cost)}")
     return " · ".join(bits)
 
 
+def _own_text(card: Any) -> str:
+    """The card's text without the keyword names its pills already show ("Air. Japan's ..." ->
+    "Japan's ...")."""
+    text = str(card.text).strip()
+    labels = card.keyword_labels()
+    for lead in (", ".join(labels), *labels):
+        if lead and text.startswith(lead + "."):
+            text = text[len(lead) + 1:].strip()
+    return text
+
+
+STAT = 30
+"""The size of a hand card's power and mobility: the first thing read on it."""
+PLAYABLE = (96, 196, 120)
+
+
+class _HandCard:
+    """A hand card laid out stat-first: its name on the era's band, then power and mobility
+    (or its kind) big with the value at the right, its era and kind, its keywords whole, each on
+    a pill, its cost, its own text, and at the foot whether it can be played now."""
+
+    def __init__(self, card: Any, width: int, mark: str | None) -> None:
+        self.card, self.width, self.mark = card, width, mark
+        room = width - 28
+        self.title = wrap(card.name, 26, width - 24)
+        self.kind = f"{era_name(card.era)} {str(card.kind).lower()}"
+        self.stats: list[tuple[str, str]] = []
+        if card.kind == "unit":
+            self.stats = [("power", str(card.power)), ("mobility", str(card.mobility))]
+        elif card.kind == "infrastructure":
+            self.stats = [("power", str(card.power))]
+        self.value = f"value {card.value}"
+        self.pills: list[list[str]] = []
+        x = 0
+        for label in card.keyword_labels():
+            w = text_size(label, TEXT)[0] + 24
+            if not self.pills or x + w > room:
+                self.pills.append([])
+                x = 0
+            self.pills[-1].append(label)
+            x += w
+        self.cost = wrap("Cost: " + cost_words(card.cost), TEXT, room)
+        own = _own_text(card)
+        self.body = wrap(own, TEXT, room) if own else []
+        self.height = (16 + len(self.title) * 32 + 12 + STAT + 14 + LINE + 42 * len(self.pills)
+                       + LINE * (len(self.cost) + len(self.body)) + (48 if mark is not None else 0) + 14)
+
+    def draw(self, height: int) -> Image.Image:
+        w = self.width
+        band = era_colour(self.card.era)
+        c = Canvas(w, height, bg=PALETTE["bg"])
+        c.rect((2, 2, w - 3, height - 3), fill=PALETTE["card"], outline=band, radius=12, width=4)
+        band_h = 12 + len(self.title) * 32
+        c.rect((6, 6, w - 7, 6 + band_h), fill=band, radius=8)
+        for i, line in enumerate(self.title):
+            c.text((w / 2, 12 + i * 32), line, 26, PALETTE["card_ink"], anchor="ma")
+        y = 16 + band_h
+        ink = PALETTE["card_ink"]
+        if self.stats:
+            icon_text(c, (14, y), self.stats, STAT, ink)
+        else:
+            c.text((14, y), KIND_NAMES.get(str(self.card.kind), str(self.card.kind)), STAT, ink)
+        c.text((w - 14, y + STAT - TEXT), self.value, TEXT, ink, anchor="ra")
+        y += STAT + 14
+        c.text((14, y), self.kind, TEXT, (110, 100, 90))
+        y += LINE
+        for row in self.pills:
+            x = 14
+            for label in row:
+                x += pill(c, (x, y), label, band, TEXT) + 8
+            y += 42
+        for line in self.cost:
+            c.text((14, y), line, TEXT, ink)
+            y += LINE
+        for line in self.body:
+            c.text((14, y), line, TEXT, ink)
+            y += LINE
+        if self.mark is not None:
+            now = bool(self.mark)
+            top = height - 54
+            c.rect((8, top, w - 9, height - 9), fill=PLAYABLE if now else (214, 206, 190), radius=8,
+                   width=0)
+            c.text((w / 2, top + 7), self.mark or "Not playable now", TEXT,
+                   PALETTE["bg"] if now else (110, 100, 90), anchor="ma")
+        return c.image
+
+
+def _marks(priv: Mapping[str, Any], hand: Sequence[Any], view: JSON) -> list[str | None]:
+    """Each hand card's mark: "Playable now" (with its cost after discounts when it is not the
+    printed one), "" for not now, None when the seat is not in a step where it plays cards."""
+    seat = int(priv.get("seat", 0))
+    playing = (view.get("phase") == "turn" and view.get("current") == seat
+               and view.get("step") in ("events", "build") and not view.get("pending"))
+    if not playing:
+        return [None] * len(hand)
+    playable: Mapping[str, int] = priv.get("playable") or {}
+    out: list[str | None] = []
+    for card in hand:
+        if card.id not in playable:
+            out.append("")
+            continue
+        cost = int(playable[card.id])
+        out.append("Playable now" if cost == card.cost.discard
+                   else f"Playable now: discard {cost}" if cost else "Playable now, free")
+    return out
+
+
 def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image | None:
-    """The seat's hand, card by card (name, era, kind, numbers, value, keywords, cost, text),
-    then its face-down cards and any deck top it knows."""
+    """The seat's hand, card by card laid out stat-first (see :class:`_HandCard`) with the
+    cards playable now marked in the events and build phases, then its face-down cards and any
+    deck top it knows."""
     priv = view.get("private") or {}
     hand = [CARDS[c] for c in priv.get("hand", []) if c in CARDS]
     seat = int(priv.get("seat", 0))
     who = seat_names(names, 2)
     cols, w = 2, (WIDTH - 3 * GAP) // 2
-    images = [draw_card(c.name, f"{card_facts(c)}. {c.text}", width=w, colour=era_colour(c.era),
-                        title_size=26, body_size=TEXT, body_lines=40) for c in hand]
-    rows = [images[i:i + cols] for i in range(0, len(images), cols)]
+    marks = _marks(priv, hand, view)
+    cards = [_HandCard(c, w, m) for c, m in zip(hand, marks, strict=True)]
+    rows = [cards[i:i + cols] for i in range(0, len(cards), cols)]
     extra = [part for line in _hand_extras(priv) for part in wrap(line, TEXT, WIDTH - 40)]
-    height = 64 + 16 + sum(max(im.height for im in row) + GAP for row in rows) + LINE * len(extra) + 40
+    note = wrap("Value: what a card adds to a combat when it is the top card of your deck.", TEXT,
+                WIDTH - 40)
+    height = (64 + 16 + LINE * len(note) + 8 + sum(max(k.height for k in row) + GAP for row in rows)
+              + LINE * len(extra) + 40)
     c = Canvas(WIDTH, max(height, 160))
     c.rect((0, 0, WIDTH, 64), fill=PALETTE["panel"], radius=0)
     right = plural(len(hand), "card")
     c.name_tag((18, 32), seat, who[seat], 28, WIDTH - 60 - text_size(right, TEXT)[0], rest="'s hand")
     c.text((WIDTH - 18, 20), right, TEXT, PALETTE["muted"], anchor="ra")
-    y = 80
+    y = 76
+    for line in note:
+        c.text((20, y), line, TEXT, PALETTE["muted"])
+        y += LINE
+    y += 8
     if not hand:
         c.text((20, y), "No cards in hand.", TEXT, PALETTE["muted"])
         y += 40
     for row in rows:
-        for i, im in enumerate(row):
-            c.image.paste(im, (GAP + i * (w + GAP), y))
-        y += max(im.height for im in row) + GAP
+        h = max(k.height for k in row)
+        for i, k in enumerate(row):
+            c.image.paste(k.draw(h), (GAP + i * (w + GAP), y))
+        y += h + GAP
     for line in extra:
         c.text((20, y + 4), line, TEXT, PALETTE["ink"])
         y += LINE

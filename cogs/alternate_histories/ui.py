@@ -61,7 +61,7 @@ class AlternateHistoriesUI(DrawnUI):
     def status_text(self, view: JSON) -> str:
         """Whose turn and phase, the eras, the last combat (public)."""
         who = [seat_name(k) for k in range(2)]
-        text = render._footer(view, who) + "."
+        text = render.awaited_line(view, who)
         if view.get("phase") == "turn":
             eras = ", ".join(f"{seat_name(sd['seat'])} {sd.get('era_name')}" for sd in view["sides"])
             text += f"\nGlobal era: {render.ERAS[int(view.get('global_era_index', 0))]} (era trackers: {eras})."
