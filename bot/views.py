@@ -12,8 +12,9 @@ knows only the games of the interaction's server (in a DM, the clicking user's o
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, cast
 
 import discord
@@ -24,6 +25,9 @@ from .errors import TableError
 from .parsing import parse_id
 from .refusals import answering
 from .session import OpenPrompt, Ticket
+from .storage import GameRow
+
+log = logging.getLogger("herald.views")
 
 TICKET = r"(?P<ticket>\d+-[0-9a-f]+)"
 
@@ -179,6 +183,57 @@ def board_view(game_id: int, version: int, *, active: bool, has_prompts: bool) -
     if link:
         view.add_item(discord.ui.Button(label="Open in browser", url=link))
     return view
+
+
+# ------------------------------------------------------------- player pages
+
+player_links: Callable[[GameRow, int], Awaitable[str | None]] | None = None
+"""A fresh link to a seat's own web page, when Herald serves them (set by ``bot.web``)."""
+renew_player_link: Callable[[int, int], Awaitable[str]] | None = None
+"""Revoke a member's links to their page of a game and give a new one (set by ``bot.web``)."""
+
+
+async def with_player_link(view: discord.ui.View | None, game: GameRow, seat: int,
+                           *, renew: bool = False) -> discord.ui.View | None:
+    """``view`` with a "Your page" link button for the seat (and, with ``renew``, "New link"),
+    when Herald serves player pages for this game; else ``view`` as it was."""
+    try:
+        link = await player_links(game, seat) if player_links is not None else None
+    except Exception:  # (a failed look-up costs the button, never the message it rides on)
+        log.exception("making a player page link failed", extra={"game_id": game.id})
+        link = None
+    if not link:
+        return view
+    view = view if view is not None else discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Your page", url=link))
+    if renew:
+        view.add_item(NewLinkButton(game.id))
+    return view
+
+
+class NewLinkButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"herald:newlink:(?P<game>\d+)"):
+    """Revokes every link to the clicking member's page of the game and answers a new one."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="New link", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"herald:newlink:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
+        return cls(parse_id(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with answering(interaction):
+            if renew_player_link is None:
+                raise TableError("Herald serves no web pages now.")
+            link = await renew_player_link(self.game_id, interaction.user.id)
+            view = discord.ui.View(timeout=None)
+            view.add_item(discord.ui.Button(label="Your page", url=link))
+            await interaction.response.send_message(
+                "Done: every older link to your page stopped working. Here is the new one.",
+                view=view, ephemeral=True)
 
 
 # ------------------------------------------------------------------ choices
@@ -365,4 +420,5 @@ def rematch_lobby_view(game_id: int, table_id: int, *, closed: bool = False) -> 
 
 ALL_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, DecideButton, HandButton, GroupSelect, ChoiceSelect, ChoiceButton, RematchButton,
+    NewLinkButton,
 )

@@ -21,7 +21,7 @@ from bot.session import format_duration
 from bot.storage import GameRow
 from bot.text import NO_PINGS, clip, humanise, seat_label
 from bot.undo import undo as take_back
-from bot.views import lobby_view
+from bot.views import lobby_view, with_player_link
 from rules import registry
 from rules.engine import InvalidOptions, seat_name
 from rules.text import count
@@ -205,7 +205,22 @@ class Tables(commands.Cog):
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Show your hand privately."""
         g = await self.resolve(interaction, game)
-        await self.controller.show_hand(interaction, g)
+        await self.show_hand(interaction, g)
+
+    async def show_hand(self, interaction: discord.Interaction, game: GameRow) -> None:
+        """The member's hand, privately, with "Your page" and "New link" (their web page) when
+        Herald serves pages for the game; the controller's answer otherwise."""
+        snap = await self.sessions.snapshot(game)
+        seat = snap.game.seat_of(interaction.user.id)
+        if snap.game.state is None or seat is None:
+            await self.controller.show_hand(interaction, game)  # (its refusals)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text, files = await self.controller.delivery.hand_payload(snap, seat)
+        view = await with_player_link(None, snap.game, seat, renew=True)
+        await interaction.followup.send(clip(f"You are {seat_label(snap.game, seat)}.\n{text}"), files=files,
+                                        ephemeral=True, allowed_mentions=NO_PINGS,
+                                        **({"view": view} if view is not None else {}))
 
     # ------------------------------------------------------------------- /game
 
@@ -239,7 +254,7 @@ class Tables(commands.Cog):
     async def game_hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Show your hand privately."""
         g = await self.resolve(interaction, game)
-        await self.controller.show_hand(interaction, g)
+        await self.show_hand(interaction, g)
 
     @group.command(name="log")
     @app_commands.autocomplete(game=my_game_autocomplete)

@@ -49,15 +49,18 @@ from typing import Any
 from aiohttp import web
 
 import bot.web.pages as pages  # (not `from . import`: the package imports this module)
+import bot.web.players as players
 from rules import registry
-from rules.engine import Event, seat_name
+from rules.engine import Event, RulesError, seat_name
 
 from .. import views
-from ..gameui import get_ui
-from ..render.pool import board_png
-from ..session import Sessions, Update
+from ..errors import NothingToDecide, StaleAction, TableError
+from ..gameui import GameUI, get_ui
+from ..render.pool import board_png, hand_png
+from ..session import PAUSED, STALLED_REPLY, Sessions, Ticket, Update
 from ..storage import GameRow, Storage
 from ..storage.base import link_digest
+from ..text import board_url
 from .timeline import Timeline
 
 log = logging.getLogger("herald.web")
@@ -81,6 +84,8 @@ KEPT_BOARDS = 64
 """Boards kept drawn (a few hundred KB each): the latest of every watched game, and recent steps."""
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+PLAYER_CSP = CSP.replace("form-action 'none'", "form-action 'self'")
+"""A player page's policy: its decision forms post to Herald itself, nowhere else."""
 HEADERS = {
     "Content-Security-Policy": CSP,
     "Referrer-Policy": "no-referrer",
@@ -99,9 +104,18 @@ LOOPBACK = {"127.0.0.1", "::1"}
 COMPRESSED = {"text/html", "application/json", "text/css", "text/javascript"}
 """Answers sent compressed: a long game's page is mostly its log, which compresses tenfold."""
 STATIC_TYPES = {"css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8"}
+PLAYER_HEADERS = {**HEADERS, "Content-Security-Policy": PLAYER_CSP, "X-Robots-Tag": "noindex"}
 
 class WebError(Exception):
     """The web server cannot start: one sentence for the admin."""
+
+
+class _Gone(Exception):
+    """A genuine player link that expired or was replaced: said to its holder (410)."""
+
+    def response(self) -> web.Response:
+        return web.Response(status=410, text=players.refused_html(str(self)), content_type="text/html",
+                            headers={"Cache-Control": "no-store"})
 
 
 Draw = Callable[..., Awaitable[Any]]
@@ -193,7 +207,10 @@ class WebServer:
         self._locks: dict[int, asyncio.Lock] = {}
         self._watched: dict[int, _Watched] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._statics = {name: _static(name) for name in ("herald.css", "herald.js")}
+        self._statics = {name: _static(name) for name in ("herald.css", "herald.js", "player.js")}
+        self._secret: str | None = None
+        self._hidden: set[int] = set()
+        """Games of servers that turned their pages off (as last read): their boards show no link."""
         self.limiter = _Limiter(RATE, BURST)
         self._streams: collections.Counter[str] = collections.Counter()
         self.closing = False
@@ -206,7 +223,7 @@ class WebServer:
     def link(self, game_id: int) -> str | None:
         """The public page of a game, if its token is known here (``views.board_view``)."""
         token = self._tokens.get(game_id)
-        return f"{self.base_url}/g/{token}/" if token else None
+        return f"{self.base_url}/g/{token}/" if token and game_id not in self._hidden else None
 
     async def ensure_link(self, game_id: int) -> str:
         """The game's page address, its token made and stored the first time it is asked for."""
@@ -232,8 +249,16 @@ class WebServer:
         game = update.game
         if game.status in SERVED:
             await self.ensure_link(game.id)
+            await self.pages_on(game)
         if game.id in self._watched:
             self._spawn(self._publish(game.id))
+        self._spawn(self.storage.announce_update(game.id, game.version))
+
+    def _heard_update(self, game_id: int, version: int) -> None:
+        """Another process stored a new version of a game (PostgreSQL's NOTIFY): its open pages
+        here hear of it at once."""
+        if game_id in self._watched and not self.closing:
+            self._spawn(self._publish(game_id))
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)
@@ -276,7 +301,18 @@ class WebServer:
             self._found.put(digest, game_id)
             self._tokens.setdefault(game_id, token)
         game = await self.storage.get_game(game_id)
-        return game if game is not None and game.status in SERVED and game.state is not None else None
+        if game is None or game.status not in SERVED or game.state is None:
+            return None
+        return game if await self.pages_on(game) else None
+
+    async def pages_on(self, game: GameRow) -> bool:
+        """Whether the game's server serves its web pages (``/herald settings web_pages``)."""
+        on = game.guild_id is None or (await self.storage.guild_settings(game.guild_id)).web_pages
+        if on:
+            self._hidden.discard(game.id)
+        else:
+            self._hidden.add(game.id)
+        return on
 
     async def timeline(self, game: GameRow) -> tuple[Timeline, GameRow]:
         """The game's public history brought up to its stored log, and the game as stored at that
@@ -404,6 +440,12 @@ class WebServer:
         app.router.add_get(r"/g/{token}/at/{n:\d{1,7}}.json", self.at)
         app.router.add_get(r"/g/{token}/board/{n:\d{1,7}}-{chain:[0-9a-f]{20}}.png", self.board_png)
         app.router.add_get("/g/{token}/live", self.live)
+        app.router.add_get("/static/player.js", self.static)
+        app.router.add_get("/p/{token}/{link}", self.player_slash)
+        app.router.add_get("/p/{token}/{link}/", self.player_page)
+        app.router.add_post("/p/{token}/{link}/act", self.player_act)
+        app.router.add_get(r"/p/{token}/{link}/hand/{version:\d{1,9}}.png", self.player_hand)
+        app.router.add_get("/p/{token}/{link}/live", self.player_live)
         return app
 
     @web.middleware
@@ -419,11 +461,13 @@ class WebServer:
             response = await handler(request)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
             response = self.not_found()
+        except _Gone as gone:
+            response = gone.response()
         except web.HTTPException as exc:  # (a redirect)
             exc.headers.update(HEADERS)
             raise
         if not response.prepared:
-            response.headers.update(HEADERS)
+            response.headers.update(PLAYER_HEADERS if request.path.startswith("/p/") else HEADERS)
             if isinstance(response, web.Response) and response.content_type in COMPRESSED:
                 response.enable_compression()  # (gzip or deflate, when the browser takes it)
         return response
@@ -516,6 +560,11 @@ class WebServer:
 
     async def live(self, request: web.Request) -> web.StreamResponse:
         game = await self._served(request)
+        return await self._counted(request, lambda: self._live(request, game))
+
+    async def _counted(self, request: web.Request,
+                       stream: Callable[[], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """A live stream, counted against its address's :data:`STREAMS`."""
         who = client_of(request)
         if who is not None and self._streams[who] >= STREAMS:
             return web.Response(status=429, text="Too many open pages from here.\n",
@@ -523,7 +572,7 @@ class WebServer:
         if who is not None:
             self._streams[who] += 1
         try:
-            return await self._live(request, game)
+            return await stream()
         finally:
             if who is not None:
                 self._streams[who] -= 1
@@ -587,6 +636,209 @@ class WebServer:
                 self._watched.pop(game.id, None)
         return response
 
+    # ----------------------------------------------------------- player pages
+
+    async def secret(self) -> str:
+        """The secret player links are signed with (one for every process: ``web_secret``)."""
+        if self._secret is None:
+            self._secret = await self.storage.web_secret(secrets.token_urlsafe(32))
+        return self._secret
+
+    async def player_link(self, game: GameRow, seat: int) -> str | None:
+        """A fresh link to the seat's own page (``views.player_links``: the hand message's "Your
+        page"), None where there is none: a computer player, a game without pages, a server
+        that turned them off."""
+        if game.status not in SERVED or not 0 <= seat < len(game.seats):
+            return None
+        user_id = game.seats[seat].user_id
+        if game.seats[seat].is_bot or user_id is None or not await self.pages_on(game):
+            return None
+        token = (await self.ensure_link(game.id)).rstrip("/").rsplit("/", 1)[1]
+        generation = await self.storage.seat_link_generation(game.id, seat)
+        part = players.seat_part(await self.secret(), token, seat, user_id, generation,
+                                 players.expiry(time.time()))
+        return f"{self.base_url}/p/{token}/{part}/"
+
+    async def renew_player_link(self, game_id: int, user_id: int) -> str:
+        """Revoke the member's links to their page of the game and give a new one (the "New
+        link" button); a game they do not play in is refused as one nobody has."""
+        game = await self.storage.get_game(game_id)
+        seat = game.seat_of(user_id) if game is not None else None
+        if game is None or seat is None:
+            raise TableError(f"you have no game #{game_id}.")
+        if game.status not in SERVED:
+            raise TableError(f"game #{game_id} has no page.")
+        await self.storage.renew_seat_link(game_id, seat)
+        link = await self.player_link(game, seat)
+        if link is None:
+            raise TableError("this server has turned its games' web pages off.")
+        return link
+
+    async def _seat(self, request: web.Request) -> tuple[GameRow, int, str]:
+        """The game, seat and link part of a player link that is good now. A link nobody signed
+        gets the one 404 page; a genuine link that expired or was replaced is told so (410)."""
+        game = await self._served(request)
+        token, part = request.match_info["token"], request.match_info["link"]
+        m = players.LINK.fullmatch(part)
+        if m is None:
+            raise web.HTTPNotFound()
+        seat = int(m["seat"])
+        user_id = game.seats[seat].user_id if seat < len(game.seats) else None
+        if user_id is None or game.seats[seat].is_bot:
+            raise web.HTTPNotFound()
+        generation, expires = int(m["generation"]), int(m["expires"])
+        signed = players.link_mac(await self.secret(), token, seat, user_id, generation, expires)
+        if not players.same(signed, m["mac"]):
+            raise web.HTTPNotFound()
+        if expires <= time.time():
+            raise _Gone("This link to your page has expired.")
+        if generation != await self.storage.seat_link_generation(game.id, seat):
+            raise _Gone("This link to your page was replaced by a newer one.")
+        return game, seat, part
+
+    async def _player_frame(self, game: GameRow, seat: int, part: str, notice: str = "",
+                            kind: str = "ok") -> str:
+        tl, game = await self.timeline(game)
+        frame = await self.frame(game, tl, tl.last)
+        snap = await self.sessions.snapshot(game, touch=False)
+        view = snap.view(seat)  # (this seat's own view: the redaction Discord's hand shows)
+        ui = get_ui(game.game_key)
+        names = [s.name for s in game.seats]
+        mine = snap.prompt_of(seat) if game.status == "active" else None
+        asked = None
+        if mine is not None:
+            p = mine.prompt
+            asked = players.Asked(
+                p.kind, p.text, str(mine.ticket), mine.deadline.due_at if mine.deadline else None,
+                p.timeout_note, players.grouped(p.choices) if p.choices else [],
+                bool(p.free_form) and (game.game_key, p.free_form) not in players.LISTED_IN_FULL)
+        token = (await self.ensure_link(game.id)).rstrip("/").rsplit("/", 1)[1]
+        page = players.PlayerPage(
+            game_name=tl.engine.name, game_key=game.game_key, token=token, seat=seat,
+            version=game.version, names=names,
+            form=players.form_token(await self.secret(), token, part), frame=frame,
+            hand=ui.hand_text(view), hand_alt=ui.hand_alt(view, names=names),
+            has_hand_image=type(ui).hand_image is not GameUI.hand_image, asked=asked,
+            waiting=", ".join(names[s] for s in snap.waiting() if s < len(names)) or "nobody",
+            discord_url=board_url(game), notice=notice, notice_kind=kind,
+            over=frame.result or ("This game is over." if game.status == "finished" else ""))
+        return players.player_html(page)
+
+    async def player_slash(self, request: web.Request) -> web.Response:
+        await self._seat(request)
+        raise web.HTTPPermanentRedirect(location=f"{request.match_info['link']}/")
+
+    async def player_page(self, request: web.Request) -> web.Response:
+        game, seat, part = await self._seat(request)
+        body = await self._player_frame(game, seat, part)
+        return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def player_act(self, request: web.Request) -> web.Response:
+        """A decision from the page: the same path as a Discord click (``Sessions.act`` with the
+        prompt's ticket, judged under the game's lock), then the seat's page as it now stands
+        with what became of it. A double click, two tabs or a page and Discord at once count
+        once: the later ones find their ticket answered."""
+        game, seat, part = await self._seat(request)
+        form = await request.post()
+        token = request.match_info["token"]
+        sent = str(form.get("form", ""))
+        if (request.headers.get("Sec-Fetch-Site") == "cross-site"
+                or not players.same(sent, players.form_token(await self.secret(), token, part))):
+            return web.Response(status=403, text="This form was not sent from your page, so nothing "
+                                "was applied. Open your page again and decide there.\n",
+                                headers={"Cache-Control": "no-store"})
+        notice, kind, status = await self._decide(game, seat, str(form.get("ticket", "")),
+                                                  str(form.get("choice", "")))
+        game = await self.storage.get_game(game.id) or game
+        body = await self._player_frame(game, seat, part, notice, kind)
+        return web.Response(status=status, text=body, content_type="text/html",
+                            headers={"Cache-Control": "no-store"})
+
+    async def _decide(self, game: GameRow, seat: int, ticket: str, choice: str) -> tuple[str, str, int]:
+        """Apply the seat's choice if its ticket still names the seat's open decision: (what to
+        say, its kind, the HTTP status)."""
+        user_id = game.seats[seat].user_id
+        try:
+            answers = Ticket.parse(ticket)
+            if game.status != "active":
+                raise TableError("this game is over: there is nothing to decide any more.")
+            if await self.sessions.paused(game.id):
+                raise TableError(PAUSED.format(game_id=game.id).replace("`", ""))
+            d = await self.sessions.decision(game.id, user_id or 0, answers)
+            idx = int(choice) if choice.isascii() and choice.isdigit() and len(choice) < 5 else -1
+            if d.seat != seat or not 0 <= idx < len(d.prompt.choices):
+                raise StaleAction("that option is not on your page any more", answered=False)
+            picked = d.prompt.choices[idx]
+            update = await self.sessions.act(game.id, seat, dict(picked.action), user_id=user_id,
+                                             answers=answers)
+        except StaleAction as exc:
+            said = ("You already answered that decision, so this was not applied again."
+                    if exc.answered else "Your options changed since this page was drawn, so nothing "
+                    "was applied: here they are as they stand now.")
+            return said, "stale", 409
+        except NothingToDecide:
+            return "Nothing was applied: there is nothing for you to decide right now.", "stale", 409
+        except (TableError, RulesError) as exc:
+            text = str(exc).replace("**", "")
+            return f"Nothing was applied: {text[:1].lower()}{text[1:]}", "refused", 409
+        said = f"Done: **{views.shown_label(picked)}**."
+        return said + (f" {STALLED_REPLY}" if update.stalled else ""), "ok", 200
+
+    async def player_hand(self, request: web.Request) -> web.Response:
+        game, seat, _ = await self._seat(request)
+        version = int(request.match_info["version"])
+        if version != game.version:
+            raise web.HTTPNotFound()
+
+        async def draw() -> bytes:
+            snap = await self.sessions.snapshot(game, touch=False)
+            png: bytes | None = await self.draw(hand_png, game.game_key, snap.view(seat),
+                                                [s.name for s in game.seats])
+            return png or b""
+
+        png: bytes = await self._once(self._boards, ("hand", game.id, seat, version), draw)
+        if not png:
+            raise web.HTTPNotFound()
+        return web.Response(body=png, content_type="image/png",
+                            headers={"Cache-Control": "private, no-store"})
+
+    async def player_live(self, request: web.Request) -> web.StreamResponse:
+        game, _, _ = await self._seat(request)
+        raw = request.query.get("v", "")
+        shown = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else -1
+        return await self._counted(request, lambda: self._player_live(request, game, shown))
+
+    async def _player_live(self, request: web.Request, game: GameRow, shown: int) -> web.StreamResponse:
+        """The seat's page hears that the game moved on (``changed``: it reloads); nothing of
+        the game is sent here."""
+        watched = self._watched.setdefault(game.id, _Watched())
+        wake = asyncio.Event()
+        watched.pages.add(wake)
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no", **PLAYER_HEADERS})
+        try:
+            await response.prepare(request)
+            await response.write(b"retry: 2000\n\n")
+            while not self.closing:
+                current = await self.storage.get_game(game.id)
+                if current is None or current.status not in SERVED or current.version != shown:
+                    version = current.version if current is not None else -1
+                    await response.write(f"event: changed\ndata: {{\"version\": {version}}}\n\n".encode())
+                    break
+                try:
+                    await asyncio.wait_for(wake.wait(), KEEPALIVE)
+                    wake.clear()
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            watched.pages.discard(wake)
+            if not watched.pages:
+                self._watched.pop(game.id, None)
+        return response
+
     # -------------------------------------------------------------- lifecycle
 
     @property
@@ -623,6 +875,9 @@ class WebServer:
         if self.on_update not in self.sessions.listeners:
             self.sessions.listeners.append(self.on_update)
         views.web_links = self.link
+        views.player_links = self.player_link
+        views.renew_player_link = self.renew_player_link
+        self.storage.listen_updates(self._heard_update)
 
     async def stop(self) -> None:
         self.closing = True
@@ -630,6 +885,10 @@ class WebServer:
             self.sessions.listeners.remove(self.on_update)
         if views.web_links == self.link:
             views.web_links = None
+        if views.player_links == self.player_link:
+            views.player_links = None
+            views.renew_player_link = None
+        self.storage.listen_updates(None)
         for watched in self._watched.values():
             for page in watched.pages:
                 page.set()
