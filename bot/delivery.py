@@ -182,9 +182,6 @@ class DiscordDelivery:
         self._board_version: dict[int, int] = {}
         """game → the version of the newest board drawn: an update delivered late (two players
         deciding at once, the later one's delivery overtaking) never puts an older board back."""
-        self._chapters: dict[int, tuple[str, Any] | None] = {}
-        """game → its chapter (turn, round) at its last update delivered: a seat's decisions in a
-        row within one chapter are DMed once (:meth:`push_private`)."""
         self._waiting: dict[int, list[int]] = {}
         """game → the versions of its updates waiting for their turn to post: one that has a newer
         update behind it posts its lines but leaves drawing the board to that newer one."""
@@ -627,7 +624,6 @@ class DiscordDelivery:
             del self._hands[key]
         self._posting.pop(game.id, None)
         self._board_version.pop(game.id, None)
-        self._chapters.pop(game.id, None)
         self._logs.pop(game.id, None)
         self._dm_tried = {k for k in self._dm_tried if k[0] != game.id}
 
@@ -645,28 +641,11 @@ class DiscordDelivery:
         * otherwise (their own click changed their hand, or it changed without a word) their
           hand DM is edited in place: no notification for what they are looking at already.
 
-        **Their own click costs no DM request** when it told them nothing private (no line for
-        their eyes): the answer to their click already showed them what they did, so their hand DM
-        is not edited for it; and a decision that opens for them right after it, within the same
-        turn or round and with nobody else having moved (a seat acting several times in a row), is
-        not DMed either — they are at the table, the board names them, and **Decide** opens it.
-        Their hand DM catches up with the next DM they get (each new one is drawn afresh), and
-        "My hand" shows it at any time. A new turn or round, a move by anyone else, a line for
-        their eyes, or a restart in between (the chapter is not known then) brings the DM as before.
-
         When the game is over nothing new is sent here: the final result's DM says it."""
         snap = update.snap
         game = snap.game
         if game.state is None:
             return
-        chapter = chapter_of(snap.view(None))
-        before, self._chapters[game.id] = self._chapters.get(game.id), chapter
-        movers = {(seat, origin) for seat, _, origin in update.actions}
-        clickers = {seat for seat, origin in movers if origin == "player"}
-        # the seat whose own clicks are the whole of this update, still in the turn or round it
-        # was in: its next decision goes on from what it is doing
-        going_on = next(iter(clickers)) if (len(movers) == 1 and clickers and before is not None
-                                            and before == chapter) else None
         new_seats = {o.seat for o in update.new_prompts}
         targets: set[int] = set(update.changed_private)
         for e in update.events:
@@ -688,8 +667,6 @@ class DiscordDelivery:
             asked = open_ if open_ is not None and seat in new_seats and game.status == "active" else None
             builder = self.forms.panel_for(game.game_key, asked.prompt.free_form) \
                 if asked is not None and asked.prompt.secret else None
-            if seat in clickers and not mine and (asked is None or seat == going_on):
-                continue  # (their click's answer showed it: see above)
             if game.seats[seat].user_id in hushed and (asked is not None or news):
                 # only reminders, or quiet hours: no new DM (its reminder speaks, ``bot.away``)
                 await self.refresh_hand(snap, seat, told, post=False)
