@@ -15,11 +15,18 @@ page fits a phone screen or two.
 
 The buttons carry only the game key and the page number (a ``DynamicItem``), so they keep
 working after a restart and need no stored state.
+
+A paragraph that is only a picture (``![what it shows](../images/x.png)``, such as the board
+and hand of "Your first turn on Discord" each page opens with) becomes the embed image of the page
+it falls on, attached to the message (read from ``bot/rulepages/images/`` when a build ships it,
+else from the checkout's ``docs/images/``); its description is the image's caption line. A picture
+that is not there leaves the caption alone.
 """
 
 from __future__ import annotations
 
 import functools
+import io
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -49,6 +56,8 @@ PACKAGED = "rulepages"
 class Page:
     section: str
     body: str
+    image: str = ""
+    """The picture shown with this page (its path as the Markdown names it), or none."""
 
 
 # ------------------------------------------------------------------ finding the page
@@ -77,6 +86,8 @@ _LIST = re.compile(r"^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_PICTURE = re.compile(r"^!\[([^\]]*)\]\(([^)\s]+)\)$")
+"""A paragraph that is only a picture."""
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 
 
@@ -120,7 +131,10 @@ class Block:
     text: str
     """Already in Discord's Markdown."""
     kind: str
-    """``para``, ``item`` (a list item or a table row), ``heading``, ``section`` or ``code``."""
+    """``para``, ``item`` (a list item or a table row), ``heading``, ``section``, ``code`` or
+    ``image`` (a picture: ``text`` is its caption)."""
+    image: str = ""
+    """For an ``image`` block, the picture's path as the Markdown names it."""
 
 
 def blocks(markdown: str) -> list[Block]:
@@ -134,6 +148,10 @@ def blocks(markdown: str) -> list[Block]:
 
     def flush() -> None:
         nonlocal item
+        picture = _PICTURE.match(" ".join(para)) if para else None
+        if picture is not None:
+            out.append(Block(section, f"*🖼️ {picture[1]}*", "image", picture[2]))
+            para.clear()
         if para:
             out.append(Block(section, _links(" ".join(para)), "para"))
             para.clear()
@@ -213,32 +231,42 @@ def _split_long(text: str, limit: int) -> list[str]:
 
 def paginate(markdown: str, limit: int = PAGE_CHARS) -> list[Page]:
     """The page's blocks packed into pages of at most ``limit`` characters; a ``##`` section
-    starts a new page when the current one is already half full. List items follow each other
+    starts a new page when the current one is already half full, or when it has a picture and
+    the page holds another section (the words under the title may lead into it). List items follow each other
     and a heading its text line by line; other blocks are a blank line apart."""
     pages: list[Page] = []
     body = ""
     section = ""
     previous = ""
+    image = ""
 
     def close() -> None:
-        nonlocal body
+        nonlocal body, image
         if body:
-            pages.append(Page(section, body))
-            body = ""
+            pages.append(Page(section, body, image))
+            body, image = "", ""
 
-    for block in blocks(markdown):
+    every = blocks(markdown)
+    pictured = {b.section for b in every if b.kind == "image"}
+    for block in every:
         starts_section = block.kind == "section"
         for piece in _split_long(block.text, limit):
             tight = previous in ("heading", "section") or (previous == block.kind == "item")
             joined = body + ("\n" if tight else "\n\n") + piece if body else piece
-            if body and (len(joined) > limit or (starts_section and len(body) > limit // 2)):
+            fresh = starts_section and (len(body) > limit // 2 or (block.section in pictured and section))
+            if body and (len(joined) > limit or fresh):
                 close()
                 joined = piece
-            if not body:
+            if not body or not section:  # (a page opening with the title's words: its first section)
                 section = block.section
+            if block.kind == "image" and image:  # one picture a page: a second starts a page
+                close()
+                section, joined = block.section, piece
             body = joined
             previous = block.kind
             starts_section = False
+            if block.kind == "image":
+                image = block.image
     close()
     return pages
 
@@ -247,6 +275,39 @@ def paginate(markdown: str, limit: int = PAGE_CHARS) -> list[Page]:
 def _pages_of(rules_page: str) -> tuple[Page, ...] | None:
     text = page_text(rules_page)
     return None if text is None else tuple(paginate(text))
+
+
+@functools.lru_cache(maxsize=16)
+def picture(rules_page: str, src: str) -> bytes | None:
+    """The picture ``src`` a rules page names (a PNG beside the pages): the copy shipped in the
+    package, else the checkout's file; None when neither is there."""
+    name = Path(src).name
+    if not name.endswith(".png") or not rules_page:
+        return None
+    shipped = resources.files(__package__ or "bot").joinpath(PACKAGED, "images", name)
+    try:
+        return shipped.read_bytes()
+    except (FileNotFoundError, NotADirectoryError, OSError):
+        pass
+    local = ((REPO_ROOT / rules_page).parent / src).resolve()
+    if REPO_ROOT in local.parents and local.is_file():
+        return local.read_bytes()
+    return None
+
+
+def _page_picture(engine: Engine[Any], page: int) -> tuple[str, bytes] | None:
+    """(file name, bytes) of the picture on ``page`` of the rules, if it has one that is there."""
+    full = _pages_of(engine.rules_page) or ()
+    if not 1 <= page <= len(full) or not full[page - 1].image:
+        return None
+    data = picture(engine.rules_page, full[page - 1].image)
+    return None if data is None else (Path(full[page - 1].image).name, data)
+
+
+def rules_files(engine: Engine[Any], page: int) -> list[discord.File]:
+    """The files to attach to ``page`` of the rules: its picture, or nothing."""
+    shown = _page_picture(engine, page)
+    return [] if shown is None else [discord.File(io.BytesIO(shown[1]), filename=shown[0])]
 
 
 # ------------------------------------------------------------------ embeds and components
@@ -274,6 +335,10 @@ def rules_embed(engine: Engine[Any], page: int, docs_url: str = "") -> discord.E
         if engine.option_help:
             embed.add_field(name="Options (`/play options:`)", inline=False, value=clip(
                 "\n".join(f"`{k}` — {v}" for k, v in engine.option_help.items()), 1000))
+        if full and full[0].section.startswith("Your first turn"):
+            embed.add_field(name="New here?", inline=False,
+                            value=f"Press **Next**: **{full[0].section}** — what you see and what "
+                                  "to press, with a picture.")
         if full:
             embed.add_field(name="Full rules", inline=False,
                             value=f"{len(full)} page{'s' if len(full) != 1 else ''}: press "
@@ -285,6 +350,9 @@ def rules_embed(engine: Engine[Any], page: int, docs_url: str = "") -> discord.E
         shown = full[page - 1]
         title = f"{engine.name} — {shown.section}" if shown.section else f"{engine.name} — rules"
         embed = discord.Embed(title=clip(title, 256), colour=COLOUR, description=shown.body)
+        pictured = _page_picture(engine, page)
+        if pictured is not None:
+            embed.set_image(url=f"attachment://{pictured[0]}")
     footer = f"Page {page + 1} of {total}"
     if page and link:
         footer += " · the same rules are on the web: see the first page"
@@ -375,10 +443,11 @@ async def show_page(interaction: discord.Interaction, game: str, page: int) -> N
         engine = registry.get(game)
         docs_url = platform_of(interaction.client).config.docs_url
         view = rules_view(engine, page)
-        await interaction.response.edit_message(embed=rules_embed(engine, page, docs_url), view=view)
+        await interaction.response.edit_message(embed=rules_embed(engine, page, docs_url), view=view,
+                                                attachments=rules_files(engine, page))
 
 
 RULES_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (RulesPageButton, RulesSectionSelect)
 
 __all__ = ["PAGE_CHARS", "RULES_ITEMS", "Block", "Page", "blocks", "page_count", "page_text", "paginate",
-           "rules_embed", "rules_view", "send_rules", "show_page"]
+           "picture", "rules_embed", "rules_files", "rules_view", "send_rules", "show_page"]

@@ -16,7 +16,8 @@ from rules.alternate_histories.state import ACADEMIC, State
 
 from .helpers import LEGACY_RULES, act, put, table
 
-RULES_PAGE = Path(__file__).resolve().parents[3] / "docs" / "rules" / "alternate_histories.md"
+CARD_LIST = Path(__file__).resolve().parents[3] / "docs" / "cards" / "alternate_histories.md"
+"""The card list, a page of its own (``/cards`` in Discord), out of the rules page."""
 FLAVOR = {c["id"]: c["flavor"] for c in RAW["cards"]}
 DECK = ["rifle_infantry", "landship", "tiger", "t34", "doughboys", "gas_attack", "university",
         "cavalry_scouts", "war_bonds", "trench_mortar"] * 2
@@ -210,9 +211,9 @@ def test_every_effect_of_the_library_has_its_check() -> None:
     assert set(CHECKS) == set(effects.PLAY_EFFECTS) | set(effects.PASSIVE_EFFECTS)
 
 
-def test_the_rules_page_prints_each_cards_text() -> None:
+def test_the_card_list_page_prints_each_cards_text() -> None:
     rows = {}
-    for line in RULES_PAGE.read_text(encoding="utf-8").splitlines():
+    for line in CARD_LIST.read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 8 and cells[0] not in ("Card", "---"):
             rows[cells[0]] = cells[7]
