@@ -1,13 +1,18 @@
 """The SQLite backend of :class:`bot.storage.base.Storage`.
 
-SQLite through aiosqlite, WAL mode, numbered migrations tracked in ``PRAGMA user_version``; one
-connection whose statement groups are serialised by an asyncio lock. An action's statements run in
-one hand-off to the connection's thread, and the rows of live games, their deadlines and the
-servers' settings are kept in memory as last read or written (write-through: every write goes to
-the file first, nothing is ever written later), so a move re-reads nothing. ``open`` refuses a file that
-must not become Herald's database (empty, foreign, newer, damaged, read-only) before writing to
-it; in service, driver errors leave as :class:`StorageError` subclasses (busy, full, read-only,
-damaged), and a failed COMMIT is checked against what actually landed.
+The standard library's ``sqlite3``, WAL mode, the numbered migrations of
+:mod:`bot.storage.migrations` tracked in ``PRAGMA user_version``; one connection whose statement
+groups are serialised by an asyncio lock. Short statements run on the event loop's own thread
+(see ``SqliteStorage._run``); what may take long (opening checks, waiting out another process's
+lock) runs on one thread of Herald's own (:class:`SqliteConnection`). The statements shared with
+PostgreSQL are in :mod:`bot.storage.sql`; this module keeps what is SQLite's own: opening and its
+checks, the commit of a move (its statements and COMMIT in one call), claiming deadlines, and the
+rows of live games, their deadlines and the servers' settings kept in memory as last read or
+written (write-through: every write goes to the file first, nothing is ever written later), so a
+move re-reads nothing. ``open`` refuses a file that must not become Herald's database (empty,
+foreign, newer, damaged, read-only) before writing to it; in service, driver errors leave as
+:class:`StorageError` subclasses (busy, full, read-only, damaged), and a failed COMMIT is checked
+against what actually landed.
 """
 
 from __future__ import annotations
@@ -16,42 +21,23 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
-import hmac
 import json
 import logging
 import os
-import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from types import TracebackType
 from typing import Any, TypeVar
 
-import aiosqlite
-
 from ..turns import Turns
+from . import migrations
 from .base import (
-    COMPUTER_ID,
     DEADLINE_COLUMNS,
-    G_COLUMNS,
-    GAME_COLUMNS,
-    PAUSE_COLUMNS,
-    PREFS_COLUMNS,
-    RECENT_FIRST,
-    UPDATABLE,
     DeadlineRow,
-    DeckRow,
-    Departure,
-    EventRow,
-    GamePage,
-    GamePause,
     GameRow,
     GuildSettings,
-    LongestGame,
-    PlayerPrefs,
-    RatedGame,
-    Rater,
-    RatingRow,
     SeatRow,
-    Storage,
     StorageBusy,
     StorageCorrupt,
     StorageError,
@@ -59,252 +45,32 @@ from .base import (
     StorageOpenError,
     StorageReadOnly,
     StorageUnavailable,
-    TableCounts,
     VersionConflict,
     deadline_row,
-    deck_name_key,
     event_values,
-    from_json,
-    frozen_text,
-    like_pattern,
-    link_digest,
-    pause_row,
-    prefs_row,
-    seat_map,
     seat_map_json,
-    thawed,
     to_json,
     to_json_utf8,
 )
+from .dialect import SQLITE
+from .sql import _WAIT, Executor, Landed, SqlStorage, boundary
 
 log = logging.getLogger("herald.storage")
 
 
-MIGRATIONS: list[str] = [
-    # 1: initial schema
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER, channel_id INTEGER, thread_id INTEGER,
-        game_key TEXT NOT NULL, status TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0,
-        seed INTEGER NOT NULL, options TEXT NOT NULL DEFAULT '{}', state TEXT,
-        host_id INTEGER, deadline INTEGER,
-        board_message_id INTEGER, lobby_message_id INTEGER, result TEXT,
-        created_at REAL NOT NULL, updated_at REAL NOT NULL
-    );
-    CREATE INDEX games_guild ON games(guild_id, status);
-    CREATE TABLE seats (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL, user_id INTEGER, is_bot INTEGER NOT NULL DEFAULT 0,
-        name TEXT NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX seats_user ON seats(user_id);
-    CREATE TABLE actions (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        n INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
-        origin TEXT NOT NULL, user_id INTEGER, created_at REAL NOT NULL,
-        PRIMARY KEY (game_id, n)
-    );
-    CREATE TABLE events (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        n INTEGER NOT NULL, version INTEGER NOT NULL, text TEXT NOT NULL,
-        recipients TEXT, kind TEXT NOT NULL, data TEXT NOT NULL DEFAULT '{}',
-        created_at REAL NOT NULL,
-        PRIMARY KEY (game_id, n)
-    );
-    CREATE TABLE deadlines (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL, kind TEXT NOT NULL,
-        due_at REAL NOT NULL, remind_at REAL, reminded INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (game_id, seat, kind)
-    );
-    CREATE INDEX deadlines_due ON deadlines(due_at);
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        default_deadline INTEGER, reminder_lead INTEGER, opener_role_id INTEGER,
-        channels TEXT NOT NULL DEFAULT '[]'
-    );
-    CREATE TABLE dm_status (
-        user_id INTEGER PRIMARY KEY, reachable INTEGER NOT NULL, checked_at REAL NOT NULL
-    );
-    CREATE TABLE dm_notices (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        user_id INTEGER NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    );
-    """,
-    # 2: prompt instances (an action names the decision it answers; a deadline belongs to one)
-    """
-    ALTER TABLE games ADD COLUMN opened TEXT NOT NULL DEFAULT '{}';
-    ALTER TABLE games ADD COLUMN answered TEXT NOT NULL DEFAULT '{}';
-    ALTER TABLE deadlines ADD COLUMN opened INTEGER NOT NULL DEFAULT 0;
-    """,
-    # 3: limits on open tables per server and per member (NULL: the defaults); listings ordered
-    # by last activity, and a member's seats found by member
-    """
-    ALTER TABLE guild_settings ADD COLUMN table_limit INTEGER;
-    ALTER TABLE guild_settings ADD COLUMN member_lobby_limit INTEGER;
-    ALTER TABLE guild_settings ADD COLUMN member_table_limit INTEGER;
-    CREATE INDEX games_guild_activity ON games(guild_id, status, updated_at);
-    DROP INDEX seats_user;
-    CREATE INDEX seats_user ON seats(user_id, game_id);
-    """,
-    # 4: claims on deadlines (several processes: each deadline is handled by the one that
-    # claimed it, until its lease runs out)
-    """
-    ALTER TABLE deadlines ADD COLUMN claimed_by TEXT;
-    ALTER TABLE deadlines ADD COLUMN claimed_until REAL;
-    """,
-    # 5: ratings: each server's rating of its members (and of its computer players, user 0) in
-    # each game; every settled game once (``rated`` 0: it counted for nobody), with its places;
-    # the members who left a running game's seat (ranked last); a server may turn leaderboards
-    # off. Games finished before this step are settled unrated: ratings start from here.
-    """
-    CREATE TABLE ratings (
-        guild_id INTEGER NOT NULL, game_key TEXT NOT NULL, user_id INTEGER NOT NULL,
-        name TEXT NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
-        games INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0,
-        updated_at REAL NOT NULL,
-        PRIMARY KEY (guild_id, game_key, user_id)
-    );
-    CREATE INDEX ratings_member ON ratings(guild_id, user_id);
-    CREATE TABLE settled_games (
-        game_id INTEGER PRIMARY KEY, guild_id INTEGER NOT NULL, game_key TEXT NOT NULL,
-        started_at REAL NOT NULL, finished_at REAL NOT NULL, moves INTEGER NOT NULL,
-        rated INTEGER NOT NULL, settled_at REAL NOT NULL
-    );
-    CREATE TABLE settled_places (
-        game_id INTEGER NOT NULL REFERENCES settled_games(game_id) ON DELETE CASCADE,
-        user_id INTEGER NOT NULL, guild_id INTEGER NOT NULL, name TEXT NOT NULL,
-        rank INTEGER NOT NULL, won INTEGER NOT NULL, abandoned INTEGER NOT NULL,
-        mu REAL NOT NULL, sigma REAL NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    );
-    CREATE INDEX settled_places_member ON settled_places(guild_id, user_id);
-    CREATE TABLE departures (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        user_id INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    );
-    ALTER TABLE guild_settings ADD COLUMN leaderboards INTEGER NOT NULL DEFAULT 1;
-    INSERT INTO settled_games (game_id, guild_id, game_key, started_at, finished_at, moves, rated,
-        settled_at)
-        SELECT id, guild_id, game_key, created_at, updated_at, version, 0, updated_at FROM games
-        WHERE status='finished' AND guild_id IS NOT NULL;
-    """,
-    # 6: player preferences, time away and paused games (a paused game's deadlines wait in
-    # ``pause_frozen``; ``pause_used`` keeps the time its earlier pauses used)
-    """
-    CREATE TABLE player_prefs (
-        user_id INTEGER PRIMARY KEY,
-        pings INTEGER NOT NULL DEFAULT 1, dms TEXT NOT NULL DEFAULT 'every',
-        quiet_start INTEGER, quiet_end INTEGER, zone TEXT,
-        away_until REAL, away_mode TEXT
-    );
-    ALTER TABLE games ADD COLUMN paused_at REAL;
-    ALTER TABLE games ADD COLUMN paused_by INTEGER;
-    ALTER TABLE games ADD COLUMN pause_used REAL NOT NULL DEFAULT 0;
-    ALTER TABLE games ADD COLUMN pause_frozen TEXT;
-    """,
-    # 7: saved decks (a player's own decks for card games, by game; one name once per player
-    # and game, compared without case)
-    """
-    CREATE TABLE decks (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        user_id INTEGER NOT NULL, game_key TEXT NOT NULL,
-        name TEXT NOT NULL, name_key TEXT NOT NULL, data TEXT NOT NULL DEFAULT '{}',
-        created_at REAL NOT NULL, updated_at REAL NOT NULL,
-        UNIQUE (user_id, game_key, name_key)
-    );
-    """,
-    # 8: actions and events kept in the order of their key (WITHOUT ROWID): a move's new action
-    # and events are then written to one page each, where a table with a separate key index
-    # wrote two (its rows, and the index over them); the rows are copied over as they are
-    """
-    CREATE TABLE actions_by_key (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        n INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
-        origin TEXT NOT NULL, user_id INTEGER, created_at REAL NOT NULL,
-        PRIMARY KEY (game_id, n)
-    ) WITHOUT ROWID;
-    INSERT INTO actions_by_key (game_id, n, seat, action, origin, user_id, created_at)
-        SELECT game_id, n, seat, action, origin, user_id, created_at FROM actions;
-    DROP TABLE actions;
-    ALTER TABLE actions_by_key RENAME TO actions;
-    CREATE TABLE events_by_key (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        n INTEGER NOT NULL, version INTEGER NOT NULL, text TEXT NOT NULL,
-        recipients TEXT, kind TEXT NOT NULL, data TEXT NOT NULL DEFAULT '{}',
-        created_at REAL NOT NULL,
-        PRIMARY KEY (game_id, n)
-    ) WITHOUT ROWID;
-    INSERT INTO events_by_key (game_id, n, version, text, recipients, kind, data, created_at)
-        SELECT game_id, n, version, text, recipients, kind, data, created_at FROM events;
-    DROP TABLE events;
-    ALTER TABLE events_by_key RENAME TO events;
-    """,
-    # 9: each member's DM channel, once Discord has opened it: a DM is then sent to it at once,
-    # without looking the member up nor asking Discord for the channel again
-    """
-    CREATE TABLE dm_channels (
-        user_id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL
-    ) WITHOUT ROWID;
-    """,
-    # 10: a server's own limit on lobbies, and how long an idle lobby stays open
-    """
-    ALTER TABLE guild_settings ADD COLUMN lobby_limit INTEGER;
-    ALTER TABLE guild_settings ADD COLUMN lobby_expiry INTEGER;
-    """,
-    # 11: each game's web token (the unguessable part of its public page's address), with the
-    # digest it is looked up by (``bot.storage.base.link_digest``)
-    """
-    CREATE TABLE web_links (
-        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
-        token TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, created_at REAL NOT NULL
-    );
-    """,
-    # 12: each game's version up to which its log lines are posted in its thread (the lines after
-    # it wait on the board for the end of the round, and are read back from ``events`` after a
-    # restart: ``bot.threadlog``)
-    """
-    CREATE TABLE thread_logs (
-        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
-        version INTEGER NOT NULL
-    );
-    """,
-    # 13: the web's player pages and a server's switch for its game pages: the secret their links
-    # are signed with (one row, made by the first process that needs it), each seat's link
-    # generation (renewing a link revokes the older ones), and the server's choice (NULL: on)
-    """
-    CREATE TABLE web_secret (
-        id INTEGER PRIMARY KEY CHECK (id = 1), secret TEXT NOT NULL
-    );
-    CREATE TABLE web_seat_links (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL, generation INTEGER NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    ) WITHOUT ROWID;
-    ALTER TABLE guild_settings ADD COLUMN web_pages INTEGER;
-    """,
-]
+MIGRATIONS: list[str] = migrations.scripts(SQLITE)
+"""Each schema step as SQLite runs it (statements separated by ``;``)."""
 
+_T = TypeVar("_T")
 
-_OPEN = ("lobby", "active")
-"""The statuses of an open table (counted against the limits)."""
-
-
-def _marks(values: Sequence[Any]) -> str:
-    return ",".join("?" for _ in values)
-
+_Statements = sqlite3.Connection | sqlite3.Cursor
+"""Where statements are run: the connection, or one cursor used for a whole transaction (a
+statement run by the connection makes a cursor of its own each time)."""
 
 _EVENTS_PER_STATEMENT = 100
 """Events inserted by one statement (8 values each: within the oldest SQLite's 999)."""
 
 
-_Statements = sqlite3.Connection | sqlite3.Cursor
-"""Where statements are run: the connection, or one cursor used for a whole transaction (a
-statement run by the connection makes a cursor of its own each time)."""
 
 
 def _append_events(conn: _Statements, game_id: int, version: int,
@@ -371,34 +137,6 @@ def _copy_game(g: GameRow) -> GameRow:
                                opened=dict(g.opened), answered=dict(g.answered))
 
 
-def _serialised(method: Any) -> Any:
-    """One statement group at a time on the shared connection (transactions never interleave).
-
-    This is also the storage's boundary: a driver error met in service leaves it as a
-    :class:`StorageError` subclass that keeps the driver's error as its cause (see ``_fault``)."""
-
-    doing = method.__name__.lstrip("_")
-
-    @functools.wraps(method)
-    async def wrapper(self: SqliteStorage, *args: Any, **kwargs: Any) -> Any:
-        if not self._lock.take():  # (nearly always free: taken without a coroutine's cost)
-            await self._lock.acquire()
-        try:
-            self._doing = doing
-            return await method(self, *args, **kwargs)
-        except sqlite3.Error as exc:
-            fault = self._fault(exc)
-            if fault is None:
-                raise
-            raise fault from exc
-        finally:
-            self._lock.release()
-
-    return wrapper
-
-
-_T = TypeVar("_T")
-
 
 class _CommitFailed(Exception):
     """COMMIT raised ``error`` (in ``SqliteStorage._write``); ``done`` is what the statements
@@ -410,35 +148,143 @@ class _CommitFailed(Exception):
         self.done = done
 
 
-class _Rows:
-    """The rows of a query run on the event loop's thread (see ``SqliteStorage._query``)."""
 
-    def __init__(self, storage: SqliteStorage, sql: str, params: Sequence[Any]) -> None:
-        self._storage, self._sql, self._params = storage, sql, params
-        self._cur: sqlite3.Cursor | None = None
+class _Fetched:
+    """A statement's rows, read whole (what :meth:`SqliteConnection.execute` gives)."""
 
-    async def __aenter__(self) -> _Rows:
-        sql, params = self._sql, self._params
-        self._cur = await self._storage._run(lambda conn: conn.execute(sql, params))
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self._cur is not None:
-            self._cur.close()  # (an open cursor would block a COMMIT)
+    def __init__(self, rows: list[Any], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
 
     async def fetchone(self) -> Any:
-        assert self._cur is not None
-        return self._cur.fetchone()
+        return self._rows.pop(0) if self._rows else None
 
-    def __aiter__(self) -> _Rows:
+    async def fetchall(self) -> list[Any]:
+        rows, self._rows = self._rows, []
+        return rows
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Any]:
+        while self._rows:
+            yield self._rows.pop(0)
+
+
+class _Execution:
+    """One statement run on the connection's thread: awaited, or used as ``async with``."""
+
+    def __init__(self, connection: SqliteConnection, sql: str, params: Sequence[Any]) -> None:
+        self._connection, self._sql, self._params = connection, sql, params
+
+    def _run(self, conn: sqlite3.Connection) -> _Fetched:
+        cur = conn.execute(self._sql, self._params)
+        try:
+            return _Fetched(cur.fetchall(), cur.rowcount, cur.lastrowid)
+        finally:
+            cur.close()
+
+    def __await__(self) -> Any:
+        return self._connection.on_thread(self._run).__await__()
+
+    async def __aenter__(self) -> _Fetched:
+        return await self._connection.on_thread(self._run)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class SqliteConnection:
+    """A ``sqlite3`` connection and the one thread of Herald's own that runs what may take long
+    on it (the event loop's thread runs the short statements itself: ``SqliteStorage._run``).
+    ``raw`` is the connection; a caller holding the storage's turn may use it directly."""
+
+    def __init__(self, raw: sqlite3.Connection, worker: ThreadPoolExecutor) -> None:
+        self.raw = raw
+        self._worker = worker
+
+    @classmethod
+    async def connect(cls, path: str, *, timeout: float) -> SqliteConnection:
+        worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="herald-sqlite")
+        try:
+            raw = await asyncio.get_running_loop().run_in_executor(worker, functools.partial(
+                sqlite3.connect, path, isolation_level=None, timeout=timeout,
+                check_same_thread=False))  # (used from the loop's thread too, never at once)
+        except BaseException:
+            worker.shutdown(wait=False)
+            raise
+        return cls(raw, worker)
+
+    async def on_thread(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """``fn(raw)`` on the connection's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, self.raw)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.in_transaction
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Execution:
+        """One statement on the connection's thread, its rows read whole: ``await`` it, or
+        ``async with`` it and read the rows (``fetchone``, ``async for``)."""
+        return _Execution(self, sql, params)
+
+    async def set_trace_callback(self, callback: Callable[[str], object] | None) -> None:
+        await self.on_thread(lambda conn: conn.set_trace_callback(callback))
+
+    async def close(self) -> None:
+        try:
+            await self.on_thread(lambda conn: conn.close())
+        finally:
+            self._worker.shutdown(wait=False)
+
+
+class _OnThread:
+    """An executor whose statements run on the connection's thread through its public
+    ``execute`` (what asks, after a failed COMMIT, whether the write landed)."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, storage: SqliteStorage) -> None:
+        self._s = storage
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        return (await self._s.db.execute(sql, params)).rowcount
+
+    async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
+        async with self._s.db.execute(sql, params) as cur:
+            return await cur.fetchall()
+
+    async def value(self, sql: str, *params: Any) -> Any:
+        rows = await self.rows(sql, *params)
+        return rows[0][0] if rows else None
+
+
+class _Inline:
+    """The executor of :mod:`bot.storage.sql` on SQLite: statements run inline (``_run``), inside
+    the caller's turn; also its own session (nothing to open or close)."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, storage: SqliteStorage) -> None:
+        self._s = storage
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        return (await self._s._x(sql, params)).rowcount
+
+    async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
+        return await self._s._rows(sql, params)
+
+    async def value(self, sql: str, *params: Any) -> Any:
+        rows = await self._s._rows(sql, params)
+        return rows[0][0] if rows else None
+
+    async def __aenter__(self) -> _Inline:
         return self
 
-    async def __anext__(self) -> Any:
-        assert self._cur is not None
-        row = self._cur.fetchone()
-        if row is None:
-            raise StopAsyncIteration
-        return row
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        return None
 
 
 CHECKPOINT_ROWS = 1000
@@ -604,25 +450,15 @@ _RESTORE = ("stop Herald, copy your latest backup over the file, delete the -wal
 """How to recover from a damaged database, for the admin."""
 
 
-def _herald_tables() -> set[str]:
-    """The tables the migrations leave behind."""
-    made: set[str] = set()
-    for script in MIGRATIONS:  # (statement by statement: a table may be made, dropped, renamed)
-        for verb, name, new_name in re.findall(
-                r"(CREATE TABLE|DROP TABLE|ALTER TABLE) (\w+)(?: RENAME TO (\w+))?", script):
-            if verb == "CREATE TABLE":
-                made.add(name)
-            elif verb == "DROP TABLE":
-                made.discard(name)
-            elif new_name:
-                made.discard(name)
-                made.add(new_name)
-    return made
+_HERALD_TABLES = migrations.tables(MIGRATIONS)
+"""The tables the migrations leave behind."""
 
 
-class SqliteStorage(Storage):
+class SqliteStorage(SqlStorage):
     """SQLite backend (one file, WAL). One connection; calls are serialised by an asyncio lock."""
 
+    dialect = SQLITE
+    driver_errors = (sqlite3.Error,)
     transient_errors = (StorageUnavailable,)
     """What the storage raises is translated (locked, full, read-only: ``StorageUnavailable``;
     damaged: ``StorageCorrupt``, which does not pass). A raw driver error that escapes is a bug
@@ -632,13 +468,14 @@ class SqliteStorage(Storage):
         self.path = path
         self.busy_timeout = busy_timeout
         """Seconds to wait for another process's write lock before ``StorageBusy``."""
-        self._db: aiosqlite.Connection | None = None
+        self._db: SqliteConnection | None = None
         self._lock = Turns()
         """One statement group at a time on the shared connection (see ``bot.turns``)."""
         self._doing = "open"
         """The method in progress (under the lock), named when a failure is logged."""
         self._inline = False
         """True once open: statements run on the event loop's own thread (see ``_run``)."""
+        self._x_inline = _Inline(self)
         self._checkpoints: Checkpointer | None = None
         self._games: dict[int, GameRow] = {}
         """Live games as last read or written, oldest written first (see ``CACHED_GAMES``)."""
@@ -646,6 +483,22 @@ class SqliteStorage(Storage):
         self._last_events: dict[int, int] = {}
         """A live game's last event number, as this storage wrote it (read otherwise)."""
         self._guilds: dict[int, GuildSettings] = {}
+
+    # ------------------------------------------------------------ turns and memory
+
+    def _enter(self, doing: str) -> object:
+        if not self._lock.take():  # (nearly always free: taken without a coroutine's cost)
+            return _WAIT
+        self._doing = doing
+        return None
+
+    async def _wait_turn(self, doing: str) -> object:
+        await self._lock.acquire()
+        self._doing = doing
+        return None
+
+    def _leave(self, token: object) -> None:
+        self._lock.release()
 
     def forget(self, game_id: int | None = None) -> None:
         """Drop what is kept in memory of one game (or of everything): for whoever wrote the file
@@ -680,21 +533,43 @@ class SqliteStorage(Storage):
         while len(self._deadlines) > CACHED_GAMES:
             del self._deadlines[next(iter(self._deadlines))]
 
+    def _drop_game(self, game_id: int, *, deadlines: bool = False) -> GameRow | None:
+        if deadlines:
+            self._deadlines.pop(game_id, None)
+            self._last_events.pop(game_id, None)
+        return self._games.pop(game_id, None)
+
+    def _drop_deadlines(self, game_id: int) -> None:
+        self._deadlines.pop(game_id, None)
+
+    def _game_updated(self, kept: GameRow, fields: Mapping[str, Any]) -> None:
+        # stored: remember the row with the change (as a read would give it)
+        self._keep(dataclasses.replace(kept, **{
+            k: json.loads(to_json(v)) if k in ("options", "result") and v is not None else v
+            for k, v in fields.items()}))
+
+    def _deadlines_written(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
+        self._remember_deadlines(game_id, deadlines)
+
+    def _settings_dropped(self, guild_id: int) -> None:
+        self._guilds.pop(guild_id, None)
+
+    # ------------------------------------------------------------ running statements
+
     async def _finish_checkpoint(self) -> None:
         """Copy the rest of the write-ahead log on the writing connection itself, so that the
         next write starts the log over: inline, so no write can come between (little is left
         after the copy in the background; holding the storage's lock across a trip to the
         thread instead made every move arriving meanwhile wait behind it)."""
         if self._db is not None and not self.db.in_transaction:
-            self.db._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            self.db.raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
-    async def _on_thread(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    async def _on_thread(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn`` with the raw connection on the connection's own thread: for what may take
-        long (opening checks, whole-game reads, waiting out another process's lock)."""
-        db = self.db
-        return await db._execute(lambda: fn(db._conn))  # type: ignore[no-untyped-call]
+        long (opening checks, waiting out another process's lock)."""
+        return await self.db.on_thread(fn)
 
-    async def _run(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    async def _run(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn`` with the raw connection right here, on the event loop's thread.
 
         A short statement group costs SQLite tens of microseconds (WAL, ``synchronous=NORMAL``:
@@ -707,7 +582,7 @@ class SqliteStorage(Storage):
         ``fn`` left no transaction open: it began its own, or ran outside one)."""
         if not self._inline:
             return await self._on_thread(fn)
-        conn = self.db._conn
+        conn = self.db.raw
         try:
             done = fn(conn)
             if self._checkpoints is not None and not conn.in_transaction:
@@ -718,7 +593,7 @@ class SqliteStorage(Storage):
                 raise
         return await self._on_thread(functools.partial(self._patiently, fn))
 
-    def _patiently(self, fn: Callable[[sqlite3.Connection], Any], conn: sqlite3.Connection) -> Any:
+    def _patiently(self, fn: Callable[[sqlite3.Connection], _T], conn: sqlite3.Connection) -> _T:
         """``fn`` waiting up to the busy timeout for another process's lock (on the thread)."""
         conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
         try:
@@ -726,39 +601,35 @@ class SqliteStorage(Storage):
         finally:
             conn.execute("PRAGMA busy_timeout=0")
 
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
-        """One query read inline (``_run``), used the way an aiosqlite cursor is: ``async with``,
-        then ``async for`` or ``fetchone`` (the rows are stepped through as they are read)."""
-        return _Rows(self, sql, params)
-
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """The rows of one short query, read inline (``_run``)."""
         rows: list[Any] = await self._run(lambda conn: conn.execute(sql, params).fetchall())
         return rows
 
     @property
-    def db(self) -> aiosqlite.Connection:
+    def db(self) -> SqliteConnection:
         if self._db is None:
             raise StorageError("storage is not open")
         return self._db
 
     async def _x(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
-        """Execute one statement and close its cursor (an open cursor blocks COMMIT), in one
-        hand-off to the connection's thread (aiosqlite's own cursor takes two)."""
+        """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
         def run(conn: sqlite3.Connection) -> sqlite3.Cursor:
             cur = conn.execute(sql, params)
             cur.close()  # (its rowcount and lastrowid stay readable)
             return cur
 
-        cur: sqlite3.Cursor = await self._run(run)
-        return cur
+        return await self._run(run)
+
+    def _session(self) -> _Inline:
+        return self._x_inline
 
     # ------------------------------------------------------------ failures
 
-    def _fault(self, exc: sqlite3.Error, *, stored: bool | None = False) -> StorageError | None:
+    def _fault(self, exc: BaseException, *, stored: bool | None = False) -> StorageError | None:
         """The :class:`StorageError` for a driver error met in service, logged here once with its
         cause; None for a bug in Herald (see ``_kind``)."""
-        kind = _kind(exc)
+        kind = _kind(exc) if isinstance(exc, sqlite3.Error) else None
         if kind is None:
             return None
         where = f"the database {self.path}"
@@ -794,19 +665,16 @@ class SqliteStorage(Storage):
         conn.execute("COMMIT")
 
     @contextlib.asynccontextmanager
-    async def _transaction(self, landed: Callable[[], Awaitable[bool]] | None = None, *,
-                           begin: bool = True) -> AsyncIterator[None]:
+    async def _tx(self, landed: Landed | None = None) -> AsyncIterator[Executor]:
         """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error (callers hold the lock).
 
-        Should COMMIT itself fail, see ``_commit_failed``. With ``begin`` False the body's first
-        statement group begins the transaction itself. (A move's commit takes the shorter way,
-        ``_write``: its statements and COMMIT in one call.)"""
+        Should COMMIT itself fail, see ``_commit_failed``. (A move's commit takes the shorter
+        way, ``_write``: its statements and COMMIT in one call.)"""
         if self.db.in_transaction:  # left over by a rollback that failed
             await self._rollback("an earlier failure")
-        if begin:
-            await self._x("BEGIN IMMEDIATE")
+        await self._x("BEGIN IMMEDIATE")
         try:
-            yield
+            yield self._x_inline
         except BaseException as exc:
             await self._rollback(_cause(exc))
             raise
@@ -815,11 +683,9 @@ class SqliteStorage(Storage):
         except sqlite3.Error as exc:
             await self._commit_failed(exc, landed)
 
-    async def _write(self, statements: Callable[[sqlite3.Cursor], _T],
-                     landed: Callable[[], Awaitable[bool]]) -> _T:
+    async def _write(self, statements: Callable[[sqlite3.Cursor], _T], landed: Landed) -> _T:
         """BEGIN IMMEDIATE, ``statements`` and COMMIT in one call (``_run``: inline), or ROLLBACK
-        on any error before the COMMIT (callers hold the lock); a failed COMMIT as in
-        ``_transaction``."""
+        on any error before the COMMIT (callers hold the lock); a failed COMMIT as in ``_tx``."""
         if self.db.in_transaction:  # left over by a rollback that failed
             await self._rollback("an earlier failure")
 
@@ -844,7 +710,7 @@ class SqliteStorage(Storage):
         return done
 
     async def _commit_failed(self, exc: sqlite3.Error,
-                             landed: Callable[[], Awaitable[bool]] | None) -> None:
+                             landed: Landed | None) -> None:
         """After COMMIT reported ``exc``: the transaction may have been rolled back by SQLite, or
         be stored all the same, and ``landed`` asks the database which. Stored, the commit stands
         (a warning is logged, and this returns); not stored, or never asked, the error raised says
@@ -856,7 +722,7 @@ class SqliteStorage(Storage):
         stored: bool | None = False
         if landed is not None:
             try:
-                stored = await landed()
+                stored = await landed(_OnThread(self))
             except sqlite3.Error:
                 stored = None
         if stored:
@@ -867,6 +733,7 @@ class SqliteStorage(Storage):
         if fault is None:
             raise exc
         raise fault from exc
+
 
     # ------------------------------------------------------------ opening
 
@@ -896,7 +763,7 @@ class SqliteStorage(Storage):
             await self._x("PRAGMA wal_autocheckpoint=0")  # (``Checkpointer`` does it off the loop)
             await self._x(f"PRAGMA journal_size_limit={LOG_LIMIT}")
             await self._x("PRAGMA busy_timeout=0")  # (``_run`` waits for locks on the thread)
-            self._checkpoints = Checkpointer(self.path, self.db._conn, self._finish_checkpoint)
+            self._checkpoints = Checkpointer(self.path, self.db.raw, self._finish_checkpoint)
             self._inline = True
         except BaseException as exc:
             await self._abandon(created)
@@ -907,21 +774,8 @@ class SqliteStorage(Storage):
         if created:
             log.info("created a new database at %s", self.path)
 
-    async def _connect(self) -> aiosqlite.Connection:
-        # (used from the loop's thread too, never at the same time: ``_run``)
-        connection = aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout,
-                                       check_same_thread=False)
-        try:
-            return await connection
-        except BaseException:
-            # aiosqlite stops its thread after a failed connect but does not wait for it; should
-            # the event loop close first, the thread dies with a traceback on stderr
-            thread = getattr(connection, "_thread", None)
-            for _ in range(1000):
-                if thread is None or not thread.is_alive():
-                    break
-                await asyncio.sleep(0.001)
-            raise
+    async def _connect(self) -> SqliteConnection:
+        return await SqliteConnection.connect(self.path, timeout=self.busy_timeout)
 
     def _inspect_file(self) -> bool:
         """Refuse a file that must not become a Herald database; True if there is none yet."""
@@ -966,8 +820,7 @@ class SqliteStorage(Storage):
         """``PRAGMA quick_check``: every page of every table readable and well formed (it skips
         what ``integrity_check`` adds: index contents). It reads the whole file once — about half
         a second for 50 MB from a cold disk, a tenth from the cache."""
-        async with self.db.execute("PRAGMA quick_check(3)") as cur:
-            rows = [str(r[0]) async for r in cur]
+        rows = [str(r[0]) for r in await self._rows("PRAGMA quick_check(3)")]
         if rows != ["ok"]:
             first = rows[0].replace("*** in database main ***", "").strip().splitlines()[0]
             raise StorageOpenError(self._damaged(first[:120]))
@@ -978,10 +831,9 @@ class SqliteStorage(Storage):
         if version > len(MIGRATIONS):
             raise self._newer(version)
         if version == 0:
-            async with self.db.execute(
-                    "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite%' "
-                    "ORDER BY name") as cur:
-                tables = [str(r[0]) async for r in cur]
+            tables = [str(r[0]) for r in await self._rows(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite%' "
+                "ORDER BY name")]
             if tables:
                 shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
                 raise StorageOpenError(
@@ -1000,9 +852,9 @@ class SqliteStorage(Storage):
             await self._rollback("the write check")
 
     async def _check_tables(self) -> None:
-        async with self.db.execute("SELECT name FROM sqlite_master WHERE type='table'") as cur:
-            names = {str(r[0]) async for r in cur}
-        missing = sorted(_herald_tables() - names)
+        names = {str(r[0]) for r in await self._rows(
+            "SELECT name FROM sqlite_master WHERE type='table'")}
+        missing = sorted(_HERALD_TABLES - names)
         if missing:
             raise StorageOpenError(
                 f"the database {self.path} lacks Herald's table(s) {', '.join(missing)}, so it "
@@ -1012,8 +864,7 @@ class SqliteStorage(Storage):
         """Rows that name a game that is not there (possible only if the file was edited with
         foreign keys off): every read is by game, so Herald never sees them — a warning, not a
         refusal. Cheap next to ``quick_check`` (a few hundredths of a second for 50 MB)."""
-        async with self.db.execute("PRAGMA foreign_key_check") as cur:
-            tables = [str(r[0]) async for r in cur]
+        tables = [str(r[0]) for r in await self._rows("PRAGMA foreign_key_check")]
         if tables:
             log.warning("the database %s has %d row(s) that refer to missing games (in %s); "
                         "Herald ignores them", self.path, len(tables),
@@ -1070,9 +921,8 @@ class SqliteStorage(Storage):
             await db.close()  # stops the connection's thread even when closing fails
 
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        rows = await self._rows("PRAGMA user_version")
+        return int(rows[0][0]) if rows else 0
 
     async def migrate(self) -> int:
         current = await self.schema_version()
@@ -1093,37 +943,8 @@ class SqliteStorage(Storage):
             log.info("database migrated to schema %d", number)
         return len(MIGRATIONS)
 
+
     # ------------------------------------------------------------------ games
-
-    def _row_to_game(self, r: Sequence[Any]) -> GameRow:
-        return GameRow(
-            id=r[0], guild_id=r[1], channel_id=r[2], thread_id=r[3], game_key=r[4], status=r[5],
-            version=r[6], seed=r[7], options=from_json(r[8]) or {}, state=from_json(r[9]), host_id=r[10],
-            deadline=r[11], board_message_id=r[12], lobby_message_id=r[13], result=from_json(r[14]),
-            created_at=r[15], updated_at=r[16],
-            opened=seat_map(r[17]), answered=seat_map(r[18]),
-        )
-
-    async def _seats(self, game_id: int) -> list[SeatRow]:
-        async with self._query(
-            "SELECT seat, user_id, is_bot, name FROM seats WHERE game_id=? ORDER BY seat", (game_id,)
-        ) as cur:
-            return [SeatRow(r[0], r[1], bool(r[2]), r[3]) async for r in cur]
-
-    @_serialised
-    async def create_game(self, *, guild_id: int | None, channel_id: int | None, game_key: str,
-                          seed: int, options: dict[str, Any], host_id: int | None,
-                          deadline: int | None, now: float, seats: Sequence[SeatRow] = ()) -> int:
-        async with self._transaction():
-            cur = await self._x(
-                "INSERT INTO games (guild_id, channel_id, game_key, status, version, seed, options, "
-                "host_id, deadline, created_at, updated_at) VALUES (?,?,?,?,0,?,?,?,?,?,?)",
-                (guild_id, channel_id, game_key, "lobby", seed, to_json(options), host_id, deadline, now, now),
-            )
-            assert cur.lastrowid is not None
-            game_id = int(cur.lastrowid)
-            await self._write_seats(game_id, seats)
-        return game_id
 
     async def get_game(self, game_id: int) -> GameRow | None:
         # a remembered game is read without waiting for the lock (nothing to hand off): every
@@ -1131,150 +952,49 @@ class SqliteStorage(Storage):
         kept = self._games.get(game_id)
         if kept is not None:
             return _copy_game(kept)
-        game: GameRow | None = await self._load_game(game_id)
-        return game
+        return await self._load_game(game_id)
 
-    @_serialised
+    @boundary
     async def _load_game(self, game_id: int) -> GameRow | None:
         kept = self._games.get(game_id)  # (remembered by a read that held the lock before this)
         if kept is not None:
             return _copy_game(kept)
-        async with self._query(f"SELECT {GAME_COLUMNS} FROM games WHERE id=?", (game_id,)) as cur:
-            r = await cur.fetchone()
-        if r is None:
-            return None
-        game = self._row_to_game(r)
-        game.seats = await self._seats(game_id)
-        self._keep(_copy_game(game))
+        game = await self._read_game(self._x_inline, game_id)
+        if game is not None:
+            self._keep(_copy_game(game))
         return game
 
-    async def _many(self, sql: str, params: Sequence[Any]) -> list[GameRow]:
-        """The games ``sql`` selects, with their seats: two statements however many games (the
-        seats of all of them are read at once)."""
-        async with self._query(sql, params) as cur:
-            rows = [self._row_to_game(r) async for r in cur]
-        by_id = {g.id: g for g in rows}
-        ids = list(by_id)
-        for start in range(0, len(ids), 500):  # SQLite allows a bounded number of parameters
-            chunk = ids[start:start + 500]
-            async with self._query(
-                f"SELECT game_id, seat, user_id, is_bot, name FROM seats "
-                f"WHERE game_id IN ({_marks(chunk)}) ORDER BY game_id, seat", chunk) as cur:
-                async for r in cur:
-                    by_id[r[0]].seats.append(SeatRow(r[1], r[2], bool(r[3]), r[4]))
-        return rows
+    async def deadlines(self, game_id: int) -> list[DeadlineRow]:
+        kept = self._deadlines.get(game_id)  # (as for ``get_game``: no lock to wait for)
+        if kept is not None:
+            return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
+        return await self._load_deadlines(game_id)
 
-    @_serialised
-    async def list_games(self, *, guild_id: int | None = None,
-                         statuses: Sequence[str] = ("lobby", "active")) -> list[GameRow]:
-        if guild_id is None:
-            return await self._many(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ({_marks(statuses)}) ORDER BY id",
-                list(statuses))
-        return await self._many(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id=? AND status IN ({_marks(statuses)}) "
-            "ORDER BY id", [guild_id, *statuses])
+    @boundary
+    async def _load_deadlines(self, game_id: int) -> list[DeadlineRow]:
+        kept = self._deadlines.get(game_id)
+        if kept is None:
+            kept = await self._read_deadlines(self._x_inline, game_id)
+            if game_id in self._games:  # only a live game's deadlines are worth keeping
+                self._deadlines[game_id] = kept
+        return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
 
-    @_serialised
-    async def games_of_user(self, user_id: int, statuses: Sequence[str] = ("active",)) -> list[GameRow]:
-        return await self._many(
-            f"SELECT {G_COLUMNS} FROM games g WHERE g.status IN ({_marks(statuses)}) AND g.id IN "
-            "(SELECT game_id FROM seats WHERE user_id=? AND is_bot=0) ORDER BY g.id",
-            [*statuses, user_id])
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        kept = self._guilds.get(guild_id)  # (as for ``get_game``: no lock to wait for)
+        if kept is not None:
+            return dataclasses.replace(kept, channels=list(kept.channels))
+        return await self._load_guild_settings(guild_id)
 
-    @_serialised
-    async def page_games(self, *, guild_id: int, statuses: Sequence[str] = ("lobby", "active"),
-                         limit: int = 15, offset: int = 0) -> GamePage:
-        where = f"g.guild_id=? AND g.status IN ({_marks(statuses)})"
-        params = [guild_id, *statuses]
-        async with self._query(f"SELECT COUNT(*) FROM games g WHERE {where}", params) as cur:
-            row = await cur.fetchone()
-        total = int(row[0]) if row else 0
-        games = await self._many(
-            f"SELECT {G_COLUMNS} FROM games g WHERE {where} {RECENT_FIRST} LIMIT ? OFFSET ?",
-            [*params, max(0, limit), max(0, offset)])
-        return GamePage(games, total)
+    @boundary
+    async def _load_guild_settings(self, guild_id: int) -> GuildSettings:
+        kept = self._guilds.get(guild_id)
+        if kept is None:
+            kept = self._guilds[guild_id] = await self._read_guild_settings(guild_id)
+        return dataclasses.replace(kept, channels=list(kept.channels))
 
-    @_serialised
-    async def search_games(self, *, guild_id: int | None, user_id: int, statuses: Sequence[str],
-                           text: str = "", game_keys: Sequence[str] = (),
-                           limit: int = 25) -> list[GameRow]:
-        params: list[Any]
-        if guild_id is not None:
-            where, params = "g.guild_id=?", [guild_id]
-        else:
-            where, params = "g.id IN (SELECT game_id FROM seats WHERE user_id=? AND is_bot=0)", [user_id]
-        where += f" AND g.status IN ({_marks(statuses)})"
-        params += list(statuses)
-        text = text.strip().lstrip("#").strip()
-        if text:
-            found = ["CAST(g.id AS TEXT) LIKE ? ESCAPE '\\'",
-                     "g.id IN (SELECT game_id FROM seats WHERE name LIKE ? ESCAPE '\\')"]
-            params += [like_pattern(text), like_pattern(text)]
-            if game_keys:
-                found.append(f"g.game_key IN ({_marks(game_keys)})")
-                params += list(game_keys)
-            where += f" AND ({' OR '.join(found)})"
-        return await self._many(f"SELECT {G_COLUMNS} FROM games g WHERE {where} {RECENT_FIRST} LIMIT ?",
-                                [*params, max(0, limit)])
-
-    @_serialised
-    async def games_near(self, *, guild_id: int, channel_id: int | None, user_id: int,
-                         statuses: Sequence[str], limit: int = 25) -> list[GameRow]:
-        return await self._many(
-            f"SELECT {G_COLUMNS} FROM games g WHERE g.guild_id=? AND g.status IN ({_marks(statuses)}) "
-            "AND (g.channel_id=? OR g.thread_id=? OR g.id IN "
-            "(SELECT game_id FROM seats WHERE user_id=? AND is_bot=0)) "
-            f"{RECENT_FIRST} LIMIT ?",
-            [guild_id, *statuses, channel_id, channel_id, user_id, max(0, limit)])
-
-    @_serialised
-    async def count_tables(self, guild_id: int, user_id: int, *,
-                           lobbies_since: float = 0.0) -> TableCounts:
-        async with self._query(
-            "SELECT COALESCE(SUM(g.status='lobby'), 0), COALESCE(SUM(g.status<>'lobby'), 0), "
-            "COALESCE(SUM(g.status='lobby' AND m.game_id IS NOT NULL), 0), "
-            "COALESCE(SUM(m.game_id IS NOT NULL), 0) FROM games g LEFT JOIN "
-            "(SELECT DISTINCT game_id FROM seats WHERE user_id=? AND is_bot=0) m ON m.game_id=g.id "
-            f"WHERE g.guild_id=? AND g.status IN ({_marks(_OPEN)}) "
-            "AND (g.status<>'lobby' OR g.updated_at>=?)",
-            [user_id, guild_id, *_OPEN, lobbies_since]) as cur:
-            row = await cur.fetchone()
-        return TableCounts(*(int(x) for x in row)) if row else TableCounts(0, 0, 0, 0)
-
-    @_serialised
-    async def update_game(self, game_id: int, **fields: Any) -> None:
-        bad = set(fields) - UPDATABLE
-        if bad:
-            raise StorageError(f"cannot update {sorted(bad)}")
-        if not fields:
-            return
-        kept = self._games.pop(game_id, None)
-        values = [(to_json(v) if k in ("options", "result") and v is not None else v) for k, v in fields.items()]
-        sets = ", ".join(f"{k}=?" for k in fields)
-        await self._x(f"UPDATE games SET {sets} WHERE id=?", (*values, game_id))
-        if kept is not None:  # stored: remember the row with the change (as a read would give it)
-            self._keep(dataclasses.replace(kept, **{
-                k: json.loads(to_json(v)) if k in ("options", "result") and v is not None else v
-                for k, v in fields.items()}))
-
-    @_serialised
-    async def set_seats(self, game_id: int, seats: Sequence[SeatRow], *,
-                        now: float | None = None) -> None:
-        self._games.pop(game_id, None)
-        async with self._transaction():
-            await self._write_seats(game_id, seats)
-            if now is not None:
-                await self._x("UPDATE games SET updated_at=? WHERE id=?", (now, game_id))
-
-    async def _write_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
-        await self._x("DELETE FROM seats WHERE game_id=?", (game_id,))
-        rows = [(game_id, s.seat, s.user_id, int(s.is_bot), s.name) for s in seats]
-        await self._run(lambda conn: conn.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, is_bot, name) VALUES (?,?,?,?,?)", rows))
-
-    async def _write_deadlines(self, game_id: int, deadlines: Iterable[DeadlineRow]) -> None:
-        """Replace a game's deadlines (inside the caller's transaction), in one hand-off."""
+    async def _write_deadlines(self, x: Executor, game_id: int,
+                               deadlines: Sequence[DeadlineRow]) -> None:
+        """Replace a game's deadlines (inside the caller's transaction), in one call."""
         self._deadlines.pop(game_id, None)
         await self._run(lambda conn: self._deadline_statements(conn, game_id, deadlines))
 
@@ -1301,29 +1021,7 @@ class SqliteStorage(Storage):
             "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened, "
             "claimed_by, claimed_until) VALUES (?,?,?,?,?,?,?,?,?)", rows)
 
-    @_serialised
-    async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],
-                         opened: Mapping[int, int], deadlines: Sequence[DeadlineRow],
-                         now: float) -> None:
-        async def landed() -> bool:
-            async with self.db.execute("SELECT status, version FROM games WHERE id=?",
-                                       (game_id,)) as c:
-                row = await c.fetchone()
-            return row is not None and tuple(row) == ("active", 1)
-
-        self._games.pop(game_id, None)
-        self._deadlines.pop(game_id, None)
-        async with self._transaction(landed):
-            cur = await self._x(
-                "UPDATE games SET status='active', state=?, version=1, opened=?, updated_at=? "
-                "WHERE id=? AND status='lobby'", (to_json(state), seat_map_json(opened), now, game_id))
-            if cur.rowcount != 1:
-                raise VersionConflict(f"game {game_id} is not a lobby any more")
-            await self._write_seats(game_id, seats)
-            await self._write_deadlines(game_id, deadlines)
-        self._remember_deadlines(game_id, deadlines)
-
-    @_serialised
+    @boundary
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int,
                             action: dict[str, Any], origin: str, user_id: int | None,
                             state: dict[str, Any], events: Sequence[dict[str, Any]],
@@ -1333,13 +1031,11 @@ class SqliteStorage(Storage):
         new_version = expected_version + 1
         n = 0
 
-        async def landed() -> bool:
+        async def landed(x: Executor) -> bool:
             """After a failed COMMIT: is this very action stored (the version it made, its row)?"""
-            async with self.db.execute(
-                    "SELECT g.version, a.seat FROM games g LEFT JOIN actions a "
-                    "ON a.game_id=g.id AND a.n=? WHERE g.id=?", (n, game_id)) as c:
-                row = await c.fetchone()
-            return row is not None and tuple(row) == (new_version, seat)
+            rows = await x.rows("SELECT g.version, a.seat FROM games g LEFT JOIN actions a "
+                                "ON a.game_id=g.id AND a.n=? WHERE g.id=?", n, game_id)
+            return bool(rows) and tuple(rows[0]) == (new_version, seat)
 
         kept = self._games.pop(game_id, None)
         # deadlines as the file holds them, when this process knows: unchanged (a computer
@@ -1416,109 +1112,7 @@ class SqliteStorage(Storage):
                     del self._last_events[next(iter(self._last_events))]
         return new_version
 
-    @_serialised
-    async def undo_actions(self, game_id: int, *, expected_version: int, keep: int,
-                           state: dict[str, Any], events: Sequence[dict[str, Any]],
-                           opened: Mapping[int, int], answered: Mapping[int, int],
-                           deadlines: Sequence[DeadlineRow], now: float) -> int:
-        new_version = expected_version + 1
-
-        async def landed() -> bool:
-            """After a failed COMMIT: is this very undo stored (the version it made)?"""
-            async with self.db.execute("SELECT version FROM games WHERE id=?", (game_id,)) as c:
-                row = await c.fetchone()
-            return row is not None and int(row[0]) == new_version
-
-        self._games.pop(game_id, None)  # (read again from the file after this)
-        self._deadlines.pop(game_id, None)
-        self._last_events.pop(game_id, None)
-        state_text = to_json(state)
-        event_rows = [event_values(e) for e in events]
-
-        def write(conn: sqlite3.Connection) -> None:
-            conn.execute("BEGIN IMMEDIATE")
-            cur = conn.execute(
-                "UPDATE games SET state=?, version=?, opened=?, answered=?, updated_at=? "
-                "WHERE id=? AND version=? AND status='active' AND paused_at IS NULL",
-                (state_text, new_version, seat_map_json(opened), seat_map_json(answered), now, game_id,
-                 expected_version))
-            if cur.rowcount != 1:
-                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-            kept = conn.execute("SELECT n FROM actions WHERE game_id=? ORDER BY n LIMIT 1 OFFSET ?",
-                                (game_id, keep - 1)).fetchone() if keep > 0 else (0,)
-            last = int(kept[0]) if kept is not None else 0
-            conn.execute("DELETE FROM actions WHERE game_id=? AND n>?", (game_id, last))
-            # an action numbered n made version n + 1, and its events carry that version
-            conn.execute("DELETE FROM events WHERE game_id=? AND version>? AND kind<>'undo'",
-                         (game_id, last + 1))
-            _append_events(conn, game_id, new_version, event_rows, now)
-            self._deadline_statements(conn, game_id, deadlines)
-
-        async with self._transaction(landed, begin=False):
-            await self._run(write)
-        return new_version
-
-    @_serialised
-    async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]:
-        async with self._query(
-            "SELECT seat, action, origin FROM actions WHERE game_id=? ORDER BY n", (game_id,)) as cur:
-            return [(r[0], json.loads(r[1]), r[2]) async for r in cur]
-
-    @_serialised
-    async def events(self, game_id: int, *, viewer_seat: int | None, limit: int = 20) -> list[EventRow]:
-        async with self._query(
-            "SELECT n, version, text, recipients, kind, data, created_at FROM events "
-            "WHERE game_id=? ORDER BY n DESC", (game_id,)) as cur:
-            out: list[EventRow] = []
-            async for r in cur:
-                to = from_json(r[3])
-                if to is not None and (viewer_seat is None or viewer_seat not in to):
-                    continue
-                out.append(EventRow(r[0], r[1], r[2], to, r[4], from_json(r[5]) or {}, r[6]))
-                if len(out) >= limit:
-                    break
-        return list(reversed(out))
-
-    # -------------------------------------------------------------- deadlines
-
-    async def deadlines(self, game_id: int) -> list[DeadlineRow]:
-        kept = self._deadlines.get(game_id)  # (as for ``get_game``: no lock to wait for)
-        if kept is not None:
-            return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
-        loaded: list[DeadlineRow] = await self._load_deadlines(game_id)
-        return loaded
-
-    @_serialised
-    async def _load_deadlines(self, game_id: int) -> list[DeadlineRow]:
-        kept = self._deadlines.get(game_id)
-        if kept is None:
-            async with self._query(
-                f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? "
-                "ORDER BY seat, kind", (game_id,)) as cur:
-                kept = [deadline_row(r) async for r in cur]
-            if game_id in self._games:  # only a live game's deadlines are worth keeping
-                self._deadlines[game_id] = kept
-        return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
-
-    @_serialised
-    async def next_deadline_time(self, owner: str | None = None) -> float | None:
-        async with self._query(
-            "SELECT MIN(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> ? "
-            "THEN MAX(at, claimed_until) ELSE at END) FROM (SELECT CASE WHEN reminded=0 "
-            "AND remind_at IS NOT NULL AND remind_at < due_at THEN remind_at ELSE due_at END "
-            "AS at, claimed_by, claimed_until FROM deadlines)", (owner,)) as cur:
-            row = await cur.fetchone()
-        return float(row[0]) if row and row[0] is not None else None
-
-    @_serialised
-    async def due_deadlines(self, now: float) -> list[DeadlineRow]:
-        async with self._query(
-            f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
-            "WHERE due_at <= ? OR (reminded=0 AND remind_at IS NOT NULL AND remind_at <= ?) "
-            "ORDER BY due_at, game_id, seat", (now, now)) as cur:
-            return [deadline_row(r) async for r in cur]
-
-    @_serialised
+    @boundary
     async def claim_deadlines(self, now: float, owner: str, lease_s: float,
                               limit: int = 100) -> list[DeadlineRow]:
         # One statement is one write transaction: SQLite's write lock makes it the only writer
@@ -1534,385 +1128,3 @@ class SqliteStorage(Storage):
 
         rows = [deadline_row(r) for r in await self._run(claim)]
         return sorted(rows, key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
-
-    @_serialised
-    async def mark_reminded(self, game_id: int, seat: int, kind: str,
-                            opened: int | None = None) -> bool:
-        self._deadlines.pop(game_id, None)
-        cur = await self._x(
-            "UPDATE deadlines SET reminded=1, claimed_by=NULL, claimed_until=NULL "
-            "WHERE game_id=? AND seat=? AND kind=? AND reminded=0 AND (? IS NULL OR opened=?)",
-            (game_id, seat, kind, opened, opened))
-        return cur.rowcount == 1
-
-    @_serialised
-    async def clear_deadlines(self, game_id: int) -> None:
-        self._deadlines.pop(game_id, None)
-        await self._x("DELETE FROM deadlines WHERE game_id=?", (game_id,))
-
-    @_serialised
-    async def replace_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
-        async with self._transaction():
-            await self._write_deadlines(game_id, deadlines)
-
-    # ---------------------------------------------------------------- ratings
-
-    @_serialised
-    async def note_departure(self, d: Departure) -> None:
-        await self._x("INSERT OR IGNORE INTO departures (game_id, user_id, seat, name) "
-                      "VALUES (?,?,?,?)", (d.game_id, d.user_id, d.seat, d.name))
-
-    @_serialised
-    async def departures(self, game_id: int) -> list[Departure]:
-        async with self._query(
-                "SELECT game_id, seat, user_id, name FROM departures WHERE game_id=? "
-                "ORDER BY seat, user_id", (game_id,)) as cur:
-            return [Departure(r[0], r[1], r[2], r[3]) async for r in cur]
-
-    @_serialised
-    async def settle_game(self, game: RatedGame, rate: Rater, now: float) -> bool:
-        async def landed() -> bool:
-            async with self.db.execute("SELECT 1 FROM settled_games WHERE game_id=?",
-                                       (game.game_id,)) as c:
-                return await c.fetchone() is not None
-
-        def write(conn: sqlite3.Connection) -> bool:
-            """The whole settlement in one hand-off: BEGIN IMMEDIATE is the write lock, so no
-            other settlement reads these ratings until this one commits."""
-            conn.execute("BEGIN IMMEDIATE")
-            cur = conn.execute(
-                "INSERT OR IGNORE INTO settled_games (game_id, guild_id, game_key, started_at, "
-                "finished_at, moves, rated, settled_at) VALUES (?,?,?,?,?,?,?,?)",
-                (game.game_id, game.guild_id, game.game_key, game.started_at, game.finished_at,
-                 game.moves, int(bool(game.players)), now))
-            if cur.rowcount != 1 or not game.players:
-                return cur.rowcount == 1
-            ids = [p.user_id for p in game.players]
-            current = {r[2]: RatingRow(*r) for r in conn.execute(
-                "SELECT guild_id, game_key, user_id, name, mu, sigma, games, wins, updated_at "
-                f"FROM ratings WHERE guild_id=? AND game_key=? AND user_id IN ({_marks(ids)})",
-                (game.guild_id, game.game_key, *ids)).fetchall()}
-            new = rate(current)
-            conn.executemany(
-                "INSERT INTO ratings (guild_id, game_key, user_id, name, mu, sigma, games, wins, "
-                "updated_at) VALUES (?,?,?,?,?,?,1,?,?) ON CONFLICT(guild_id, game_key, user_id) "
-                "DO UPDATE SET name=excluded.name, mu=excluded.mu, sigma=excluded.sigma, "
-                "games=ratings.games+1, wins=ratings.wins+excluded.wins, "
-                "updated_at=excluded.updated_at",
-                [(game.guild_id, game.game_key, p.user_id, p.name, *new[p.user_id], int(p.won),
-                  now) for p in game.players])
-            conn.executemany(
-                "INSERT INTO settled_places (game_id, user_id, guild_id, name, rank, won, "
-                "abandoned, mu, sigma) VALUES (?,?,?,?,?,?,?,?,?)",
-                [(game.game_id, p.user_id, game.guild_id, p.name, p.rank, int(p.won),
-                  int(p.abandoned), *new[p.user_id]) for p in game.players])
-            return True
-
-        async with self._transaction(landed, begin=False):
-            settled: bool = await self._run(write)
-        return settled
-
-    @_serialised
-    async def unsettled_games(self, limit: int = 100) -> list[int]:
-        async with self._query(
-                "SELECT g.id FROM games g WHERE g.status='finished' AND g.guild_id IS NOT NULL "
-                "AND NOT EXISTS (SELECT 1 FROM settled_games s WHERE s.game_id=g.id) "
-                "ORDER BY g.updated_at, g.id LIMIT ?", (max(0, limit),)) as cur:
-            return [int(r[0]) async for r in cur]
-
-    @_serialised
-    async def leaderboard(self, guild_id: int, game_key: str, *, limit: int = 10,
-                          offset: int = 0) -> tuple[list[RatingRow], int]:
-        where = "guild_id=? AND game_key=? AND user_id<>?"
-        params = (guild_id, game_key, COMPUTER_ID)
-        async with self._query(f"SELECT COUNT(*) FROM ratings WHERE {where}", params) as cur:
-            row = await cur.fetchone()
-        async with self._query(
-                "SELECT guild_id, game_key, user_id, name, mu, sigma, games, wins, updated_at "
-                f"FROM ratings WHERE {where} ORDER BY mu - 3 * sigma DESC, games DESC, user_id "
-                "LIMIT ? OFFSET ?", (*params, max(0, limit), max(0, offset))) as cur:
-            rows = [RatingRow(*r) async for r in cur]
-        return rows, int(row[0]) if row else 0
-
-    @_serialised
-    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
-        async with self._query(
-                "SELECT guild_id, game_key, user_id, name, mu, sigma, games, wins, updated_at "
-                "FROM ratings WHERE guild_id=? AND user_id=? ORDER BY games DESC, game_key",
-                (guild_id, user_id)) as cur:
-            return [RatingRow(*r) async for r in cur]
-
-    @_serialised
-    async def longest_game(self, guild_id: int, user_id: int) -> LongestGame | None:
-        async with self._query(
-                "SELECT s.game_id, s.game_key, s.finished_at - s.started_at, s.moves "
-                "FROM settled_places p JOIN settled_games s ON s.game_id=p.game_id "
-                "WHERE p.guild_id=? AND p.user_id=? "
-                "ORDER BY s.finished_at - s.started_at DESC, s.moves DESC, s.game_id LIMIT 1",
-                (guild_id, user_id)) as cur:
-            r = await cur.fetchone()
-        return None if r is None else LongestGame(int(r[0]), str(r[1]), float(r[2]), int(r[3]))
-
-    # ------------------------------------ player preferences, time away, pauses
-
-    @_serialised
-    async def player_prefs(self, user_ids: Sequence[int]) -> dict[int, PlayerPrefs]:
-        ids = list(dict.fromkeys(user_ids))
-        out = {uid: PlayerPrefs(uid) for uid in ids}
-        for start in range(0, len(ids), 500):  # (SQLite allows a bounded number of parameters)
-            chunk = ids[start:start + 500]
-            async with self._query(
-                    f"SELECT {PREFS_COLUMNS} FROM player_prefs WHERE user_id IN ({_marks(chunk)})",
-                    chunk) as cur:
-                async for r in cur:
-                    out[r[0]] = prefs_row(r)
-        return out
-
-    @_serialised
-    async def save_player_prefs(self, prefs: PlayerPrefs) -> None:
-        await self._x(
-            f"INSERT INTO player_prefs ({PREFS_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
-            "ON CONFLICT(user_id) DO UPDATE SET pings=excluded.pings, dms=excluded.dms, "
-            "quiet_start=excluded.quiet_start, quiet_end=excluded.quiet_end, zone=excluded.zone, "
-            "away_until=excluded.away_until, away_mode=excluded.away_mode",
-            (prefs.user_id, int(prefs.pings), prefs.dms, prefs.quiet_start, prefs.quiet_end,
-             prefs.zone, prefs.away_until, prefs.away_mode))
-
-    async def _pause_row(self, game_id: int) -> tuple[str, GamePause] | None:
-        """A game's status and pause (inside the caller's lock)."""
-        async with self._query(f"SELECT status, {PAUSE_COLUMNS} FROM games WHERE id=?",
-                                   (game_id,)) as cur:
-            r = await cur.fetchone()
-        return None if r is None else (str(r[0]), pause_row(r[1:]))
-
-    @_serialised
-    async def pause_game(self, game_id: int, *, by: int | None, now: float) -> GamePause | None:
-        async with self._transaction():
-            row = await self._pause_row(game_id)
-            if row is None or row[0] != "active" or row[1].paused:
-                return None
-            async with self._query(
-                    f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id=? ORDER BY seat, kind",
-                    (game_id,)) as cur:
-                frozen = [deadline_row(r) async for r in cur]
-            await self._write_deadlines(game_id, [])
-            await self._x("UPDATE games SET paused_at=?, paused_by=?, pause_frozen=? WHERE id=?",
-                          (now, by, frozen_text(frozen), game_id))
-        return GamePause(game_id, now, by, row[1].used, frozen)
-
-    @_serialised
-    async def resume_game(self, game_id: int, *, now: float) -> GamePause | None:
-        async with self._transaction():
-            row = await self._pause_row(game_id)
-            if row is None or row[1].paused_at is None:
-                return None
-            status, pause = row
-            await self._x("UPDATE games SET paused_at=NULL, paused_by=NULL, pause_frozen=NULL, "
-                          "pause_used=? WHERE id=?",
-                          (pause.used + max(0.0, now - (pause.paused_at or now)), game_id))
-            if status == "active":
-                await self._write_deadlines(game_id, thawed(pause, now))
-        return pause
-
-    @_serialised
-    async def game_pause(self, game_id: int) -> GamePause | None:
-        row = await self._pause_row(game_id)
-        return None if row is None else row[1]
-
-    @_serialised
-    async def paused_games(self) -> list[GamePause]:
-        async with self._query(
-                f"SELECT {PAUSE_COLUMNS} FROM games WHERE paused_at IS NOT NULL AND status='active' "
-                "ORDER BY paused_at, id") as cur:
-            return [pause_row(r) async for r in cur]
-
-    # ------------------------------------------------------- settings and DMs
-
-    async def guild_settings(self, guild_id: int) -> GuildSettings:
-        kept = self._guilds.get(guild_id)  # (as for ``get_game``: no lock to wait for)
-        if kept is not None:
-            return dataclasses.replace(kept, channels=list(kept.channels))
-        loaded: GuildSettings = await self._load_guild_settings(guild_id)
-        return loaded
-
-    @_serialised
-    async def _load_guild_settings(self, guild_id: int) -> GuildSettings:
-        kept = self._guilds.get(guild_id)
-        if kept is None:
-            async with self._query(
-                "SELECT default_deadline, reminder_lead, opener_role_id, channels, table_limit, "
-                "member_lobby_limit, member_table_limit, leaderboards, lobby_limit, lobby_expiry, "
-                "web_pages FROM guild_settings WHERE guild_id=?", (guild_id,)) as cur:
-                r = await cur.fetchone()
-            kept = GuildSettings(guild_id) if r is None else GuildSettings(
-                guild_id, r[0], r[1], r[2], list(from_json(r[3]) or []), r[4], r[5], r[6],
-                leaderboards=bool(r[7]), lobby_limit=r[8], lobby_expiry=r[9],
-                web_pages=r[10] is None or bool(r[10]))
-            self._guilds[guild_id] = kept
-        return dataclasses.replace(kept, channels=list(kept.channels))
-
-    @_serialised
-    async def save_guild_settings(self, s: GuildSettings) -> None:
-        self._guilds.pop(s.guild_id, None)
-        await self._x(
-            "INSERT INTO guild_settings (guild_id, default_deadline, reminder_lead, opener_role_id, channels, "
-            "table_limit, member_lobby_limit, member_table_limit, leaderboards, lobby_limit, "
-            "lobby_expiry, web_pages) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
-            "ON CONFLICT(guild_id) DO UPDATE SET default_deadline=excluded.default_deadline, "
-            "reminder_lead=excluded.reminder_lead, opener_role_id=excluded.opener_role_id, "
-            "channels=excluded.channels, table_limit=excluded.table_limit, "
-            "member_lobby_limit=excluded.member_lobby_limit, member_table_limit=excluded.member_table_limit, "
-            "leaderboards=excluded.leaderboards, lobby_limit=excluded.lobby_limit, "
-            "lobby_expiry=excluded.lobby_expiry, web_pages=excluded.web_pages",
-            (s.guild_id, s.default_deadline, s.reminder_lead, s.opener_role_id, to_json(s.channels),
-             s.table_limit, s.member_lobby_limit, s.member_table_limit, int(s.leaderboards),
-             s.lobby_limit, s.lobby_expiry, int(s.web_pages)))
-
-    @_serialised
-    async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None:
-        await self._x(
-            "INSERT INTO dm_status (user_id, reachable, checked_at) VALUES (?,?,?) "
-            "ON CONFLICT(user_id) DO UPDATE SET reachable=excluded.reachable, checked_at=excluded.checked_at",
-            (user_id, int(reachable), now))
-
-    @_serialised
-    async def dm_reachable(self, user_id: int) -> bool | None:
-        async with self._query("SELECT reachable FROM dm_status WHERE user_id=?", (user_id,)) as cur:
-            r = await cur.fetchone()
-        return None if r is None else bool(r[0])
-
-    @_serialised
-    async def note_dm_notice(self, game_id: int, user_id: int) -> bool:
-        cur = await self._x(
-            "INSERT OR IGNORE INTO dm_notices (game_id, user_id) VALUES (?,?)", (game_id, user_id))
-        return cur.rowcount == 1
-
-    @_serialised
-    async def dm_channel(self, user_id: int) -> int | None:
-        async with self._query("SELECT channel_id FROM dm_channels WHERE user_id=?", (user_id,)) as cur:
-            r = await cur.fetchone()
-        return None if r is None else int(r[0])
-
-    @_serialised
-    async def log_posted(self, game_id: int) -> int | None:
-        async with self._query("SELECT version FROM thread_logs WHERE game_id=?", (game_id,)) as cur:
-            r = await cur.fetchone()
-        return None if r is None else int(r[0])
-
-    @_serialised
-    async def set_log_posted(self, game_id: int, version: int) -> None:
-        await self._x(
-            "INSERT INTO thread_logs (game_id, version) VALUES (?,?) "
-            "ON CONFLICT(game_id) DO UPDATE SET version=excluded.version", (game_id, version))
-
-    @_serialised
-    async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
-        if channel_id is None:
-            await self._x("DELETE FROM dm_channels WHERE user_id=?", (user_id,))
-            return
-        await self._x(
-            "INSERT INTO dm_channels (user_id, channel_id) VALUES (?,?) "
-            "ON CONFLICT(user_id) DO UPDATE SET channel_id=excluded.channel_id", (user_id, channel_id))
-
-    # -------------------------------------------------------------- web links
-
-    @_serialised
-    async def web_link(self, game_id: int, token: str, now: float) -> str:
-        await self._x("INSERT INTO web_links (game_id, token, digest, created_at) VALUES (?,?,?,?) "
-                      "ON CONFLICT(game_id) DO NOTHING", (game_id, token, link_digest(token), now))
-        async with self._query("SELECT token FROM web_links WHERE game_id=?", (game_id,)) as cur:
-            r = await cur.fetchone()
-        return str(r[0])
-
-    @_serialised
-    async def web_links(self, game_ids: Sequence[int]) -> dict[int, str]:
-        out: dict[int, str] = {}
-        ids = list(game_ids)
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            marks = ",".join("?" * len(chunk))
-            async with self._query(f"SELECT game_id, token FROM web_links WHERE game_id IN ({marks})",
-                                   chunk) as cur:
-                out.update({int(r[0]): str(r[1]) async for r in cur})
-        return out
-
-    @_serialised
-    async def game_of_link(self, token: str) -> int | None:
-        async with self._query("SELECT game_id, token FROM web_links WHERE digest=?",
-                               (link_digest(token),)) as cur:
-            r = await cur.fetchone()
-        if r is None or not hmac.compare_digest(str(r[1]).encode(), token.encode("utf-8", "surrogatepass")):
-            return None
-        return int(r[0])
-
-    @_serialised
-    async def web_secret(self, candidate: str) -> str:
-        await self._x("INSERT INTO web_secret (id, secret) VALUES (1, ?) ON CONFLICT(id) DO NOTHING",
-                      (candidate,))
-        async with self._query("SELECT secret FROM web_secret WHERE id=1") as cur:
-            r = await cur.fetchone()
-        return str(r[0])
-
-    @_serialised
-    async def seat_link_generation(self, game_id: int, seat: int) -> int:
-        async with self._query("SELECT generation FROM web_seat_links WHERE game_id=? AND seat=?",
-                               (game_id, seat)) as cur:
-            r = await cur.fetchone()
-        return 0 if r is None else int(r[0])
-
-    @_serialised
-    async def renew_seat_link(self, game_id: int, seat: int) -> int:
-        await self._x("INSERT INTO web_seat_links (game_id, seat, generation) VALUES (?,?,1) "
-                      "ON CONFLICT(game_id, seat) DO UPDATE SET generation=generation+1",
-                      (game_id, seat))
-        async with self._query("SELECT generation FROM web_seat_links WHERE game_id=? AND seat=?",
-                               (game_id, seat)) as cur:
-            r = await cur.fetchone()
-        return int(r[0])
-
-    # ------------------------------------------------------------- saved decks
-
-    _DECK_COLUMNS = "id, user_id, game_key, name, data, created_at, updated_at"
-
-    @staticmethod
-    def _deck(r: Sequence[Any]) -> DeckRow:
-        return DeckRow(int(r[0]), int(r[1]), str(r[2]), str(r[3]), from_json(r[4]) or {},
-                       float(r[5]), float(r[6]))
-
-    @_serialised
-    async def decks(self, user_id: int, game_key: str | None = None) -> list[DeckRow]:
-        async with self._query(
-            f"SELECT {self._DECK_COLUMNS} FROM decks WHERE user_id=? AND (? IS NULL OR game_key=?) "
-            "ORDER BY name_key, id", (user_id, game_key, game_key)) as cur:
-            return [self._deck(r) async for r in cur]
-
-    @_serialised
-    async def deck(self, deck_id: int) -> DeckRow | None:
-        async with self._query(
-            f"SELECT {self._DECK_COLUMNS} FROM decks WHERE id=?", (deck_id,)) as cur:
-            r = await cur.fetchone()
-        return None if r is None else self._deck(r)
-
-    @_serialised
-    async def create_deck(self, user_id: int, game_key: str, name: str, data: dict[str, Any], *,
-                          now: float, limit: int) -> int | None:
-        key = deck_name_key(name)
-        cur = await self._x(
-            "INSERT INTO decks (user_id, game_key, name, name_key, data, created_at, updated_at) "
-            "SELECT ?,?,?,?,?,?,? WHERE (SELECT COUNT(*) FROM decks WHERE user_id=?) < ? "
-            "AND NOT EXISTS (SELECT 1 FROM decks WHERE user_id=? AND game_key=? AND name_key=?)",
-            (user_id, game_key, name, key, to_json(data), now, now, user_id, limit,
-             user_id, game_key, key))
-        return int(cur.lastrowid) if cur.rowcount == 1 and cur.lastrowid is not None else None
-
-    @_serialised
-    async def update_deck(self, deck_id: int, user_id: int, data: dict[str, Any], *,
-                          now: float) -> bool:
-        cur = await self._x("UPDATE decks SET data=?, updated_at=? WHERE id=? AND user_id=?",
-                            (to_json(data), now, deck_id, user_id))
-        return cur.rowcount == 1
-
-    @_serialised
-    async def delete_deck(self, deck_id: int, user_id: int) -> bool:
-        cur = await self._x("DELETE FROM decks WHERE id=? AND user_id=?", (deck_id, user_id))
-        return cur.rowcount == 1

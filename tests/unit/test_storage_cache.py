@@ -63,13 +63,13 @@ class _HandOffs:
 
     def __init__(self, s: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
-        real = s.db._execute
+        real = s.db.on_thread
 
         async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
             self.count += 1
             return await real(fn, *args, **kwargs)
 
-        monkeypatch.setattr(s.db, "_execute", counted)
+        monkeypatch.setattr(s.db, "on_thread", counted)
 
 
 async def test_what_is_remembered_after_each_action_is_what_the_file_holds(store: SqliteStorage) -> None:
@@ -99,7 +99,7 @@ async def test_an_action_runs_on_the_event_loop_and_reading_a_live_game_reads_no
     await store.get_game(gid), await store.deadlines(gid), await store.guild_settings(10)
     calls = _HandOffs(store, monkeypatch)
     threads: set[int] = set()
-    store.db._conn.set_trace_callback(lambda _sql: threads.add(threading.get_ident()))
+    store.db.raw.set_trace_callback(lambda _sql: threads.add(threading.get_ident()))
     await store.commit_action(gid, **_commit(gid, 1))
     assert calls.count == 0 and threads == {threading.get_ident()}  # (no hand-off to a thread)
     calls.count = 0
@@ -203,10 +203,10 @@ async def test_unchanged_deadlines_are_not_written_again(store: SqliteStorage) -
     kept = [DeadlineRow(gid, 1, "bid", 200.0, 150.0, False, 2)]
     await store.commit_action(gid, **_commit(gid, 1, deadlines=kept))
     statements: list[str] = []
-    store.db._conn.set_trace_callback(statements.append)
+    store.db.raw.set_trace_callback(statements.append)
     # (a computer player's move while the member's clock runs on: the same deadline)
     await store.commit_action(gid, **_commit(gid, 2, deadlines=[dataclasses.replace(kept[0])]))
-    store.db._conn.set_trace_callback(None)
+    store.db.raw.set_trace_callback(None)
     assert statements and not any("deadlines" in s for s in statements)
     assert (await store.get_game(gid), await store.deadlines(gid)) == await _from_file(store.path, gid)
     moved = [DeadlineRow(gid, 1, "bid", 400.0, 350.0, False, 4)]
@@ -243,7 +243,7 @@ async def test_the_write_ahead_log_is_copied_back_in_the_background(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sqlite_backend, "CHECKPOINT_ROWS", 5)
     async with opened(SqliteStorage(str(tmp_path / "herald.db"))) as s:
-        (auto,) = s.db._conn.execute("PRAGMA wal_autocheckpoint").fetchone()
+        (auto,) = s.db.raw.execute("PRAGMA wal_autocheckpoint").fetchone()
         assert auto == 0  # (no commit on the event loop waits for a checkpoint)
         gid = await _started(s)
         checkpoints = s._checkpoints
@@ -282,7 +282,7 @@ async def test_a_move_sets_only_what_changes_and_last_activity_to_the_minute(sto
     gid = await _started(store)
     await store.get_game(gid)
     statements: list[str] = []
-    store.db._conn.set_trace_callback(statements.append)
+    store.db.raw.set_trace_callback(statements.append)
 
     def update() -> str:  # (what the last move's update set)
         return next(s for s in reversed(statements) if s.startswith("UPDATE games")).split(" WHERE ")[0]
@@ -297,7 +297,7 @@ async def test_a_move_sets_only_what_changes_and_last_activity_to_the_minute(sto
     await store.commit_action(gid, **_commit(gid, 4, now=162.0, status="finished",
                                              result={"winners": [0]}, opened={}, deadlines=[]))
     assert "status" in update() and "updated_at" in update()  # (the end is stamped exactly)
-    store.db._conn.set_trace_callback(None)
+    store.db.raw.set_trace_callback(None)
     game, _ = await _from_file(store.path, gid)
     assert game is not None and (game.status, game.updated_at) == ("finished", 162.0)
 
@@ -325,7 +325,7 @@ async def test_events_are_numbered_on_from_memory_and_after_an_undo_from_the_fil
         store: SqliteStorage) -> None:
     gid = await _started(store)
     statements: list[str] = []
-    store.db._conn.set_trace_callback(statements.append)
+    store.db.raw.set_trace_callback(statements.append)
     for version in (1, 2, 3):
         await store.commit_action(gid, **_commit(gid, version))
     reads = [s for s in statements if "MAX(n)" in s]
@@ -335,7 +335,7 @@ async def test_events_are_numbered_on_from_memory_and_after_an_undo_from_the_fil
                              events=[{"text": "Undone.", "kind": "undo"}], answered={},
                              deadlines=[], now=10.0)
     await store.commit_action(gid, **_commit(gid, 5, events=[{"text": "again"}]))
-    store.db._conn.set_trace_callback(None)
+    store.db.raw.set_trace_callback(None)
     numbers = _event_numbers(store.path, gid)
     assert numbers == [(1, "P1 has bid."), (2, "You bid."), (3, "Undone."), (4, "again")]
 
@@ -374,7 +374,7 @@ async def test_a_move_writes_as_many_pages_of_log_as_a_plain_update_and_insert(
         await s.commit_action(gid, **_commit(gid, 1, events=[{"text": "P1 has bid."}],
                                              deadlines=clock))
         s._checkpoints = None  # (nothing copies the log back meanwhile)
-        s.db._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        s.db.raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         for version in range(2, 22):
             await s.commit_action(gid, **_commit(gid, version, events=[{"text": "P1 has bid."}],
                                                  deadlines=clock))
