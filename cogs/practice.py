@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import logging
 import random
+import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ from bot.platform import Platform, platform_of
 from bot.refusals import refusals
 from bot.session import Sessions, Snapshot, Update
 from bot.storage import GameRow
-from bot.text import NO_PINGS, clip, humanise
+from bot.text import NO_PINGS, clip, humanise, seat_label
 from bot.views import shown_label
 from rules import registry
 from rules.engine import Choice, Engine, Prompt
@@ -54,7 +55,8 @@ FORM_TIPS: Mapping[str, str] = {
     "flick": "Press **Decide**: the form asks where to aim and how hard to flick.",
     "temple": "Press **Decide**: the form asks where on the island your temple stands.",
     "lineup": "Press **Decide**: the form asks the order of your believers, face down.",
-    "target": "Press **Decide**: the form asks which rival your card aims at.",
+    "target": "Press **Decide** (or a button of the DM): one button per rival cult; your choice "
+              "stays secret until every cult has chosen.",
     "deck": "Press **Decide**: choose a ready-made deck (or one of your own) in the form.",
     "opening": "Press **Decide**: the form asks which cards you keep in your opening hand.",
     "pick": "Press **Decide**: pick the cards the question asks for in the form, then **Confirm**.",
@@ -104,9 +106,20 @@ def pick_words(prompt: Prompt, action: Mapping[str, Any]) -> str | None:
     return None
 
 
-def choice_line(c: Choice) -> str:
-    label = shown_label(c)
-    return f"• **{label}** — {c.description}" if c.description else f"• **{label}**"
+_SEAT = re.compile(r"\bP([1-8])\b")
+
+
+def named(text: str, game: GameRow) -> str:
+    """'Target P2' → 'Target P2 Bea': seat numbers with their names, unbolded (for text that is
+    set in bold as a whole, where :func:`humanise`'s own bold would break it)."""
+    clean = discord.utils.escape_mentions(text)
+    return _SEAT.sub(lambda m: seat_label(game, int(m[1]) - 1) if int(m[1]) <= len(game.seats) else m[0],
+                     clean)
+
+
+def choice_line(c: Choice, game: GameRow) -> str:
+    label = named(shown_label(c), game)
+    return f"• **{label}** — {humanise(c.description, game)}" if c.description else f"• **{label}**"
 
 
 def tip_text(game: GameRow, prompt: Prompt, computer: str | None, hint: str | None = None) -> str:
@@ -123,15 +136,16 @@ def tip_text(game: GameRow, prompt: Prompt, computer: str | None, hint: str | No
                          else "Press **Decide**; there is one choice:")
         else:
             lines.append("Its choices:")
-        lines += [humanise(choice_line(c), game) for c in prompt.choices[:TIP_CHOICES]]
+        lines += [choice_line(c, game) for c in prompt.choices[:TIP_CHOICES]]
         rest = len(prompt.choices) - TIP_CHOICES
         if rest > 0:
             lines.append(f"…and {count(rest, 'more choice')} in the menu.")
     if hint:
-        lines.append(f"🤖 {humanise(hint, game)}")
+        lines.append(f"🤖 {named(hint, game)}")
     elif computer:
-        lines.append(f"🤖 In your place the computer player would pick: **{humanise(computer, game)}**.")
-    lines.append("The choice is yours; this game is practice and never rated.")
+        lines.append(f"🤖 In your place the computer player would pick: **{named(computer, game)}**; "
+                     "the choice is yours.")
+    lines.append("A practice game is never rated.")
     return clip("\n".join(lines), 1900)
 
 
@@ -242,13 +256,14 @@ class Practice(commands.Cog):
 
     async def send_tip(self, snap: Snapshot, prompt: Prompt) -> None:
         game = snap.game
-        computer = await self.sessions.cpu(computer_pick, snap, prompt)
-        hint_for, hint = _hint_module(), None
+        hint_for, hint, computer = _hint_module(), None, None
         if hint_for is not None:
             try:
                 hint = await hint_for(self.sessions, game.id, prompt.seat)
             except Exception:
                 log.exception("the hint for a practice tip failed", extra={"game_id": game.id})
+        if not hint:
+            computer = await self.sessions.cpu(computer_pick, snap, prompt)
         user_id = game.seats[prompt.seat].user_id
         assert user_id is not None
         channel = await self.herald.delivery.dm_channel(user_id)

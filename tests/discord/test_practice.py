@@ -4,12 +4,15 @@ read from their own view only); the finished game leaves the ratings untouched."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
 from bot.app import HeraldBot
+from bot.views import shown_label
 from cogs.practice import PRACTICE_LIMIT, pick_words, tip_text
 from rules import registry
 from rules.engine import Choice, Prompt
@@ -51,7 +54,8 @@ async def test_practice_starts_a_game_in_dms_with_a_tip_on_each_decision_and_no_
     assert "Round 1: bid one of your cards in secret." in first_tip.content
     for card in range(1, 6):
         assert f"• **Bid {card}**" in first_tip.content
-    assert "would pick: **Bid " in first_tip.content
+    assert re.search(r"the computer player( \(\w+\))? would (pick|choose): \*\*Bid [1-5]\*\*",
+                     first_tip.content), first_tip.content
     # every decision of the player gets its tip, until the end
     decisions = 0
     for _ in range(40):
@@ -101,3 +105,25 @@ def test_a_tip_names_each_choice_and_the_computer_pick_from_the_prompt_alone() -
     assert "would pick: **Gold (+2)**" in text and engine.name not in text
     form = tip_text(Game(), cards, None)  # type: ignore[arg-type]
     assert "Press **Decide**: pick cards in the form's menu" in form and "would pick" not in form
+
+
+GAMES = sorted(registry.BUILTIN)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_practice_of_each_game_starts_with_a_tip_for_the_first_decision(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot, game: str) -> None:
+    ann = simcord_env.create_user("ann")
+    r = await ann.slash("practice", game=game)
+    assert "is in our DMs" in reply_text(r), reply_text(r)
+    snap = await simcord_bot.sessions.snapshot(1)
+    mine = snap.prompt_of(0)
+    assert mine is not None  # the first decision the player meets (a secret choice, a turn)
+    (tip,) = tips(ann)
+    assert mine.prompt.text.split(":")[0] in tip.content
+    if mine.prompt.choices:
+        label = shown_label(mine.prompt.choices[0]).replace("P2", "P2 Computer 2")
+        assert f"• **{label}**" in tip.content
+        assert re.search(r"the computer player( \(\w+\))? would (pick|choose): \*\*", tip.content), tip.content
+    # the tip names no other seat's secret: it is the same whatever the computer players hold
+    assert all(s.is_bot for s in snap.game.seats[1:]) and snap.game.guild_id is None
