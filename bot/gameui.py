@@ -1,7 +1,8 @@
 """How a game presents itself: the pure, Discord-free half of a game's cog.
 
-Each game provides a :class:`GameUI` in ``cogs/<game>/ui.py`` (exported as ``UI`` from the
-package). Everything here takes *redacted* views from the engine (``engine.view``), so nothing
+Each built-in game provides a :class:`GameUI` in ``cogs/<game>/ui.py``, exported as ``UI`` from
+that module and found from the game's key (:data:`UI_MODULES`); a game registered at run time
+(the tests' duel) registers its own with :func:`register_ui`. Everything here takes *redacted* views from the engine (``engine.view``), so nothing
 drawn or written here can leak another seat's secrets. Discord-specific commands a game needs
 (``/flick``, an order form) live in ``cogs/<game>/cog.py``.
 """
@@ -15,6 +16,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from rules import registry
 from rules.engine import Event
 
 from .render import PALETTE, Canvas, seat_colour
@@ -114,13 +116,9 @@ class DrawnUI(GameUI):
 
 _DEFAULT = GameUI()
 
-UI_MODULES: dict[str, str] = {
-    "hegemony_of_faith": "cogs.hegemony_of_faith.ui:UI",
-    "flick_of_faith": "cogs.flick_of_faith.ui:UI",
-    "cult_wars": "cogs.cult_wars.ui:UI",
-    "petition": "cogs.petition.ui:UI",
-    "alternate_histories": "cogs.alternate_histories.ui:UI",
-}
+UI_MODULES: dict[str, str] = {key: f"cogs.{key}.ui:UI" for key in registry.GAMES}
+"""Key → "module:attribute" of each built-in game's presentation, found from the key alone (the
+games are registered once, in :data:`rules.registry.GAMES`)."""
 _uis: dict[str, GameUI] = {}
 
 

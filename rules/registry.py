@@ -1,4 +1,9 @@
-"""The one place games are registered. Adding a game = ``rules/<game>/`` + a line in ``BUILTIN``."""
+"""The one place games are registered: a built-in game is its key in :data:`GAMES`.
+
+A game ``g`` lives in ``rules/g/`` (its engine exported as ``ENGINE`` from the package) and, for
+Discord and the web, ``cogs/g/ui.py`` (its presentation exported as ``UI``, found from the key by
+:mod:`bot.gameui`). Tests register their own small games at run time with :func:`register`.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,18 @@ from typing import Any
 
 from .engine import Engine, InvalidOptions
 
-# "module:attribute" of each built-in engine instance. Imported lazily so a broken game cannot
-# stop the others from loading.
-BUILTIN: dict[str, str] = {
-    "hegemony_of_faith": "rules.hegemony_of_faith:ENGINE",
-    "flick_of_faith": "rules.flick_of_faith:ENGINE",
-    "cult_wars": "rules.cult_wars:ENGINE",
-    "alternate_histories": "rules.alternate_histories:ENGINE",
-    "petition": "rules.petition:ENGINE",
-}
+GAMES: tuple[str, ...] = (
+    "hegemony_of_faith",
+    "flick_of_faith",
+    "cult_wars",
+    "alternate_histories",
+    "petition",
+)
+"""The built-in games' keys (each is its engine's ``key`` and its folders' name)."""
+
+BUILTIN: dict[str, str] = {key: f"rules.{key}:ENGINE" for key in GAMES}
+"""Key → "module:attribute" of each built-in engine instance. Imported lazily so a broken game
+cannot stop the others from loading."""
 
 _engines: dict[str, Engine[Any]] = {}
 load_errors: dict[str, str] = {}
@@ -42,6 +50,9 @@ def _load_builtin() -> None:
             engine = getattr(module, attr)
         except Exception as exc:  # a broken game must not take the others down
             load_errors[key] = f"{type(exc).__name__}: {exc}"
+            continue
+        if getattr(engine, "key", None) != key:
+            load_errors[key] = f"{target} is the engine of {getattr(engine, 'key', None)!r}, not {key!r}"
             continue
         load_errors.pop(key, None)
         _engines[key] = engine
