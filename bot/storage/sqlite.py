@@ -25,7 +25,15 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Generator,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from concurrent.futures import ThreadPoolExecutor
 from types import TracebackType
 from typing import Any, TypeVar
@@ -57,6 +65,9 @@ from .sql import _WAIT, Executor, Landed, SqlStorage, boundary
 
 log = logging.getLogger("herald.storage")
 
+
+MIN_SQLITE = (3, 35)
+"""The oldest SQLite library the shared statements run on (RETURNING came in 3.35)."""
 
 MIGRATIONS: list[str] = migrations.scripts(SQLITE)
 """Each schema step as SQLite runs it (statements separated by ``;``)."""
@@ -185,7 +196,7 @@ class _Execution:
         finally:
             cur.close()
 
-    def __await__(self) -> Any:
+    def __await__(self) -> Generator[Any, None, _Fetched]:
         return self._connection.on_thread(self._run).__await__()
 
     async def __aenter__(self) -> _Fetched:
@@ -745,6 +756,11 @@ class SqliteStorage(SqlStorage):
         quick_check``) or read-only — before writing anything to it. A failed open closes its
         connection (a live one keeps the process from exiting) and removes a file it created."""
         self._doing = "open"
+        if sqlite3.sqlite_version_info < MIN_SQLITE:
+            raise StorageOpenError(
+                f"Herald needs SQLite {'.'.join(map(str, MIN_SQLITE))} or newer (RETURNING, "
+                f"upserts, FILTER); this Python's is {sqlite3.sqlite_version}: run Herald with a "
+                "newer Python or system library, or on PostgreSQL.")
         created = self._inspect_file()
         try:
             self._db = await self._connect()
