@@ -991,7 +991,8 @@ def ranking_box(c: Canvas, y: int, rows: Sequence[Ranked], reason: str, *,
     x0 = BOX_MARGIN + 18
     row_h = 2 * size + 26
     scores = [wrap(r.score, size, inner - 40) for r in rows]
-    why = wrap(reason, size, inner) if reason else []
+    reason = reason.strip()
+    why = wrap(reason[:1].upper() + reason[1:], size, inner) if reason else []
     h = 62 + sum(row_h + (size + 6) * (len(s) - 1) for s in scores) + (size + 6) * len(why) + 10
     c.rect((BOX_MARGIN, y, w - BOX_MARGIN, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"],
            radius=14, width=4)

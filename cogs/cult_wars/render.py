@@ -31,6 +31,7 @@ from bot.render import (
     with_names,
     wrap,
 )
+from bot.render.kit import Ranked, banner, icon_text, icon_width, moves_box, ranking_box
 from rules.text import count, listing
 
 JSON = dict[str, Any]
@@ -113,7 +114,7 @@ class _Panel:
         self.turn = wrap(f"Turn {view['last_turn']['turn']}: at {who[last['target']]}", TEXT, INNER)
         df = last["followers_after"] - last["followers_before"]
         dv = last["vp_after"] - last["vp_before"]
-        self.effect = wrap(f"idle {last['idle']} · followers {_signed(df)} · VP {_signed(dv)}", TEXT, INNER)
+        self.effect = wrap(f"{last['idle']} idle · followers {_signed(df)} · VP {_signed(dv)}", TEXT, INNER)
         names = [pl["name"] + (f" at {who[pl['target']]}" if pl["target"] is not None else "")
                  + (" (cancelled)" if pl["cancelled"] else "") for pl in last["plays"]]
         self.plays = wrap(", ".join(names) if names else "no action cards", TEXT, INNER)
@@ -133,12 +134,12 @@ def _panel(c: Canvas, x: int, y: int, panel: _Panel, height: int, view: JSON, wh
     waiting = view["phase"] in ("targets", "orders") and not cult["submitted"]
     c.rect((x, y, x + PANEL_W, y + height), fill=PALETTE["panel_hi"] if waiting else PALETTE["panel"],
            outline=colour, radius=14, width=4)
-    vp = f"{cult['vp']} VP"
-    vw = text_size(vp, 30)[0]
+    vp = [("vp", f"{cult['vp']} VP")]
+    vw = icon_width(vp, 30)
     c.name_tag((x + 14, y + 30), seat, who[seat], 26, PANEL_W - vw - 40)
-    c.text((x + PANEL_W - 14, y + 14), vp, 30, PALETTE["accent"], anchor="ra")
-    c.text((x + 14, y + 60), f"{plural(cult['followers'], 'follower')} · "
-           f"{plural(cult['hand_size'], 'card')}", TEXT, width=INNER)
+    icon_text(c, (x + PANEL_W - 14 - vw, y + 14), vp, 30, PALETTE["accent"])
+    icon_text(c, (x + 14, y + 60), [("follower", plural(cult["followers"], "follower")),
+                                    ("cards", plural(cult["hand_size"], "card"))], TEXT)
     yy = y + 100
     if panel.status:
         lines, col = panel.status
@@ -178,15 +179,16 @@ def _panel(c: Canvas, x: int, y: int, panel: _Panel, height: int, view: JSON, wh
 def _combat_line(cb: JSON, who: Sequence[str] | None = None) -> str:
     n = list(who) if who is not None else [pn(k) for k in range(8)]
     att = " + ".join(f"{n[k]} {strength}" for k, _, strength in cb["attackers"])
-    head = f"At {n[cb['defender']]}: {att} = {cb['attack']} vs {cb['defence']}"
+    d = n[cb["defender"]]
+    head = f"At {d}: attack {att} = {cb['attack']} against {d}'s defence {cb['defence']}"
     if cb["outcome"] == "defence":
-        lost = ", ".join(f"{n[k]} -{x}" for k, x in cb["attacker_losses"] if x)
-        return f"{head}: defence holds ({lost or 'no losses'})"
+        lost = ", ".join(f"{n[k]} loses {count(x, 'follower')}" for k, x in cb["attacker_losses"] if x)
+        return f"{head}: the defence holds ({lost or 'no losses'})"
     if cb["outcome"] == "even":
         return f"{head}: even, nobody dies"
     dl = sum(cb["defender_losses"].values())
     vp = ", ".join(f"{n[k]} +{x} VP" for k, x in cb["vp"] if x)
-    return f"{head}: {n[cb['defender']]} loses {dl}" + (f" ({vp})" if vp else "")
+    return f"{head}: {d} loses {count(dl, 'follower')}" + (f" ({vp})" if vp else "")
 
 
 def _awaited(view: JSON, who: Sequence[str]) -> str:
@@ -228,32 +230,14 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     y = 64 + GAP
     result = view.get("result")
     if over and result:
-        rows = _ranking(view)
-        reason = wrap(with_names(plain(result["reason"]), who), TEXT, w - 60)
-        h = 64 + 42 * len(rows) + LINE * len(reason) + 8
-        c.rect((GAP, y, w - GAP, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
-        c.text((30, y + 12), "Final ranking", 30, PALETTE["accent"])
-        yy = y + 62
-        for place, cult in enumerate(rows, 1):
-            k = cult["seat"]
-            win = k in result["winners"]
-            score = f"{cult['vp']} VP · {plural(cult['followers'], 'follower')}" + ("  WINNER" if win else "")
-            sw = text_size(score, TEXT)[0]
-            c.text((30, yy), f"{place}.", TEXT, PALETTE["accent"] if win else PALETTE["ink"])
-            c.name_tag((70, yy + 14), k, who[k], TEXT, w - 120 - sw)
-            c.text((w - 30, yy + 2), score, TEXT, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
-            yy += 42
-        for line in reason:
-            c.text((30, yy), line, TEXT, PALETTE["muted"])
-            yy += LINE
-        y += h + GAP
+        rows = [Ranked(cult["seat"], who[cult["seat"]],
+                       f"{cult['vp']} VP · {plural(cult['followers'], 'follower')} · "
+                       f"{plural(cult['hand_size'], 'card')} in hand", cult["seat"] in result["winners"])
+                for cult in _ranking(view)]
+        reason = with_names(plain(result["reason"]), who)
+        y = ranking_box(c, y, rows, reason[:1].upper() + reason[1:])
     elif view["phase"] in _STATUS_PHASES:
-        lines = wrap(_awaited(view, who), TEXT, w - 60)
-        h = 24 + 32 * len(lines)
-        c.rect((GAP, y, w - GAP, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
-        for i, ln in enumerate(lines):
-            c.text((30, y + 12 + 32 * i), ln, 24, PALETTE["accent"], width=w - 60)
-        y += h + GAP
+        y = banner(c, y, [_awaited(view, who)])
     panels = [_Panel(cult, last_by_seat.get(cult["seat"]), view, who) for cult in cults]
     panel_h = max(p.height for p in panels)
     for i, panel in enumerate(panels):
@@ -263,17 +247,8 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     y += ((len(cults) + 1) // 2) * (panel_h + GAP)
     if last_turn:
         combats = last_turn["combats"]
-        lines = [ln for cb in combats for ln in wrap(_combat_line(cb, who), TEXT, w - 60)]
-        if not combats:
-            lines = ["Nobody attacked."]
-        h = 52 + LINE * len(lines)
-        c.rect((GAP, y, w - GAP, y + h), fill=PALETTE["panel"], radius=12, width=0)
-        c.text((30, y + 10), f"Combat, turn {last_turn['turn']}", 24, PALETTE["accent"])
-        yy = y + 46
-        for ln in lines:
-            c.text((30, yy), ln, TEXT)
-            yy += LINE
-        y += h + GAP
+        lines = [_combat_line(cb, who) for cb in combats] or ["Nobody attacked."]
+        y = moves_box(c, y, f"Combat, turn {last_turn['turn']}", lines)
     deck = (f"Action deck {view['deck_size']} · discards {view['discard_size']}"
             + (f" · reshuffled {view['reshuffles']}x" if view["reshuffles"] else ""))
     c.text((20, y + 4), deck, TEXT, PALETTE["muted"], width=w - 40)

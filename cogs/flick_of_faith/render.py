@@ -29,11 +29,12 @@ from bot.render import (
     seat_names,
     shape_mark,
     text_size,
-    wrap,
 )
+from bot.render.kit import Ranked, banner, icon_text, icon_width, ranking_box
 from rules.flick_of_faith import aim, gods, laws
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import HEART_REACH, KINDS
+from rules.text import listing
 
 JSON = dict[str, Any]
 RGB = tuple[int, int, int]
@@ -241,46 +242,28 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
 
 
 def _banner(c: Canvas, view: JSON, who: list[str], y: int) -> int:
+    """Who must do what (or the final ranking and why the game ended), in the kit's shared
+    boxes; returns the y below."""
     phase = view["phase"]
     active = view.get("active")
     if phase == "over":
-        rows = _ranking(view)
         winners = view.get("winners") or []
-        reason = len(wrap(view["end_reason"], SMALL, W - 64)[:2]) if view.get("end_reason") else 0
-        h = 60 + 40 * len(rows) + (SMALL + 5) * reason + (6 if reason else 0)
-        c.rect((16, y, W - 16, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
-        c.text((32, y + 12), "Final ranking", 28, PALETTE["accent"])
-        yy = y + 56
-        for place, k in enumerate(rows, 1):
-            win = k in winners
-            score = f"{view['vp'][k]} VP" + ("  WINNER" if win else "")
-            c.text((32, yy), f"{place}.", 24, PALETTE["accent"] if win else PALETTE["ink"])
-            c.name_tag((70, yy + 14), k, who[k], 24, W - 130 - text_size(score, 24)[0],
-                       rest=f" ({_god(view, k)})")
-            c.text((W - 32, yy + 2), score, 24, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
-            yy += 40
-        if view.get("end_reason"):
-            c.text_block((32, yy), view["end_reason"], W - 64, SMALL, PALETTE["muted"], max_lines=2)
-        return y + h + 10
+        rows = [Ranked(k, who[k], f"{view['vp'][k]} VP · {_god(view, k)}", k in winners)
+                for k in _ranking(view)]
+        return ranking_box(c, y, rows, str(view.get("end_reason") or ""))
     if phase == "mission" and active is not None:
-        what = {"flick": "to flick", "anubis": "Anubis: flick again?", "build": "to build temples",
-                "reuse": "to move a temple"}.get(view["stage"], "")
-        c.rect((16, y, W - 16, y + 60), fill=PALETTE["panel_hi"], outline=seat_colour(active), radius=14, width=4)
-        c.name_tag((32, y + 30), active, who[active], 28, W - 64, rest=f" ({_god(view, active)}) {what}")
-        return y + 70
+        what = {"flick": "flicks a disc", "anubis": "may flick again (Anubis)",
+                "build": "may build temples", "reuse": "may move a temple"}.get(view["stage"], "")
+        return banner(c, y, [f"{who[active]} ({_god(view, active)}) {what}."], seat=active,
+                      head=who[active], rest="'s turn")
     waiting = {"gods": [k for k in range(view["players"]) if k not in view["god_chosen"]],
                "council": [k for k in range(view["players"]) if k not in view["voted"]],
                }.get(phase, [k for k in view.get("flickers", []) if k not in view.get("flicked", [])])
     what = {"gods": "to choose a god", "council": "to vote", "setup_flick": "to flick for first player",
             "tiebreak": "to flick the tie-break"}.get(phase, "")
-    text = (f"Waiting for {', '.join(who[k] for k in waiting)} {what}" if waiting
-            else str(PHASES.get(phase, phase)).capitalize())
-    lines = wrap(text, 26, W - 64)  # every name waited for, wrapped whole
-    h = 24 + 34 * len(lines)
-    c.rect((16, y, W - 16, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
-    for i, line in enumerate(lines):
-        c.text((32, y + 12 + 34 * i), line, 26, PALETTE["accent"])
-    return y + h + 10
+    text = (f"Waiting for {listing([who[k] for k in waiting])} {what}." if waiting
+            else str(PHASES.get(phase, phase)).capitalize() + ".")
+    return banner(c, y, [text])
 
 
 def _legend(c: Canvas, view: JSON, y: int) -> int:
@@ -311,25 +294,35 @@ def _legend(c: Canvas, view: JSON, y: int) -> int:
     return y + row + 6
 
 
+PLAYER_H = 160
+"""A player's panel and the gap under it."""
+
+
 def _players(c: Canvas, view: JSON, who: list[str], y: int) -> int:
+    """Each player: name and VP, god, the discs they still have to flick, their temples (built,
+    and left to build)."""
     cw = (W - 16 * 2 - 12) // 2
     n = int(view["players"])
     for k in range(n):
         x = 16 + (k % 2) * (cw + 12)
-        yy = y + (k // 2) * 130
+        yy = y + (k // 2) * PLAYER_H
         now = view.get("active") == k and view["phase"] == "mission"
-        c.rect((x, yy, x + cw, yy + 120), fill=PALETTE["panel_hi"] if now else PALETTE["panel"],
+        c.rect((x, yy, x + cw, yy + PLAYER_H - 10), fill=PALETTE["panel_hi"] if now else PALETTE["panel"],
                outline=seat_colour(k), radius=12, width=3)
-        vp = f"{view['vp'][k]} VP"
-        c.name_tag((x + 12, yy + 24), k, who[k], 24, cw - 36 - text_size(vp, 26)[0])
-        c.text((x + cw - 12, yy + 10), vp, 26, PALETTE["accent"], anchor="ra")
+        vp = [("vp", f"{view['vp'][k]} VP")]
+        vw = icon_width(vp, 26)
+        c.name_tag((x + 12, yy + 24), k, who[k], 24, cw - 36 - vw)
+        icon_text(c, (x + cw - 12 - vw, yy + 10), vp, 26, PALETTE["accent"])
         first = " · 1st player" if view["first_player"] == k and view["phase"] not in ("gods", "setup_flick") else ""
         c.text((x + 12, yy + 48), _god(view, k) + first, SMALL, width=cw - 24)
         hand = ", ".join(plural(m, kd) for kd, m in view["supply"][k].items() if m) or "no prophets"
         extra = ", Heart" if view["gods"][k] == "freja" and view["heart_ready"] else ""
-        c.text((x + 12, yy + 82), f"{hand}{extra} · {plural(view['temples'][k], 'temple')}", SMALL,
-               PALETTE["muted"], width=cw - 24)
-    return y + ((n + 1) // 2) * 130 + 4
+        c.text((x + 12, yy + 80), f"To flick: {hand}{extra}", SMALL, PALETTE["muted"], width=cw - 24)
+        built = sum(1 for d in view["discs"] if d["kind"] == "temple" and d.get("owner") == k)
+        left = int(view["temples"][k])
+        icon_text(c, (x + 12, yy + 112), [("temple", f"{built} built · {left} left to build")], SMALL,
+                  PALETTE["muted"])
+    return y + ((n + 1) // 2) * PLAYER_H + 4
 
 
 def _laws(c: Canvas, view: JSON, y: int) -> int:

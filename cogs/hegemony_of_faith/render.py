@@ -16,11 +16,17 @@ from PIL import Image
 from bot.render.kit import (
     PALETTE,
     Canvas,
+    Ranked,
     alt_text,
+    banner,
     card,
     card_height,
+    icon_text,
+    icon_width,
+    moves_box,
     pill,
     plural,
+    ranking_box,
     seat_colour,
     seat_names,
     text_size,
@@ -79,11 +85,12 @@ def _seat_row(c: Canvas, x: int, y: int, w: int, seat: dict[str, Any], names: li
     k = seat["seat"]
     now = k == current
     pills = _pill_rows(_status(seat), w - 28)
-    right = plural(seat["believers"], "believer")
-    rw = text_size(right, 26)[0]
+    right = [("believer", plural(seat["believers"], "believer"))]
+    rw = icon_width(right, 26)
     role = "Follower" if follower else ROLE.get(seat["role"], "Leader")
     limit = seat["hand_limit"]  # public only once the seat's skill is revealed
-    hand = f"{seat['hand']}/{limit}" if limit is not None else str(seat["hand"])
+    hand = (f"{seat['hand']} of {limit} action cards" if limit is not None
+            else plural(seat["hand"], "action card"))
     if seat["skill"]:
         skill = seat["skill"] + (f" ({seat['skill_uses']})" if seat["skill_uses"] else "")
     else:
@@ -92,12 +99,12 @@ def _seat_row(c: Canvas, x: int, y: int, w: int, seat: dict[str, Any], names: li
         skill += ", sealed"
     if seat["role"] == "wanderer":
         skill += f" · stolen {seat['steals']}/3"
-    facts = wrap(f"{role} · {hand} actions · {skill}", TEXT, w - 28)
+    facts = wrap(f"{role} · {hand} · {skill}", TEXT, w - 28)
     h = 56 + LINE * len(facts) + 42 * len(pills) + 8
     c.rect((x, y, x + w, y + h), fill=PALETTE["panel_hi"] if now else PALETTE["panel"],
            outline=seat_colour(k) if now else None, radius=12, width=4)
     c.name_tag((x + 14, y + 26), k, names[k], 26, w - rw - 50)
-    c.text((x + w - 14, y + 12), right, 26, PALETTE["ink"], anchor="ra")
+    icon_text(c, (x + w - 14 - rw, y + 12), right, 26, PALETTE["ink"])
     yy = y + 54
     for line in facts:
         c.text((x + 14, yy), line, TEXT, PALETTE["muted"])
@@ -120,41 +127,20 @@ def _ranking(view: dict[str, Any]) -> list[tuple[int, int]]:
 
 
 def _banner(c: Canvas, y: int, view: dict[str, Any], names: list[str]) -> int:
-    """Whose turn and what they must do (or the final ranking); returns the y below."""
+    """Whose turn and what they must do (or the final ranking), in the kit's shared boxes;
+    returns the y below."""
     if view["phase"] == "over" and view["result"]:
         r = view["result"]
-        rows = _ranking(view)
-        reason = wrap(with_names(r["reason"], names), TEXT, W - 76)
-        h = 70 + 44 * len(rows) + LINE * len(reason) + 8
-        c.rect((20, y, W - 20, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14,
-               width=4)
-        c.text((38, y + 14), "Final ranking", 30, PALETTE["accent"])
-        yy = y + 68
-        for place, (k, bel) in enumerate(rows, 1):
-            win = k == r.get("winner")
-            c.text((40, yy), f"{place}.", 26, PALETTE["accent"] if win else PALETTE["ink"])
-            score = plural(bel, "believer") + ("  WINNER" if win else "")
-            sw = text_size(score, 24)[0]
-            c.name_tag((84, yy + 14), k, names[k], 26, W - 150 - sw)
-            c.text((W - 38, yy + 2), score, 24, PALETTE["accent"] if win else PALETTE["muted"], anchor="ra")
-            yy += 44
-        for line in reason:
-            c.text((38, yy), line, TEXT, PALETTE["muted"])
-            yy += LINE
-        return y + h + 12
+        rows = [Ranked(k, names[k], plural(bel, "believer"), k == r.get("winner"))
+                for k, bel in _ranking(view)]
+        reason = with_names(r["reason"], names)
+        return ranking_box(c, y, rows, reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else "."))
     # what is awaited, wrapped whole (a reaction window says who and for how long)
     awaited = with_names(_pending_text(view), names)
-    lines = len(wrap(awaited, TEXT, W - 76))
-    h = 70 + LINE * lines + 12
-    c.rect((20, y, W - 20, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14,
-           width=4)
     if view["phase"] == "setup":
-        c.text((38, y + 16), "Everyone chooses a secret skill", 28, PALETTE["accent"], width=W - 76)
-    else:
-        cur = view["current"]
-        c.name_tag((38, y + 34), cur, f"{names[cur]}'s turn", 30, W - 76)
-    c.text_block((38, y + 70), awaited, W - 76, TEXT, PALETTE["ink"], spacing=LINE - TEXT)
-    return y + h + 12
+        return banner(c, y, [awaited], head="Everyone chooses a secret skill")
+    cur = view["current"]
+    return banner(c, y, [awaited], seat=cur, head=names[cur], rest="'s turn")
 
 
 def board(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Image:
@@ -200,11 +186,8 @@ def board(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Ima
         y += 48
     log = view["log"][-4:]
     if log and not over:
-        c.text((24, y + 4), "Last moves", TEXT, PALETTE["accent"])
-        y += 38
-        for line in log:
-            y = c.text_block((32, y), with_names(line, who), W - 56, TEXT, spacing=LINE - TEXT) + 2
-    return c.image.crop((0, 0, W, y + 16))
+        y = moves_box(c, y + 4, "Last moves", [with_names(line, who) for line in log])
+    return c.image.crop((0, 0, W, y + 4))
 
 
 # The windows are named by what may happen, never by the skill that does it: the board is public and

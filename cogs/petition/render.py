@@ -34,6 +34,7 @@ from bot.render import (
     with_names,
     wrap,
 )
+from bot.render.kit import Ranked, banner, icon_text, icon_width, moves_box, ranking_box
 from rules.text import listing
 
 JSON = dict[str, Any]
@@ -264,17 +265,17 @@ def _panel(c: Canvas, x: int, y: int, height: int, s: JSON, view: JSON, who: Seq
     waiting = seat in view.get("waiting_for", [])
     c.rect((x, y, x + PANEL_W, y + height), fill=PALETTE["panel_hi"] if waiting else PALETTE["panel"],
            outline=colour, radius=14, width=5 if turn else 3)
-    beads = plural(s["beads"], "bead")
-    bw = text_size(beads, 26)[0]
+    beads = [("bead", plural(s["beads"], "bead"))]
+    bw = icon_width(beads, 26)
     c.name_tag((x + 14, y + 26), seat, who[seat], 26, PANEL_W - bw - 40)
-    c.text((x + PANEL_W - 14, y + 12), beads, 26, PALETTE["accent"], anchor="ra")
+    icon_text(c, (x + PANEL_W - 14 - bw, y + 12), beads, 26, PALETTE["accent"])
     bits = [plural(s["hand_size"], "card") + " in hand"]
     if waiting:
         bits.append("to decide")
     elif turn:
         bits.append("their turn")
-    c.text((x + 14, y + 52), " · ".join(bits), TEXT, PALETTE["accent"] if waiting else PALETTE["ink"],
-           width=PANEL_W - 28)
+    icon_text(c, (x + 14, y + 52), [("cards", " · ".join(bits))], TEXT,
+              PALETTE["accent"] if waiting else PALETTE["ink"])
     fav = favour_of(view, seat)
     c.text((x + 14, y + 80), favour_line(view, seat), TEXT,
            PALETTE["accent"] if fav else PALETTE["muted"], width=PANEL_W - 28)
@@ -375,7 +376,7 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     if over and result:
         y = _final(c, y, view, who)
     else:
-        y = _box(c, y, [awaited(view, who)], PALETTE["accent"])
+        y = banner(c, y, [awaited(view, who)])
     y = _gods(c, y, view, who)
     deck = (f"Temple: {plural(view.get('temple', 0), 'bead')} · deck {view.get('deck_size', 0)} · "
             f"discards {view.get('discard_size', 0)}")
@@ -392,34 +393,20 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
         y += h + GAP
     last = _reveal_line(view, who)
     if last:
-        y = c.text_block((20, y + 2), "Last reveal: " + last, WIDTH - 40, TEXT, PALETTE["muted"],
-                         spacing=LINE - TEXT) + 8
-    return c.image.crop((0, 0, WIDTH, y + 10))
+        y = moves_box(c, y, "Last reveal", [last])
+    return c.image.crop((0, 0, WIDTH, y))
 
 
 def _final(c: Canvas, y: int, view: JSON, who: Sequence[str]) -> int:
+    """The final ranking in the kit's box: each seat's captured and standing pillars and beads
+    (the rulebook's order), then why the game ended."""
     result = view["result"]
-    rows = ranking(view)
-    reason = wrap(with_names(str(result.get("reason", "")), who), TEXT, WIDTH - 60)
-    h = 64 + 74 * len(rows) + LINE * len(reason) + 10
-    c.rect((GAP, y, WIDTH - GAP, y + h), fill=PALETTE["panel_hi"], outline=PALETTE["accent"], radius=14, width=4)
-    c.text((30, y + 12), "Final ranking", 30, PALETTE["accent"])
-    yy = y + 62
-    for place, s in enumerate(rows, 1):  # the name, then the score under it
-        k = s["seat"]
-        win = k in result.get("winners", [])
-        score = (f"{s['captured_count']} captured · {s['active_count']} standing · "
-                 f"{plural(s['beads'], 'bead')}")
-        c.text((30, yy), f"{place}.", TEXT, PALETTE["accent"] if win else PALETTE["ink"])
-        c.name_tag((70, yy + 14), k, who[k], TEXT, WIDTH - 120 - (text_size("WINNER", TEXT)[0] if win else 0))
-        if win:
-            c.text((WIDTH - 30, yy + 2), "WINNER", TEXT, PALETTE["accent"], anchor="ra")
-        c.text((110, yy + 32), score, TEXT, PALETTE["accent"] if win else PALETTE["muted"], width=WIDTH - 140)
-        yy += 74
-    for line in reason:
-        c.text((30, yy), line, TEXT, PALETTE["muted"])
-        yy += LINE
-    return y + h + GAP
+    rows = [Ranked(s["seat"], who[s["seat"]],
+                   f"{s['captured_count']} captured · {s['active_count']} standing · "
+                   f"{plural(s['beads'], 'bead')}", s["seat"] in result.get("winners", []))
+            for s in ranking(view)]
+    reason = with_names(str(result.get("reason", "")), who)
+    return ranking_box(c, y, rows, reason[:1].upper() + reason[1:])
 
 
 # --------------------------------------------------------------------------------- solo board
@@ -440,7 +427,7 @@ def solo_board(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
         head = f"Game over: {who[0]} wins" if 0 in result.get("winners", []) else "Game over: the pillars stand"
         y = _box(c, y, [head, reason[:1].upper() + reason[1:] + "."], PALETTE["accent"])
     else:
-        y = _box(c, y, [solo_awaited(view)], PALETTE["accent"])
+        y = banner(c, y, [solo_awaited(view)])
     # you
     fav = favour_of(view, 0)
     line = f"{plural(me['beads'], 'bead')} · {plural(me['hand_size'], 'card')} in hand"

@@ -142,20 +142,39 @@ def test_boards_and_hands_through_a_whole_game_are_readable_named_and_keep_hands
     assert seen_combat and seen_tapped
 
 
-def test_the_last_combat_shows_both_rolls_and_any_bonus() -> None:
+def test_the_last_combat_takes_each_total_apart_as_the_tile_power_and_the_top_card() -> None:
+    """A combat total is the power its tile shows (every modifier in: 130 printed, 182 - 52 here)
+    plus the value of the card on top of the deck, named as such; a side with no card to reveal
+    adds 0 and says why."""
     from cogs.alternate_histories.render import _combat_lines
 
     view = {"last_combat": {
-        "attacker": {"uid": 1, "owner": 0, "name": "Spitfire", "power": 130, "total": 182,
+        "attacker": {"uid": 1, "owner": 0, "name": "Spitfire", "power": 100, "total": 182,
                      "roll_card": "gas_attack", "roll": 52},
         "defender": {"uid": 2, "owner": 1, "name": "Dreadnought", "power": 210, "total": 250,
                      "roll_card": None, "roll": None},
         "outcome": "defender"}}
     lines = _combat_lines(view, ["Ann", "Bob"])
-    assert lines[0] == "Ann's Spitfire: 130 power + 52 (Gas Attack) = 182"
-    assert lines[1] == "against Bob's Dreadnought: 210 power + 40 bonus = 250 (no card left to reveal): the defender won."
+    assert lines[0] == ("Ann's Spitfire: 130 power + 52, the value of Gas Attack on top of the "
+                        "deck = 182")
+    assert lines[1] == ("against Bob's Dreadnought: 250 power + 0 (no card left on top of the deck) "
+                        "= 250: the defender won.")
     view["last_combat"]["outcome"] = "fled"
     assert "fled" in " ".join(_combat_lines(view, ["Ann", "Bob"]))
+
+
+def test_a_direct_hit_shows_the_power_the_attackers_tile_shows() -> None:
+    """Without a roll (a direct hit), the attacker's power is the one its tile shows now, not
+    the printed one ("80 power beside a tile showing 130")."""
+    from cogs.alternate_histories.render import _combat_lines
+
+    view = {"battlefield": [{"uid": 1, "owner": 0, "kind": "unit", "power": 80, "attack": 130}],
+            "last_combat": {"attacker": {"uid": 1, "owner": 0, "name": "Tank", "power": 80,
+                                         "total": None, "roll_card": None, "roll": None},
+                            "defender": None, "outcome": "hit"}}
+    line = _combat_lines(view, ["Ann", "Bob"])[0]
+    assert line.startswith("Ann's Tank (130 power) hit Bob directly")
+    assert "80" not in line
 
 
 def test_a_reorder_is_picked_one_card_at_a_time_top_first() -> None:
