@@ -856,6 +856,7 @@ def icon(c: Canvas, kind: str, centre: tuple[float, float], size: int,
     """The icon ``kind`` (a key of :data:`ICONS`) about ``size`` px tall, centred on ``centre``,
     drawn with Pillow's shapes (no image files): the same picture for the same thing in every
     game, at least as tall as the text beside it."""
+    _record((size,))  # (an icon is held to the text floor like the words beside it)
     d = c.draw
     x, y = centre
     s = float(size)
