@@ -17,6 +17,7 @@ so it follows the board and the line of what just happened.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import random
@@ -214,7 +215,12 @@ class Practice(commands.Cog):
             guild_id=None, channel_id=dm.channel.id, host_id=user.id, host_name=user.display_name,
             game_key=key, bots=seats - 1)
         await dm.edit(content=self.welcome(table, engine))
-        await self.sessions.start(table.id, user.id)
+        try:
+            await self.sessions.start(table.id, user.id)
+        except BaseException:  # no lobby is left behind in the DMs (nothing would ever close it)
+            with contextlib.suppress(TableError):  # (unless it did start)
+                await self.sessions.cancel(table.id, user.id)
+            raise
         await interaction.followup.send(
             f"Your practice game of **{engine.name}** (#{table.id}) is in our DMs: "
             f"{dm.jump_url}\nA tip comes with each of your decisions; it is never rated.", ephemeral=True)
