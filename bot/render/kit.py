@@ -856,7 +856,9 @@ def icon(c: Canvas, kind: str, centre: tuple[float, float], size: int,
     """The icon ``kind`` (a key of :data:`ICONS`) about ``size`` px tall, centred on ``centre``,
     drawn with Pillow's shapes (no image files): the same picture for the same thing in every
     game, at least as tall as the text beside it."""
-    _record((size,))  # (an icon is held to the text floor like the words beside it)
+    sink = _ICON_SIZES.get()
+    if sink is not None:
+        sink.append(size)
     d = c.draw
     x, y = centre
     s = float(size)
@@ -910,6 +912,21 @@ def icon(c: Canvas, kind: str, centre: tuple[float, float], size: int,
         d.rectangle((x - s * 0.46, y + s * 0.34, x + s * 0.46, y + s * 0.46), fill=ink)
     else:
         raise ValueError(f"no icon named {kind!r}")
+
+
+_ICON_SIZES: ContextVar[list[int] | None] = ContextVar("herald_icon_sizes", default=None)
+
+
+@contextmanager
+def measure_icons() -> Iterator[list[int]]:
+    """Collect the size of every icon drawn (in this context): icons are held to the text floor
+    like the words beside them."""
+    sizes: list[int] = []
+    token = _ICON_SIZES.set(sizes)
+    try:
+        yield sizes
+    finally:
+        _ICON_SIZES.reset(token)
 
 
 def icon_symbol(kind: str, fill: RGB | None = None) -> Callable[[Canvas, tuple[float, float], float], None]:

@@ -10,7 +10,7 @@ from PIL import ImageChops
 
 from bot.gameui import get_ui
 from bot.render import MIN_TEXT_SHARE, measure
-from bot.render.kit import ICONS, Canvas, icon, icon_text, icon_width, min_text
+from bot.render.kit import ICONS, Canvas, icon, icon_text, icon_width, measure_icons, min_text
 from rules import registry
 
 SIZE = 24
@@ -58,12 +58,12 @@ def test_icon_text_is_as_wide_as_it_says() -> None:
     assert icon_text(c, (10, 10), parts, SIZE) == icon_width(parts, SIZE)
 
 
-def test_icons_count_towards_the_text_floor() -> None:
-    """An icon drawn smaller than the floor is caught by the same measure as text."""
-    with measure() as sizes:
+def test_icons_are_measured_for_the_text_floor() -> None:
+    """An icon drawn smaller than the floor is seen by measure_icons."""
+    with measure_icons() as sizes:
         c = Canvas(800, 100)
         icon(c, "vp", (50, 50), 12)
-    assert min(sizes) < min_text(800)
+    assert sizes == [12] and min(sizes) < min_text(800)
 
 
 @pytest.mark.parametrize("game, players, word", [
@@ -71,7 +71,8 @@ def test_icons_count_towards_the_text_floor() -> None:
     ("hegemony_of_faith", 4, "believer"), ("alternate_histories", 2, "card"),
 ])
 def test_the_board_says_in_words_what_its_icons_show(game: str, players: int, word: str) -> None:
-    """The alt text of a board with icons says the figure's word (the image shows the icon)."""
+    """A board's icons are at least as tall as its smallest allowed text, and its alt text says
+    the figure's word (the image shows the icon)."""
     engine = registry.get(game)
     state = engine.setup(players, 3, {})
     rng = random.Random(3)
@@ -83,7 +84,8 @@ def test_the_board_says_in_words_what_its_icons_show(game: str, players: int, wo
                                 engine.bot_action(engine.view(state, prompt.seat), prompt, rng))
     ui = get_ui(game)
     view = engine.view(state, None)
-    with measure() as sizes:
+    with measure() as sizes, measure_icons() as icons:
         ui.board_image(view, [], names=None)
+    assert icons and min(icons) >= 800 * MIN_TEXT_SHARE
     assert min(sizes) >= 800 * MIN_TEXT_SHARE
     assert word in ui.board_alt(view, names=None)
