@@ -123,6 +123,29 @@ def _petition() -> list[CardEntry]:
     return out
 
 
+def _alternate_histories_keywords() -> dict[str, str]:
+    from rules.alternate_histories import content as ah
+
+    return {name: reminder for name, reminder in ah.KEYWORDS.values()}
+
+
+GLOSSARIES: dict[str, Callable[[], dict[str, str]]] = {
+    "alternate_histories": _alternate_histories_keywords,
+}
+"""Game key → its keywords and what each does: a search for a keyword says it above the cards."""
+
+
+def glossary_line(game: str, search: str) -> str:
+    """What the keyword a search names does (``"Air — May attack naval units."``), or nothing."""
+    if game not in GLOSSARIES or not search:
+        return ""
+    wanted = search.casefold()
+    for name, reminder in GLOSSARIES[game]().items():
+        if name.casefold() == wanted or name.casefold().rstrip("-✋⚙️") == wanted.rstrip("-✋⚙️"):
+            return f"*{name} — {reminder}*"
+    return ""
+
+
 CATALOGUES: dict[str, Callable[[], list[CardEntry]]] = {
     "alternate_histories": _alternate_histories,
     "cult_wars": _cult_wars,
@@ -170,7 +193,8 @@ def cards_embed(game: str, search: str, page: int) -> discord.Embed:
                        "name, a keyword or a word of its text; try a shorter word.")
     else:
         shown = cards[page * PER_PAGE:(page + 1) * PER_PAGE]
-        description = "\n\n".join(c.shown() for c in shown)
+        glossary = glossary_line(game, search)
+        description = "\n\n".join(([glossary] if glossary else []) + [c.shown() for c in shown])
     embed = discord.Embed(title=clip(title, 256), colour=COLOUR, description=clip(description, 4000))
     embed.set_footer(text=f"Page {page + 1} of {total} · {count(len(cards), 'card')}"
                           + (" found" if search else "") + " · /cards search: finds a name or keyword")

@@ -64,6 +64,7 @@ async def test_cards_search_finds_a_card_by_name_and_by_keyword(simcord_env: sim
     assert len(names) >= 4
     description = _embed(by_keyword.response.message).description
     assert all(f"**{n}**" in description for n in names)
+    assert description.startswith("*Submarine — Fleeing does not tap it.*")  # what the keyword does
     assert "Biplane Squadron" not in description
     # a search longer than a page keeps its words on Next
     air = await reader.slash(channel, "cards", game="alternate_histories", search="air")
