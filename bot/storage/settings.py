@@ -1,15 +1,70 @@
-"""A server's settings, registered once: each is one :class:`Setting` (its name, how it is stored
-and read back), and the storage's statements are made from the list. ``/herald settings``
-(:mod:`cogs.admin`) reads the same list for its options, descriptions and lines
-(:mod:`bot.guild_settings`)."""
+"""A server's settings, registered once (as Red's Config registers them): each is one
+:class:`Setting` — its name (the :class:`~bot.storage.base.GuildSettings` field and the column of
+``guild_settings``), how it is stored and read back, the options of ``/herald settings`` that change
+it with their descriptions and how they are applied, and the line that shows it. The storage's
+statements are made from :data:`SETTINGS`, and :mod:`cogs.admin` builds the command from it.
+
+Adding a setting: a field of ``GuildSettings``, a migration step adding its column, and one entry
+here (no Discord type is named here: an option's ``kind`` says what the command asks for)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, Protocol
 
-from .base import GuildSettings, from_json, to_json
+from ..errors import TableError
+from ..parsing import (
+    duration_words,
+    format_duration,
+    parse_deadline,
+    parse_duration,
+    parse_reminder_lead,
+)
+from .base import (
+    DEFAULT_LOBBY_EXPIRY,
+    DEFAULT_LOBBY_LIMIT,
+    DEFAULT_MEMBER_LOBBY_LIMIT,
+    DEFAULT_MEMBER_TABLE_LIMIT,
+    DEFAULT_TABLE_LIMIT,
+    MAX_LOBBY_EXPIRY,
+    MIN_LOBBY_EXPIRY,
+    GuildSettings,
+    from_json,
+    to_json,
+)
+
+MAX_TABLE_LIMIT = 1000
+"""The most open tables a server may allow itself (each is stored, listed and scheduled)."""
+MAX_MEMBER_LIMIT = 100
+
+
+class Defaults(Protocol):
+    """What the bot's configuration gives a server that set nothing (``bot.config.Config``)."""
+
+    @property
+    def default_deadline(self) -> int: ...
+    @property
+    def reminder_lead(self) -> int: ...
+    @property
+    def web_url(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of ``/herald settings``."""
+
+    name: str
+    kind: Literal["text", "flag", "role", "channel", "count"]
+    """What it asks for: a text, true/false, a role, a text channel, a whole number (``lo``–``hi``)."""
+    description: str
+    lo: int = 0
+    hi: int = 0
+
+
+Given = Mapping[str, Any]
+"""The options given to one call of the command, by name (a role or channel as its ``id``; a
+role that is the server's @everyone as None)."""
 
 
 def _same(value: Any) -> Any:
@@ -18,44 +73,179 @@ def _same(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Setting:
-    """One stored setting: ``name`` is both the :class:`GuildSettings` field and the column of
-    ``guild_settings``."""
-
     name: str
+    options: tuple[Option, ...] = ()
+    parse: Callable[[Any], Any] = _same
+    """The setting's value from its one option's (raising ``TableError`` for a bad one)."""
+    apply: Callable[[GuildSettings, Given], bool] | None = None
+    """For a setting of several options: change ``settings`` from those given (at least one);
+    whether that changed anything."""
+    line: Callable[[GuildSettings, Defaults], str] | None = None
+    """The line ``/herald settings`` shows (None: shown on another setting's line)."""
     stored: Callable[[Any], Any] = _same
     """The field's value as the column stores it."""
     read: Callable[[Any], Any] = _same
     """The column's value as the field holds it."""
 
+    def change(self, settings: GuildSettings, given: Given) -> bool:
+        if self.apply is not None:
+            return self.apply(settings, given)
+        [value] = given.values()
+        setattr(settings, self.name, self.parse(value))
+        return True
 
-STORED: tuple[Setting, ...] = (
-    Setting("default_deadline"),
-    Setting("reminder_lead"),
-    Setting("opener_role_id"),
-    Setting("channels", stored=to_json, read=lambda v: list(from_json(v) or [])),
-    Setting("table_limit"),
-    Setting("member_lobby_limit"),
-    Setting("member_table_limit"),
-    Setting("leaderboards", stored=bool, read=bool),
-    Setting("lobby_limit"),
-    Setting("lobby_expiry"),
-    Setting("web_pages", stored=bool, read=lambda v: v is None or bool(v)),  # (NULL: on)
+
+def _count(name: str, description: str, hi: int) -> Option:
+    return Option(name, "count", description, 1, hi)
+
+
+def _deadline(s: GuildSettings, d: Defaults) -> int:
+    return s.default_deadline or d.default_deadline
+
+
+def _reminder_line(s: GuildSettings, d: Defaults) -> str:
+    lead = s.reminder_lead if s.reminder_lead is not None else d.reminder_lead
+    return (f"• Reminder: **{format_duration(lead)}** before a deadline"
+            + (" (longer than the deadline: reminders come at half time)"
+               if lead >= _deadline(s, d) else ""))
+
+
+def _opener(s: GuildSettings, given: Given) -> bool:
+    role, everyone = given.get("opener_role"), given.get("everyone_opens")
+    if role is not None and everyone:
+        raise TableError("choose either `opener_role` or `everyone_opens`, not both.")
+    if role is not None:
+        s.opener_role_id = role or None  # (0: the @everyone role, so anyone)
+    if everyone:
+        s.opener_role_id = None
+    return role is not None or bool(everyone)
+
+
+def _channels(s: GuildSettings, given: Given) -> bool:
+    added, removed = given.get("add_channel"), given.get("remove_channel")
+    changed = False
+    if added is not None and added not in s.channels:
+        s.channels.append(added)
+        changed = True
+    if removed is not None:
+        if removed not in s.channels:
+            raise TableError(f"<#{removed}> is not in the list of table channels.")
+        s.channels.remove(removed)
+        changed = True
+    return changed
+
+
+def _lobby_expiry(text: str) -> int:
+    return parse_duration(text, what="lobby expiry", lo=MIN_LOBBY_EXPIRY, hi=MAX_LOBBY_EXPIRY)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "default_deadline",
+        (Option("deadline", "text", "default time per decision, e.g. 12h (1 minute – 14 days)"),),
+        parse_deadline,
+        line=lambda s, d: f"• Default deadline: **{format_duration(_deadline(s, d))}**"),
+    Setting(
+        "reminder_lead",
+        (Option("reminder", "text", "how long before a deadline to remind, e.g. 1h"),),
+        parse_reminder_lead, line=_reminder_line),
+    Setting(
+        "opener_role_id",
+        (Option("opener_role", "role", "only this role may open tables"),
+         Option("everyone_opens", "flag", "let everyone open tables again")),
+        apply=_opener,
+        line=lambda s, d: "• Who may open tables: "
+                     + (f"<@&{s.opener_role_id}>" if s.opener_role_id else "everyone")),
+    Setting(
+        "channels",
+        (Option("add_channel", "channel",
+                "allow tables in this channel (once any is set, only listed channels)"),
+         Option("remove_channel", "channel", "stop allowing tables in this channel")),
+        apply=_channels,
+        line=lambda s, d: "• Table channels: "
+                     + (", ".join(f"<#{c}>" for c in s.channels) if s.channels else "any channel"),
+        stored=to_json, read=lambda v: list(from_json(v) or [])),
+    Setting(
+        "table_limit",
+        (_count("table_limit", "running games this server may have at once "
+                f"(default {DEFAULT_TABLE_LIMIT})", MAX_TABLE_LIMIT),),
+        line=lambda s, d: (
+            f"• Running games: at most **{s.limits.tables}** in this server; tables waiting to "
+            f"start: at most **{s.limits.lobbies}**, each closing after "
+            f"**{duration_words(s.lobby_ttl)}** with nobody joining, leaving or starting it")),
+    Setting(
+        "member_lobby_limit",
+        (_count("member_lobby_limit", "tables waiting to start one member may sit at "
+                f"(default {DEFAULT_MEMBER_LOBBY_LIMIT})", MAX_MEMBER_LIMIT),),
+        line=lambda s, d: (
+            f"• Each member: at most **{s.limits.member_lobbies}** tables waiting to start and "
+            f"**{s.limits.member_tables}** tables in all")),
+    Setting(
+        "member_table_limit",
+        (_count("member_table_limit", "open tables one member may sit at, lobbies included "
+                f"(default {DEFAULT_MEMBER_TABLE_LIMIT})", MAX_MEMBER_LIMIT),)),
+    Setting(
+        "leaderboards",
+        (Option("leaderboards", "flag",
+                "show /leaderboard and ratings in /stats here (ratings are kept either way)"),),
+        line=lambda s, d: ("• Leaderboards and ratings: "
+                           f"**{'shown' if s.leaderboards else 'hidden'}**"),
+        stored=bool, read=bool),
+    Setting(
+        "lobby_limit",
+        (_count("lobby_limit", "tables waiting to start this server may have at once "
+                f"(default {DEFAULT_LOBBY_LIMIT})", MAX_TABLE_LIMIT),)),
+    Setting(
+        "lobby_expiry",
+        (Option("lobby_expiry", "text",
+                "how long a table nobody touches waits to start before it closes, e.g. 12h, 3d "
+                f"(default {duration_words(DEFAULT_LOBBY_EXPIRY)})"),),
+        _lobby_expiry),
+    Setting(
+        "web_pages",
+        (Option("web_pages", "flag", "give this server's games their web pages and player links "
+                "(when Herald has a web address)"),),
+        line=lambda s, d: (f"• Web pages of this server's games: **{'on' if s.web_pages else 'off'}**"
+                           + ("" if d.web_url else
+                              " (Herald has no web address set, so there are none)")),
+        stored=bool, read=lambda v: v is None or bool(v)),  # (NULL: on)
 )
-"""Every setting a server stores, in the order of the statements' columns."""
+"""Every setting a server stores, in the order of the statements' columns and the command's
+options."""
 
-_COLUMNS = ", ".join(s.name for s in STORED)
+OPTIONS: tuple[Option, ...] = tuple(o for s in SETTINGS for o in s.options)
+
+
+def apply_options(settings: GuildSettings, given: Given) -> bool:
+    """Change ``settings`` from the options given (None values are options not given); whether
+    anything changed."""
+    changed = False
+    for setting in SETTINGS:
+        mine = {o.name: given[o.name] for o in setting.options
+                if o.name in given and given[o.name] is not None}
+        if mine:
+            changed = setting.change(settings, mine) or changed
+    return changed
+
+
+def shown(settings: GuildSettings, defaults: Defaults) -> list[str]:
+    """The lines that show a server's settings, in force (its own, else the defaults)."""
+    return [s.line(settings, defaults) for s in SETTINGS if s.line is not None]
+
+
+_COLUMNS = ", ".join(s.name for s in SETTINGS)
 SETTINGS_SELECT = f"SELECT {_COLUMNS} FROM guild_settings WHERE guild_id=?"
 SETTINGS_UPSERT = (
-    f"INSERT INTO guild_settings (guild_id, {_COLUMNS}) VALUES (?{',?' * len(STORED)}) "
+    f"INSERT INTO guild_settings (guild_id, {_COLUMNS}) VALUES (?{',?' * len(SETTINGS)}) "
     "ON CONFLICT (guild_id) DO UPDATE SET "
-    + ", ".join(f"{s.name}=excluded.{s.name}" for s in STORED))
+    + ", ".join(f"{s.name}=excluded.{s.name}" for s in SETTINGS))
 
 
 def settings_from_row(guild_id: int, row: Sequence[Any]) -> GuildSettings:
     """A server's settings read with :data:`SETTINGS_SELECT`."""
-    return GuildSettings(guild_id, **{s.name: s.read(v) for s, v in zip(STORED, row, strict=True)})
+    return GuildSettings(guild_id, **{s.name: s.read(v) for s, v in zip(SETTINGS, row, strict=True)})
 
 
 def settings_values(s: GuildSettings) -> list[Any]:
     """The parameters of :data:`SETTINGS_UPSERT` for ``s``."""
-    return [s.guild_id, *(setting.stored(getattr(s, setting.name)) for setting in STORED)]
+    return [s.guild_id, *(setting.stored(getattr(s, setting.name)) for setting in SETTINGS)]
