@@ -202,7 +202,7 @@ def cards_embed(game: str, search: str, page: int) -> discord.Embed:
 
 
 class CardsPageButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"herald:cards:(?P<game>[a-z0-9_]{1,24}):(?P<page>\d{1,20}):(?P<search>.{0,40})"):
+                      template=r"herald:cards:(?P<game>[a-z0-9_]{1,24}):(?P<page>\d{1,19}):(?P<search>.{0,40})"):
     """Previous / Next: page ``page`` of the list, with the same search, in the same message."""
 
     def __init__(self, game: str, page: int, search: str, *, label: str = "Next ▶",

@@ -114,7 +114,7 @@ async def test_cards_buttons_survive_a_restart_and_a_forged_page_is_refused(
     assert "matching “unit”" in _embed(shown_to.response.message).title
     ids = [c["custom_id"] for c in components(shown_to.response.message)]
     assert all(cid.startswith("herald:cards:alternate_histories:") and cid.endswith(":unit") for cid in ids)
-    for forged, sentence in (("herald:cards:alternate_histories:" + "9" * 20 + ":", "there is no page #"),
+    for forged, sentence in (("herald:cards:alternate_histories:" + "9" * 19 + ":", "there is no page #"),
                              ("herald:cards:alternate_histories:999:", "there is no page #1000"),
                              ("herald:cards:flick_of_faith:0:", "no card list for that game")):
         answer = reply_text(await forge(reader, shown_to.response.message, button(forged)))
