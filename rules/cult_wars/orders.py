@@ -66,8 +66,16 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
     else:
         got = fields(raw, "orders", {"type": str, "target": int}, ORDER_FIELDS, usage=usage)
     others = [k for k in range(players) if k != seat]
+    target = _target(got.get("target", fixed_target), fixed_target, others)
+    slots = _slots(got.get("slots") or {}, followers)
+    plays = _plays(got.get("actions") or [], seat, target, others, hand)
+    face_up = _face_up(got.get("face_up") or [], plays, two_step)
+    loss_order = _loss_order(got.get("loss_order"), others, two_step)
+    return Orders(target=target, slots=slots, plays=plays, face_up=face_up, loss_order=loss_order)
 
-    target: int | None = got.get("target", fixed_target)
+
+def _target(target: int | None, fixed_target: int | None, others: list[int]) -> int:
+    """The insignia the orders reveal: the one revealed in the insignia step, if any."""
     if fixed_target is not None and target != fixed_target:
         raise IllegalAction(
             f"your insignia was revealed this turn: your target is {seat_name(fixed_target)} (seat "
@@ -75,8 +83,13 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
     if target is None or target not in others:
         raise IllegalAction(
             f"target {shown(target)} is not another cult; reveal the insignia of one of seats {_seats_text(others)}.")
+    return target
 
-    slots_raw = fields(got.get("slots") or {}, "slots", {}, {name: (list, None) for name in SLOTS},
+
+def _slots(raw: Any, followers: int) -> dict[str, list[int]]:
+    """The strategy cards on each slot: values the cult holds, each card once, within its
+    followers."""
+    slots_raw = fields(raw, "slots", {}, {name: (list, None) for name in SLOTS},
                        usage='{"attack": [5, 1], "defend": [3], …}')
     slots: dict[str, list[int]] = {}
     for name in SLOTS:
@@ -99,10 +112,15 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
         raise IllegalAction(
             f"you assigned {total} followers ({parts}) but your cult has only {followers}; "
             f"the four slots together may hold at most {followers}.")
+    return slots
 
+
+def _plays(raw: Any, seat: int, target: int, others: list[int], hand: list[str]) -> list[Play]:
+    """The action cards played: held, each once, aimed as the card says (a card aimed at a rival
+    without a target of its own goes to the orders' target)."""
     plays: list[Play] = []
     seen: set[str] = set()
-    for entry in got.get("actions") or []:
+    for entry in raw:
         play = fields(entry, "an action card play", {"card": str}, {"target": (int, None)},
                       usage=PLAY_USAGE)
         cid: str = play["card"]
@@ -126,8 +144,12 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
                     f"{kind.name} ({cid}) needs another cult as target, not {shown(tgt)}; "
                     f"choose one of seats {_seats_text(others)}.")
             plays.append(Play(cid, tgt))
+    return plays
 
-    fu_raw: Any = got.get("face_up") or []
+
+def _face_up(fu_raw: Any, plays: list[Play], two_step: bool) -> list[str]:
+    """What the cult lays face up, in the order of :data:`SLOTS` and its plays (``"all"``: every
+    part it may; the target only in a ``"single"`` game)."""
     allowed = [*([] if two_step else ["target"]), *SLOTS, *(pl.card for pl in plays)]
     if two_step and type(fu_raw) is list and "target" in fu_raw:
         raise IllegalAction("your target was revealed in the insignia step already; lay face up only "
@@ -141,26 +163,24 @@ def parse_orders(raw: Any, *, seat: int, players: int, followers: int, hand: lis
         if item not in allowed:
             raise IllegalAction(
                 f"cannot lay {shown(item, 40)} face up; you can lay face up: {', '.join(allowed)}.")
-    face_up = [x for x in allowed if x in fu_raw]
+    return [x for x in allowed if x in fu_raw]
 
-    lo_raw = got.get("loss_order")
-    loss_order: str | list[int]
+
+def _loss_order(lo_raw: Any, others: list[int], two_step: bool) -> str | list[int]:
+    """How a winning defence shares out attackers' losses (``"single"`` games only)."""
     if two_step and lo_raw is not None:
         raise IllegalAction(
             f"loss_order {shown(lo_raw, 60)} is not part of the orders at this table: if your defence "
             "wins against several attackers, you share out their losses after the reveal.")
     if lo_raw is None or lo_raw == "proportional":
-        loss_order = "proportional"
-    elif type(lo_raw) is list and all(_is_int(x) for x in lo_raw):
+        return "proportional"
+    if type(lo_raw) is list and all(_is_int(x) for x in lo_raw):
         if len(set(lo_raw)) != len(lo_raw) or any(x not in others for x in lo_raw):
             raise IllegalAction(
                 f"loss_order {shown(lo_raw, 60)} must list distinct other seats ({_seats_text(others)}) in priority order.")
-        loss_order = list(lo_raw)
-    else:
-        raise IllegalAction(
-            f"loss_order {shown(lo_raw, 60)} must be \"proportional\" or a priority list of seats from {_seats_text(others)}.")
-
-    return Orders(target=target, slots=slots, plays=plays, face_up=face_up, loss_order=loss_order)
+        return list(lo_raw)
+    raise IllegalAction(
+        f"loss_order {shown(lo_raw, 60)} must be \"proportional\" or a priority list of seats from {_seats_text(others)}.")
 
 
 def parse_target(raw: Any, *, seat: int, players: int) -> int:
