@@ -199,3 +199,38 @@ async def _newer(browser: Any, last: int) -> dict[str, Any] | None:
 async def _at(browser: Any, n: int) -> dict[str, Any] | None:
     now = await shown(browser)
     return now if now["n"] == n and f"board/{n}-" in now["board"] and now["where"] else None
+
+
+async def test_a_player_decides_from_their_page_and_a_double_click_counts_once(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot, browser: Any) -> None:
+    """The "Your page" link of a member's hand DM opens their page in the browser; a choice
+    double-clicked there is applied once (the second click finds its decision answered)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    from tests.web.test_player_discord import _deciding, _dm_links
+
+    env, bot = simcord_env, simcord_bot
+    thread, players, game_id = await _table(env, bot)
+    member, seat = await _deciding(thread, bot, players, game_id)
+    link = _dm_links(env, member)[-1]
+    before = [a for a in await bot.storage.actions(game_id) if a[0] == seat]
+    await asyncio.to_thread(browser.get, link)
+    await until(lambda: on_page(browser, "return document.querySelectorAll('form.choices button').length"),
+                10, "the decision on the page")
+    mine = await on_page(browser, "return document.querySelector('header bdi.name').textContent")
+    assert mine == NAMES[players.index(member)]
+
+    def double_click() -> None:
+        button = browser.find_element(By.CSS_SELECTOR, "form.choices button")
+        ActionChains(browser).double_click(button).perform()
+
+    await asyncio.to_thread(double_click)
+    notice = await until(lambda: on_page(browser, "const n = document.querySelector('.notice');"
+                                                  "return n && n.textContent"), 10, "the answer on the page")
+    assert notice.startswith(("Done:", "You already answered that decision"))
+    await env.settle()
+    after = [a for a in await bot.storage.actions(game_id) if a[0] == seat]
+    assert len(after) == len(before) + 1
+    # the page shows the seat's decision as it now stands: the one answered is gone
+    assert await on_page(browser, "return document.getElementById('decision').textContent") != ""

@@ -14,12 +14,18 @@
     t.textContent = dateFormat.format(when);
     t.title = when.toISOString();
   });
-  // a form sent once is sent: a second click while the answer comes is said, not hidden
+  let source = null;
+  let sending = false;
+  // a decision being sent: the page waits for its answer (the stream would reload it first)
   document.querySelectorAll("form.choices").forEach(function (form) {
-    form.addEventListener("submit", function () { form.classList.add("sending"); });
+    form.addEventListener("submit", function () {
+      sending = true;
+      form.classList.add("sending");
+      if (source) source.close();
+      liveState.textContent = "sending…";
+    });
   });
   if (!window.EventSource || liveState.textContent === "finished") return;
-  let source = null;
   function open() {
     source = new EventSource("live?v=" + encodeURIComponent(main.dataset.version));
     source.addEventListener("open", function () {
@@ -28,6 +34,7 @@
     });
     source.addEventListener("changed", function () {
       source.close();
+      if (sending) return;
       liveState.textContent = "updating…";
       window.location.replace("./");
     });
