@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from .storage.sql import GAMES_COUNT
+from .storage.sqlite import TABLE_NAMES, USER_VERSION
+
 BUSY_TIMEOUT = 10.0
 """Seconds to wait for a lock: only SQLite's WAL recovery holds one a reader must wait for."""
 
@@ -105,8 +108,8 @@ def _copy(src: Path, tmp: Path) -> int:
         raise BackupError(f"cannot open the database {src}: {_explain(exc, 'opening it')}.") from None
     try:
         try:
-            version = source.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in source.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            version = source.execute(USER_VERSION).fetchone()[0]
+            tables = {r[0] for r in source.execute(TABLE_NAMES)}
         except sqlite3.DatabaseError as exc:
             raise BackupError(f"{src} is not a readable SQLite database ({exc}), so it is not "
                               "Herald's: point HERALD_DB at the bot's database file.") from None
@@ -123,7 +126,7 @@ def _copy(src: Path, tmp: Path) -> int:
             try:
                 target.execute("PRAGMA journal_mode=DELETE")  # one file, no -wal beside it
                 problems = [r[0] for r in target.execute("PRAGMA integrity_check(3)")]
-                games = int(target.execute("SELECT count(*) FROM games").fetchone()[0])
+                games = int(target.execute(GAMES_COUNT).fetchone()[0])
             except sqlite3.Error as exc:
                 raise BackupError(f"{_explain(exc, 'checking the copy')}; nothing was written at "
                                   "the destination.") from None

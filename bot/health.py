@@ -35,7 +35,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from .storage.postgres import is_postgres_url, redacted, scrubbed
+from .storage.postgres import (
+    SCHEMA_EXISTS,
+    SCHEMA_VERSION,
+    is_postgres_url,
+    redacted,
+    scrubbed,
+)
+from .storage.sql import GAMES_COUNT
+from .storage.sqlite import USER_VERSION
 
 HEARTBEAT_EVERY = 30.0
 """Seconds between two heartbeat writes by the running bot."""
@@ -113,8 +121,8 @@ def _database(db_path: str) -> tuple[str | None, int]:
     except sqlite3.Error as exc:
         return f"the database {db_path} does not open ({exc})", 0
     try:
-        version = int(db.execute("PRAGMA user_version").fetchone()[0])
-        db.execute("SELECT count(*) FROM games").fetchone()
+        version = int(db.execute(USER_VERSION).fetchone()[0])
+        db.execute(GAMES_COUNT).fetchone()
     except sqlite3.Error as exc:
         return f"the database {db_path} does not answer ({exc})", 0
     finally:
@@ -129,13 +137,10 @@ async def _ask_postgres(url: str) -> int:
     conn = await asyncpg.connect(url, timeout=DB_TIMEOUT,
                                  server_settings={"application_name": "herald-health"})
     try:
-        exists = await conn.fetchval(
-            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE tablename='herald_schema' "
-            "AND schemaname=current_schema())")
-        if not exists:
+        if not await conn.fetchval(SCHEMA_EXISTS):
             raise LookupError("it holds no Herald schema")
-        version = int(await conn.fetchval("SELECT MAX(version) FROM herald_schema") or 0)
-        await conn.fetchval("SELECT count(*) FROM games")
+        version = int(await conn.fetchval(SCHEMA_VERSION) or 0)
+        await conn.fetchval(GAMES_COUNT)
         return version
     finally:
         with contextlib.suppress(Exception):

@@ -139,6 +139,11 @@ means the same in both."""
 
 SCHEMA_TABLE = "herald_schema"
 """One row, the schema version (PostgreSQL has no ``user_version``); absent: an empty database."""
+SCHEMA_EXISTS = ("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
+                 f"WHERE tablename='{SCHEMA_TABLE}' AND schemaname=current_schema())")
+"""Whether the database holds Herald's schema table (a query on the catalog, not to_regclass: it
+sees a table another process created while this one waited for the migration lock)."""
+SCHEMA_VERSION = f"SELECT MAX(version) FROM {SCHEMA_TABLE}"
 _MIGRATION_LOCK = 0x6865_7261_6C64
 """The advisory lock held while migrating, so that processes starting together migrate once."""
 
@@ -749,14 +754,9 @@ class PostgresStorage(SqlStorage):
             return await self._version(conn)
 
     async def _version(self, conn: asyncpg.Connection) -> int:
-        # a query on the catalog, not to_regclass: it sees a table another process created
-        # while this one waited for the migration lock (a fresh snapshot, not a cached lookup)
-        exists = await conn.fetchval(
-            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE tablename=$1 "
-            "AND schemaname=current_schema())", SCHEMA_TABLE)
-        if not exists:
+        if not await conn.fetchval(SCHEMA_EXISTS):
             return 0
-        value = await conn.fetchval(f"SELECT MAX(version) FROM {SCHEMA_TABLE}")
+        value = await conn.fetchval(SCHEMA_VERSION)
         return int(value or 0)
 
     async def migrate(self) -> int:

@@ -117,6 +117,10 @@ def boundary(method: Callable[Concatenate[_S, _P], Awaitable[_R]]
     return wrapper
 
 
+GAMES_COUNT = "SELECT count(*) FROM games"
+"""The cheap question that tells a database answers with Herald's tables (``bot.health``,
+``bot.backup``)."""
+
 _OPEN = ("lobby", "active")
 """The statuses of an open table (counted against the limits)."""
 

@@ -69,6 +69,10 @@ log = logging.getLogger("herald.storage")
 MIN_SQLITE = (3, 35)
 """The oldest SQLite library the shared statements run on (RETURNING came in 3.35)."""
 
+USER_VERSION = "PRAGMA user_version"
+"""The schema version of a SQLite database (0: not Herald's, or empty)."""
+TABLE_NAMES = "SELECT name FROM sqlite_master WHERE type='table'"
+
 MIGRATIONS: list[str] = migrations.scripts(SQLITE)
 """Each schema step as SQLite runs it (statements separated by ``;``)."""
 
@@ -868,8 +872,7 @@ class SqliteStorage(SqlStorage):
             await self._rollback("the write check")
 
     async def _check_tables(self) -> None:
-        names = {str(r[0]) for r in await self._rows(
-            "SELECT name FROM sqlite_master WHERE type='table'")}
+        names = {str(r[0]) for r in await self._rows(TABLE_NAMES)}
         missing = sorted(_HERALD_TABLES - names)
         if missing:
             raise StorageOpenError(
@@ -937,7 +940,7 @@ class SqliteStorage(SqlStorage):
             await db.close()  # stops the connection's thread even when closing fails
 
     async def schema_version(self) -> int:
-        rows = await self._rows("PRAGMA user_version")
+        rows = await self._rows(USER_VERSION)
         return int(rows[0][0]) if rows else 0
 
     async def migrate(self) -> int:
