@@ -1,12 +1,12 @@
 """Delivery to Discord: the living board message, log lines, DMs, reminders.
 
 Per update: the public board image is rendered off the event loop and the one board message is
-edited in place (sent once); public events become short log messages in the order they happened
-(an event with a file of its own, a flick and its animation, opens a message carrying it), the
-last of which mentions only the players who now have a decision to make. Private news is quiet
-(:meth:`DiscordDelivery.push_private`): a new DM only when a player must decide (one per decision)
-or something happened to them that they did not cause; what their own click changed edits their
-hand DM in place. A refused DM is announced once per game in the thread and tried again in each
+edited in place (sent once), carrying the latest public lines and the files of the update's events
+(a flick's animation); the thread gets the lines a round or a turn at a time (``bot.threadlog``),
+mentioning only the players who now have a decision to make and hear of it by no DM. Private
+news is quiet (:meth:`DiscordDelivery.push_private`): a new DM only when a player must decide (one
+per decision) or something happened to them that they did not cause; what their own click changed
+costs no DM request when its answer showed it them. A refused DM is announced once per game in the thread and tried again in each
 new game and after a back-off; "My hand" and ``/game hand`` always work. The end of a game
 mentions every human player once and DMs each their standing.
 
@@ -133,6 +133,24 @@ def chunk_lines(lines: Sequence[str], limit: int = 1900) -> list[str]:
     return chunks
 
 
+MAX_FILES = 10
+"""Files Discord takes in one message."""
+
+
+def on_board(shots: dict[int, Files]) -> Files:
+    """An update's event files as the board message carries them, in the order of their events;
+    several of one name (two flicks) numbered apart."""
+    files = [f for i in sorted(shots) for f in shots[i]]
+    names = [name for name, _, _ in files]
+    out: Files = []
+    for k, (name, data, alt) in enumerate(files):
+        if names.count(name) > 1:
+            stem, dot, ext = name.rpartition(".")
+            name = f"{stem}-{names[:k + 1].count(name)}{dot}{ext}" if dot else f"{name}-{k + 1}"
+        out.append((name, data, alt))
+    return out
+
+
 def waits_for(game: GameRow, user_id: int) -> int | None:
     """The user's seat whose decision the game awaits (None: it awaits someone else, or nobody).
     ``GameRow.opened`` holds exactly the seats with an open prompt, so no engine work is needed."""
@@ -182,6 +200,9 @@ class DiscordDelivery:
         self._board_version: dict[int, int] = {}
         """game → the version of the newest board drawn: an update delivered late (two players
         deciding at once, the later one's delivery overtaking) never puts an older board back."""
+        self._chapters: dict[int, tuple[str, Any] | None] = {}
+        """game → its chapter (turn, round) at its last update delivered: a seat's decisions in a
+        row within one chapter are DMed once (:meth:`push_private`)."""
         self._waiting: dict[int, list[int]] = {}
         """game → the versions of its updates waiting for their turn to post: one that has a newer
         update behind it posts its lines but leaves drawing the board to that newer one."""
@@ -328,40 +349,65 @@ class DiscordDelivery:
                           has_prompts=any(not game.seats[o.seat].is_bot for o in snap.open))
         return embed, files, view
 
-    async def update_board(self, snap: Snapshot, events: list[Any],
-                           recent: Sequence[str] = ()) -> discord.Message | None:
-        """Edit the game's one board message (post it if it has none, or it was deleted)."""
+    async def update_board(self, snap: Snapshot, events: list[Any], recent: Sequence[str] = (), *,
+                           shots: Files = (), carried: list[bool] | None = None
+                           ) -> discord.Message | None:
+        """Edit the game's one board message (post it if it has none, or it was deleted).
+
+        ``shots``: the files of this update's public events (a flick's animation), carried by the
+        board message under its image rather than by a thread message of their own; should
+        Discord refuse the board with them (too large), the board goes without them. ``carried``
+        (a list to append to) is told whether they went."""
         game = snap.game
         drawn: dict[bool, tuple[discord.Embed, list[tuple[str, bytes, str]], discord.ui.View | None]] = {}
+        extra = list(shots)
 
         async def post(channel: Any) -> discord.Message:
+            nonlocal extra
             attach = self._can_attach(channel)
             if attach not in drawn:  # drawn once, unless the game moves to a channel without files
                 drawn[attach] = await self.board_payload(snap, events, with_image=attach, recent=recent)
             embed, images, view = drawn[attach]
-            files = [discord.File(io.BytesIO(data), filename=name, description=alt)
-                     for name, data, alt in images]
+            images = [*images, *extra[:max(0, MAX_FILES - len(images))]] if attach else images
+
+            def files() -> list[discord.File]:
+                return [discord.File(io.BytesIO(data), filename=name, description=alt)
+                        for name, data, alt in images]
+
             if game.board_message_id:
                 msg = channel.get_partial_message(game.board_message_id)
                 try:
-                    return await msg.edit(attachments=files, embed=embed, view=view,  # type: ignore[no-any-return]
-                                          allowed_mentions=NO_PINGS)
+                    edited = await msg.edit(attachments=files(), embed=embed, view=view,
+                                            allowed_mentions=NO_PINGS)
                 except discord.NotFound:
-                    files = [discord.File(io.BytesIO(data), filename=name, description=alt)
-                             for name, data, alt in images]
+                    pass
+                except discord.HTTPException as exc:
+                    if not extra or thread_closed(exc) or exc.status >= 500:
+                        raise
+                    log.warning("the board with its event files was refused (HTTP %s, code %s); "
+                                "editing it without them", exc.status, exc.code, extra={"game_id": game.id})
+                    extra, images = [], drawn[attach][1]
+                    edited = await msg.edit(attachments=files(), embed=embed, view=view,
+                                            allowed_mentions=NO_PINGS)
+                    return edited  # type: ignore[no-any-return]
+                else:
+                    return edited  # type: ignore[no-any-return]
             kwargs: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
             if view is not None:
                 kwargs["view"] = view
-            sent: discord.Message = await channel.send(files=files, **kwargs)
+            sent: discord.Message = await channel.send(files=files(), **kwargs)
             await self.storage.update_game(game.id, board_message_id=sent.id)
             game.board_message_id = sent.id
             return sent
 
         try:
-            return await self.in_home(game, post)
+            board = await self.in_home(game, post)
         except discord.Forbidden:
             log.warning("cannot post the board", extra={"game_id": game.id, "guild_id": game.guild_id})
-            return None
+            board = None
+        if carried is not None:
+            carried.append(board is not None and bool(extra) and bool(drawn.get(True)))
+        return board
 
     # ------------------------------------------------------------- updates
 
@@ -413,10 +459,11 @@ class DiscordDelivery:
         the thread's message when one is due (:mod:`bot.threadlog`): every line since the last
         message, in the order they happened, once a chapter (a round, a turn) ends — or at once
         when someone must be pinged, when lines come with files, a computer player stalled, a host
-        changed something, or the game ended. An event with files of its own (a flick: its
-        animation) starts a message of its own carrying them, followed by the lines after it, so a
-        player scrolling the thread sees each shot next to its line; the decision now asked comes
-        last, with its pings.
+        changed something, or the game ended. The files of the update's events (a flick: its
+        animation) go with the board, under its image; only should the board not carry them (a
+        newer update draws it, or Discord refused them there) does an event with files start a
+        thread message of its own carrying them, followed by the lines after it. The decision now
+        asked comes last, with its pings.
 
         Without ``draw`` (a newer update of the game is waiting to post and will draw it), the
         board is not drawn: the lines link to it as it stands."""
@@ -440,13 +487,19 @@ class DiscordDelivery:
         backlog = list(waiting.lines)
         latest = waiting.shown(lines)
         newest = self._board_version.get(game.id, -1)
-        drawing: Awaitable[discord.Message | discord.PartialMessage | None]
+        board: discord.Message | discord.PartialMessage | None
+        shots = await self.event_files(snap, told)
         if draw and game.version >= newest:
+            # the board carries this update's event files (a flick's animation) under its image:
+            # seen at once where everyone looks, without a thread message of their own
             self._board_version[game.id] = game.version
-            drawing = self.update_board(snap, update.events, latest)
+            carried: list[bool] = []
+            board = await self.update_board(snap, update.events, latest, shots=on_board(shots),
+                                            carried=carried)
+            if carried and carried[0]:
+                shots = {}
         else:  # a newer board is up already, or coming: keep it, post only this update's lines
-            drawing = self._board_link(game)
-        board, shots = await asyncio.gather(drawing, self.event_files(snap, told))
+            board = await self._board_link(game)  # (and its files, if any, with them)
         due = (game.status != "active" or update.stalled or bool(ping_ids) or bool(shots)
                or update.kind in ("start", "admin", "undo", "end")
                or (waiting.chapter is not None and chapter != waiting.chapter))
@@ -624,6 +677,7 @@ class DiscordDelivery:
             del self._hands[key]
         self._posting.pop(game.id, None)
         self._board_version.pop(game.id, None)
+        self._chapters.pop(game.id, None)
         self._logs.pop(game.id, None)
         self._dm_tried = {k for k in self._dm_tried if k[0] != game.id}
 
@@ -641,11 +695,31 @@ class DiscordDelivery:
         * otherwise (their own click changed their hand, or it changed without a word) their
           hand DM is edited in place: no notification for what they are looking at already.
 
+        **Their own click costs no DM request** when it told them nothing private (no line for
+        their eyes): the answer to their click already showed them what they did, so their hand DM
+        is not edited for it; and a decision that opens for them alone right after it, within the
+        same turn or round and with nobody else having moved (a seat acting several times in a
+        row), is not DMed either — they are at the table, the board names them, and **Decide**
+        opens it. A game's own form (Cult Wars orders) is DMed all the same: it is where that
+        decision is made.
+        Their hand DM catches up with the next DM they get (each new one is drawn afresh), and
+        "My hand" shows it at any time. A new turn or round, a move by anyone else, a line for
+        their eyes, or a restart in between (the chapter is not known then) brings the DM as before.
+
         When the game is over nothing new is sent here: the final result's DM says it."""
         snap = update.snap
         game = snap.game
         if game.state is None:
             return
+        chapter = chapter_of(snap.view(None))
+        before, self._chapters[game.id] = self._chapters.get(game.id), chapter
+        movers = {(seat, origin) for seat, _, origin in update.actions}
+        clickers = {seat for seat, origin in movers if origin == "player"}
+        # the seat whose own clicks are the whole of this update, still in the turn or round it
+        # was in: its next decision goes on from what it is doing
+        going_on = next(iter(clickers)) if (len(movers) == 1 and clickers and before is not None
+                                            and before == chapter) else None
+        echoes = self.forms.echoes(game.game_key)  # (lines the answer to a click reads back)
         new_seats = {o.seat for o in update.new_prompts}
         targets: set[int] = set(update.changed_private)
         for e in update.events:
@@ -660,13 +734,17 @@ class DiscordDelivery:
             if seat >= len(game.seats) or game.seats[seat].is_bot or game.seats[seat].user_id is None:
                 continue
             mine = [(i, humanise(e.text, game)) for i, e in enumerate(update.events)
-                    if e.to is not None and seat in e.to]
+                    if e.to is not None and seat in e.to
+                    and not (update.clicked_by.get(i) == seat and e.kind in echoes)]
             news = [t for i, t in mine if update.clicked_by.get(i) != seat]
             told = [t for _, t in mine]
             open_ = snap.prompt_of(seat)
             asked = open_ if open_ is not None and seat in new_seats and game.status == "active" else None
             builder = self.forms.panel_for(game.game_key, asked.prompt.free_form) \
                 if asked is not None and asked.prompt.secret else None
+            if seat in clickers and not mine and (asked is None or (
+                    seat == going_on and new_seats == {seat} and builder is None)):
+                continue  # (their click's answer showed it: see above)
             if game.seats[seat].user_id in hushed and (asked is not None or news):
                 # only reminders, or quiet hours: no new DM (its reminder speaks, ``bot.away``)
                 await self.refresh_hand(snap, seat, told, post=False)

@@ -72,10 +72,21 @@ class Forms:
     def __init__(self) -> None:
         self._panels: dict[tuple[str, str], PanelBuilder] = {}
         self._modals: dict[str, ModalHandler] = {}
+        self._echoes: dict[str, set[str]] = {}
 
     # -- panels
-    def add_panel(self, game_key: str, free_form: str, builder: PanelBuilder) -> None:
+    def add_panel(self, game_key: str, free_form: str, builder: PanelBuilder, *,
+                  echoes: Sequence[str] = ()) -> None:
+        """Register the panel of the game's free-form prompts of kind ``free_form``. ``echoes``:
+        the kinds of private events the panel's answer shows its player already (the orders just
+        sent, read back in the form's reply), which delivery then does not repeat in a DM."""
         self._panels[(game_key, free_form)] = builder
+        self._echoes.setdefault(game_key, set()).update(echoes)
+
+    def echoes(self, game_key: str) -> set[str]:
+        """The kinds of a game's private events that the answer to its player's own click shows
+        them (:meth:`add_panel`): a line of one of these kinds, caused by that click, is no news."""
+        return self._echoes.get(game_key, set())
 
     def panel_for(self, game_key: str, free_form: str | None) -> PanelBuilder | None:
         return self._panels.get((game_key, free_form)) if free_form else None
@@ -88,6 +99,7 @@ class Forms:
         """Forget a game's panels (its cog unloaded); its modal names are removed by the cog."""
         for key in [k for k in self._panels if k[0] == game_key]:
             del self._panels[key]
+        self._echoes.pop(game_key, None)
 
     def remove_modal(self, name: str) -> None:
         self._modals.pop(name, None)

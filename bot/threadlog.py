@@ -10,8 +10,10 @@ fast a game goes, and bury the story under one-line messages. So:
   (:func:`chapter_of`) — holding every public line of it in order: the full story stays readable
   in the thread, a round at a time;
 * a message goes out at once, whatever the chapter, when it must: a decision for someone whose
-  only notice is a ping (their DMs are closed, or they asked for reminders only); lines that come
-  with files (a flick and its animation); a stalled computer player; a host's or admin's change
+  only notice is a ping (their DMs are closed, or they asked for reminders only); lines whose
+  files the board could not carry (a flick's animation goes with the board edit, under its image;
+  only when a newer update draws the board, or Discord refuses the files there, do they go to the
+  thread with their line); a stalled computer player; a host's or admin's change
   (a seat handed over, an undo); the end of the game; and when the waiting lines fill a message.
 
 Players who get a DM for each decision (the default) are not pinged in the thread for it: the DM

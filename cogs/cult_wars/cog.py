@@ -74,8 +74,9 @@ class CultWarsCog(commands.Cog):
         self.controller = herald.controller
 
     async def cog_load(self) -> None:
-        self.herald.forms.add_panel(KEY, "orders", self.panel)
-        self.herald.forms.add_panel(KEY, "target", self.target_panel)
+        # (the form's reply reads the orders or the insignia back: their private line is no news)
+        self.herald.forms.add_panel(KEY, "orders", self.panel, echoes=("orders",))
+        self.herald.forms.add_panel(KEY, "target", self.target_panel, echoes=("orders",))
 
     async def cog_unload(self) -> None:
         self.herald.forms.remove(KEY)

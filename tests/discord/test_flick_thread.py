@@ -1,7 +1,7 @@
-"""Flick of Faith: every flick is posted in the flow of the thread, its log line and its animation
-together (with alt text), in the order of the game, a computer player's flicks too; the board
-message at the top keeps the latest still board. A GIF that cannot be drawn or uploaded never
-costs the line."""
+"""Flick of Faith: every flick's animation (with alt text) goes with the board edit of its update,
+under the still board, a computer player's flicks too; its line is on the board at once and in the
+thread with its generation's message, in the order of the game. A GIF that cannot be drawn or
+uploaded never costs the line (nor the board)."""
 
 from __future__ import annotations
 
@@ -79,48 +79,52 @@ async def open_game(env: simcord.Env, bot: HeraldBot) -> tuple[Any, list[Any], G
     return thread, players, game, computer
 
 
-async def test_each_flick_is_posted_with_its_gif_in_the_thread(simcord_env: simcord.Env,
-                                                              simcord_bot: HeraldBot) -> None:
+def board_gifs(board: discord.Message) -> list[discord.Attachment]:
+    return [a for a in board.attachments if a.filename.endswith(".gif")]
+
+
+async def test_each_flick_is_shown_with_its_gif_on_the_board_and_told_in_the_thread(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    """The board edit of a flick's update carries its animation under the still board (no thread
+    message of its own: the thread gets the line with its generation's message)."""
     env, bot = simcord_env, simcord_bot
     thread, players, game, computer = await open_game(env, bot)
     computer_name = game.seats[computer].name
     human_mission_flicks = 0
+    told: list[str] = []
     for _ in range(60):
         game = await bot.storage.get_game(game.id)  # type: ignore[assignment]
-        before = {m.id for m in thread.history()}
         board_ids = custom_ids(board_of(thread))
         kind = await act_once(bot, thread, players, game)
-        new = [m for m in thread.history() if m.id not in before]
+        before, told = told, await flick_lines_logged(bot, game)
+        new = told[len(before):]
+        board = board_of(thread)
+        assert custom_ids(board) != board_ids  # the one board message updates
+        assert board.attachments[0].filename == "board.png"
+        gifs = board_gifs(board)
+        # every flick of the update is on the board, with its animation described in words
+        assert len(gifs) == len(new), ([a.filename for a in board.attachments], new)
+        for gif in gifs:
+            assert 0 < gif.size < 1_000_000
+            assert gif.description and "Animation of" in gif.description, gif.description
         if kind == "flick":
             human_mission_flicks += 1
-            # the flick just made is in a new message of the thread, with its animation
-            shot = [m for m in new if any(is_flick_line(x) for x in m.content.splitlines())]
-            assert shot, [m.content for m in new]
-            # the board message at the top still updates, and shows the still board only
-            board = board_of(thread)
-            assert custom_ids(board) != board_ids
-            assert [a.filename for a in board.attachments] == ["board.png"]
-        told = await flick_lines_logged(bot, game)
+            assert gifs
         computer_told = [x for x in told if computer_name in x]
         if human_mission_flicks >= 3 and computer_told:
             break
     else:
         pytest.fail(f"too few flicks: {human_mission_flicks} by humans, {computer_told} by the computer")
 
-    messages = flick_messages(thread)
-    # one message per flick, in the order of the game, each opening with that flick's line…
-    assert [m.content.splitlines()[0] for m in messages] == told
-    for m in messages:
-        assert sum(is_flick_line(x) for x in m.content.splitlines()) == 1, m.content
-        # …and carrying its animation, described in words
-        assert [a.filename for a in m.attachments] == ["flick.gif"], m.content
-        gif = m.attachments[0]
-        assert 0 < gif.size < 1_000_000
-        assert gif.description and "Animation of" in gif.description, gif.description
-        assert "flick" in gif.description
-    by_computer = [m for m in messages if computer_name in m.content.splitlines()[0]]
-    assert by_computer and all(f"{computer_name}'s flick" in m.attachments[0].description  # type: ignore[operator]
-                               for m in by_computer if "flicks are revealed" not in m.content)
+    # no thread message of its own for a flick, and every flick told in the story, in order
+    assert not [m for m in thread.history() if m.id != board_of(thread).id
+                and any(a.filename.endswith(".gif") for a in m.attachments)]
+    # (the lines of the generation not yet in the thread nor among the board's latest wait for
+    # its message: none is lost)
+    lines = [x for x in story(thread).splitlines() if is_flick_line(x)]
+    delivery: Any = bot.sessions.delivery
+    waiting = [x for x in delivery._logs[game.id].lines if is_flick_line(x)]
+    assert lines + [x for x in waiting if x not in lines] == told
 
 
 async def mission_flick_turn(bot: HeraldBot, thread: Any, players: list[Any], game: GameRow) -> tuple[GameRow, Any]:
@@ -157,21 +161,22 @@ async def test_a_gif_that_cannot_be_drawn_never_costs_the_line(simcord_env: simc
     assert "drawing the files of a log line failed" in caplog.text
 
 
-async def test_a_refused_upload_posts_the_line_without_its_gif(simcord_env: simcord.Env,
-                                                              simcord_bot: HeraldBot) -> None:
+async def test_a_refused_upload_edits_the_board_without_its_gif_and_keeps_the_line(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     env, bot = simcord_env, simcord_bot
     thread, players, game, _ = await open_game(env, bot)
     game, player = await mission_flick_turn(bot, thread, players, game)
-    before = {m.id for m in thread.history()}
-    # the first message posted after the flick is the flick's own (it opens the update)
-    env.inject_error("POST", f"/channels/{thread.id}/messages", status=413, code=40005,
+    board = board_of(thread)
+    ids = custom_ids(board)
+    # the board's edit with the flick's animation is refused as too large
+    env.inject_error("PATCH", f"/channels/{thread.id}/messages/{board.id}", status=413, code=40005,
                      message="Request entity too large")
     r = await player.slash(thread, "flick", angle=0.0, power=5.0)
     assert r.ephemeral, reply_text(r)
-    new = [m for m in flick_messages(thread) if m.id not in before]
-    assert new, "the flick's line was lost with its GIF"
-    assert not new[0].attachments
-    assert all([a.filename for a in m.attachments] == ["flick.gif"] for m in new[1:])
+    board = board_of(thread)
+    assert custom_ids(board) != ids, "the board was lost with its GIF"
+    assert [a.filename for a in board.attachments] == ["board.png"]
+    assert (await flick_lines_logged(bot, game))[-1] in story(thread).splitlines()
 
 
 def test_only_the_last_shots_of_a_long_run_are_drawn_and_a_failure_costs_one(

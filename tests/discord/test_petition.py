@@ -156,6 +156,7 @@ async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.
     assert any(a.filename == "hand.png" for m in dm for a in m.attachments)
     seen: dict[str, int] = {}
     events: list[str] = []
+    shown: list[Any] = []  # the reveal images the thread showed, on its board or in a message
     doubled = slash_used = False
     for _ in range(400):
         game = await bot.sessions.get(gid)
@@ -213,6 +214,8 @@ async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.
             done = await choose(actor, r.response.message, prompt, action)
             assert "✅" in answer_text(env, done), answer_text(env, done)
         events.append(thread.history()[-1].content)
+        shown += [a for m in thread.history() for a in m.attachments
+                  if a.filename.startswith("reveal") and a.id not in {b.id for b in shown}]
     else:
         raise AssertionError("the game did not end")
     log = story(thread)
@@ -224,8 +227,8 @@ async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.
     assert "surrenders their War without a fight" in log
     assert "fortifies their" in log
     assert seen.get("challenge", 0) >= 2 and doubled
-    # the reveals came with their images, alt text naming both sides
-    reveals = [a for m in thread.history() for a in m.attachments if a.filename == "reveal.png"]
+    # the reveals came with their images (on the board, or in the thread), alt text naming both sides
+    reveals = shown
     assert len(reveals) >= 3
     assert all(a.description and "Petition reveal" in a.description for a in reveals)
     # the final result
