@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeVar
 
 from rules import registry
 from rules.engine import REVISION_OPTION, Engine, Event, InvalidOptions, Prompt, Result, seat_name
-from rules.search import STRENGTH_OPTION, STRENGTHS
+from rules.search import HINTS_OPTION, SEATS_OPTION, check_strength, searchable, seat_strength
 from rules.text import about, count
 
 from . import clock as _clock
@@ -66,6 +66,18 @@ of a big server, while a bounded number however many games there ever were."""
 PAUSED = ("game #{game_id} is paused by its host: nobody can move until it resumes "
           "(`/game resume`), and its deadlines are frozen meanwhile.")
 """The refusal of an action in a paused game (``bot.away``)."""
+
+
+def _check_strength(value: str) -> None:
+    try:
+        check_strength(value)
+    except ValueError as exc:
+        raise TableError(str(exc)) from None
+
+
+def computer_name(n: int, strength: str | None) -> str:
+    """The name of a table's ``n``-th computer player, with its strength when the host chose one."""
+    return f"Computer {n}" + (f" ({strength})" if strength is not None else "")
 
 
 def choices_digest(prompt: Prompt) -> str:
@@ -573,11 +585,14 @@ class Sessions:
     async def open_table(self, *, guild_id: int | None, channel_id: int | None, host_id: int | None,
                          host_name: str, game_key: str, options: dict[str, Any] | None = None,
                          deadline: str | int | None = None, bots: int = 0, seed: int | None = None,
-                         host_plays: bool = True) -> GameRow:
+                         host_plays: bool = True, strength: str | None = None) -> GameRow:
+        """A new lobby; ``bots`` computer players seated now, at ``strength`` when given (their
+        seats' own, :data:`rules.search.SEATS_OPTION`), else at the table's."""
         engine = registry.get(game_key)  # InvalidOptions names the known games
         opts = dict(options or {})
         opts.pop(REVISION_OPTION, None)  # (a rematch's old options: a new table plays today's rules)
-        unknown = sorted(set(opts) - set(engine.option_help))
+        opts.pop(SEATS_OPTION, None)  # (and seats its computer players anew)
+        unknown = sorted(set(opts) - set(engine.option_help) - {HINTS_OPTION})
         if unknown:
             raise InvalidOptions(f"unknown {'option' if len(unknown) == 1 else 'options'} "
                                  f"{', '.join(unknown)} for {engine.name}.")
@@ -593,7 +608,10 @@ class Sessions:
         if host_plays:
             seats.append(SeatRow(0, host_id, False, host_name))
         for _ in range(bots):
-            seats.append(SeatRow(len(seats), None, True, f"Computer {len(seats) + 1}"))
+            seats.append(SeatRow(len(seats), None, True, computer_name(len(seats) + 1, strength)))
+        if strength is not None and bots:
+            _check_strength(strength)
+            opts[SEATS_OPTION] = {str(x.seat): strength for x in seats if x.is_bot}
         async with self._guild_lock(guild_id):
             if guild_id is not None:
                 await self._check_limits(guild_id, host_id if host_plays else None, opening=True)
@@ -704,11 +722,18 @@ class Sessions:
             if user_id == game.host_id:
                 raise TableError("the host cannot leave; cancel the table instead.")
             rest = [s for s in game.seats if s.user_id != user_id or s.is_bot]
+            own = game.options.get(SEATS_OPTION)
+            if own:  # the computer players' strengths follow their seats' new numbers
+                moved = {str(i): own[str(x.seat)] for i, x in enumerate(rest) if str(x.seat) in own}
+                await self.storage.update_game(game_id, options={**game.options, SEATS_OPTION: moved})
             await self.storage.set_seats(game_id, [SeatRow(i, s.user_id, s.is_bot, s.name)
                                                    for i, s in enumerate(rest)], now=self.now())
             return await self.get(game_id)
 
-    async def add_bot(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameRow:
+    async def add_bot(self, game_id: int, user_id: int, *, is_admin: bool = False,
+                      strength: str | None = None) -> GameRow:
+        """Seat a computer player (host or a manager): at ``strength`` when given (its seat's
+        own, :data:`rules.search.SEATS_OPTION`), else at the table's."""
         async with self.lock(game_id):
             game = await self._lobby(game_id)
             if user_id != game.host_id and not is_admin:
@@ -717,7 +742,11 @@ class Sessions:
             if len(game.seats) >= engine.max_players:
                 raise TableError(f"this table is full ({engine.max_players} seats).")
             n = sum(1 for s in game.seats if s.is_bot) + 1
-            seats = game.seats + [SeatRow(len(game.seats), None, True, f"Computer {n}")]
+            seats = game.seats + [SeatRow(len(game.seats), None, True, computer_name(n, strength))]
+            if strength is not None:
+                _check_strength(strength)
+                own = {**(game.options.get(SEATS_OPTION) or {}), str(len(game.seats)): strength}
+                await self.storage.update_game(game_id, options={**game.options, SEATS_OPTION: own})
             await self.storage.set_seats(game_id, seats, now=self.now())
             return await self.get(game_id)
 
@@ -939,8 +968,8 @@ class Sessions:
         """A computer player's answer to ``prompt``, its rng seeded from ``seed``: in a worker
         process for a heavy search (the stored state's JSON, the prompt and the seed cross — the
         same choice as here), on a thread otherwise."""
-        strength = snap.game.options.get(STRENGTH_OPTION)
-        if strength in STRENGTHS and snap.game.state is not None:
+        strength = seat_strength(snap.game.options, prompt.seat)
+        if strength is not None and snap.game.state is not None:
             # a table's strength (issue 29): a search runs in a worker process (on a thread
             # without one), never on the event loop; the easy player costs what the heuristic does
             pool = self.searches
@@ -957,7 +986,17 @@ class Sessions:
 
     async def _timeout_choice(self, snap: Snapshot, prompt: Prompt) -> dict[str, Any]:
         """The action taken when ``prompt``'s deadline passes (``Engine.timeout_action``: often the
-        computer player, so a heavy one is searched in a worker like :meth:`_choose`)."""
+        computer player, so a heavy one is searched in a worker like :meth:`_choose`). In a game
+        that searches, where that is the computer player, the ``normal`` search decides
+        (:func:`rules.search.timeout_action`): in a worker process, or on a thread without one,
+        never on the event loop; without a clock, so the stored state and the prompt alone make
+        the action (which is stored as the move, like any other)."""
+        if searchable(snap.engine) and snap.game.state is not None:
+            pool = self.searches
+            if pool is not None and pool.enabled:
+                return await pool.search(timeout_choice, snap.game.game_key, snap.game.state, prompt)
+            return await self.cpu(timeout_choice, snap.game.game_key,  # type: ignore[no-any-return]
+                                  snap.game.state, prompt)
         pool = self._searched(snap)
         if pool is not None:
             return await pool.search(timeout_choice, snap.game.game_key, snap.game.state, prompt)
@@ -1142,8 +1181,15 @@ class Sessions:
         """The one place a finished game reaches the ratings (``bot.ratings``), right after the
         write that finished it. Settling is idempotent (keyed by the game's id in the database),
         so this may run again after any failure; the game's end never waits on it to succeed: a
-        passing failure is retried with the stalled games, any other at the next start."""
+        passing failure is retried with the stalled games, any other at the next start. A table
+        that allowed hints (:data:`rules.search.HINTS_OPTION`) is settled without counting for
+        anybody."""
         try:
+            if game.options.get(HINTS_OPTION) is True and game.guild_id is not None:
+                record = dataclasses.replace(ratings.record_of(game, []), players=())
+                await self.storage.settle_game(record, lambda current: {}, self.now())
+                self.unsettled.discard(game.id)
+                return
             await ratings.settle(self.storage, game, self.now())
         except Exception as exc:
             log.exception("could not settle the finished game in the ratings",

@@ -129,10 +129,51 @@ class LobbyButton(Claims, discord.ui.DynamicItem[discord.ui.Button[Any]],
         await handlers(interaction).lobby_click(interaction, self.game_id, self.op)
 
 
+STRENGTH_LABELS = {
+    "easy": "Add an easy computer player",
+    "normal": "Add a normal computer player",
+    "hard": "Add a hard computer player",
+}
+STRENGTH_NOTES = {
+    "easy": "The quick heuristic player, with some noise",
+    "normal": "Searches ahead, about a tenth of a second a decision",
+    "hard": "Searches ahead, about half a second a decision",
+}
+
+add_computer: Callable[[discord.Interaction, int, str], Awaitable[None]] | None = None
+"""Seat a computer player of a chosen strength at a lobby and show the lobby again (set by
+``cogs.tables``); without it the strength menu adds one as the button does."""
+
+
+class LobbyStrengthSelect(Claims, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                          template=r"herald:lobbybot:(?P<game>\d+)"):
+    """The host's menu to seat a computer player of a chosen strength (``rules.search``)."""
+
+    def __init__(self, game_id: int, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Select(
+            placeholder="Add a computer player of a chosen strength…", disabled=disabled,
+            options=[discord.SelectOption(label=label, value=key, description=STRENGTH_NOTES[key])
+                     for key, label in STRENGTH_LABELS.items()],
+            custom_id=f"herald:lobbybot:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    def claim(cls, item: Any, match: re.Match[str]) -> Any:
+        return cls(parse_id(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        strength = first_value(interaction)
+        if add_computer is None or strength not in STRENGTH_LABELS:
+            await handlers(interaction).lobby_click(interaction, self.game_id, "bot")
+            return
+        await add_computer(interaction, self.game_id, strength)
+
+
 def lobby_view(game_id: int, *, closed: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in LOBBY_OPS:
         view.add_item(LobbyButton(game_id, op, disabled=closed))
+    view.add_item(LobbyStrengthSelect(game_id, disabled=closed))
     return view
 
 
@@ -420,5 +461,5 @@ def rematch_lobby_view(game_id: int, table_id: int, *, closed: bool = False) -> 
 
 ALL_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, DecideButton, HandButton, GroupSelect, ChoiceSelect, ChoiceButton, RematchButton,
-    NewLinkButton,
+    NewLinkButton, LobbyStrengthSelect,
 )

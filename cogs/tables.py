@@ -1,20 +1,23 @@
-"""Tables: ``/play`` lobbies, ``/games``, ``/mygames``, ``/game …`` (status, hand, log, resign, end, kick,
-replace), ``/hand`` and ``/rules``. Thin: parse → session → respond."""
+"""Tables: ``/play`` lobbies, ``/games``, ``/mygames``, ``/game …`` (status, hand, hint, log,
+resign, end, kick, replace), ``/hand`` and ``/rules``. Thin: parse → session → respond."""
 
 from __future__ import annotations
 
 import difflib
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import views
 from bot.away import TimeAway, pause_ends, post_line
 from bot.controller import manages
 from bot.errors import TableError
+from bot.hints import check_allowed, hint_for
 from bot.parsing import parse_options
 from bot.platform import Platform, platform_of
-from bot.refusals import is_manager, refusals, reply
+from bot.refusals import answering, is_manager, refusals, reply
 from bot.replay import send_export, send_replay
 from bot.rulebook import RULES_ITEMS, send_rules
 from bot.session import format_duration
@@ -119,11 +122,15 @@ class Tables(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.describe(game="which game", bots="computer players to seat now",
                            deadline="time per decision, e.g. 30m, 12h, 2d (default: the server's)",
-                           options="game options as name=value, see /rules")
+                           options="game options as name=value, see /rules (hints=on: players "
+                                   "may ask /game hint, and the game is not rated)",
+                           strength="how well the computer players seated now play (default: "
+                                    "the table's computer option)")
     @refusals
     async def play(self, interaction: discord.Interaction, game: str,
                    bots: app_commands.Range[int, 0, 7] = 0, deadline: str | None = None,
-                   options: str | None = None) -> None:
+                   options: str | None = None,
+                   strength: Literal["easy", "normal", "hard"] | None = None) -> None:
         """Open a table for a game; players join with the buttons."""
         assert interaction.guild_id is not None
         settings = await self.sessions.storage.guild_settings(interaction.guild_id)
@@ -137,11 +144,21 @@ class Tables(commands.Cog):
         table = await self.sessions.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host_id=interaction.user.id,
             host_name=interaction.user.display_name, game_key=find_game(game), options=parse_options(options),
-            deadline=deadline, bots=bots)
+            deadline=deadline, bots=bots, strength=strength)
         await interaction.response.send_message(embed=await self.controller.open_lobby_embed(table),
                                                 view=lobby_view(table.id), allowed_mentions=NO_PINGS)
         msg = await interaction.original_response()
         await self.sessions.storage.update_game(table.id, lobby_message_id=msg.id)
+
+    async def add_computer(self, interaction: discord.Interaction, game_id: int, strength: str) -> None:
+        """The lobby's strength menu (``bot.views.LobbyStrengthSelect``): seat a computer player
+        of that strength (the host or a manager) and show the lobby again."""
+        async with answering(interaction):
+            admin = manages(interaction, await self.controller.game_for(interaction, game_id))
+            game = await self.sessions.add_bot(game_id, interaction.user.id, is_admin=admin,
+                                               strength=strength)
+            await interaction.response.edit_message(embed=await self.controller.open_lobby_embed(game),
+                                                    view=lobby_view(game_id))
 
     # ----------------------------------------------------------------- /games
 
@@ -255,6 +272,20 @@ class Tables(commands.Cog):
         """Show your hand privately."""
         g = await self.resolve(interaction, game)
         await self.show_hand(interaction, g)
+
+    @group.command(name="hint")
+    @app_commands.autocomplete(game=my_game_autocomplete)
+    @refusals
+    async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """What the computer player would do in your place (only you see it; tables with hints=on)."""
+        g = await self.resolve(interaction, game)
+        seat = g.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError(f"you are not playing in game #{g.id}.")
+        check_allowed(g)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await hint_for(self.sessions, g.id, seat)
+        await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
 
     @group.command(name="log")
     @app_commands.autocomplete(game=my_game_autocomplete)
@@ -389,4 +420,6 @@ class Tables(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*RULES_ITEMS)  # /rules' page buttons, working across restarts
-    await bot.add_cog(Tables(platform_of(bot)))
+    cog = Tables(platform_of(bot))
+    await bot.add_cog(cog)
+    views.add_computer = cog.add_computer  # (the lobby's strength menu)

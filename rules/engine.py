@@ -357,7 +357,9 @@ class Engine(ABC, Generic[S]):
             raise InvalidOptions(
                 f"{self.name} needs {self.min_players}–{self.max_players} players, not {players}."
             )
-        unknown = sorted(set(options) - set(self.option_help) - {REVISION_OPTION})
+        from .search import TABLE_OPTIONS, check_table_options  # (rules.search imports this module)
+
+        unknown = sorted(set(options) - set(self.option_help) - {REVISION_OPTION} - set(TABLE_OPTIONS))
         if unknown:
             allowed = ", ".join(sorted(self.option_help)) or "none"
             word = "option" if len(unknown) == 1 else "options"
@@ -367,6 +369,7 @@ class Engine(ABC, Generic[S]):
             if type(revision) is not int or not 1 <= revision <= self.rules_revision:
                 raise InvalidOptions(f"{REVISION_OPTION} must be a rules revision from 1 to "
                                      f"{self.rules_revision}, not {shown(revision)}.")
+        check_table_options(options, players)
         return dict(options)
 
     def revision_of(self, state: S) -> int:

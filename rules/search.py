@@ -45,7 +45,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .engine import JSON, Action, Engine, Prompt, Result, RulesError
+from .engine import JSON, Action, Engine, InvalidOptions, Prompt, Result, RulesError, shown
 
 STRENGTH_OPTION = "computer"
 """The table option that sets how well the computer players play."""
@@ -55,6 +55,16 @@ STRENGTH_HELP = ("how the computer players play: easy (the quick heuristic playe
                  "noise), normal or hard (they search ahead, about 0.1 s and 0.5 s per decision); "
                  "unset, the heuristic player without noise")
 """What an engine that searches says about :data:`STRENGTH_OPTION` in its ``option_help``."""
+
+SEATS_OPTION = "computer_seats"
+"""The table option that sets a strength per computer seat (seat number as text → strength), set
+by the platform when the host adds a computer player of a chosen strength; a seat without one
+plays at the table's :data:`STRENGTH_OPTION`."""
+HINTS_OPTION = "hints"
+"""The table option that lets players ask the search for a hint (``/game hint``): off unless
+set true; a table that allows hints is not rated."""
+TABLE_OPTIONS = (SEATS_OPTION, HINTS_OPTION)
+"""Options every game accepts besides its own (``Engine.validate_options``)."""
 
 EASY_NOISE = 0.2
 """How often the easy player takes a random enumerated choice instead of the heuristic's."""
@@ -102,7 +112,9 @@ def budget_for(engine: Engine[Any], strength: str) -> Budget:
     iterations = getattr(engine, "search_iterations", {}).get(strength)
     if iterations is None:
         iterations = max(1, round(base.iterations * scale))
-    return Budget(int(iterations), horizon, base.seconds)
+    # (a game whose candidates are dear to list may keep its searches shorter: ``search_seconds``)
+    seconds = getattr(engine, "search_seconds", {}).get(strength, base.seconds)
+    return Budget(int(iterations), horizon, seconds)
 
 
 def check_strength(value: Any) -> str:
@@ -110,6 +122,57 @@ def check_strength(value: Any) -> str:
     if value not in STRENGTHS:
         raise ValueError(f"{STRENGTH_OPTION} must be one of {', '.join(STRENGTHS)}, not {value!r}.")
     return str(value)
+
+
+def check_table_options(options: Mapping[str, Any], players: int) -> None:
+    """Check :data:`SEATS_OPTION` and :data:`HINTS_OPTION` (InvalidOptions names what is wrong)."""
+    if HINTS_OPTION in options and type(options[HINTS_OPTION]) is not bool:
+        raise InvalidOptions(f"{HINTS_OPTION} must be on or off, not {shown(options[HINTS_OPTION])}.")
+    seats = options.get(SEATS_OPTION)
+    if seats is None:
+        return
+    if not isinstance(seats, dict):
+        raise InvalidOptions(f"{SEATS_OPTION} must map seats to strengths, not {shown(seats)}.")
+    for key, value in seats.items():
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and int(key) < players):
+            raise InvalidOptions(f"{SEATS_OPTION}: {shown(key)} is not a seat of this table.")
+        try:
+            check_strength(value)
+        except ValueError as exc:
+            raise InvalidOptions(f"{SEATS_OPTION}: {exc}") from None
+
+
+def seat_strength(options: Mapping[str, Any], seat: int) -> str | None:
+    """The strength a computer player plays ``seat`` at: the seat's own (:data:`SEATS_OPTION`),
+    else the table's (:data:`STRENGTH_OPTION`), else None (the plain heuristic)."""
+    own = (options.get(SEATS_OPTION) or {}).get(str(seat))
+    if own in STRENGTHS:
+        return str(own)
+    table = options.get(STRENGTH_OPTION)
+    return str(table) if table in STRENGTHS else None
+
+
+TIMEOUT_STRENGTH = "normal"
+"""The strength that decides for a player whose deadline passed."""
+
+
+def timeout_action(engine: Engine[Any], state: Any, prompt: Prompt,
+                   clock: Callable[[], float] | None = None) -> Action:
+    """The action for a player whose deadline passed. Where the game's own timeout rule
+    (``Engine.timeout_action``) is its computer player, a game that searches decides with the
+    :data:`TIMEOUT_STRENGTH` search instead, from the seat's view, its rng seeded from the state
+    (without a clock: the same state and prompt give the same action). A rule of the game's own
+    (a defender's losses shared in proportion, say) stands: it is told apart by answering
+    otherwise than the computer player with the same rng."""
+    rule = engine.timeout_action(state, prompt)
+    if not searchable(engine):
+        return rule
+    seed = f"timeout/{engine.state_digest(state)}/{prompt.seat}/{prompt.kind}"
+    view = engine.view(state, prompt.seat)
+    if rule != engine.bot_action(view, prompt, random.Random(seed)):
+        return rule
+    return search(engine, view, prompt, random.Random(f"{seed}/{TIMEOUT_STRENGTH}"),
+                  budget_for(engine, TIMEOUT_STRENGTH), clock)
 
 
 def choose(engine: Engine[Any], view: JSON, prompt: Prompt, rng: random.Random,
@@ -166,6 +229,8 @@ def reward(result: Result, seat: int) -> float:
 def playout(engine: Engine[Any], state: Any, seat: int, rng: random.Random, horizon: int) -> float:
     """Every seat plays on with the heuristic player for at most ``horizon`` decisions; the value
     of where that leaves ``seat`` (its reward if the game ended, else the game's estimate)."""
+    # (a game whose heuristic is dear may offer a quicker one for playouts: ``playout_action``)
+    act = getattr(engine, "playout_action", None) or engine.bot_action
     for _ in range(horizon):
         result = engine.result(state)
         if result is not None:
@@ -174,7 +239,7 @@ def playout(engine: Engine[Any], state: Any, seat: int, rng: random.Random, hori
         if not prompts:
             break
         p = prompts[0]
-        action = engine.bot_action(engine.view(state, p.seat), p, rng)
+        action = act(engine.view(state, p.seat), p, rng)
         # (the heuristic answers the prompt it was given: ``play`` without ``apply``'s checks,
         # which would build the same prompt again)
         state, _ = engine.play(state, p.seat, action, p)

@@ -160,11 +160,24 @@ def strength_choice(key: str, state: JSON, prompt: Prompt, seed: str, strength: 
 
 def timeout_choice(key: str, state: JSON, prompt: Prompt) -> JSON:
     """The action taken for ``prompt`` when its deadline passes (``Engine.timeout_action``: for
-    most games the computer player, with an rng seeded from the state)."""
-    from rules import registry
+    most games the computer player, with an rng seeded from the state; in a game that searches,
+    the ``normal`` search there: :func:`rules.search.timeout_action`, without a clock)."""
+    from rules import registry, search
 
     engine = registry.get(key)
-    return engine.timeout_action(engine.from_json(state), prompt)
+    return search.timeout_action(engine, engine.from_json(state), prompt)
+
+
+def hint_choice(key: str, state: JSON, prompt: Prompt, seed: str) -> JSON:
+    """What the ``normal`` search would answer to ``prompt`` (a player's hint, ``bot.hints``),
+    from the seat's own view of ``state`` alone, its rng seeded from ``seed``, without a clock
+    (the same hint however busy the machine)."""
+    from rules import registry, search
+
+    engine = registry.get(key)
+    parsed = engine.from_json(state)
+    return search.choose(engine, engine.view(parsed, prompt.seat), prompt, random.Random(seed),
+                         search.TIMEOUT_STRENGTH)
 
 
 def searched(key: str) -> bool:
@@ -326,5 +339,5 @@ WorkPool = RenderPool
 """The pool under the name of all it does: drawing, and the heavy computer players' searches."""
 
 __all__ = ["MAX_PROCESSES", "MAX_SHOTS", "RenderPool", "WorkPool", "board_attachments",
-           "board_png", "bot_choice", "picture_png", "draw_event_files", "event_files", "hand_png", "searched",
+           "board_png", "bot_choice", "hint_choice", "picture_png", "draw_event_files", "event_files", "hand_png", "searched",
            "shipped", "strength_choice", "timeout_choice"]

@@ -21,6 +21,7 @@ from bot.render.pool import WorkPool
 from bot.session import NullDelivery, Sessions
 from bot.storage import SqliteStorage
 from rules import registry
+from rules import search as rules_search
 from rules.engine import Engine, Prompt
 from tests.support import duel
 
@@ -89,7 +90,7 @@ async def test_a_worker_chooses_exactly_what_the_bot_chooses_in_process(pool: Wo
         assert there == _here(engine, data, prompt, seed), (prompt.kind, seed)
     for data, prompt, _ in positions[::5]:  # a deadline's action too (the computer player's)
         there = await pool.search(work.timeout_choice, FLICK, data, prompt)
-        assert there == engine.timeout_action(engine.from_json(data), prompt)
+        assert there == rules_search.timeout_action(engine, engine.from_json(data), prompt)
     assert pool.fallbacks == 0 and pool.rebuilds == 0
 
 
@@ -181,7 +182,7 @@ async def test_a_deadline_in_a_heavy_game_is_answered_in_a_worker(
         snap = await sessions.snapshot(table.id)
         mine = snap.prompt_of(0)
         assert mine is not None and snap.engine.heavy_bot
-        expected = snap.engine.timeout_action(snap.state, mine.prompt)
+        expected = rules_search.timeout_action(snap.engine, snap.state, mine.prompt)
         asked.clear()  # (the computer player's own moves at the start)
         assert await sessions._timeout_choice(snap, mine.prompt) == expected
         seed = f"{snap.game.seed}/away/{snap.game.version}/0"

@@ -1,0 +1,87 @@
+"""On simulated Discord: ``/game hint`` (allowed by a table's ``hints=on``, refused otherwise and in
+rated games, seen by the asker alone) and computer players of a chosen strength (issue 29)."""
+
+from __future__ import annotations
+
+import simcord
+
+from bot.app import HeraldBot
+from rules import search
+from tests.discord.helpers import components, public_text, reply_text
+
+
+async def _table(env: simcord.Env, bot: HeraldBot, options: str | None = None) -> tuple:  # type: ignore[type-arg]
+    """Alice's Flick of Faith table with Bob, started: (guild, channel, alice, bob, game id)."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "play", game="flick_of_faith",
+                      **({"options": options} if options else {}))
+    lobby = channel.last_message
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby, label="Start")
+    game_id = (await bot.storage.list_games(guild_id=guild.id))[0].id
+    return guild, channel, alice, bob, game_id
+
+
+async def test_game_hint_tells_only_the_asker_what_the_computer_player_would_choose(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    _, channel, alice, _, game_id = await _table(simcord_env, simcord_bot, "hints=on")
+    before = public_text(channel)
+    r = await alice.slash(channel.threads[0], "game hint")
+    assert r.ephemeral
+    said = reply_text(r)
+    snap = await simcord_bot.sessions.snapshot(game_id)
+    mine = snap.prompt_of(0)
+    assert mine is not None and mine.prompt.kind == "god"
+    labels = [c.label for c in mine.prompt.choices]  # (the Decide menu's labels)
+    assert "the computer player (normal) would choose" in said
+    assert any(f"**{label}**" in said for label in labels), said
+    assert public_text(channel) == before  # nothing of it where others read
+    assert "would choose" not in public_text(channel)
+
+
+async def test_game_hint_is_refused_in_a_rated_game(simcord_env: simcord.Env,
+                                                     simcord_bot: HeraldBot) -> None:
+    _, channel, alice, _, _ = await _table(simcord_env, simcord_bot)
+    r = await alice.slash(channel.threads[0], "game hint")
+    assert r.ephemeral
+    assert "counts in this server's ratings, so it gives no hints" in reply_text(r)
+
+
+async def test_game_hint_is_refused_where_the_table_does_not_allow_hints(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    ann = simcord_env.create_user("ann")
+    await ann.slash("practice", game="duel")  # (a DM game: rated for nobody, no hints option)
+    r = await ann.slash("game hint")
+    assert "does not allow hints" in reply_text(r)
+
+
+async def test_the_host_adds_a_computer_player_of_a_chosen_strength(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    await alice.slash(channel, "play", game="cult_wars", bots=1, strength="easy")
+    lobby = channel.last_message
+    menu = next(c for c in components(lobby) if (c["custom_id"] or "").startswith("herald:lobbybot:"))
+    assert [o.value for o in menu["options"]] == list(search.STRENGTHS)
+    refused = await bob.select(lobby, ["hard"], custom_id=menu["custom_id"])  # not the host
+    assert "Only the host can add computer players" in reply_text(refused)
+    chosen = await alice.select(lobby, ["hard"], custom_id=menu["custom_id"])
+    assert chosen.acknowledged
+    game = (await simcord_bot.storage.list_games(guild_id=guild.id))[0]
+    assert [(s.name, s.is_bot) for s in game.seats] == [
+        ("alice", False), ("Computer 2 (easy)", True), ("Computer 2 (hard)", True)]
+    assert game.options[search.SEATS_OPTION] == {"1": "easy", "2": "hard"}
+    shown = channel.last_message
+    seated = next(f.value for f in shown.embeds[0].fields if f.name.startswith("Seated"))
+    assert "Computer 2 (easy)" in seated and "Computer 2 (hard)" in seated
+    # the game starts with them, each playing at its own strength
+    await alice.click(shown, label="Start")
+    game = await simcord_bot.storage.get_game(game.id)
+    assert game is not None and game.status == "active"
+    assert search.seat_strength(game.options, 2) == "hard"
+    assert search.seat_strength(game.options, 1) == "easy"
