@@ -93,8 +93,9 @@ COUNTERS: dict[str, dict[str, Player]] = {
     "alternate_histories": {"direct (attack the player unless they hold a Nuclear unit)":
                             alternate_histories_direct},
 }
-PLAYERS = {"cult_wars": 3, "alternate_histories": 2}
-"""The table size each game is benched at."""
+PLAYERS = {"cult_wars": 3, "alternate_histories": 2, "petition": 4, "hegemony_of_faith": 4}
+PLAYERS["flick_of_faith"] = 2
+"""The table size each game is benched at (``--players`` for another)."""
 
 
 # ---------------------------------------------------------------------------------- the games
@@ -180,10 +181,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40, help="games per match")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", choices=("strength", "counter"), default=None)
+    ap.add_argument("--players", type=int, default=None,
+                    help="table size (default: the game's in PLAYERS)")
     args = ap.parse_args()
     for key in args.game or sorted(PLAYERS):
         engine = registry.get(key)
-        n = PLAYERS[key]
+        n = args.players or PLAYERS[key]
         print(f"{engine.name}, {n} players, budgets "
               + ", ".join(f"{s} {search.budget_for(engine, s)}" for s in ("normal", "hard")))
         times: dict[str, list[float]] = {"normal": [], "hard": []}
@@ -197,7 +200,7 @@ def main() -> None:
             w, g = match(engine, strength("hard", times["hard"]), heuristic, n, args.games, args.seed)
             print(line("hard vs the heuristic", w, g, n), flush=True)
         if args.only in (None, "counter"):
-            for label, counter in COUNTERS[key].items():
+            for label, counter in COUNTERS.get(key, {}).items():
                 w, g = match(engine, counter, heuristic, n, args.games, args.seed)
                 print(line(f"{label} vs the heuristic", w, g, n), flush=True)
                 w, g = match(engine, counter, strength("hard", times["hard"]), n, args.games,

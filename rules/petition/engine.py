@@ -54,7 +54,9 @@ from ..engine import (
     seat_name,
     shown,
 )
+from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
 from ..text import count, listing
+from . import search as search_rules
 from . import solo as solo_rules
 from .battle import can_play, citizen_value, judge, tally
 from .bot import choose
@@ -153,6 +155,7 @@ class PetitionEngine(Engine[PetitionState]):
                        f"{DEFAULT_ROUND_LIMIT}, {ROUND_LIMIT[0]}–{ROUND_LIMIT[1]})",
         "pillar_stand": f"true: Herald's rule that a pillar card adds {PILLAR_STAND} to its own "
                         "defence when the defender lays a card (default false; not in the rulebook)",
+        STRENGTH_OPTION: STRENGTH_HELP,
     }
 
     # ------------------------------------------------------------------ setup
@@ -165,6 +168,11 @@ class PetitionEngine(Engine[PetitionState]):
         opts["winner_takes_all"] = _flag(opts, "winner_takes_all")
         opts["last_man_standing"] = _flag(opts, "last_man_standing")
         opts["pillar_stand"] = _flag(opts, "pillar_stand")
+        if STRENGTH_OPTION in opts:
+            try:
+                check_strength(opts[STRENGTH_OPTION])
+            except ValueError as exc:
+                raise InvalidOptions(str(exc)) from None
         return opts
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> PetitionState:
@@ -1200,6 +1208,36 @@ class PetitionEngine(Engine[PetitionState]):
         if prompt.kind in ("reinforce", "solo_add"):
             return {"type": "cards", "cards": []}
         return super().timeout_action(state, prompt)
+
+    # ------------------------------------------------------------------ search (rules.search)
+    search_horizon = {"normal": 16, "hard": 60}
+    """Decisions a playout goes on for: about a turn each at four players (normal), three to four
+    (hard)."""
+    search_iterations = {"normal": 8, "hard": 14}
+    """A playout step costs about half a millisecond (a view, a prompt and a copy of the state):
+    fewer iterations than the common budget keep a decision within its time."""
+    search_margin = 0.04
+    """A handful of samples per answer judge it roughly: the heuristic's answer stands unless
+    another scores 4 points in a hundred better."""
+
+    def clone(self, state: PetitionState) -> PetitionState:
+        """A deep, independent copy, field by field (:func:`rules.petition.search.copy_state`)."""
+        return search_rules.copy_state(state)
+
+    def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> PetitionState:
+        """A full state consistent with ``view``, seat ``seat``'s own view, read from nothing
+        else (:func:`rules.petition.search.determinize`)."""
+        return search_rules.determinize(view, seat, rng)
+
+    def search_candidates(self, view: dict[str, Any], prompt: Prompt,
+                          rng: random.Random) -> list[Action] | None:
+        """What the search compares (:func:`rules.petition.search.search_candidates`)."""
+        return search_rules.search_candidates(view, prompt, rng)
+
+    def evaluate(self, state: PetitionState, seat: int) -> float:
+        """A game cut short by the search's horizon: the seat's chances from captured and
+        standing pillars, hand, beads and licence against the best rival's."""
+        return search_rules.evaluate(state, seat)
 
     # ------------------------------------------------------------------ serialisation
     def to_json(self, state: PetitionState) -> dict[str, Any]:
