@@ -15,8 +15,12 @@ live with a history). The web server runs in this process on a real port and is 
   the time until each page has the new step (the stream carries it: board address, panel and
   the log since the last step) is measured (``--rounds`` moves), p50/p99/max;
   memory per open page from the server process's RSS before and after opening them;
+* **player page**: ``GET /p/<token>/<link>/`` of the member's own page in a random game (its
+  hand, its decision and the board's frame), median and p99; and a decision made from it
+  (``POST …/act``: the page's form, the prompt's ticket, ``Sessions.act`` with the computer
+  players' answers, and the page drawn again), median and p99;
 * **weight**: HTML + CSS + JS of a page (no board image), as sent (gzip) and uncompressed, for the
-  longest page among the games and a whole finished game of each game.
+  longest page among the games and a whole finished game of each game; and of a member's page.
 
     python bench/web.py
     python bench/web.py --games 200 --pages 300 --rounds 3
@@ -97,6 +101,22 @@ async def weight(http: aiohttp.ClientSession, url: str) -> tuple[int, int]:
     return sent, raw
 
 
+async def player_weight(http: aiohttp.ClientSession, url: str) -> tuple[int, int]:
+    """(bytes sent, bytes uncompressed) of a player page's HTML, stylesheets and script."""
+    sent = raw = 0
+    async with http.get(url) as r:
+        body = await r.read()
+    key = body.decode().split("static/seats-")[1].split(".css")[0]
+    parts = [body]
+    for ref in ("herald.css", "player.js", f"seats-{key}.css"):
+        async with http.get(url + f"../../../static/{ref}") as r:
+            parts.append(await r.read())
+    for p in parts:
+        raw += len(p)
+        sent += len(gzip.compress(p, 6))
+    return sent, raw
+
+
 async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         storage = SqliteStorage(str(Path(folder) / "herald.db"))
@@ -140,6 +160,32 @@ async def main(args: argparse.Namespace) -> None:
             print(f"history step ({len(steps)}, random game and step): {ms(steps)}")
             moves = sorted(lasts.values())
             print(f"moves per game: median {moves[len(moves) // 2]}, max {moves[-1]}")
+
+            # the member's own page, and decisions made from it
+            links = {}
+            for g in ids:
+                link = await web.player_link(await s.get(g), 0)
+                assert link is not None
+                links[g] = link
+            shown, decided = [], []
+            for g in order[1:]:
+                t = time.perf_counter()
+                async with http.get(links[g]) as r:
+                    page = await r.text()
+                shown.append(time.perf_counter() - t)
+                if len(decided) >= args.decisions or 'name="ticket"' not in page:
+                    continue
+                form = page.split('name="form" value="')[1].split('"')[0]
+                ticket = page.split('name="ticket" value="')[1].split('"')[0]
+                t = time.perf_counter()
+                async with http.post(links[g] + "act", data={"form": form, "ticket": ticket, "choice": "0"}) as r:
+                    await r.read()
+                    assert r.status == 200, r.status
+                decided.append(time.perf_counter() - t)
+            print(f"player page ({len(shown)}, the member's own, random game): {ms(shown)}")
+            if decided:
+                print(f"decision from the player page ({len(decided)}, POST to the page drawn again, "
+                      f"the computer players' answers included): {ms(decided)}")
 
             # live: many open pages on one game, in another process (as browsers are), a move
             # stored through the session here; both read the same monotonic clock
@@ -187,6 +233,17 @@ async def main(args: argparse.Namespace) -> None:
                 sent, raw = await weight(http, await web.ensure_link(table.id))
                 print(f"page weight, a whole {key} game ({n} moves): {sent / 1024:.1f} KB sent (gzip), "
                       f"{raw / 1024:.1f} KB uncompressed")
+            for key, players in GAMES.items():  # a member's page in the middle of a game
+                table = await s.open_table(guild_id=10**6, channel_id=2, host_id=77, host_name="Member",
+                                           game_key=key, bots=players - 1, seed=5)
+                await s.start(table.id, 77)
+                for _ in range(20):
+                    if not await move(s, table.id, rng):
+                        break
+                link = await web.player_link(await s.get(table.id), 0)
+                assert link is not None
+                sent, raw = await player_weight(http, link)
+                print(f"player page weight, {key}: {sent / 1024:.1f} KB sent (gzip), {raw / 1024:.1f} KB uncompressed")
         await web.stop()
         await storage.close()
 
@@ -230,4 +287,5 @@ if __name__ == "__main__":
     p.add_argument("--steps", type=int, default=2000, help="history steps asked for")
     p.add_argument("--pages", type=int, default=1000, help="open live pages")
     p.add_argument("--rounds", type=int, default=5, help="moves made while the pages are open")
+    p.add_argument("--decisions", type=int, default=200, help="decisions made from player pages")
     asyncio.run(main(p.parse_args()))

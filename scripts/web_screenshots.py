@@ -1,8 +1,10 @@
-"""Screenshots of a game's web page for the README (``docs/images/web_page*.png``).
+"""Screenshots of the web pages for the README (``docs/images/web_*.png``).
 
-A Hegemony of Faith table of four members named in four scripts plays some turns (each member's
-moves chosen by the computer player, seeded), its page is served on this machine, and headless
-Chromium takes the page as a wide screen and as a phone show it:
+For each game a table of members named in several scripts plays some moves (each chosen by the
+computer player, seeded) until a member has a decision to make; its pages are served on this
+machine and headless Chromium takes the game's page and that member's own page
+(``web_<game>.png``, ``web_<game>_player.png``), and — for Hegemony of Faith — the game's page as
+a wide screen and a phone show it (``web_page.png``, ``web_page_phone.png``):
 
     python scripts/web_screenshots.py docs/images
 
@@ -11,6 +13,7 @@ Needs Debian's ``chromium`` (``apt-get install chromium``)."""
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import shutil
 import sys
@@ -20,18 +23,63 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from PIL import Image  # noqa: E402
+
 from bot.config import Config  # noqa: E402
 from bot.session import Sessions, Ticket  # noqa: E402
 from bot.storage import SqliteStorage  # noqa: E402
 from bot.web import WebServer  # noqa: E402
 
-NAMES = ["Алиса", "李雷", "محمد", "Zoë"]
-MOVES = 40
+NAMES = ["Алиса", "李雷", "محمد", "Zoë", "Ngozi"]
+PLAYERS = {"hegemony_of_faith": 4, "cult_wars": 3, "petition": 3, "alternate_histories": 2,
+           "flick_of_faith": 3}
+MOVES = {"hegemony_of_faith": 40, "cult_wars": 9, "petition": 12, "alternate_histories": 30,
+         "flick_of_faith": 10}
+"""Moves played before the shots (then on until a member may decide from their page)."""
 SEED = 56
 SHOTS = {"web_page.png": "1280,1400", "web_page_phone.png": "420,1300"}
+GAME_SHOT = "1280,1300"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--hide-scrollbars"]
+
+
+async def _shoot(chromium: str, url: str, size: str, path: Path) -> None:
+    with tempfile.TemporaryDirectory() as profile:
+        proc = await asyncio.create_subprocess_exec(
+            chromium, *FLAGS, f"--user-data-dir={profile}", f"--window-size={size}",
+            f"--screenshot={path}", url,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        await asyncio.wait_for(proc.wait(), 60)
+    # a palette of 256 colours: a page is flat colours and text, a fifth of the bytes
+    with Image.open(path) as shot:
+        small = shot.convert("RGB").quantize(256, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, "PNG", optimize=True)
+    path.write_bytes(out.getvalue())
+    print(f"wrote {path}")
+
+
+async def _game(sessions: Sessions, key: str) -> tuple[int, int]:
+    """A seeded game of ``key`` between members, moved on; returns it and the seat to show."""
+    table = await sessions.open_table(guild_id=1, channel_id=2, host_id=501, host_name=NAMES[0],
+                                      game_key=key, seed=SEED)
+    for i, name in enumerate(NAMES[1:PLAYERS[key]], start=2):
+        await sessions.join(table.id, 500 + i, name)
+    await sessions.start(table.id, 501)
+    rng = random.Random(SEED)
+    for n in range(MOVES[key] + 200):
+        snap = await sessions.snapshot(table.id)
+        if not snap.open:
+            break
+        offered = [o for o in snap.open if o.prompt.choices]
+        if n >= MOVES[key] and offered:
+            return table.id, offered[0].seat
+        mine = snap.open[0]
+        action = sessions.engine(snap.game).bot_action(snap.view(mine.seat), mine.prompt, rng)
+        await sessions.act(table.id, mine.seat, action, answers=Ticket(mine.opened))
+    snap = await sessions.snapshot(table.id)
+    return table.id, (snap.open[0].seat if snap.open else 0)
 
 
 async def main(out: Path) -> None:
@@ -45,31 +93,20 @@ async def main(out: Path) -> None:
         config = Config(token=None, db_path="", dev_guild=None, log_level="WARNING",
                         default_deadline=86400, reminder_lead=3600, docs_url="")
         sessions = Sessions(storage, config)
-        table = await sessions.open_table(guild_id=1, channel_id=2, host_id=501, host_name=NAMES[0],
-                                          game_key="hegemony_of_faith", seed=SEED)
-        for i, name in enumerate(NAMES[1:], start=2):
-            await sessions.join(table.id, 500 + i, name)
-        await sessions.start(table.id, 501)
-        rng = random.Random(SEED)
-        for _ in range(MOVES):
-            snap = await sessions.snapshot(table.id)
-            if not snap.open:
-                break
-            mine = snap.open[0]
-            action = sessions.engine(snap.game).bot_action(snap.view(mine.seat), mine.prompt, rng)
-            await sessions.act(table.id, mine.seat, action, answers=Ticket(mine.opened))
+        games = {key: await _game(sessions, key) for key in PLAYERS}
         web = WebServer(sessions, storage, "", ("127.0.0.1", 0))
         await web.start()
+        web.base_url = web.url
         try:
-            url = f"{web.url}/g/{(await web.ensure_link(table.id)).split('/g/')[1]}"
-            for name, size in SHOTS.items():
-                with tempfile.TemporaryDirectory() as profile:
-                    proc = await asyncio.create_subprocess_exec(
-                        chromium, *FLAGS, f"--user-data-dir={profile}", f"--window-size={size}",
-                        f"--screenshot={out / name}", url,
-                        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-                    await asyncio.wait_for(proc.wait(), 60)
-                print(f"wrote {out / name}")
+            for key, (game_id, seat) in games.items():
+                page = await web.ensure_link(game_id)
+                player = await web.player_link(await sessions.get(game_id), seat)
+                assert player is not None
+                if key == "hegemony_of_faith":
+                    for name, size in SHOTS.items():
+                        await _shoot(chromium, page, size, out / name)
+                await _shoot(chromium, page, GAME_SHOT, out / f"web_{key}.png")
+                await _shoot(chromium, player, GAME_SHOT, out / f"web_{key}_player.png")
         finally:
             await web.stop()
             await storage.close()
