@@ -24,6 +24,7 @@ import hmac
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.engine import Choice
 
@@ -73,6 +74,25 @@ def same(a: str, b: str) -> bool:
 # ------------------------------------------------------------------------ page
 
 
+def card_texts(private: Any, shown: str) -> list[tuple[str, str]]:
+    """Every card of the seat's own view that has a name and a text (``{"name", "text"}``
+    anywhere in its private part), once each, where the hand in words does not already give its
+    text: the page gives every card's text even where the hand message names cards only."""
+    out: list[tuple[str, str]] = []
+    stack = [private]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, dict):
+            name, text = item.get("name"), item.get("text")
+            if isinstance(name, str) and isinstance(text, str) and text and text not in shown \
+                    and (name, text) not in out:
+                out.append((name, text))
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return out
+
+
 @dataclass(frozen=True)
 class Option:
     index: int
@@ -92,13 +112,14 @@ def grouped(choices: Sequence[Choice]) -> list[Group]:
     """The prompt's choices as Decide shows them: by group (the card or skill they play) where
     the choices have groups, a choice alone in its group standing by itself; in their order."""
     if not any(c.group for c in choices):
-        return [Group("", tuple(Option(i, views.shown_label(c), c.description) for i, c in enumerate(choices)))]
+        return [Group("", tuple(Option(i, views.shown_label(c), c.description or "") for i, c in enumerate(choices)))]
     keys = list(dict.fromkeys(views.group_key(c) for c in choices))
     out: list[Group] = []
     for key in keys:
         members = [(i, c) for i, c in enumerate(choices) if views.group_key(c) == key]
         title = key if len(members) > 1 else ""
-        opts = tuple(Option(i, c.label if title else views.shown_label(c), c.description) for i, c in members)
+        opts = tuple(Option(i, c.label if title else views.shown_label(c), c.description or "")
+                     for i, c in members)
         if not title and out and not out[-1].title:
             out[-1] = Group("", out[-1].options + opts)
         else:
@@ -142,7 +163,8 @@ class PlayerPage:
     notice: str = ""
     notice_kind: str = "ok"
     over: str = ""
-    extra: list[str] = field(default_factory=list)
+    cards: list[tuple[str, str]] = field(default_factory=list)
+    """(name, text) of the cards whose text the hand in words leaves out."""
 
 
 def _decision_html(p: PlayerPage) -> str:
@@ -190,6 +212,10 @@ def player_html(p: PlayerPage) -> str:
     if p.notice:
         notice = f'<p class="notice {esc(p.notice_kind)}" role="status">{humanised(p.notice, p.names)}</p>'
     image = (f'<img src="hand/{p.version}.png" alt="{esc(p.hand_alt)}">' if p.has_hand_image else "")
+    cards = "".join(f"<dt>{humanised(name, p.names)}</dt><dd>{humanised(text, p.names)}</dd>"
+                    for name, text in p.cards)
+    if cards:
+        cards = f'<dl class="cards">{cards}</dl>'
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -211,7 +237,7 @@ def player_html(p: PlayerPage) -> str:
 <main id="player" class="player" data-version="{p.version}">
 {notice}{_decision_html(p)}
 <section class="hand" aria-labelledby="hand-h"><h2 id="hand-h">Your hand</h2>
-<div class="hand-text">{humanised(p.hand, p.names)}</div>{image}</section>
+<div class="hand-text">{humanised(p.hand, p.names)}{cards}</div>{image}</section>
 <section class="board" aria-label="Board"><div class="zoom"><img id="board" \
 src="../../../g/{esc(p.token)}/{esc(p.frame.board)}" alt="{esc(p.frame.alt)}"></div></section>
 <section class="panel" id="panel">{panel_html(p.frame)}</section>

@@ -713,11 +713,13 @@ class WebServer:
                 p.timeout_note, players.grouped(p.choices) if p.choices else [],
                 bool(p.free_form) and (game.game_key, p.free_form) not in players.LISTED_IN_FULL)
         token = (await self.ensure_link(game.id)).rstrip("/").rsplit("/", 1)[1]
+        hand = ui.hand_text(view)
         page = players.PlayerPage(
             game_name=tl.engine.name, game_key=game.game_key, token=token, seat=seat,
             version=game.version, names=names,
             form=players.form_token(await self.secret(), token, part), frame=frame,
-            hand=ui.hand_text(view), hand_alt=ui.hand_alt(view, names=names),
+            hand=hand, cards=players.card_texts(view.get("private"), hand),
+            hand_alt=ui.hand_alt(view, names=names),
             has_hand_image=type(ui).hand_image is not GameUI.hand_image, asked=asked,
             waiting=", ".join(names[s] for s in snap.waiting() if s < len(names)) or "nobody",
             discord_url=board_url(game), notice=notice, notice_kind=kind,
