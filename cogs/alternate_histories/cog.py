@@ -32,6 +32,7 @@ from bot.render import to_png
 from bot.session import Decision, Ticket
 from bot.storage.base import DeckRow
 from bot.text import clip
+from rules.text import count
 
 from . import forms, render
 from .deckbuilder import ERAS, MAX_ADD, Pool, era_name, pool
@@ -116,7 +117,7 @@ KIND_CHOICES = [app_commands.Choice(name=k.capitalize(), value=k) for k in KINDS
 def problems(errors: list[str]) -> str:
     """Every broken deck rule at once, one per line ("3 problems:\n• …"): what ``/deck validate``
     says and what the table's refusals say, so a player fixes them all in one go."""
-    return f"{len(errors)} problem{'s' if len(errors) != 1 else ''}:\n" + "\n".join(f"• {e}" for e in errors)
+    return f"{count(len(errors), 'problem')}:\n" + "\n".join(f"• {e}" for e in errors)
 
 
 class AlternateHistoriesCog(commands.Cog):
@@ -271,7 +272,7 @@ class AlternateHistoriesCog(commands.Cog):
         lines = [f"Your decks ({len(mine)}; at most {self.decks.limit}):"]
         for d in mine:
             errors = self.pool.errors(d.data)
-            state = "✅ ready" if not errors else f"⚠️ {len(errors)} problem{'s' if len(errors) != 1 else ''}"
+            state = "✅ ready" if not errors else f"⚠️ {count(len(errors), 'problem')}"
             lines.append(f"• **{deck_label(d)}** — {self.pool.nation_name(d.data['nation'])}, "
                          f"{self.pool.governance_name(d.data['governance'])}, "
                          f"{self.pool.size(d.data)} cards, {state}")

@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 from bot.errors import TableError
+from rules.text import count
 
 JSON = dict[str, Any]
 
@@ -171,7 +172,7 @@ class Pool:
             raise TableError(f"the deck is full ({self.deck_size} cards): remove a card before "
                              f"adding {name}.")
         if copies > room:
-            raise TableError(f"the deck has room for {room} more card{'s' if room != 1 else ''} "
+            raise TableError(f"the deck has room for {count(room, 'more card', 'more cards')} "
                              f"({size} of {self.deck_size}): add {room} or fewer copies of {name}.")
         cards = dict(data.get("cards", {}))
         cards[card_id] = int(cards.get(card_id, 0)) + copies
@@ -247,7 +248,7 @@ class Pool:
             items = ", ".join(f"{n}× {_attr(c, 'name', c)}" for c, n in rows)
             lines.append(f"**{era}** ({total}): {items}")
         if errs:
-            lines.append(f"⚠️ Not ready to play ({len(errs)} problem{'s' if len(errs) != 1 else ''}; "
+            lines.append(f"⚠️ Not ready to play ({count(len(errs), 'problem')}; "
                          "`/deck validate` lists them).")
         else:
             lines.append("✅ Ready to play.")

@@ -325,7 +325,7 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
 def _card(info: JSON, width: int, height: int | None, band: tuple[int, int, int]) -> Image.Image:
     foot = "aim at a rival" if info["target"] == "opponent" else "your own cult"
     return card(info["name"], plain(info["text"]), width=width, height=height, colour=band,
-                footer=f"{foot} · {info['id']}", title_size=26, body_size=TEXT, body_lines=40)
+                footer=foot, title_size=26, body_size=TEXT, body_lines=40)
 
 
 def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:

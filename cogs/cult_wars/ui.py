@@ -27,7 +27,7 @@ class CultWarsUI(DrawnUI):
             lines.append("Action cards:")
             for h in priv["hand"]:
                 aim = "aim at a rival" if h["target"] == "opponent" else "your own cult"
-                lines.append(f"• **{h['name']}** (`{h['id']}`, {aim}): {h['text']}")
+                lines.append(f"• **{h['name']}** ({aim}): {h['text']}")
         else:
             lines.append("No action cards in hand.")
         lines.append("Strategy cards: " + ", ".join(map(str, view["strategy_cards"])) + ".")
@@ -48,8 +48,10 @@ class CultWarsUI(DrawnUI):
         if view["phase"] == "over":
             r = view.get("result") or {}
             winners = ", ".join(seat_name(k) for k in r.get("winners", []))
-            return f"Game over — {winners} win{'s' if len(r.get('winners', [])) == 1 else ''} ({r.get('reason', '')})."
-        standing = " · ".join(f"{seat_name(c['seat'])} {c['vp']} VP/{c['followers']}f" for c in view["cults"])
+            verb = "wins" if len(r.get("winners", [])) == 1 else "share the win"
+            return f"Game over — {winners} {verb} ({r.get('reason', '')})."
+        standing = " · ".join(f"{seat_name(c['seat'])} {c['vp']} VP, {count(c['followers'], 'follower')}"
+                               for c in view["cults"])
         waiting = ", ".join(seat_name(k) for k in view["waiting_for"]) or "nobody"
         done = ", ".join(seat_name(k) for k in view["submitted"]) or "nobody yet"
         head = f"Turn {view['turn']} of {view['turns']}"

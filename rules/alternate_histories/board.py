@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Event, seat_name
+from ..text import count
 from .content import CARDS, GOVERNANCES, NATIONS, Card
 from .state import ACADEMIC, LEGACY_RULES, Perm, State
 
@@ -75,7 +76,7 @@ def draw(ctx: Ctx, seat: int, n: int) -> list[str]:
     cards = take_top(ctx.s, seat, n)
     ctx.s.sides[seat].hand.extend(cards)
     if cards:
-        ctx.say(f"{seat_name(seat)} draws {len(cards)} card{'s' if len(cards) != 1 else ''}.")
+        ctx.say(f"{seat_name(seat)} draws {count(len(cards), 'card')}.")
         ctx.say("You draw " + ", ".join(name_of(c) for c in cards) + ".", to=(seat,))
     return cards
 
@@ -84,7 +85,8 @@ def mill(ctx: Ctx, seat: int, n: int, why: str = "") -> list[str]:
     cards = take_top(ctx.s, seat, n)
     ctx.s.sides[seat].graveyard.extend(cards)
     if cards:
-        ctx.say(f"{seat_name(seat)} mills {', '.join(name_of(c) for c in cards)}{why}.",
+        ctx.say(f"{seat_name(seat)} mills {', '.join(name_of(c) for c in cards)}: off the top of "
+                f"their deck into the graveyard{why}.",
                 kind="mill", data={"seat": seat, "cards": cards})
     return cards
 

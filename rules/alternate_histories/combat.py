@@ -221,14 +221,16 @@ def hit_player(ctx: Ctx, a: Perm) -> None:
     if card is not None and not a.face_down and card.reorder:
         n = min(card.reorder, len(s.sides[defender].deck))
         ctx.say(f"{seat_name(a.owner)}'s {board.public_name(a)} hits {seat_name(defender)}: "
-                f"Reorder {card.reorder} instead of milling.", kind="hit")
+                f"Reorder {card.reorder} instead of milling (putting cards from the top of the deck "
+                "into the graveyard).", kind="hit")
         if n:
             s.stack.append({"k": "reorder", "seat": a.owner, "of": defender, "n": n})
     else:
         n = board.hit_mill(s, a)
         s.hits += 1
         ctx.say(f"{seat_name(a.owner)}'s {board.public_name(a)} hits {seat_name(defender)} directly"
-                + ("" if n else ": under 100 power, it mills no card") + ".", kind="hit")
+                + ("" if n else ": under 100 power, no card goes from their deck to the graveyard")
+                + ".", kind="hit")
         board.mill(ctx, defender, n, " (a direct hit)")
     if "nuclear" in a.keywords:
         board.burn_top(ctx, defender, board.NUCLEAR_BURN, " (a nuclear strike)")

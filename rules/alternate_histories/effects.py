@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine import seat_name
+from ..text import count
 from . import board
 from .board import Ctx
 from .content import CARDS, Ability
@@ -40,7 +41,7 @@ def _scout(ctx: Ctx, seat: int, ab: Ability, card: str) -> None:
 def _academic(ctx: Ctx, seat: int, ab: Ability, card: str) -> None:
     for _ in range(ab.amount):
         board.new_perm(ctx.s, seat, ACADEMIC, "unit", 0, 0)
-    ctx.say(f"{CARDS[card].name} creates {ab.amount} Academic{'s' if ab.amount != 1 else ''} for "
+    ctx.say(f"{CARDS[card].name} creates {count(ab.amount, 'Academic token')} for "
             f"{seat_name(seat)}.")
 
 
@@ -49,7 +50,7 @@ def _compute(ctx: Ctx, seat: int, ab: Ability, card: str) -> None:
     if ab.trigger == "untap" and ctx.s.global_era >= board.DIGITAL:
         n += 1
     ctx.s.sides[seat].compute += n
-    ctx.say(f"{CARDS[card].name} gives {seat_name(seat)} {n} Compute token{'s' if n != 1 else ''}.")
+    ctx.say(f"{CARDS[card].name} gives {seat_name(seat)} {count(n, 'Compute token')}.")
 
 
 def strike_targets(s: State, seat: int, ab: Ability) -> list[Perm]:
@@ -87,7 +88,7 @@ def place_face_down(ctx: Ctx, seat: int, cards: list[str], make: str, power: int
                        face_down=True)
     what = f"{power}/{mobility} units" if make == "unit" else "Reserves"
     if cards:
-        ctx.say(f"{seat_name(seat)} places {len(cards)} card{'s' if len(cards) != 1 else ''} from "
+        ctx.say(f"{seat_name(seat)} places {count(len(cards), 'card')} from "
                 f"the {where} face down as {what}.")
         ctx.say("Face down: " + ", ".join(board.name_of(c) for c in cards) + ".", to=(seat,))
 

@@ -50,6 +50,7 @@ from rules.engine import (
 )
 
 from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
+from ..text import count
 from . import board, bot, combat, effects
 from .board import Ctx
 from .content import (
@@ -360,7 +361,8 @@ def _start_turn(ctx: Ctx, seat: int) -> None:
         if p.owner == seat:
             p.tapped = False
             p.rapid = False
-    ctx.say(f"Turn {s.turn}: {seat_name(seat)} untaps.", kind="turn", data={"seat": seat, "turn": s.turn})
+    ctx.say(f"Turn {s.turn}: {seat_name(seat)}'s turn; their tapped cards are ready again "
+            "(untapped).", kind="turn", data={"seat": seat, "turn": s.turn})
     for p in list(s.perms):
         if p.owner == seat and not p.face_down and p.card != ACADEMIC:
             effects.fire(ctx, seat, p.card, "untap")
@@ -690,7 +692,7 @@ def _frame_prompt(s: State, f: dict[str, Any]) -> Prompt:
         opts = [{"id": c, "name": CARDS[c].name} for c in sd.hand]
         opts += [{"id": "reserve", "name": "Reserve (face-down card)"}] * len(board.reserves(s, seat))
         purpose = f"pay {'✋' * f['n']} for {CARDS[f['card']].name}"
-        return Prompt(seat, "pay", f"Choose {f['n']} card{'s' if f['n'] != 1 else ''} to discard to "
+        return Prompt(seat, "pay", f"Choose {count(f['n'], 'card')} to discard to "
                                    f"{purpose}.", free_form="pick", secret=True,
                       params={"cards": opts, "count": f["n"], "min": f["n"], "purpose": purpose},
                       timeout_note="the least useful cards are discarded")

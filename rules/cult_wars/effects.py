@@ -61,7 +61,7 @@ def draw(s: CultWarsState, seat: int, n: int, events: list[Event], why: str) -> 
         s.cults[seat].hand.append(cid)
         got.append(cid)
     if got:
-        names = ", ".join(f"{card_name(c)} ({c})" for c in got)
+        names = ", ".join(card_name(c) for c in got)
         events.append(Event(f"You draw {names} ({why}).", to=(seat,), kind="draw"))
         events.append(Event(f"{seat_name(seat)} draws {count(len(got), 'action card')} ({why}).", kind="draw"))
     return len(got)
@@ -133,12 +133,12 @@ def _cancel_cards(p: CardPlay) -> str:
 
 def _attack_bonus(p: CardPlay) -> str:
     p.mods.attack_bonus += p.kind.amount
-    return f"{p.card}: its attack fights {p.kind.amount} stronger."
+    return f"{p.card}: {seat_name(p.seat)}'s attack fights {p.kind.amount} stronger."
 
 
 def _defend_bonus(p: CardPlay) -> str:
     p.mods.defend_bonus += p.kind.amount
-    return f"{p.card}: its defence fights {p.kind.amount} stronger."
+    return f"{p.card}: {seat_name(p.seat)}'s defence fights {p.kind.amount} stronger."
 
 
 def _weaken_attack(p: CardPlay) -> str:
@@ -148,7 +148,7 @@ def _weaken_attack(p: CardPlay) -> str:
 
 def _shelter_sacrifices(p: CardPlay) -> str:
     p.mods.shelter = True
-    return f"{p.card}: its sacrificial followers cannot be killed this turn."
+    return f"{p.card}: {seat_name(p.seat)}'s sacrificial followers cannot be killed this turn."
 
 
 def _breed_bonus(p: CardPlay) -> str:
@@ -158,7 +158,8 @@ def _breed_bonus(p: CardPlay) -> str:
 
 def _sacrifice_bonus(p: CardPlay) -> str:
     p.mods.sacrifice_bonus += p.kind.amount
-    return f"{p.card}: its sacrifice will earn {p.kind.amount} extra VP if any of it survives."
+    return (f"{p.card}: {seat_name(p.seat)}'s sacrifice will earn {p.kind.amount} extra VP if any "
+            "of their sacrificial followers survives.")
 
 
 def _sacrifice_malus(p: CardPlay) -> str:
@@ -195,7 +196,8 @@ def _draw_cards(p: CardPlay) -> str:
 def _gain_defenders(p: CardPlay) -> str:
     amt = p.kind.amount
     p.t.board[p.seat]["defend"] += amt
-    return f"{p.card}: {count(amt, 'new follower')} {'joins' if amt == 1 else 'join'} its defenders."
+    return (f"{p.card}: {count(amt, 'new follower')} {'joins' if amt == 1 else 'join'} "
+            f"{seat_name(p.seat)}'s defenders.")
 
 
 def _card_losses(p: CardPlay) -> tuple[int, dict[str, int]]:

@@ -57,6 +57,7 @@ from rules.engine import (
     shown,
 )
 
+from ..text import count, number
 from . import flick, geometry, gods, laws, physics, scoring, temples
 from . import map as board
 from .discs import KINDS, PROPHET_KINDS
@@ -117,6 +118,20 @@ def _in_range(value: float, key: str, lo: float, hi: float, what: str) -> float:
     if not lo <= value <= hi:
         raise IllegalAction(f"{key} {value:g} is out of range: {what} must be from {lo:g} to {hi:g}.")
     return value
+
+
+def _worship_parts(r: Mapping[str, Any], dom_vp: int) -> str:
+    """A seat's Worship points taken apart, the parts adding up to the points: " (3 for
+    presence on 3 islands + 4 for dominating 2 islands + 1 bonus)" (nothing when it scored none)."""
+    parts = []
+    if r["presence"]:
+        parts.append(f"{len(r['presence'])} for presence on {count(len(r['presence']), 'island')}")
+    if r["domination"]:
+        parts.append(f"{dom_vp * len(r['domination'])} for dominating "
+                     f"{count(len(r['domination']), 'island')}")
+    if r["bonus"]:
+        parts.append(f"{r['bonus']} bonus")
+    return f" ({' + '.join(parts)})" if parts else ""
 
 
 class FlickOfFaith(Engine[FlickState]):
@@ -308,7 +323,8 @@ class FlickOfFaith(Engine[FlickState]):
         elif kind == "build":
             if action["type"] == "build_done":
                 fields(action, "stopping", {"type": str})
-                ev.append(Event(f"{seat_name(seat)} stops building."))
+                ev.append(Event(f"{seat_name(seat)} chooses to build no more temples this turn "
+                                f"({count(s.temples[seat], 'temple')} left to build)."))
                 self._finish_turn(s, ev)
             elif action["type"] == "build":
                 self._build(s, seat, action, ev)
@@ -597,8 +613,10 @@ class FlickOfFaith(Engine[FlickState]):
             what = "again"
         where = self._landing_text(s, plan.flicked)
         hand_txt = f" with the Hand of God beyond {hand}" if hand else ""
-        ev.append(Event(f"{seat_name(seat)} flicks {what}{hand_txt} (angle {angle:g}, power {power:g}; resolved "
-                        f"{angle + da:.1f}°, {real_power:.2f}): {where}.", kind="flick", data=data))
+        aimed = f"aimed at {round(angle)}°, power {number(round(power, 1))}"
+        flew = f"the wobble sent it at {round(angle + da)}°, power {number(round(real_power, 1))}"
+        ev.append(Event(f"{seat_name(seat)} flicks {what}{hand_txt} ({aimed}; {flew}): {where}.",
+                        kind="flick", data=data))
         if fallen:
             ev.append(Event("Off the map: " + ", ".join(fallen) + "."))
         # still in the corner?
@@ -817,14 +835,13 @@ class FlickOfFaith(Engine[FlickState]):
             for d in hit:
                 s.discs.remove(d)
                 s.reserve[d["owner"]] += 1
-            ev.append(Event(f"The Tornado strikes island {board.ISLANDS[i].name}: {len(hit)} prophet(s) blown away."))
+            ev.append(Event(f"The Tornado strikes island {board.ISLANDS[i].name}: {count(len(hit), 'prophet')} blown away."))
         res = scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)
         lines = []
         for k in range(s.players):
             r = res[k]
             s.vp[k] += r["vp"]
-            extra = f", +{r['bonus']} bonus" if r["bonus"] else ""
-            lines.append(f"{seat_name(k)} +{r['vp']} (presence {len(r['presence'])}, domination {len(r['domination'])}{extra})")
+            lines.append(f"{seat_name(k)} +{r['vp']}{_worship_parts(r, laws.domination_value(s.laws))}")
         s.last_worship = res
         ev.append(Event(f"Worship of Generation {s.generation}: " + "; ".join(lines) + ".", kind="score"))
         # prophets come home, temples stay, the token passes, expired laws leave

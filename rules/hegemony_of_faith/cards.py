@@ -77,6 +77,18 @@ def compare(a: int, b: int, reverse: bool = False) -> int:
     return -r if reverse else r
 
 
+def beats_reason(winner: int, loser: int, reverse: bool = False) -> str:
+    """Why believer type ``winner`` beat ``loser``, from the circle: "a Fool beats a Fanatic and
+    an Elder" (each type beats the two below it, round the circle), or under Karma Reversed "Karma
+    Reversed: a Fool loses to an Elder on the circle"."""
+    if reverse:
+        return (f"Karma Reversed: {article(BELIEVER_NAMES[winner])} loses to "
+                f"{article(BELIEVER_NAMES[loser])} on the circle")
+    low, lower = beats(winner)
+    return (f"{article(BELIEVER_NAMES[winner])} beats {article(BELIEVER_NAMES[low])} and "
+            f"{article(BELIEVER_NAMES[lower])}")
+
+
 def is_bonus(winner: int, loser: int) -> bool:
     """True if the winner's type is exactly one above the loser's (the Faith War bonus arrow)."""
     return beats(winner)[0] == loser

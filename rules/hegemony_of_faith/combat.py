@@ -36,6 +36,7 @@ from . import reactions
 from .cards import (
     ACTION_CARDS,
     DEFENCE_FOR,
+    beats_reason,
     believers_text,
     blabel,
     bname,
@@ -412,7 +413,8 @@ def _war(ctx: Ctx, f: Frame) -> None:
             s.removed.append(a_card)
         else:
             kill(s, lose_seat, [lose_card])
-        text = f"{who}: {seat_name(win_seat)} wins"
+        won_t, lost_t = (a_t, d_t) if r > 0 else (d_t, a_t)
+        text = f"{who}: {seat_name(win_seat)} wins ({beats_reason(won_t, lost_t, rev)})"
         # an adjacent pair earns the bonus; with Karma Reversed it goes to the reversed winner
         bonus = is_bonus(a_t, d_t) or is_bonus(d_t, a_t)
         if bonus and bonus_ok:
@@ -452,7 +454,8 @@ def _debate(ctx: Ctx, f: Frame) -> None:
             ctx.say(f"{who}: a draw, both go home.")
             continue
         win, lose, card = (att, dfd, d_cards[i]) if r > 0 else (dfd, att, a_cards[i])
-        ctx.say(f"{who}: {seat_name(win)} wins the debate.")
+        won_t, lost_t = (a_t, d_t) if r > 0 else (d_t, a_t)
+        ctx.say(f"{who}: {seat_name(win)} wins the debate ({beats_reason(won_t, lost_t, rev)}).")
         wins.setdefault(str(win), []).append([lose, card])
     if wins:
         s.stack.append({"k": "snatch", "wait": sorted(int(k) for k in wins), "wins": wins})

@@ -176,7 +176,7 @@ def play(s: PetitionState, seat: int, action: Action, prompt: Prompt) -> list[Ev
                                     "with faith.", kind="solo_faith"))
                 return events + _win(s, b)
             events.append(Event(f"The lower power wins {god}'s favour (+3): P1 wins the battle with faith "
-                                "and keeps its beads, but the pillar stands.", kind="solo_faith"))
+                                "and keeps their beads, but the pillar stands.", kind="solo_faith"))
             s.discard += b.played + b.revealed
             solo.battle = None
             return events + _reset(s)

@@ -73,7 +73,8 @@ def test_direct_hits_mill_one_card_per_full_hundred_power() -> None:
     assert len(s.sides[1].graveyard) == 3
     s, ev = attack(s, c.uid, "player")
     assert len(s.sides[1].graveyard) == 3
-    assert "hits P2 directly: under 100 power, it mills no card." in texts(ev)
+    assert ("hits P2 directly: under 100 power, no card goes from their deck to the graveyard."
+            in texts(ev))
     assert ENGINE.view(s, None)["last_combat"]["outcome"] == "hit"
     # Autocracy's first direct hit of the turn mills one more, a small unit's too.
     s = table(governances=("autocracy", "capitalism"))
