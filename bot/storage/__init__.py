@@ -1,6 +1,8 @@
-"""Persistence: the interface (:mod:`.base`) and its backends (:mod:`.sqlite`, :mod:`.postgres`).
+"""Persistence: the interface (:mod:`.base`), the SQL both backends share (:mod:`.sql`, read
+through a :mod:`.dialect`; the schema steps in :mod:`.migrations`; the servers' settings
+registered in :mod:`.settings`) and the backends (:mod:`.sqlite`, :mod:`.postgres`).
 
-Only backends speak SQL. ``open_storage`` picks the backend for a configured location.
+Only the storage speaks SQL. ``open_storage`` picks the backend for a configured location.
 """
 
 from __future__ import annotations

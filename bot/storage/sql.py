@@ -126,7 +126,7 @@ _OPEN = ("lobby", "active")
 
 _RATING_COLUMNS = "guild_id, game_key, user_id, name, mu, sigma, games, wins, updated_at"
 _DECK_COLUMNS = "id, user_id, game_key, name, data, created_at, updated_at"
-_EVENTS_PER_STATEMENT = 100
+EVENTS_PER_STATEMENT = 100
 """Events inserted by one statement (8 values each: within the oldest SQLite's 999)."""
 
 
@@ -134,6 +134,17 @@ def _values(rows: int, width: int) -> str:
     """``VALUES`` groups of ``width`` placeholders for ``rows`` rows."""
     group = "(" + ",".join("?" * width) + ")"
     return ",".join([group] * rows)
+
+
+LAST_EVENT = "SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?"
+"""A game's last event number (0: none yet)."""
+
+
+def events_insert(rows: int) -> str:
+    """The insert of ``rows`` events, each (game, number, version, text, recipients, kind, data,
+    time): see :func:`~bot.storage.base.event_values`."""
+    return ("INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
+            f"VALUES {_values(rows, 8)}")
 
 
 def row_to_game(r: Sequence[Any]) -> GameRow:
@@ -435,14 +446,12 @@ class SqlStorage(Storage):
         the caller's transaction, which holds the game's row)."""
         if not events:
             return
-        last = int(await x.value("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?",
-                                 game_id))
+        last = int(await x.value(LAST_EVENT, game_id))
         rows = [event_values(e) for e in events]
-        for start in range(0, len(rows), _EVENTS_PER_STATEMENT):
-            part = rows[start:start + _EVENTS_PER_STATEMENT]
+        for start in range(0, len(rows), EVENTS_PER_STATEMENT):
+            part = rows[start:start + EVENTS_PER_STATEMENT]
             await x.execute(
-                "INSERT INTO events (game_id, n, version, text, recipients, kind, data, "
-                f"created_at) VALUES {_values(len(part), 8)}",
+                events_insert(len(part)),
                 *[v for i, e in enumerate(part, start=last + start + 1)
                   for v in (game_id, i, version, *e, now)])
 

@@ -61,7 +61,16 @@ from .base import (
     to_json_utf8,
 )
 from .dialect import SQLITE
-from .sql import _WAIT, Executor, Landed, SqlStorage, boundary
+from .sql import (
+    _WAIT,
+    EVENTS_PER_STATEMENT,
+    LAST_EVENT,
+    Executor,
+    Landed,
+    SqlStorage,
+    boundary,
+    events_insert,
+)
 
 log = logging.getLogger("herald.storage")
 
@@ -82,8 +91,6 @@ _Statements = sqlite3.Connection | sqlite3.Cursor
 """Where statements are run: the connection, or one cursor used for a whole transaction (a
 statement run by the connection makes a cursor of its own each time)."""
 
-_EVENTS_PER_STATEMENT = 100
-"""Events inserted by one statement (8 values each: within the oldest SQLite's 999)."""
 
 
 
@@ -101,15 +108,14 @@ def _append_events(conn: _Statements, game_id: int, version: int,
         flat: list[Any] = []
         for i, e in enumerate(part, start=after + 1):
             flat += (game_id, i, version, *e, now)
-        conn.execute("INSERT INTO events (game_id, n, version, text, recipients, kind, data, "
-                     "created_at) VALUES " + ",".join(["(?,?,?,?,?,?,?,?)"] * len(part)), flat)
+        conn.execute(events_insert(len(part)), flat)
 
     known = last is not None
     if last is None:
         last = _last_event(conn, game_id)
     if not rows:
         return last
-    first = rows[:_EVENTS_PER_STATEMENT]
+    first = rows[:EVENTS_PER_STATEMENT]
     try:
         insert(last, first)
     except sqlite3.IntegrityError:
@@ -118,16 +124,15 @@ def _append_events(conn: _Statements, game_id: int, version: int,
         last = _last_event(conn, game_id)
         insert(last, first)
     last += len(first)
-    for start in range(len(first), len(rows), _EVENTS_PER_STATEMENT):
-        part = rows[start:start + _EVENTS_PER_STATEMENT]
+    for start in range(len(first), len(rows), EVENTS_PER_STATEMENT):
+        part = rows[start:start + EVENTS_PER_STATEMENT]
         insert(last, part)
         last += len(part)
     return last
 
 
 def _last_event(conn: _Statements, game_id: int) -> int:
-    [(last,)] = conn.execute("SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?",
-                             (game_id,)).fetchall()
+    [(last,)] = conn.execute(LAST_EVENT, (game_id,)).fetchall()
     return int(last)
 
 
