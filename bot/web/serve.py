@@ -2,7 +2,8 @@
 Discord — a way to see the pages of ``simulate``'s games (their database is ``simulate.db`` in
 the output folder) or of a copy of the bot's database.
 
-It prints the address of every running and finished game's page and serves them until Ctrl-C.
+It prints the address of every running and finished game's page (and of each member's own
+page: keep those private) and serves them until Ctrl-C.
 It stores a web token for each game that has none yet (what a page's address is made of), and
 changes nothing else.
 """
@@ -49,6 +50,10 @@ async def serve(config: Config, bind: tuple[str, int], *,
             for game in sorted(games, key=lambda g: g.id):
                 name = registry.get(game.game_key).name if game.game_key in registry.all_engines() else game.game_key
                 print(f"game #{game.id} ({name}, {game.status}): {await web.ensure_link(game.id)}")
+                for seat in game.seats:  # (a member's own page; computer players have none)
+                    link = await web.player_link(game, seat.seat)
+                    if link is not None:
+                        print(f"  {seat.name}'s own page: {link}")
             print(f"Serving on {web.url}; Ctrl-C stops.", flush=True)
             if ready is not None:
                 ready(web)

@@ -351,3 +351,18 @@ async def test_the_player_page_script_is_served_with_the_page_assets(client: Cli
     r = await client.get("/static/player.js")
     assert r.status == 200 and r.content_type == "text/javascript"
     assert "EventSource" in await r.text()
+
+
+async def test_the_page_gives_every_cards_text_where_the_hand_message_names_cards_only(
+        env: Env, web: WebServer, client: Client) -> None:
+    s = env.sessions
+    table = await s.open_table(guild_id=1, channel_id=2, host_id=HOST, host_name="Ann",
+                               game_key="hegemony_of_faith", seed=56, bots=3)
+    await s.start(table.id, HOST)
+    game = await s.get(table.id)
+    view = registry.get("hegemony_of_faith").view(s.state_of(game), 0)
+    actions = view["private"]["actions"]
+    assert actions
+    body = await (await client.get(await player_path(web, env, table.id, 0))).text()
+    for card in actions:
+        assert f"<dt>{card['name']}</dt><dd>{card['text']}</dd>".replace("'", "&#x27;") in body
