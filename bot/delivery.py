@@ -22,7 +22,9 @@ told once.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
+import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -136,6 +138,23 @@ def chunk_lines(lines: Sequence[str], limit: int = 1900) -> list[str]:
 MAX_FILES = 10
 """Files Discord takes in one message."""
 
+Shown = tuple[str, bytes, tuple[str, ...]]
+"""What a hand DM shows: its text, a digest of its files and its buttons."""
+
+
+def shows(text: str, files: Sequence[discord.File], view: discord.ui.View | None) -> Shown:
+    """What a message of this text, these files and these buttons shows (:data:`Shown`)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for f in files:
+        fp: Any = f.fp
+        digest.update(str(f.filename).encode() + b"\0" + str(f.description).encode() + b"\0")
+        digest.update(fp.getvalue() if hasattr(fp, "getvalue") else b"")
+    # (buttons by their labels: the version a Decide button carries, or the signature of a page
+    # link, changes with every update without changing what the button does)
+    buttons = tuple(str(getattr(getattr(item, "item", item), "label", None))
+                    for item in (view.children if view is not None else []))
+    return text, digest.digest(), buttons
+
 
 def on_board(shots: dict[int, Files]) -> Files:
     """An update's event files as the board message carries them, in the order of their events;
@@ -184,6 +203,11 @@ class DiscordDelivery:
         self._leaving: dict[int, asyncio.Lock] = {}
         self._hands: dict[tuple[int, int], tuple[int, int]] = {}
         """(game, user) → (DM channel, message) of the user's hand DM, edited on quiet changes."""
+        self._hand_shown: dict[tuple[int, int], Shown] = {}
+        """(game, user) → what their hand DM shows (:func:`shows`): an edit that would change
+        nothing is not made, and an unchanged image is not uploaded again."""
+        self._hand_pngs: dict[tuple[int, int], tuple[bytes, bytes | None]] = {}
+        """(game, seat) → (digest of what its hand image was drawn from, the image)."""
         self._dm_tried: set[tuple[int, int]] = set()
         """(game, user) pairs a DM was tried for: a refused user is tried once in each new game."""
         self._dm_backoff: dict[int, tuple[float, float]] = {}
@@ -675,6 +699,9 @@ class DiscordDelivery:
             await self._send_dm(game, seat.user_id, content=clip(text), allowed_mentions=NO_PINGS)
         for key in [k for k in self._hands if k[0] == game.id]:  # (nothing left to edit or try)
             del self._hands[key]
+        for kept in (self._hand_shown, self._hand_pngs):
+            for key in [k for k in kept if k[0] == game.id]:
+                del kept[key]
         self._posting.pop(game.id, None)
         self._board_version.pop(game.id, None)
         self._chapters.pop(game.id, None)
@@ -768,11 +795,27 @@ class DiscordDelivery:
         text = ui.hand_text(view)
         files: list[discord.File] = []
         names = [s.name for s in snap.game.seats]
-        png = await self.render.draw(render_pool.hand_png, snap.game.game_key, view, names)
+        png = await self.hand_png(snap, seat, view, names)
         if png is not None:
             files.append(discord.File(io.BytesIO(png), filename="hand.png",
                                       description=ui.hand_alt(view, names=names)))
         return text, files
+
+    async def hand_png(self, snap: Snapshot, seat: int, view: dict[str, Any],
+                       names: list[str]) -> bytes | None:
+        """The seat's hand image, drawn only when what it is drawn from (the seat's own view and
+        the names) changed since the last one drawn for that seat: the same data draws the same
+        image, so it is reused instead (a hand DM refreshed for another seat's move, "My hand"
+        pressed twice)."""
+        game = snap.game
+        key = hashlib.blake2b(json.dumps([view, names], sort_keys=True, default=str).encode(),
+                              digest_size=16).digest()
+        kept = self._hand_pngs.get((game.id, seat))
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        png = await self.render.draw(render_pool.hand_png, game.game_key, view, names)
+        self._hand_pngs[(game.id, seat)] = (key, png)
+        return png
 
     async def hand_message(self, snap: Snapshot, seat: int, private_events: list[str],
                            asked: OpenPrompt | None) -> tuple[str, list[discord.File], discord.ui.View | None]:
@@ -805,6 +848,7 @@ class DiscordDelivery:
         sent = await self._send_dm(game, uid, checked=True, **kwargs)
         if sent is not None:
             self._hands[(game.id, uid)] = (sent.channel.id, sent.id)
+            self._hand_shown[(game.id, uid)] = shows(text, files, view)
         return sent is not None
 
     async def refresh_hand(self, snap: Snapshot, seat: int, private_events: list[str], *,
@@ -823,10 +867,18 @@ class DiscordDelivery:
         keep = open_ if open_ is not None and not (
             open_.prompt.secret and self.forms.panel_for(game.game_key, open_.prompt.free_form)) else None
         text, files, view = await self.hand_message(snap, seat, private_events, keep)
+        shown = shows(text, files, view)
+        before = self._hand_shown.get((game.id, uid))
+        if before == shown:  # (nothing it shows changed: no request)
+            return
         message = self.client.get_partial_messageable(where[0], type=discord.ChannelType.private) \
             .get_partial_message(where[1])
+        kwargs: dict[str, Any] = {"content": text, "view": view, "allowed_mentions": NO_PINGS}
+        if before is None or before[1] != shown[1]:  # (an unchanged image stays: not sent again)
+            kwargs["attachments"] = files
         try:
-            await message.edit(content=text, attachments=files, view=view, allowed_mentions=NO_PINGS)
+            await message.edit(**kwargs)
+            self._hand_shown[(game.id, uid)] = shown
         except discord.NotFound:  # the player deleted it: the next change posts a new one
             del self._hands[(game.id, uid)]
             if post:
