@@ -596,7 +596,7 @@ class WebServer:
                     head = watched.head
                     if head is None:
                         current = await self.storage.get_game(game.id)
-                        if current is None or current.status not in SERVED:
+                        if current is None or current.status not in SERVED or not await self.pages_on(current):
                             await response.write(b"event: gone\ndata: {}\n\n")
                             break
                         tl, current = await self.timeline(current)
@@ -625,8 +625,9 @@ class WebServer:
                     continue  # (another page of this game has just looked)
                 watched.looked = now
                 current = await self.storage.get_game(game.id)
-                if current is None or current.status not in SERVED or current.version != watched.version:
-                    watched.head = None  # (looked at again: an undo, another process's move)
+                if (current is None or current.status not in SERVED or current.version != watched.version
+                        or not await self.pages_on(current)):
+                    watched.head = None  # (looked at again: an undo, another process's move, pages off)
                     wake.set()
         except (ConnectionResetError, asyncio.CancelledError):
             pass
@@ -824,7 +825,8 @@ class WebServer:
             await response.write(b"retry: 2000\n\n")
             while not self.closing:
                 current = await self.storage.get_game(game.id)
-                if current is None or current.status not in SERVED or current.version != shown:
+                if (current is None or current.status not in SERVED or current.version != shown
+                        or not await self.pages_on(current)):
                     version = current.version if current is not None else -1
                     await response.write(f"event: changed\ndata: {{\"version\": {version}}}\n\n".encode())
                     break

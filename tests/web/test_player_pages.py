@@ -366,3 +366,24 @@ async def test_the_page_gives_every_cards_text_where_the_hand_message_names_card
     body = await (await client.get(await player_path(web, env, table.id, 0))).text()
     for card in actions:
         assert f"<dt>{card['name']}</dt><dd>{card['text']}</dd>".replace("'", "&#x27;") in body
+
+
+async def test_open_pages_close_when_their_server_turns_pages_off(env: Env, web: WebServer, client: Client,
+                                                                  monkeypatch: Any) -> None:
+    from bot.web import server as web_server
+
+    monkeypatch.setattr(web_server, "KEEPALIVE", 0.2)
+    game_id = await _table(env)
+    public = await page_path(web, game_id)
+    path = await player_path(web, env, game_id, 0)
+    version = (await env.sessions.get(game_id)).version
+    stream = await client.get(public + "live")
+    await next_event(stream)
+    player = await client.get(path + f"live?v={version}")
+    settings = await env.storage.guild_settings(1)
+    settings.web_pages = False
+    await env.storage.save_guild_settings(settings)
+    assert (await next_event(stream, timeout=2.0))[0] == "gone"
+    assert (await next_event(player, timeout=2.0))[0] == "changed"  # (it reloads: not found)
+    stream.close()
+    player.close()
