@@ -3,8 +3,8 @@ at a time, only for the member who asked.
 
 The card list of Alternate Histories (90 cards) used to fill half of its rules page; it lives
 here now, read from the game's own data (``rules/<game>/…``), so the list shown is the list the
-engine plays. Cult Wars' action cards, Hegemony of Faith's action cards and skills and Petition's
-citizens and powerups are listed the same way.
+engine plays. Cult Wars' action cards, Flick of Faith's gods and laws, Hegemony of Faith's action
+cards and skills and Petition's citizens and powerups are listed the same way.
 
 Previous / Next are persistent components (``DynamicItem``): the custom_id carries the game, the
 page and the search (``herald:cards:<game>:<page>:<search>``), so the buttons keep working after
@@ -101,6 +101,18 @@ def _hegemony_of_faith() -> list[CardEntry]:
     return actions + skills
 
 
+def _flick_of_faith() -> list[CardEntry]:
+    from rules.flick_of_faith import gods, laws
+
+    lasting = {"game": "for the rest of the game", "generation": "for this Generation",
+               "instant": "at once"}
+    out = [CardEntry(g.name, f"god · {g.card} god card · {g.power}", g.text, ("god", g.card, g.power))
+           for g in gods.GODS]
+    out += [CardEntry(x.name, f"law · {lasting.get(x.duration, x.duration)}", x.text, ("law",))
+            for x in laws.LAWS]
+    return out
+
+
 def _petition() -> list[CardEntry]:
     from rules.petition import content as pt
 
@@ -149,6 +161,7 @@ def glossary_line(game: str, search: str) -> str:
 CATALOGUES: dict[str, Callable[[], list[CardEntry]]] = {
     "alternate_histories": _alternate_histories,
     "cult_wars": _cult_wars,
+    "flick_of_faith": _flick_of_faith,
     "hegemony_of_faith": _hegemony_of_faith,
     "petition": _petition,
 }
