@@ -140,6 +140,8 @@ class Asked:
     on_discord: bool
     """The decision has its own form on Discord (orders, a flick, a line-up, a pick): the page
     offers what it can enumerate and says where the rest is."""
+    form: str = ""
+    """The page's own form for a free-form decision (:mod:`bot.web.forms`), as HTML."""
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,7 @@ def _decision_html(p: PlayerPage) -> str:
             else:
                 parts.append(f'<ul class="alone">{rows}</ul>')
         parts.append("</form>")
+    parts.append(a.form)
     if a.on_discord:
         where = (f'<a href="{esc(p.discord_url)}">on Discord</a>' if p.discord_url else "on Discord")
         more = " The choices above are the ones a page can offer; for the rest, decide" \

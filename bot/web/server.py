@@ -48,6 +48,7 @@ from typing import Any
 
 from aiohttp import web
 
+import bot.web.forms as web_forms
 import bot.web.pages as pages  # (not `from . import`: the package imports this module)
 import bot.web.players as players
 from rules import registry
@@ -707,18 +708,22 @@ class WebServer:
         names = [s.name for s in game.seats]
         mine = snap.prompt_of(seat) if game.status == "active" else None
         asked = None
+        token = (await self.ensure_link(game.id)).rstrip("/").rsplit("/", 1)[1]
+        form_token = players.form_token(await self.secret(), token, part)
         if mine is not None:
             p = mine.prompt
+            own = web_forms.web_form(game.game_key, p) if p.free_form else None
             asked = players.Asked(
                 p.kind, p.text, str(mine.ticket), mine.deadline.due_at if mine.deadline else None,
                 p.timeout_note, players.grouped(p.choices) if p.choices else [],
-                bool(p.free_form) and (game.game_key, p.free_form) not in players.LISTED_IN_FULL)
-        token = (await self.ensure_link(game.id)).rstrip("/").rsplit("/", 1)[1]
+                bool(p.free_form) and own is None
+                and (game.game_key, p.free_form) not in players.LISTED_IN_FULL,
+                web_forms.form_html(own, form_token, str(mine.ticket), names) if own else "")
         hand = ui.hand_text(view)
         page = players.PlayerPage(
             game_name=tl.engine.name, game_key=game.game_key, token=token, seat=seat,
             version=game.version, names=names,
-            form=players.form_token(await self.secret(), token, part), frame=frame,
+            form=form_token, frame=frame,
             hand=hand, cards=players.card_texts(view.get("private"), hand),
             hand_alt=ui.hand_alt(view, names=names),
             has_hand_image=type(ui).hand_image is not GameUI.hand_image, asked=asked,
@@ -750,17 +755,17 @@ class WebServer:
             return web.Response(status=403, text="This form was not sent from your page, so nothing "
                                 "was applied. Open your page again and decide there.\n",
                                 headers={"Cache-Control": "no-store"})
-        notice, kind, status = await self._decide(game, seat, str(form.get("ticket", "")),
-                                                  str(form.get("choice", "")))
+        notice, kind, status = await self._decide(game, seat, form)
         game = await self.storage.get_game(game.id) or game
         body = await self._player_frame(game, seat, part, notice, kind)
         return web.Response(status=status, text=body, content_type="text/html",
                             headers={"Cache-Control": "no-store"})
 
-    async def _decide(self, game: GameRow, seat: int, ticket: str, choice: str) -> tuple[str, str, int]:
-        """Apply the seat's choice if its ticket still names the seat's open decision: (what to
-        say, its kind, the HTTP status)."""
+    async def _decide(self, game: GameRow, seat: int, form: Any) -> tuple[str, str, int]:
+        """Apply the seat's choice (or its form's answer) if its ticket still names the seat's
+        open decision: (what to say, its kind, the HTTP status)."""
         user_id = game.seats[seat].user_id
+        ticket, choice = str(form.get("ticket", "")), str(form.get("choice", ""))
         try:
             answers = Ticket.parse(ticket)
             if game.status != "active":
@@ -768,12 +773,19 @@ class WebServer:
             if await self.sessions.paused(game.id):
                 raise TableError(PAUSED.format(game_id=game.id).replace("`", ""))
             d = await self.sessions.decision(game.id, user_id or 0, answers)
-            idx = int(choice) if choice.isascii() and choice.isdigit() and len(choice) < 5 else -1
-            if d.seat != seat or not 0 <= idx < len(d.prompt.choices):
-                raise StaleAction("that option is not on your page any more", answered=False)
-            picked = d.prompt.choices[idx]
-            update = await self.sessions.act(game.id, seat, dict(picked.action), user_id=user_id,
-                                             answers=answers)
+            if d.seat != seat:
+                raise StaleAction("that decision is not yours", answered=False)
+            if form.get("answer") == "form":
+                fields = {k: [str(v) for v in form.getall(k)] for k in set(form.keys())}
+                action = web_forms.form_action(game.game_key, d.prompt, fields)
+                label = "your answer was sent"
+            else:
+                idx = int(choice) if choice.isascii() and choice.isdigit() and len(choice) < 5 else -1
+                if not 0 <= idx < len(d.prompt.choices):
+                    raise StaleAction("that option is not on your page any more", answered=False)
+                action = dict(d.prompt.choices[idx].action)
+                label = f"**{views.shown_label(d.prompt.choices[idx])}**"
+            update = await self.sessions.act(game.id, seat, action, user_id=user_id, answers=answers)
         except StaleAction as exc:
             said = ("You already answered that decision, so this was not applied again."
                     if exc.answered else "Your options changed since this page was drawn, so nothing "
@@ -781,10 +793,10 @@ class WebServer:
             return said, "stale", 409
         except NothingToDecide:
             return "Nothing was applied: there is nothing for you to decide right now.", "stale", 409
-        except (TableError, RulesError) as exc:
-            text = str(exc).replace("**", "")
-            return f"Nothing was applied: {text[:1].lower()}{text[1:]}", "refused", 409
-        said = f"Done: **{views.shown_label(picked)}**."
+        except (TableError, RulesError, web_forms.FormRefused) as exc:
+            text = str(exc).replace("**", "").rstrip(".")
+            return f"Nothing was applied: {text[:1].lower()}{text[1:]}.", "refused", 409
+        said = f"Done: {label}."
         return said + (f" {STALLED_REPLY}" if update.stalled else ""), "ok", 200
 
     async def player_hand(self, request: web.Request) -> web.Response:

@@ -27,11 +27,13 @@ from bot.gameui import get_ui
 from bot.session import Sessions, Ticket
 from bot.storage import SqliteStorage
 from bot.web import WebServer
+from bot.web.forms import web_form
 from rules import registry
 from tests.support.sessions import CONFIG, Clock
 from tests.web.conftest import BASE, PLAYERS
 from tests.web.test_live import next_event
 from tests.web.test_non_interference import _everything
+from tests.web.test_player_forms import fields_for, page_form
 from tests.web.test_player_pages import form_of
 
 MOVES = 40
@@ -158,6 +160,16 @@ def private_texts(engine: Any, state: Any, players: int) -> dict[int, set[str]]:
     return out
 
 
+def _fields(key: str, prompt: Any, action: dict[str, Any]) -> dict[str, list[str]] | None:
+    """The page's form fields that send ``action``, None where the form cannot say it."""
+    if web_form(key, prompt) is None:
+        return None
+    try:
+        return fields_for(key, prompt, action)
+    except (KeyError, ValueError, StopIteration):
+        return None
+
+
 def _found(markers: dict[int, list[str]], body: str, skip: int | None) -> list[tuple[int, str]]:
     return [(seat, m) for seat, ms in markers.items() if seat != skip for m in ms if m in body]
 
@@ -175,7 +187,7 @@ async def test_no_response_of_a_whole_game_shows_another_seats_secret(key: str, 
         players = PLAYERS[key]
         rng = random.Random(8)
         markers_at: list[dict[int, list[str]]] = []
-        from_page = 0
+        from_page = from_form = 0
         seen_own = 0
         any_secrets = 0
         async with TestClient(TestServer(web.app)) as client:
@@ -215,10 +227,18 @@ async def test_no_response_of_a_whole_game_shows_another_seats_secret(key: str, 
                     assert r.status == 200, re.findall(r'class="notice[^"]*"[^>]*>(.*?)</p>', body)
                     assert not _found(markers, body, mine.seat)
                     from_page += 1
+                elif 'class="pick"' in pages[mine.seat] and (fields := _fields(key, mine.prompt, action)):
+                    data = [*page_form(pages[mine.seat]).items(), *((k, v) for k, vs in fields.items() for v in vs)]
+                    r = await client.post(paths[mine.seat] + "act", data=data)
+                    body = await r.text()
+                    assert r.status == 200, re.findall(r'class="notice[^"]*"[^>]*>(.*?)</p>', body)
+                    from_form += 1
                 else:
                     await s.act(game_id, mine.seat, action, user_id=500 + mine.seat, answers=mine.ticket)
             assert (await s.get(game_id)).status == "finished", f"{key} did not end in {SCAN_LIMIT} moves"
             assert from_page > 0, f"no decision of {key} was made from a page"
+            if key in ("petition", "alternate_histories"):
+                assert from_form > 0, f"no decision of {key} was made with a page's form"
             # the scan can see a secret: each seat's own page shows its own
             if key != "flick_of_faith":  # (its secrets are a pending vote or pick: no text to find)
                 assert any_secrets > 0 and seen_own > 0, (key, any_secrets, seen_own)

@@ -1,0 +1,172 @@
+"""Decisions a player page answers with a form of its own: the card picks and deck choices whose
+answers the engines document (``params`` in, the action out), written as plain HTML forms.
+
+Each form is read back here into the engine's action and nothing else: a field outside the
+prompt's own list, a count outside its bounds, is refused before anything is applied, and the
+action then goes the way every decision goes (``Sessions.act`` with the prompt's ticket, under the
+game's lock, where the engine judges it). Decisions with no form here (Cult Wars orders, a flick,
+a temple's place, a Hegemony of Faith line-up) are answered on Discord; the page says so.
+
+| game | free form | the page's form | the action |
+|---|---|---|---|
+| Petition | ``cards`` | a box per pickable card, ``min``–``max`` of them | ``{"type": "cards", "cards": [id…]}`` |
+| Alternate Histories | ``pick`` | a box per card, ``min``–``count`` of them (``reorder``: each place's card, top first) | ``{"type": "pick", "cards": [id…]}`` |
+| Alternate Histories | ``opening`` | how many of each card, ``pick`` in all | ``{"type": "opening", "cards": [id…]}`` |
+| Alternate Histories | ``deck`` | one of the ready-made decks | ``{"type": "deck", "ready": name}`` |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine import Prompt
+
+from .pages import esc, humanised
+
+
+class FormRefused(Exception):
+    """What was sent is not an answer this form offers: one sentence for the player."""
+
+
+@dataclass(frozen=True)
+class Item:
+    label: str
+    note: str = ""
+    most: int = 1
+    """How many of it may be chosen (a number field when above 1)."""
+
+
+@dataclass(frozen=True)
+class WebForm:
+    style: str
+    """``boxes`` (pick some), ``counts`` (how many of each), ``order`` (a card for each place),
+    ``one`` (one of a list)."""
+    items: tuple[Item, ...]
+    least: int
+    most: int
+    submit: str
+    hint: str
+
+
+def _cards(params: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    cards = params.get("cards")
+    return [c for c in cards if isinstance(c, Mapping)] if isinstance(cards, list) else []
+
+
+def _int(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _between(least: int, most: int, word: str) -> str:
+    if least == most:
+        return f"Choose {least} {word}."
+    if least == 0:
+        return f"Choose up to {most} {word}."
+    return f"Choose {least} to {most} {word}."
+
+
+def web_form(game_key: str, prompt: Prompt) -> WebForm | None:
+    """The page's form for a free-form decision, None where it has none."""
+    p = prompt.params
+    cards = _cards(p)
+    if (game_key, prompt.free_form) == ("petition", "cards"):
+        least, most = _int(p.get("min"), 0), _int(p.get("max"), len(cards))
+        if not cards and least == 0:
+            return WebForm("boxes", (), 0, 0, str(p.get("confirm") or "Pass"), "You have no card to add.")
+        items = tuple(Item(str(c.get("name", "?")), str(c.get("text", ""))) for c in cards)
+        return WebForm("boxes", items, least, most, str(p.get("confirm") or "Send these cards"),
+                       _between(least, most, "cards"))
+    if (game_key, prompt.free_form) == ("alternate_histories", "pick"):
+        items = tuple(Item(str(c.get("name", "?"))) for c in cards)
+        least, most = _int(p.get("min"), 0), _int(p.get("count"), len(cards))
+        if prompt.kind == "reorder":
+            return WebForm("order", items, len(items), len(items), "Put them back",
+                           "Choose the card for each place, the top card first.")
+        return WebForm("boxes", items, least, most, "Send", _between(least, most, "cards"))
+    if (game_key, prompt.free_form) == ("alternate_histories", "opening"):
+        items = tuple(Item(str(c.get("name", "?")), "", _int(c.get("count"), 1)) for c in cards)
+        pick = _int(p.get("pick"), 7)
+        return WebForm("counts", items, pick, pick, "Keep this hand", f"Choose {pick} cards in all.")
+    if (game_key, prompt.free_form) == ("alternate_histories", "deck"):
+        ready = p.get("ready")
+        names = [str(r) for r in ready] if isinstance(ready, list) else []
+        items = tuple(Item(n.replace("-", " · ").title()) for n in names)
+        return WebForm("one", items, 1, 1, "Play this deck", "Choose a ready-made deck (a deck code "
+                       "of your own is entered on Discord).")
+    return None
+
+
+def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """The engine's action for a posted form (``fields``: each name's values as sent)."""
+    form = web_form(game_key, prompt)
+    if form is None:
+        raise FormRefused("this decision has no form on the page")
+    n = len(form.items)
+
+    def index(raw: str) -> int:
+        if not (raw.isascii() and raw.isdigit() and len(raw) < 5) or int(raw) >= n:
+            raise FormRefused("that is not one of the choices on your page")
+        return int(raw)
+
+    p = prompt.params
+    if form.style == "one":
+        picked = [index(v) for v in fields.get("pick", [])]
+        if len(picked) != 1:
+            raise FormRefused("choose one")
+        return {"type": "deck", "ready": str(p["ready"][picked[0]])}
+    ids = [str(c.get("id")) for c in _cards(p)]
+    if form.style == "counts":
+        chosen: list[str] = []
+        for i, item in enumerate(form.items):
+            raw = (fields.get(f"count-{i}") or ["0"])[0] or "0"
+            if not (raw.isascii() and raw.isdigit() and len(raw) < 4) or int(raw) > item.most:
+                raise FormRefused(f"you hold {item.most} of {item.label}")
+            chosen += [ids[i]] * int(raw)
+        if len(chosen) != form.least:
+            raise FormRefused(f"choose {form.least} cards in all, not {len(chosen)}")
+        return {"type": "opening", "cards": chosen}
+    if form.style == "order":
+        picked = [index(v) for v in fields.get("at", [])]
+        if sorted(picked) != list(range(n)):
+            raise FormRefused("put each card in one place")
+        return {"type": "pick", "cards": [ids[i] for i in picked]}
+    picked = [index(v) for v in fields.get("pick", [])]
+    if len(set(picked)) != len(picked) or not form.least <= len(picked) <= form.most:
+        raise FormRefused(_between(form.least, form.most, "cards").lower().rstrip("."))
+    kind = "cards" if game_key == "petition" else "pick"
+    return {"type": kind, "cards": [ids[i] for i in sorted(picked)]}
+
+
+def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str]) -> str:
+    """The form's HTML (posted to the page's ``act``, with the page's token and the ticket)."""
+    head = (f'<form method="post" action="act" class="pick">'
+            f'<input type="hidden" name="form" value="{esc(token)}">'
+            f'<input type="hidden" name="ticket" value="{esc(ticket)}">'
+            f'<input type="hidden" name="answer" value="form">'
+            f'<p class="hint">{esc(form.hint)}</p>')
+    rows: list[str] = []
+    for i, item in enumerate(form.items):
+        label = humanised(item.label, names)
+        note = f' <span class="desc">{humanised(item.note, names)}</span>' if item.note else ""
+        if form.style == "boxes":
+            rows.append(f'<li><label><input type="checkbox" name="pick" value="{i}"> {label}</label>{note}</li>')
+        elif form.style == "one":
+            rows.append(f'<li><label><input type="radio" name="pick" value="{i}" required> {label}</label></li>')
+        elif form.style == "counts":
+            rows.append(f'<li><label><input type="number" name="count-{i}" value="0" min="0" '
+                        f'max="{item.most}" inputmode="numeric"> {label}</label>'
+                        f' <span class="desc">(you have {item.most})</span></li>')
+    if form.style == "order":
+        options = "".join(f'<option value="{i}">{humanised(item.label, names)}</option>'
+                          for i, item in enumerate(form.items))
+        for place in range(len(form.items)):
+            chosen = options.replace(f'<option value="{place}">', f'<option value="{place}" selected>', 1)
+            rows.append(f'<li><label>Place {place + 1}{" (top)" if place == 0 else ""} '
+                        f'<select name="at">{chosen}</select></label></li>')
+    body = f'<ul>{"".join(rows)}</ul>' if rows else ""
+    return f'{head}{body}<p><button type="submit">{esc(form.submit)}</button></p></form>'
+
+
+__all__ = ["FormRefused", "Item", "WebForm", "form_action", "form_html", "web_form"]

@@ -1,0 +1,136 @@
+"""Decisions a player page answers with a form of its own (``bot.web.forms``): Alternate
+Histories' deck, opening hand and card picks, Petition's card picks — each read back into the
+engine's action, applied once through the session, and refused when it is not an answer the form
+offers (nothing applied)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from aiohttp.test_utils import TestClient
+
+from bot.session import Ticket
+from bot.web import WebServer
+from bot.web.forms import form_action, web_form
+from rules import registry
+from rules.engine import Prompt
+from tests.support.sessions import GUEST, HOST, Env
+from tests.web.test_player_pages import notice_of, player_path
+
+Client = TestClient  # type: ignore[type-arg]
+
+
+def fields_for(key: str, prompt: Prompt, action: dict[str, Any]) -> dict[str, list[str]]:
+    """The form fields a player would fill in to send ``action`` (the computer player's)."""
+    form = web_form(key, prompt)
+    assert form is not None
+    if form.style == "one":
+        return {"pick": [str(list(prompt.params["ready"]).index(action["ready"]))]}
+    ids = [str(c["id"]) for c in prompt.params["cards"]]
+    if form.style == "counts":
+        return {f"count-{i}": [str(action["cards"].count(c))] for i, c in enumerate(ids)}
+    free = list(range(len(ids)))
+    picked = []
+    for card in action["cards"]:
+        i = next(i for i in free if ids[i] == card)
+        free.remove(i)
+        picked.append(str(i))
+    return {"at" if form.style == "order" else "pick": picked}
+
+
+def page_form(body: str) -> dict[str, str]:
+    form = re.search(r'<form method="post" action="act" class="pick"><input type="hidden" name="form" '
+                     r'value="([^"]+)"><input type="hidden" name="ticket" value="([^"]+)">', body)
+    assert form, "the page has no form for this decision"
+    return {"form": form[1], "ticket": form[2], "answer": "form"}
+
+
+async def _post(client: Client, path: str, body: str, fields: dict[str, list[str]]) -> tuple[int, str]:
+    data = [(k, v) for k, v in page_form(body).items()] + [(k, v) for k, vs in fields.items() for v in vs]
+    r = await client.post(path + "act", data=data)
+    return r.status, notice_of(await r.text())
+
+
+async def _ah(env: Env) -> int:
+    s = env.sessions
+    table = await s.open_table(guild_id=1, channel_id=2, host_id=HOST, host_name="Ann",
+                               game_key="alternate_histories", seed=4)
+    await s.join(table.id, GUEST, "Bo")
+    await s.start(table.id, HOST)
+    return table.id
+
+
+async def test_a_deck_and_an_opening_hand_are_chosen_from_the_page(env: Env, web: WebServer,
+                                                                  client: Client) -> None:
+    game_id = await _ah(env)
+    path = await player_path(web, env, game_id, 0)
+    body = await (await client.get(path)).text()
+    assert 'type="radio" name="pick"' in body and "on-discord" not in body
+    status, said = await _post(client, path, body, {"pick": ["99"]})
+    assert status == 409 and said.startswith("Nothing was applied")
+    mine = (await env.sessions.snapshot(game_id)).prompt_of(0)
+    assert mine is not None and mine.prompt.kind == "deck"
+    ready = list(mine.prompt.params["ready"])
+    status, said = await _post(client, path, body, {"pick": ["3"]})
+    assert (status, said) == (200, "Done: your answer was sent.")
+    log = await env.storage.actions(game_id)
+    assert log[-1][:2] == (0, {"type": "deck", "ready": ready[3]})
+    # the same form sent again counts once
+    status, said = await _post(client, path, body, {"pick": ["3"]})
+    assert status == 409 and said.startswith("You already answered")
+    assert len(await env.storage.actions(game_id)) == len(log)
+
+
+async def test_an_opening_hand_of_the_wrong_size_is_refused_and_the_right_one_kept(
+        env: Env, web: WebServer, client: Client) -> None:
+    game_id = await _ah(env)
+    s = env.sessions
+    for seat in (0, 1):  # both choose their deck
+        mine = (await s.snapshot(game_id)).prompt_of(seat)
+        assert mine is not None and mine.prompt.kind == "deck"
+        await s.act(game_id, seat, {"type": "deck", "ready": mine.prompt.params["ready"][seat]},
+                    answers=Ticket(mine.opened))
+    mine = (await s.snapshot(game_id)).prompt_of(0)
+    assert mine is not None and mine.prompt.kind == "opening"
+    path = await player_path(web, env, game_id, 0)
+    body = await (await client.get(path)).text()
+    assert 'type="number" name="count-0"' in body
+    before = len(await env.storage.actions(game_id))
+    status, said = await _post(client, path, body, {"count-0": ["1"]})
+    assert status == 409 and "choose 7 cards in all, not 1" in said
+    status, said = await _post(client, path, body, {"count-0": ["9"]})
+    assert status == 409 and "you hold" in said
+    action = registry.get("alternate_histories").bot_action(
+        (await s.snapshot(game_id)).view(0), mine.prompt, random.Random(1))
+    status, said = await _post(client, path, body, fields_for("alternate_histories", mine.prompt, action))
+    assert status == 200
+    log = await env.storage.actions(game_id)
+    assert len(log) == before + 1 and sorted(log[-1][1]["cards"]) == sorted(action["cards"])
+
+
+def test_a_form_reads_back_only_what_it_offers() -> None:
+    prompt = Prompt(0, "attack", "Lay cards.", free_form="cards", params={
+        "cards": [{"id": "PT01", "name": "A", "text": "x"}, {"id": "PT02", "name": "B", "text": "y"}],
+        "min": 1, "max": 1})
+    assert form_action("petition", prompt, {"pick": ["1"]}) == {"type": "cards", "cards": ["PT02"]}
+    for bad in ({"pick": ["0", "1"]}, {"pick": []}, {"pick": ["2"]}, {"pick": ["-1"]}, {"pick": ["x"]},
+                {"pick": ["1", "1"]}):
+        try:
+            form_action("petition", prompt, bad)
+        except Exception as exc:
+            assert type(exc).__name__ == "FormRefused"
+        else:
+            raise AssertionError(f"{bad} was read as an answer")
+    reorder = Prompt(0, "reorder", "Order.", free_form="pick", params={
+        "cards": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}, {"id": "a", "name": "A"}],
+        "count": 3, "min": 3})
+    assert form_action("alternate_histories", reorder, {"at": ["2", "1", "0"]}) == \
+        {"type": "pick", "cards": ["a", "b", "a"]}
+    try:
+        form_action("alternate_histories", reorder, {"at": ["1", "1", "0"]})
+    except Exception as exc:
+        assert "each card in one place" in str(exc)
+    else:
+        raise AssertionError("a card put in two places was read as an answer")
