@@ -285,7 +285,8 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     c.text((w - 18, 20), right, TEXT, PALETTE["muted"], anchor="ra")
     y = 80
     if priv.get("orders_text"):
-        orders, col = f"Your orders for turn {view['turn']}: " + plain(priv["orders_text"]), PALETTE["good"]
+        orders, col = (f"Your orders for turn {view['turn']}: "
+                       + with_names(plain(priv["orders_text"]), who), PALETTE["good"])
     elif view["phase"] == "orders":
         orders, col = f"Your orders for turn {view['turn']} are still to send.", PALETTE["accent"]
     elif view["phase"] == "targets":
@@ -332,7 +333,8 @@ def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:
     """The hand in words (sent only to its holder)."""
     priv = view["private"]
     cards = ", ".join(h["name"] for h in priv["hand"]) or "none"
-    orders = (f"Your orders: {plain(priv['orders_text'])}" if priv.get("orders_text")
+    who = seat_names(names, len(view["cults"]), drawn=False)
+    orders = (f"Your orders: {with_names(plain(priv['orders_text']), who)}" if priv.get("orders_text")
               else "No orders sent yet." if view["phase"] == "orders" else "")
     return alt_text("Your Cult Wars hand.", f"Action cards: {cards}.",
                     "Strategy cards: " + ", ".join(map(str, view["strategy_cards"])) + ".", orders)

@@ -330,7 +330,9 @@ def _resolve_sacrifices(s: CultWarsState, t: Turn, events: list[Event],
         n = kept[k]
         m = t.mods[k]
         if n == 0:
-            lines.append(f"{seat_name(k)} lost all {assigned[k]} sacrificial followers: no VP, no card")
+            lost = ("their only sacrificial follower" if assigned[k] == 1
+                    else f"all {count(assigned[k], 'sacrificial follower')}")
+            lines.append(f"{seat_name(k)} lost {lost}: no VP, no card")
             continue
         gain = max(0, n + m.sacrifice_bonus - m.sacrifice_malus)
         s.cults[k].vp += gain
