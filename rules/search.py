@@ -242,7 +242,14 @@ def playout(engine: Engine[Any], state: Any, seat: int, rng: random.Random, hori
         action = act(engine.view(state, p.seat), p, rng)
         # (the heuristic answers the prompt it was given: ``play`` without ``apply``'s checks,
         # which would build the same prompt again)
-        state, _ = engine.play(state, p.seat, action, p)
+        try:
+            state, _ = engine.play(state, p.seat, action, p)
+        except RulesError:
+            # a sampled state may refuse what the real one would not (a free-form answer made
+            # for the heuristic's view): the prompt's first choice, else judge the position here
+            if not p.choices:
+                break
+            state, _ = engine.play(state, p.seat, dict(p.choices[0].action), p)
     result = engine.result(state)
     if result is not None:
         return reward(result, seat)

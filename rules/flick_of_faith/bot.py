@@ -69,6 +69,10 @@ def _vote(view: JSON, seat: int, rng: random.Random) -> Action:
     return {"type": "vote", "thumb": "up" if taste(up) >= taste(low) else "down"}
 
 
+CHECKED_PLACES = 6
+"""How many of its best temple places the computer player checks with the engine's own rule
+before falling back to a shortcut."""
+
 PLACE_RINGS = (0.0, 3.0, 6.0, 8.5, temples.MAX_DISTANCE)
 """Distances from an island's centre at which the computer player considers a temple, each at
 the twelve clock hours (the centre once)."""
@@ -109,6 +113,7 @@ def _build(view: JSON, seat: int, prompt: Prompt) -> Action:
         return {"type": "build_done"}
     law_keys = [x["key"] for x in view["laws"]]
     best: tuple[float, Action] | None = None
+    tried: list[tuple[float, int, Action, list[int]]] = []
     for o in prompt.params.get("prophets", []):
         for island in o["islands"]:
             after = [d for d in view["discs"] if d["id"] != o["id"]]
@@ -128,9 +133,19 @@ def _build(view: JSON, seat: int, prompt: Prompt) -> Action:
             for x, y in spots:
                 score = value + 0.01 * geometry.navel_distance(x, y) - 0.002 * sum(
                     1 for d in mine if math.hypot(d["x"] - x, d["y"] - y) < 10)
+                action: Action = {"type": "build", "x": x, "y": y, "prophet": o["id"]}
+                tried.append((score, len(tried), action, list(o["islands"])))
                 if best is None or score > best[0]:
-                    best = (score, {"type": "build", "x": x, "y": y, "prophet": o["id"]})
-    return best[1] if best else {"type": "build_done"}
+                    best = (score, action)
+    # the best place that the engine's own check allows (on a crowded island the quick check
+    # above may pass a place the whole-island check refuses): a few are checked, best first;
+    # then the prompt's shortcuts (free by construction), then stopping
+    for _, _, action, islands in sorted(tried, key=lambda t: (-t[0], t[1]))[:CHECKED_PLACES]:
+        if temples.problem(view["discs"], action["x"], action["y"], islands,
+                           exclude=action["prophet"]) is None:
+            return action
+    quick = [dict(c.action) for c in prompt.choices if c.action.get("type") == "build"]
+    return quick[0] if quick else {"type": "build_done"}
 
 
 def evaluate(view: JSON, seat: int, discs: list[JSON]) -> float:
@@ -195,7 +210,36 @@ def _plan(view: JSON, seat: int, opt: JSON, bases: dict[str | None, flick.Plan])
 
 
 def best_flick(view: JSON, seat: int, candidates: int = CANDIDATES, *, exact: bool = False) -> Action:
-    """The candidate flick whose simulated board scores best for ``seat``.
+    """The candidate flick whose simulated board scores best for ``seat`` (the first of
+    :func:`ranked_flicks`)."""
+    ranked = ranked_flicks(view, seat, candidates, exact=exact)
+    return ranked[0][1]
+
+
+_last: tuple[JSON, int, int, list[tuple[float, Action]]] | None = None
+"""The last ranking made without ``exact`` (its view itself, the seat, the count, the ranking):
+the search asks for the heuristic's answer and for its ranking of the same view, one after the
+other (a view is never changed once made)."""
+
+
+def ranked_flicks(view: JSON, seat: int, candidates: int = CANDIDATES, *,
+                  exact: bool = False) -> list[tuple[float, Action]]:
+    """:func:`_ranked_flicks`, the last ranking of the very same view given again."""
+    global _last
+    last = _last
+    if not exact and last is not None and last[0] is view and last[1:3] == (seat, candidates):
+        return [(u, dict(a)) for u, a in last[3]]
+    ranked = _ranked_flicks(view, seat, candidates, exact=exact)
+    if not exact:
+        _last = (view, seat, candidates, [(u, dict(a)) for u, a in ranked])
+    return ranked
+
+
+def _ranked_flicks(view: JSON, seat: int, candidates: int = CANDIDATES, *,
+                   exact: bool = False) -> list[tuple[float, Action]]:
+    """The candidate flicks with the score of each one's simulated board for ``seat``, best
+    first (ties: in the order tried); never empty. The searching players
+    (:mod:`.search`) take several of them to compare under the finger's wobble.
 
     The search simulates each candidate on one reusable :class:`physics.Table` (the board is
     built once, not once per candidate; fewer solver iterations) and plans the candidates from
@@ -232,10 +276,10 @@ def best_flick(view: JSON, seat: int, candidates: int = CANDIDATES, *, exact: bo
         if len(options) >= max(1, candidates):
             break
     if not options:
-        return {"type": "flick", "angle": 0.0, "power": 5.0}
+        return [(0.0, {"type": "flick", "angle": 0.0, "power": 5.0})]
     if candidates <= 1:
-        return options[0]
-    best: tuple[float, JSON] | None = None
+        return [(0.0, options[0])]
+    scored: list[tuple[float, JSON]] = []
     table: physics.Table | None = None  # the board, built once for all candidates
     bases: dict[str | None, flick.Plan] = {None: base}
     for opt in options:
@@ -257,7 +301,9 @@ def best_flick(view: JSON, seat: int, candidates: int = CANDIDATES, *, exact: bo
                 after.append({**d, "x": x, "y": y})
         u = evaluate(view, seat, after)
         u -= 0.05 * opt["power"]  # a softer flick wobbles less
-        if best is None or u > best[0]:
-            best = (u, opt)
+        scored.append((u, opt))
     _ = law_keys
-    return best[1] if best else options[0]
+    if not scored:
+        return [(0.0, options[0])]
+    order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
+    return [scored[i] for i in order]

@@ -44,11 +44,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.engine import (
+    JSON,
     Action,
     Choice,
     Engine,
     Event,
     IllegalAction,
+    InvalidOptions,
     Prompt,
     Result,
     Rng,
@@ -57,6 +59,7 @@ from rules.engine import (
     shown,
 )
 
+from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
 from ..text import count, number
 from . import flick, geometry, gods, laws, physics, scoring, temples
 from . import map as board
@@ -120,6 +123,15 @@ def _in_range(value: float, key: str, lo: float, hi: float, what: str) -> float:
     return value
 
 
+TURN_NOTES = ("anubis_used", "anubis_saved", "struck", "fell_log", "fallen_kind")
+"""The public notes of a Mission turn that its view carries (a chosen temple place waiting for
+the temple to move, ``pending``, is not one: it is told when the temple stands)."""
+
+
+def _turn_notes(turn: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: turn[k] for k in TURN_NOTES if k in turn}
+
+
 def _worship_parts(r: Mapping[str, Any], dom_vp: int) -> str:
     """A seat's Worship points taken apart, the parts adding up to the points: " (3 for
     presence on 3 islands + 4 for dominating 2 islands + 1 bonus)" (nothing when it scored none)."""
@@ -147,6 +159,16 @@ class FlickOfFaith(Engine[FlickState]):
     worker process when the bot has one (``Engine.heavy_bot``)."""
     heavy_steps = True
     """Each flick is a physics simulation: steps run on a thread (``Engine.heavy_steps``)."""
+    option_help = {STRENGTH_OPTION: STRENGTH_HELP}
+
+    def validate_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        opts = super().validate_options(players, options)
+        if STRENGTH_OPTION in opts:
+            try:
+                check_strength(opts[STRENGTH_OPTION])
+            except ValueError as exc:
+                raise InvalidOptions(str(exc)) from None
+        return opts
 
     # ------------------------------------------------------------------------------ setup
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> FlickState:
@@ -905,6 +927,13 @@ class FlickOfFaith(Engine[FlickState]):
             "flickers": list(s.flickers), "flicked": sorted(int(k) for k in s.flick_orders),
             "last_flick": s.last_flick, "last_worship": s.last_worship, "last_contest": s.last_contest,
             "winners": s.winners, "end_reason": s.end_reason,
+            # public facts the board does not show, for the searching players' samples (every
+            # one was told in the log): what each seat gets back at Worship, who has had their
+            # Lost Sheep, whose turn of the order it is, what this turn has seen fall and
+            # strike, and which laws are left in the deck (not their order)
+            "pool": [dict(x) for x in s.pool], "lost_sheep": list(s.lost_sheep),
+            "turn_index": s.turn_index, "turn_notes": _turn_notes(s.turn),
+            "law_deck_left": sorted(s.law_deck),
         }
         if seat is not None:
             v["private"] = self.private_view(s, seat)
@@ -948,6 +977,45 @@ class FlickOfFaith(Engine[FlickState]):
         from .bot import choose
 
         return choose(view, prompt, rng)
+
+    # ------------------------------------------------------------ search (rules.search)
+    search_iterations = {"normal": 24, "hard": 96}
+    """Samples per searched decision: each plays a candidate flick, a physics simulation of 2-4
+    ms with its wobble, so fewer than the common budget keep a decision near its time."""
+    search_horizon = {"normal": 1, "hard": 1}
+    """Decisions a playout goes on for after the candidate: the seat's own next one (a re-flick
+    from the corner, a temple); what the wobble did is judged there."""
+    search_seconds = {"normal": 0.08, "hard": 0.42}
+    """The time budgets, less what listing the candidates costs (the heuristic's ranking of its
+    aims, 10-30 ms), so that a decision keeps to about 0.1 s and 0.5 s in all."""
+    search_margin = 0.01
+    """The heuristic's aim stands unless another does better by this much on average."""
+
+    def determinize(self, view: JSON, seat: int, rng: random.Random) -> FlickState:
+        """A full state consistent with seat ``seat``'s own view, read from nothing else
+        (:func:`.search.determinize`)."""
+        from .search import determinize
+
+        return determinize(view, seat, rng)
+
+    def search_candidates(self, view: JSON, prompt: Prompt,
+                          rng: random.Random) -> list[Action] | None:
+        """The aims or places the search compares (:func:`.search.search_candidates`)."""
+        from .search import search_candidates
+
+        return search_candidates(view, prompt, rng)
+
+    def playout_action(self, view: JSON, prompt: Prompt, rng: random.Random) -> Action:
+        """The quick player of the search's playouts (:func:`.search.playout_action`)."""
+        from .search import playout_action
+
+        return playout_action(view, prompt, rng)
+
+    def evaluate(self, state: FlickState, seat: int) -> float:
+        """A game cut short by the search's horizon: the seat's chances (:func:`.search.evaluate`)."""
+        from .search import evaluate
+
+        return evaluate(state, seat)
 
     def to_json(self, s: FlickState) -> dict[str, Any]:
         return state_to_json(s, self.schema_version)

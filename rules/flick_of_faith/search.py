@@ -1,0 +1,182 @@
+"""The searching computer players of Flick of Faith (:mod:`rules.search`): the game's hooks.
+
+Flick of Faith hides little. Everything on the map is public, and so is every Worship, vote
+result and flick. What a seat cannot know is only what is chosen in secret and not yet revealed
+(another seat's side of its god card, its Council vote, its setup or tie-break flick), the order
+of the law deck and the dice still to be rolled: above all the finger's wobble on every flick.
+That wobble is what the search is for. The heuristic player (:mod:`.bot`) aims as if the finger
+were steady; the search plays each of a handful of aims many times, each time with another
+wobble, lets the other seats answer with quick flicks, and keeps the aim that does best on
+average. An aim that lands on a city only when it is perfect, next to one that still scores
+when it is a little off, loses to the safer one.
+
+* :func:`determinize`: a full state from the seat's own view (secret choices of others drawn
+  at random, the law deck shuffled from the laws left in it, a fresh rng for the dice);
+* :func:`search_candidates`: for a Mission flick, the heuristic's best aims ranked on a steady
+  finger, the best one a little softer and harder, and leaving a disc in the corner when that is
+  allowed; for a temple, its shortcut places and the heuristic's; ``None`` (the heuristic
+  decides) for the god, the vote, the setup and tie-break flicks and the temple to move;
+* :func:`playout_action`: the quick player of the playouts (its first aim, unsimulated, for a
+  flick: a playout's flick then costs one physics simulation, the engine's);
+* :func:`evaluate`: a game cut short by the horizon, scored from victory points, what the board
+  would score at Worship now and the prophets each seat has left to flick.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from rules.engine import Action, IllegalAction, Prompt, Rng
+
+from . import bot, geometry, gods, scoring
+from .discs import KINDS, PROPHET_KINDS
+from .state import FlickState
+
+JSON = dict[str, Any]
+
+FLICK_CANDIDATES = 4
+"""How many of the heuristic's ranked aims a Mission flick compares (the best one is also tried
+softer and harder)."""
+RANK_TARGETS = bot.CANDIDATES
+"""How many targets are simulated to rank those aims: the heuristic's own ranking, made once."""
+POWER_STEP = 0.6
+"""How much softer and harder the best aim is also tried."""
+PROPHET_VALUE = 1.2
+"""What a prophet not yet flicked this Generation is worth at the horizon, in VP."""
+CITY_VALUE = 1.0
+"""What a prophet touching a city is worth at the horizon while its owner may still build."""
+TEMPERATURE = 3.0
+"""VP differences become chances through a softmax of this temperature (3 VP ahead of a single
+rival is about 73%)."""
+
+
+def determinize(view: JSON, seat: int, rng: random.Random) -> FlickState:
+    """A full state consistent with ``view``, seat ``seat``'s own view, built from it alone.
+
+    Public, copied: the map, the discs, every count (VP, supply, pool, temples, reserve), the
+    laws in force and on the Council, the order and the turn's public notes, what has been
+    revealed. The seat's own: its god pick, vote or contest flick. Drawn at random: the other
+    seats' secret choices that are made and not yet revealed (a side of their dealt card, a
+    thumb, a contest flick near the heuristic's), the order of the laws left in the deck, the
+    rng of what is left to chance (the wobble)."""
+    players = int(view["players"])
+    priv = view.get("private") or {}
+    picks: dict[str, str] = {}
+    for k in view["god_chosen"]:
+        if k == seat and priv.get("god_pick") is not None:
+            picks[str(k)] = str(priv["god_pick"])
+        else:
+            picks[str(k)] = rng.choice([g.key for g in gods.sides(view["dealt"][k])])
+    votes: dict[str, str] = {}
+    for k in view["voted"]:
+        if k == seat and priv.get("vote") is not None:
+            votes[str(k)] = str(priv["vote"])
+        else:
+            votes[str(k)] = rng.choice(("up", "down"))
+    orders: dict[str, dict[str, float]] = {}
+    for k in view["flicked"]:
+        if k == seat and priv.get("contest_flick") is not None:
+            orders[str(k)] = dict(priv["contest_flick"])
+        else:
+            aim = bot.choose(view, Prompt(k, "contest_flick", ""), rng)
+            orders[str(k)] = {"angle": round(rng.uniform(-3.0, 3.0), 2),
+                              "power": round(max(1.0, min(10.0, aim["power"] + rng.uniform(-0.5, 0.5))), 2)}
+    deck = list(view["law_deck_left"])
+    rng.shuffle(deck)
+    turn: dict[str, Any] = {k: _copy(v) for k, v in view["turn_notes"].items()}
+    if view["phase"] == "mission" and view["active"] is not None:
+        turn.setdefault("anubis_used", False)
+        turn.setdefault("struck", [])
+        if view.get("turn_extra") is not None:
+            turn["extra"] = view["turn_extra"]
+    if view["stage"] == "reuse":
+        raise IllegalAction("a temple waiting for the temple to move is not searched.")
+    return FlickState(
+        players=players, rng=Rng(rng.randrange(2**31)), phase=str(view["phase"]),
+        generation=int(view["generation"]), generations=int(view["generations"]),
+        dealt=list(view["dealt"]), gods=list(view["gods"]), picks=picks, vp=list(view["vp"]),
+        pool=[dict(x) for x in view["pool"]], supply=[dict(x) for x in view["supply"]],
+        temples=list(view["temples"]), reserve=list(view["reserve"]),
+        heart_ready=bool(view["heart_ready"]), first_player=int(view["first_player"]),
+        discs=[dict(d) for d in view["discs"]], next_id=int(view["next_disc_id"]),
+        law_deck=deck, laws=[x["key"] for x in view["laws"]],
+        council=[x["key"] for x in view["council"]], votes=votes,
+        last_council=_copy(view["last_council"]), order=list(view["order"]),
+        turn_index=int(view["turn_index"]), active=view["active"], stage=str(view["stage"]),
+        in_corner=list(view["in_corner"]), attempts=int(view["attempts"]), turn=turn,
+        lost_sheep=list(view["lost_sheep"]), flickers=list(view["flickers"]),
+        flick_orders=orders, last_flick=_copy(view["last_flick"]),
+        last_worship=_copy(view["last_worship"]), last_contest=_copy(view["last_contest"]),
+        winners=None if view["winners"] is None else list(view["winners"]),
+        end_reason=str(view["end_reason"]))
+
+
+def _copy(v: Any) -> Any:
+    """A deep copy of plain JSON data."""
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    return v
+
+
+def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Action] | None:
+    """What the search compares for ``prompt`` (see the module's docstring); None: the heuristic
+    decides alone."""
+    if prompt.kind == "flick":
+        ranked = bot.ranked_flicks(view, prompt.seat, RANK_TARGETS)
+        out = [dict(a) for _, a in ranked[:FLICK_CANDIDATES]]
+        top = ranked[0][1]
+        for step in (-POWER_STEP, POWER_STEP):
+            power = round(min(10.0, max(1.0, float(top["power"]) + step)), 2)
+            if power != top["power"]:
+                out.append({**top, "power": power})
+        out.extend(dict(c.action) for c in prompt.choices)  # (leaving the disc in the corner)
+        return out
+    if prompt.kind == "build":
+        return [dict(c.action) for c in prompt.choices]
+    if prompt.kind == "anubis":
+        return [dict(c.action) for c in prompt.choices]
+    return None
+
+
+def playout_action(view: JSON, prompt: Prompt, rng: random.Random) -> Action:
+    """The quick player of the playouts: the heuristic, except that a Mission flick takes its
+    first aim without simulating any (the engine simulates the flick itself)."""
+    if prompt.kind == "flick":
+        return bot.best_flick(view, prompt.seat, 1)
+    return bot.choose(view, prompt, rng)
+
+
+def standing(state: FlickState) -> list[float]:
+    """Each seat's expected VP at the end, roughly: VP now, what Worship would give for the
+    board as it lies, prophets left to flick this Generation and prophets on a city that may
+    still become temples."""
+    s = state
+    res = scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)
+    out = [float(s.vp[k]) + float(res[k]["vp"]) for k in range(s.players)]
+    if s.phase in ("gods", "setup_flick", "council", "mission"):
+        for k in range(s.players):
+            out[k] += PROPHET_VALUE * sum(s.supply[k].values())
+    can_build = "sealed_gates" not in s.laws
+    for d in s.discs:
+        k = d["owner"]
+        if k is None or d["kind"] not in PROPHET_KINDS or not can_build or s.temples[k] <= 0:
+            continue
+        if geometry.city_at(d["x"], d["y"], KINDS[d["kind"]].radius) is not None:
+            out[k] += CITY_VALUE
+    return out
+
+
+def evaluate(state: FlickState, seat: int) -> float:
+    """A game cut short by the search's horizon: the seat's chances, a softmax of
+    :func:`standing` (an even position is the fair share)."""
+    values = standing(state)
+    top = max(values)
+    weights = [math.exp((v - top) / TEMPERATURE) for v in values]
+    return weights[seat] / sum(weights)
+
+
+__all__ = ["determinize", "evaluate", "playout_action", "search_candidates", "standing"]
