@@ -38,7 +38,7 @@ from bot.text import NO_PINGS, clip, humanise, seat_label
 from bot.views import shown_label
 from rules import registry
 from rules.engine import Choice, Engine, Prompt
-from rules.text import count
+from rules.text import count, count_range
 
 from .tables import find_game, game_autocomplete
 
@@ -71,8 +71,9 @@ def practice_seats(engine: Engine[Any], players: int | None) -> int:
     if players is None:
         return least
     if not least <= players <= engine.max_players:
-        raise TableError(f"a practice game of {engine.name} seats {least}–{engine.max_players} "
-                         f"players (you and the computer players); `players:{players}` does not fit.")
+        raise TableError(f"a practice game of {engine.name} seats "
+                         f"{count_range(least, engine.max_players, 'player')} (you and the computer "
+                         f"players); `players:{players}` does not fit.")
     return players
 
 

@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
+from .text import count_range
+
 Action = dict[str, Any]
 JSON = dict[str, Any]
 
@@ -355,7 +357,8 @@ class Engine(ABC, Generic[S]):
         """Check the player count and options; return the normalised options or raise InvalidOptions."""
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(
-                f"{self.name} needs {self.min_players}–{self.max_players} players, not {players}."
+                f"{self.name} needs {count_range(self.min_players, self.max_players, 'player')}, "
+                f"not {players}."
             )
         from .search import TABLE_OPTIONS, check_table_options  # (rules.search imports this module)
 

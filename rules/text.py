@@ -56,6 +56,13 @@ def count(n: int | float, word: str, plural_form: str | None = None) -> str:
     return f"{number(n)} {word if one else (plural_form or plural(word))}"
 
 
+def count_range(low: int, high: int, word: str, plural_form: str | None = None) -> str:
+    """"2–6 players", or "2 players" when both ends are one number (never "2–2 players")."""
+    if low == high:
+        return count(low, word, plural_form)
+    return f"{number(low)}–{number(high)} {plural_form or plural(word)}"
+
+
 def article(word: str) -> str:
     """"a Fool", "an Elder", "an hour", "a unit": the indefinite article and the word."""
     lower = word.lower()

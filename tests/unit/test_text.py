@@ -51,3 +51,12 @@ def test_text_to_a_player_is_retold_about_them() -> None:
     assert about("the computer player writes your orders", "P2") == "the computer player writes P2's orders"
     assert about("no defence card is played", "P2") == "no defence card is played"
     assert third_person("pass") == "passes" and third_person("carry") == "carries"
+
+
+def test_a_player_count_range_of_one_number_says_it_once() -> None:
+    """"2 players", never "2–2 players" (Alternate Histories is for two exactly)."""
+    from rules.text import count_range
+
+    assert count_range(2, 2, "player") == "2 players"
+    assert count_range(2, 6, "player") == "2–6 players"
+    assert count_range(1, 1, "player") == "1 player"
