@@ -5,7 +5,7 @@ Each form is read back here into the engine's action and nothing else: a field o
 prompt's own list, a count outside its bounds, is refused before anything is applied, and the
 action then goes the way every decision goes (``Sessions.act`` with the prompt's ticket, under the
 game's lock, where the engine judges it). Decisions with no form here (Cult Wars orders, a flick,
-a temple's place, a Hegemony of Faith line-up) are answered on Discord; the page says so.
+a temple's place, a line-up raising graveyard believers) are answered on Discord; the page says so.
 
 | game | free form | the page's form | the action |
 |---|---|---|---|
@@ -13,6 +13,7 @@ a temple's place, a Hegemony of Faith line-up) are answered on Discord; the page
 | Alternate Histories | ``pick`` | a box per card, ``min``–``count`` of them (``reorder``: each place's card, top first) | ``{"type": "pick", "cards": [id…]}`` |
 | Alternate Histories | ``opening`` | how many of each card, ``pick`` in all | ``{"type": "opening", "cards": [id…]}`` |
 | Alternate Histories | ``deck`` | one of the ready-made decks | ``{"type": "deck", "ready": name}`` |
+| Hegemony of Faith | ``lineup`` | a believer of the seat's own for each place, ``min``–``max`` of them | ``{"type": "lineup", "order": [ID…]}`` |
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class Item:
 class WebForm:
     style: str
     """``boxes`` (pick some), ``counts`` (how many of each), ``order`` (a card for each place),
-    ``one`` (one of a list)."""
+    ``one`` (one of a list), ``lineup`` (a believer, or none, for each of ``most`` places)."""
     items: tuple[Item, ...]
     least: int
     most: int
@@ -67,9 +68,27 @@ def _between(least: int, most: int, word: str) -> str:
     return f"Choose {least} to {most} {word}."
 
 
-def web_form(game_key: str, prompt: Prompt) -> WebForm | None:
-    """The page's form for a free-form decision, None where it has none."""
+def _believers(view: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
+    private = (view or {}).get("private")
+    held = private.get("believers") if isinstance(private, Mapping) else None
+    return [b for b in held if isinstance(b, Mapping)] if isinstance(held, list) else []
+
+
+def web_form(game_key: str, prompt: Prompt, view: Mapping[str, Any] | None = None) -> WebForm | None:
+    """The page's form for a free-form decision (``view``: the seat's own), None where it has none."""
     p = prompt.params
+    if (game_key, prompt.free_form) == ("hegemony_of_faith", "lineup"):
+        if p.get("zombies"):
+            return None  # (graveyard believers too: the Discord form)
+        kinds: dict[int, Item] = {}
+        for b in _believers(view):
+            beats = b.get("beats") or []
+            note = f"beats {beats[0]} & {beats[1]}" if len(beats) == 2 else ""
+            kinds.setdefault(_int(b.get("id"), 0), Item(f"{b.get('name', '?')} ({b.get('id')})", note))
+        items = tuple(kinds[k] for k in sorted(kinds))
+        least, most = _int(p.get("min"), 1), _int(p.get("max"), 1)
+        return WebForm("lineup", items, least, most, "Send this line-up",
+                       _between(least, most, "believers") + " They meet the other side's in this order.")
     cards = _cards(p)
     if (game_key, prompt.free_form) == ("petition", "cards"):
         least, most = _int(p.get("min"), 0), _int(p.get("max"), len(cards))
@@ -98,9 +117,10 @@ def web_form(game_key: str, prompt: Prompt) -> WebForm | None:
     return None
 
 
-def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str]],
+                view: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The engine's action for a posted form (``fields``: each name's values as sent)."""
-    form = web_form(game_key, prompt)
+    form = web_form(game_key, prompt, view)
     if form is None:
         raise FormRefused("this decision has no form on the page")
     n = len(form.items)
@@ -111,6 +131,12 @@ def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str
         return int(raw)
 
     p = prompt.params
+    if form.style == "lineup":
+        held = sorted({_int(b.get("id"), 0) for b in _believers(view)})
+        order = [held[index(v)] for v in fields.get("at", []) if v != ""]
+        if not form.least <= len(order) <= form.most:
+            raise FormRefused(_between(form.least, form.most, "believers").lower().rstrip("."))
+        return {"type": "lineup", "order": order}
     if form.style == "one":
         picked = [index(v) for v in fields.get("pick", [])]
         if len(picked) != 1:
@@ -165,6 +191,14 @@ def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str]) -> s
             chosen = options.replace(f'<option value="{place}">', f'<option value="{place}" selected>', 1)
             rows.append(f'<li><label>Place {place + 1}{" (top)" if place == 0 else ""} '
                         f'<select name="at">{chosen}</select></label></li>')
+    if form.style == "lineup":
+        options = '<option value="">—</option>' + "".join(
+            f'<option value="{i}">{humanised(item.label, names)}'
+            + (f" — {esc(item.note)}" if item.note else "") + "</option>"
+            for i, item in enumerate(form.items))
+        for place in range(form.most):
+            rows.append(f'<li><label>{"First" if place == 0 else f"Then, {place + 1}."} '
+                        f'<select name="at">{options}</select></label></li>')
     body = f'<ul>{"".join(rows)}</ul>' if rows else ""
     return f'{head}{body}<p><button type="submit">{esc(form.submit)}</button></p></form>'
 

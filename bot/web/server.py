@@ -712,7 +712,7 @@ class WebServer:
         form_token = players.form_token(await self.secret(), token, part)
         if mine is not None:
             p = mine.prompt
-            own = web_forms.web_form(game.game_key, p) if p.free_form else None
+            own = web_forms.web_form(game.game_key, p, view) if p.free_form else None
             asked = players.Asked(
                 p.kind, p.text, str(mine.ticket), mine.deadline.due_at if mine.deadline else None,
                 p.timeout_note, players.grouped(p.choices) if p.choices else [],
@@ -777,7 +777,7 @@ class WebServer:
                 raise StaleAction("that decision is not yours", answered=False)
             if form.get("answer") == "form":
                 fields = {k: [str(v) for v in form.getall(k)] for k in set(form.keys())}
-                action = web_forms.form_action(game.game_key, d.prompt, fields)
+                action = web_forms.form_action(game.game_key, d.prompt, fields, d.view())
                 label = "your answer was sent"
             else:
                 idx = int(choice) if choice.isascii() and choice.isdigit() and len(choice) < 5 else -1

@@ -1,5 +1,6 @@
 """Decisions a player page answers with a form of its own (``bot.web.forms``): Alternate
-Histories' deck, opening hand and card picks, Petition's card picks — each read back into the
+Histories' deck, opening hand and card picks, Petition's card picks, Hegemony of Faith's line-ups
+(these three games' whole seeded games decide with them in ``test_player_secrets.py``) — each read back into the
 engine's action, applied once through the session, and refused when it is not an answer the form
 offers (nothing applied)."""
 
@@ -22,10 +23,15 @@ from tests.web.test_player_pages import notice_of, player_path
 Client = TestClient  # type: ignore[type-arg]
 
 
-def fields_for(key: str, prompt: Prompt, action: dict[str, Any]) -> dict[str, list[str]]:
+def fields_for(key: str, prompt: Prompt, action: dict[str, Any],
+               view: dict[str, Any] | None = None) -> dict[str, list[str]]:
     """The form fields a player would fill in to send ``action`` (the computer player's)."""
-    form = web_form(key, prompt)
+    form = web_form(key, prompt, view)
     assert form is not None
+    if form.style == "lineup":
+        held = sorted({int(b["id"]) for b in (view or {})["private"]["believers"]})
+        at = [str(held.index(t)) for t in action["order"]]
+        return {"at": at + [""] * (form.most - len(at))}
     if form.style == "one":
         return {"pick": [str(list(prompt.params["ready"]).index(action["ready"]))]}
     ids = [str(c["id"]) for c in prompt.params["cards"]]
