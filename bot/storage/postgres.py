@@ -53,7 +53,6 @@ from .base import (
     StorageReadOnly,
     StorageUnavailable,
     VersionConflict,
-    deadline_row,
     event_values,
     seat_map_json,
     to_json,
@@ -850,25 +849,16 @@ class PostgresStorage(SqlStorage):
             raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
         return new_version
 
-    @boundary
-    async def claim_deadlines(self, now: float, owner: str, lease_s: float,
-                              limit: int = 100) -> list[DeadlineRow]:
-        # One statement, its own transaction: SKIP LOCKED passes over rows another process is
-        # claiming this instant, and a row claimed and committed meanwhile is checked again
-        # (READ COMMITTED re-reads a locked row's newest version), so no two owners get it.
-        # The claim is committed at once, not held while the deadline is handled: handling it
-        # commits the game's action in another transaction, which rewrites this very row.
-        async with self._connection() as conn:
-            rows = await conn.fetch(
-                "UPDATE deadlines AS d SET claimed_by=$2, claimed_until=$3 FROM ("
-                "SELECT game_id, seat, kind FROM deadlines "
-                "WHERE (due_at <= $1 OR (NOT reminded AND remind_at IS NOT NULL AND remind_at <= $1)) "
-                "AND (claimed_by IS NULL OR claimed_until <= $1 OR claimed_by = $2) "
-                "ORDER BY due_at, game_id, seat LIMIT $4 FOR UPDATE SKIP LOCKED) AS c "
-                "WHERE d.game_id=c.game_id AND d.seat=c.seat AND d.kind=c.kind "
-                "RETURNING d.game_id, d.seat, d.kind, d.due_at, d.remind_at, d.reminded, d.opened",
-                now, owner, now + lease_s, limit)
-        return sorted((deadline_row(r) for r in rows), key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
+    _CLAIM = ("UPDATE deadlines AS d SET claimed_by=?, claimed_until=? FROM ({claimable}) AS c "
+              "WHERE d.game_id=c.game_id AND d.seat=c.seat AND d.kind=c.kind RETURNING "
+              "d.game_id, d.seat, d.kind, d.due_at, d.remind_at, d.reminded, d.opened")
+    """One statement, its own transaction: SKIP LOCKED passes over rows another process is
+    claiming this instant, and a row claimed and committed meanwhile is checked again (READ
+    COMMITTED re-reads a locked row's newest version), so no two owners get it. The claim is
+    committed at once, not held while the deadline is handled: handling it commits the game's
+    action in another transaction, which rewrites this very row."""
+    _CLAIM_KEY = "game_id, seat, kind"
+    _CLAIM_LOCK = " FOR UPDATE SKIP LOCKED"
 
     @boundary
     async def guild_settings(self, guild_id: int) -> GuildSettings:

@@ -521,6 +521,24 @@ class SqlStorage(Storage):
                                 "ORDER BY due_at, game_id, seat", now, now)
         return [deadline_row(r) for r in rows]
 
+    _CLAIM = ""
+    """The backend's claim: an UPDATE of the rows ``{claimable}`` selects (by ``_CLAIM_KEY``,
+    locked with ``_CLAIM_LOCK``), setting the owner and the lease's end, returning the rows."""
+    _CLAIM_KEY = ""
+    _CLAIM_LOCK = ""
+
+    @boundary
+    async def claim_deadlines(self, now: float, owner: str, lease_s: float,
+                              limit: int = 100) -> list[DeadlineRow]:
+        claimable = (f"SELECT {self._CLAIM_KEY} FROM deadlines WHERE {self._DUE} "
+                     "AND (claimed_by IS NULL OR claimed_until <= ? OR claimed_by = ?) "
+                     f"ORDER BY due_at, game_id, seat LIMIT ?{self._CLAIM_LOCK}")
+        async with self._session() as x:
+            rows = await x.rows(self._CLAIM.format(claimable=claimable),
+                                owner, now + lease_s, now, now, now, owner, limit)
+        return sorted((deadline_row(r) for r in rows),
+                      key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
+
     @boundary
     async def mark_reminded(self, game_id: int, seat: int, kind: str,
                             opened: int | None = None) -> bool:

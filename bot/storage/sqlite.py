@@ -54,7 +54,6 @@ from .base import (
     StorageReadOnly,
     StorageUnavailable,
     VersionConflict,
-    deadline_row,
     event_values,
     seat_map_json,
     to_json,
@@ -1136,19 +1135,8 @@ class SqliteStorage(SqlStorage):
                     del self._last_events[next(iter(self._last_events))]
         return new_version
 
-    @boundary
-    async def claim_deadlines(self, now: float, owner: str, lease_s: float,
-                              limit: int = 100) -> list[DeadlineRow]:
-        # One statement is one write transaction: SQLite's write lock makes it the only writer
-        # of the file while it picks and marks the rows, whichever process runs it.
-        def claim(conn: sqlite3.Connection) -> list[Any]:
-            return conn.execute(
-                "UPDATE deadlines SET claimed_by=?, claimed_until=? WHERE rowid IN ("
-                "SELECT rowid FROM deadlines "
-                "WHERE (due_at <= ? OR (reminded=0 AND remind_at IS NOT NULL AND remind_at <= ?)) "
-                "AND (claimed_by IS NULL OR claimed_until <= ? OR claimed_by = ?) "
-                f"ORDER BY due_at, game_id, seat LIMIT ?) RETURNING {DEADLINE_COLUMNS}",
-                (owner, now + lease_s, now, now, now, owner, limit)).fetchall()
-
-        rows = [deadline_row(r) for r in await self._run(claim)]
-        return sorted(rows, key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
+    _CLAIM = ("UPDATE deadlines SET claimed_by=?, claimed_until=? WHERE rowid IN ({claimable}) "
+              f"RETURNING {DEADLINE_COLUMNS}")
+    """One statement is one write transaction: SQLite's write lock makes it the only writer of
+    the file while it picks and marks the rows, whichever process runs it."""
+    _CLAIM_KEY = "rowid"
