@@ -7,19 +7,25 @@ action then goes the way every decision goes (``Sessions.act`` with the prompt's
 game's lock, where the engine judges it). Decisions with no form here (Cult Wars orders, a flick,
 a temple's place, a line-up raising graveyard believers) are answered on Discord; the page says so.
 
+A flick's form also previews: its **Preview** button asks for the page again with the aim in the
+address (a GET, nothing applied), and the page shows the seat's private aim preview
+(:func:`aim_png`, the game's own drawing, off the event loop) unless Eyes Closed is in force.
+
 | game | free form | the page's form | the action |
 |---|---|---|---|
 | Petition | ``cards`` | a box per pickable card, ``min``–``max`` of them | ``{"type": "cards", "cards": [id…]}`` |
 | Alternate Histories | ``pick`` | a box per card, ``min``–``count`` of them (``reorder``: each place's card, top first) | ``{"type": "pick", "cards": [id…]}`` |
 | Alternate Histories | ``opening`` | how many of each card, ``pick`` in all | ``{"type": "opening", "cards": [id…]}`` |
 | Alternate Histories | ``deck`` | one of the ready-made decks | ``{"type": "deck", "ready": name}`` |
+| Flick of Faith | ``flick`` | angle, power (and the piece, Dagda's hand), with a private aim preview | ``{"type": "flick", "angle": a, "power": p, …}`` |
 | Hegemony of Faith | ``lineup`` | a believer of the seat's own for each place, ``min``–``max`` of them | ``{"type": "lineup", "order": [ID…]}`` |
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine import Prompt
@@ -49,6 +55,8 @@ class WebForm:
     most: int
     submit: str
     hint: str
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """What a form of its own needs besides (a flick's ranges, pieces and hands)."""
 
 
 def _cards(params: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -77,6 +85,15 @@ def _believers(view: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
 def web_form(game_key: str, prompt: Prompt, view: Mapping[str, Any] | None = None) -> WebForm | None:
     """The page's form for a free-form decision (``view``: the seat's own), None where it has none."""
     p = prompt.params
+    if (game_key, prompt.free_form) == ("flick_of_faith", "flick"):
+        pieces = [str(x) for x in p.get("pieces") or []]
+        hands = [str(x) for x in p.get("hand_targets") or []]
+        extra = {"angle": (float(p.get("angle_min", -180)), float(p.get("angle_max", 180))),
+                 "power": (float(p.get("power_min", 1)), float(p.get("power_max", 10))),
+                 "pieces": pieces, "piece": p.get("piece_default"), "hands": hands,
+                 "preview": bool((view or {}).get("aim_preview", True))}
+        return WebForm("flick", (), 0, 0, "Flick", "Angle 0 aims straight at the navel, + turns "
+                       "clockwise; power from 1 to 10. A real flick wobbles a little.", extra)
     if (game_key, prompt.free_form) == ("hegemony_of_faith", "lineup"):
         if p.get("zombies"):
             return None  # (graveyard believers too: the Discord form)
@@ -131,6 +148,8 @@ def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str
         return int(raw)
 
     p = prompt.params
+    if form.style == "flick":
+        return flick_action(form, fields)
     if form.style == "lineup":
         held = sorted({_int(b.get("id"), 0) for b in _believers(view)})
         order = [held[index(v)] for v in fields.get("at", []) if v != ""]
@@ -165,13 +184,99 @@ def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str
     return {"type": kind, "cards": [ids[i] for i in sorted(picked)]}
 
 
-def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str]) -> str:
-    """The form's HTML (posted to the page's ``act``, with the page's token and the ticket)."""
+def _number(fields: Mapping[str, Sequence[str]], name: str, lo: float, hi: float) -> float:
+    raw = (fields.get(name) or [""])[0].strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        raise FormRefused(f"{name} must be a number from {lo:g} to {hi:g}") from None
+    if not math.isfinite(value) or not lo <= value <= hi:
+        raise FormRefused(f"{name} must be a number from {lo:g} to {hi:g}")
+    return value
+
+
+def flick_aim(form: WebForm, fields: Mapping[str, Sequence[str]]) -> tuple[float, float, str | None, str | None]:
+    """Angle, power, piece and hand of a flick form, each one of the form's own values."""
+    x = form.extra
+    angle = _number(fields, "angle", *x["angle"])
+    power = _number(fields, "power", *x["power"])
+    piece = (fields.get("piece") or [""])[0] or None
+    hand = (fields.get("hand") or [""])[0] or None
+    if piece is not None and piece not in x["pieces"]:
+        raise FormRefused("that piece is not one you may flick")
+    if hand is not None and hand not in x["hands"]:
+        raise FormRefused("that is not a place your hand may go")
+    return angle, power, piece, hand
+
+
+def flick_action(form: WebForm, fields: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    angle, power, piece, hand = flick_aim(form, fields)
+    action: dict[str, Any] = {"type": "flick", "angle": angle, "power": power}
+    if piece is not None:
+        action["piece"] = piece
+    if hand is not None:
+        action["hand"] = hand
+    return action
+
+
+def aim_png(key: str, view: Mapping[str, Any], seat: int, angle: float, power: float,
+            piece: str | None, hand: str | None, names: Sequence[str]) -> bytes:
+    """The seat's private aim preview as PNG (drawn by the game's own UI, from its own view)."""
+    from ..gameui import get_ui
+    from ..render.kit import to_png
+
+    ui: Any = get_ui(key)
+    return bytes(to_png(ui.aim_image(dict(view), seat, angle, power, piece=piece, hand=hand, names=names)))
+
+
+def _flick_html(form: WebForm, prefill: Mapping[str, str], version: int) -> str:
+    x = form.extra
+    (alo, ahi), (plo, phi) = x["angle"], x["power"]
+    angle, power = prefill.get("angle", "0"), prefill.get("power", "5")
+    rows = [f'<li><label>Angle <input type="number" name="angle" value="{esc(angle)}" min="{alo:g}" '
+            f'max="{ahi:g}" step="any" required></label></li>',
+            f'<li><label>Power <input type="number" name="power" value="{esc(power)}" min="{plo:g}" '
+            f'max="{phi:g}" step="any" required></label></li>']
+    for name, values, default, words in (("piece", x["pieces"], x["piece"], "Piece"),
+                                         ("hand", x["hands"], None, "Your hand (Dagda)")):
+        if not values:
+            continue
+        chosen = prefill.get(name, default or "")
+        none = "" if name == "piece" else '<option value="">none</option>'
+        options = none + "".join(f'<option value="{esc(v)}"{" selected" if v == chosen else ""}>{esc(v)}</option>'
+                                 for v in values)
+        rows.append(f'<li><label>{words} <select name="{name}">{options}</select></label></li>')
+    preview = ""
+    if x["preview"]:
+        preview = ('<button type="submit" formmethod="get" formaction="./" name="aim" value="1">'
+                   'Preview</button> ')
+        try:
+            aim = flick_aim(form, {k: [v] for k, v in prefill.items()}) if "angle" in prefill else None
+        except FormRefused:
+            aim = None
+        if aim is not None:
+            query = "&amp;".join(f"{k}={esc(str(v))}" for k, v in zip(("angle", "power", "piece", "hand"), aim, strict=True)
+                                 if v is not None)
+            preview += (f'</p><p class="aim"><img src="aim/{version}.png?{query}" alt="Your aim preview at '
+                        f'angle {aim[0]:g} and power {aim[1]:g}: the dashed line is the path without '
+                        f'wobble, ringed discs show where discs would stop.">')
+    else:
+        preview = '<span class="hint">Eyes Closed: no aim preview this Generation.</span> '
+    return f'<ul>{"".join(rows)}</ul><p>{preview}'
+
+
+def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str],
+              prefill: Mapping[str, str] | None = None, version: int = 0) -> str:
+    """The form's HTML (posted to the page's ``act``, with the page's token and the ticket;
+    ``prefill``: a flick's aim from a preview)."""
     head = (f'<form method="post" action="act" class="pick">'
             f'<input type="hidden" name="form" value="{esc(token)}">'
             f'<input type="hidden" name="ticket" value="{esc(ticket)}">'
             f'<input type="hidden" name="answer" value="form">'
             f'<p class="hint">{esc(form.hint)}</p>')
+    if form.style == "flick":
+        return (f'{head}{_flick_html(form, prefill or {}, version)}'
+                f'<button type="submit">{esc(form.submit)}</button></p></form>')
     rows: list[str] = []
     for i, item in enumerate(form.items):
         label = humanised(item.label, names)
@@ -203,4 +308,5 @@ def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str]) -> s
     return f'{head}{body}<p><button type="submit">{esc(form.submit)}</button></p></form>'
 
 
-__all__ = ["FormRefused", "Item", "WebForm", "form_action", "form_html", "web_form"]
+__all__ = ["FormRefused", "Item", "WebForm", "aim_png", "flick_aim", "form_action", "form_html",
+           "web_form"]

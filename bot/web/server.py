@@ -41,7 +41,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -447,6 +447,7 @@ class WebServer:
         app.router.add_post("/p/{token}/{link}/act", self.player_act)
         app.router.add_get(r"/p/{token}/{link}/hand/{version:\d{1,9}}.png", self.player_hand)
         app.router.add_get("/p/{token}/{link}/live", self.player_live)
+        app.router.add_get(r"/p/{token}/{link}/aim/{version:\d{1,9}}.png", self.player_aim)
         return app
 
     @web.middleware
@@ -699,7 +700,7 @@ class WebServer:
         return game, seat, part
 
     async def _player_frame(self, game: GameRow, seat: int, part: str, notice: str = "",
-                            kind: str = "ok") -> str:
+                            kind: str = "ok", prefill: Mapping[str, str] | None = None) -> str:
         tl, game = await self.timeline(game)
         frame = await self.frame(game, tl, tl.last)
         snap = await self.sessions.snapshot(game, touch=False)
@@ -718,7 +719,8 @@ class WebServer:
                 p.timeout_note, players.grouped(p.choices) if p.choices else [],
                 bool(p.free_form) and own is None
                 and (game.game_key, p.free_form) not in players.LISTED_IN_FULL,
-                web_forms.form_html(own, form_token, str(mine.ticket), names) if own else "")
+                web_forms.form_html(own, form_token, str(mine.ticket), names, prefill, game.version)
+                if own else "")
         hand = ui.hand_text(view)
         page = players.PlayerPage(
             game_name=tl.engine.name, game_key=game.game_key, token=token, seat=seat,
@@ -738,7 +740,8 @@ class WebServer:
 
     async def player_page(self, request: web.Request) -> web.Response:
         game, seat, part = await self._seat(request)
-        body = await self._player_frame(game, seat, part)
+        aim = {k: request.query[k][:20] for k in ("angle", "power", "piece", "hand") if k in request.query}
+        body = await self._player_frame(game, seat, part, prefill=aim)
         return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def player_act(self, request: web.Request) -> web.Response:
@@ -816,6 +819,33 @@ class WebServer:
             raise web.HTTPNotFound()
         return web.Response(body=png, content_type="image/png",
                             headers={"Cache-Control": "private, no-store"})
+
+    async def player_aim(self, request: web.Request) -> web.Response:
+        """The seat's private aim preview for a flick it is asked (a GET: nothing applied)."""
+        game, seat, _ = await self._seat(request)
+        if int(request.match_info["version"]) != game.version or game.status != "active":
+            raise web.HTTPNotFound()
+        snap = await self.sessions.snapshot(game, touch=False)
+        mine = snap.prompt_of(seat)
+        view = snap.view(seat)
+        form = web_forms.web_form(game.game_key, mine.prompt, view) if mine and mine.prompt.free_form else None
+        if form is None or form.style != "flick" or not form.extra["preview"]:
+            raise web.HTTPNotFound()
+        try:
+            angle, power, piece, hand = web_forms.flick_aim(
+                form, {k: [v] for k, v in request.query.items() if k in ("angle", "power", "piece", "hand")})
+        except web_forms.FormRefused:
+            raise web.HTTPNotFound() from None
+        names = [s.name for s in game.seats]
+
+        async def draw() -> bytes:
+            png: bytes = await self.draw(web_forms.aim_png, game.game_key, view, seat, angle, power,
+                                         piece, hand, names)
+            return png
+
+        key = ("aim", game.id, seat, game.version, angle, power, piece, hand)
+        png: bytes = await self._once(self._boards, key, draw)
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "private, no-store"})
 
     async def player_live(self, request: web.Request) -> web.StreamResponse:
         game, _, _ = await self._seat(request)

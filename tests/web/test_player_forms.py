@@ -1,6 +1,7 @@
 """Decisions a player page answers with a form of its own (``bot.web.forms``): Alternate
-Histories' deck, opening hand and card picks, Petition's card picks, Hegemony of Faith's line-ups
-(these three games' whole seeded games decide with them in ``test_player_secrets.py``) — each read back into the
+Histories' deck, opening hand and card picks, Petition's card picks, Hegemony of Faith's line-ups,
+Flick of Faith's flicks with their aim preview (these four games' whole seeded games decide with
+them in ``test_player_secrets.py``) — each read back into the
 engine's action, applied once through the session, and refused when it is not an answer the form
 offers (nothing applied)."""
 
@@ -28,6 +29,14 @@ def fields_for(key: str, prompt: Prompt, action: dict[str, Any],
     """The form fields a player would fill in to send ``action`` (the computer player's)."""
     form = web_form(key, prompt, view)
     assert form is not None
+    if form.style == "flick":
+        if action.get("type") != "flick":
+            raise ValueError("not a flick")
+        out = {"angle": [repr(float(action["angle"]))], "power": [repr(float(action["power"]))]}
+        for name in ("piece", "hand"):
+            if action.get(name) is not None:
+                out[name] = [str(action[name])]
+        return out
     if form.style == "lineup":
         held = sorted({int(b["id"]) for b in (view or {})["private"]["believers"]})
         at = [str(held.index(t)) for t in action["order"]]
@@ -140,3 +149,40 @@ def test_a_form_reads_back_only_what_it_offers() -> None:
         assert "each card in one place" in str(exc)
     else:
         raise AssertionError("a card put in two places was read as an answer")
+
+
+async def test_a_flick_is_previewed_and_made_from_the_page(env: Env, web: WebServer, client: Client) -> None:
+    s = env.sessions
+    table = await s.open_table(guild_id=1, channel_id=2, host_id=HOST, host_name="Ann",
+                               game_key="flick_of_faith", seed=3)
+    await s.join(table.id, GUEST, "Bo")
+    await s.start(table.id, HOST)
+    engine = registry.get("flick_of_faith")
+    rng = random.Random(3)
+    for _ in range(60):  # on until a member is asked to flick
+        snap = await s.snapshot(table.id)
+        mine = next((o for o in snap.open if o.prompt.free_form == "flick"), None)
+        if mine is not None:
+            break
+        o = snap.open[0]
+        await s.act(table.id, o.seat, engine.bot_action(snap.view(o.seat), o.prompt, rng), answers=o.ticket)
+    assert mine is not None
+    game = await s.get(table.id)
+    path = await player_path(web, env, table.id, mine.seat)
+    body = await (await client.get(path)).text()
+    assert 'name="angle"' in body and 'name="power"' in body and 'formmethod="get"' in body
+    # a preview is a GET: nothing applied, the page shows the aim
+    shown = await (await client.get(path + "?angle=12.5&power=6&aim=1")).text()
+    aim = re.search(r'<img src="(aim/\d+\.png\?[^"]+)"', shown)
+    assert aim and 'value="12.5"' in shown
+    png = await client.get(path + aim[1].replace("&amp;", "&"))
+    assert png.status == 200 and (await png.read()).startswith(b"\x89PNG")
+    assert (await client.get(path + f"aim/{game.version}.png?angle=12.5&power=60")).status == 404
+    before = len(await env.storage.actions(table.id))
+    status, said = await _post(client, path, body, {"angle": ["12.5"], "power": ["60"]})
+    assert status == 409 and "power must be a number from 1 to 10" in said
+    status, said = await _post(client, path, body, {"angle": ["12.5"], "power": ["6"]})
+    assert status == 200
+    log = await env.storage.actions(table.id)
+    assert log[before][:2][0] == mine.seat and log[before][1]["type"] == "flick"
+    assert (log[before][1]["angle"], log[before][1]["power"]) == (12.5, 6.0)
