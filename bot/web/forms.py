@@ -5,7 +5,7 @@ Each form is read back here into the engine's action and nothing else: a field o
 prompt's own list, a count outside its bounds, is refused before anything is applied, and the
 action then goes the way every decision goes (``Sessions.act`` with the prompt's ticket, under the
 game's lock, where the engine judges it). Decisions with no form here (Cult Wars orders, a flick,
-a temple's place, a line-up raising graveyard believers) are answered on Discord; the page says so.
+a line-up raising graveyard believers) are answered on Discord; the page says so.
 
 A flick's form also previews: its **Preview** button asks for the page again with the aim in the
 address (a GET, nothing applied), and the page shows the seat's private aim preview
@@ -18,6 +18,7 @@ address (a GET, nothing applied), and the page shows the seat's private aim prev
 | Alternate Histories | ``opening`` | how many of each card, ``pick`` in all | ``{"type": "opening", "cards": [id…]}`` |
 | Alternate Histories | ``deck`` | one of the ready-made decks | ``{"type": "deck", "ready": name}`` |
 | Flick of Faith | ``flick`` | angle, power (and the piece, Dagda's hand), with a private aim preview | ``{"type": "flick", "angle": a, "power": p, …}`` |
+| Flick of Faith | ``temple`` | a place (x, y from 0 to 100) and the prophet building there | ``{"type": "build", "x": x, "y": y, "prophet": id}`` |
 | Hegemony of Faith | ``lineup`` | a believer of the seat's own for each place, ``min``–``max`` of them | ``{"type": "lineup", "order": [ID…]}`` |
 """
 
@@ -94,6 +95,19 @@ def web_form(game_key: str, prompt: Prompt, view: Mapping[str, Any] | None = Non
                  "preview": bool((view or {}).get("aim_preview", True))}
         return WebForm("flick", (), 0, 0, "Flick", "Angle 0 aims straight at the navel, + turns "
                        "clockwise; power from 1 to 10. A real flick wobbles a little.", extra)
+    if (game_key, prompt.free_form) == ("flick_of_faith", "temple"):
+        prophets = [q for q in p.get("prophets") or [] if isinstance(q, Mapping)]
+        islands = {i.get("index"): i for i in p.get("islands") or [] if isinstance(i, Mapping)}
+        builders: list[Item] = []
+        for q in prophets:
+            where = ", ".join(str(islands.get(i, {}).get("name", i)) for i in q.get("islands") or [])
+            builders.append(Item(f"your {q.get('kind', 'prophet')} on {where or 'a city'}", str(q.get("id"))))
+        centres = "; ".join(f"{i.get('name')} at {float(i.get('x', 0)):g}, {float(i.get('y', 0)):g}"
+                            for i in islands.values() if "x" in i and "y" in i)
+        hint = ("Or a place of your own: board coordinates from 0 to 100, within "
+                f"{float(p.get('max_distance', 0)):g} of the island's centre"
+                + (f" (centres: {centres})." if centres else "."))
+        return WebForm("temple", tuple(builders), 0, 0, "Build here", hint)
     if (game_key, prompt.free_form) == ("hegemony_of_faith", "lineup"):
         if p.get("zombies"):
             return None  # (graveyard believers too: the Discord form)
@@ -150,6 +164,15 @@ def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str
     p = prompt.params
     if form.style == "flick":
         return flick_action(form, fields)
+    if form.style == "temple":
+        action: dict[str, Any] = {"type": "build", "x": _number(fields, "x", 0, 100),
+                                  "y": _number(fields, "y", 0, 100)}
+        raw = (fields.get("prophet") or [""])[0]
+        if raw:
+            action["prophet"] = form.items[index(raw)].note
+            if str(action["prophet"]).isdigit():
+                action["prophet"] = int(action["prophet"])
+        return action
     if form.style == "lineup":
         held = sorted({_int(b.get("id"), 0) for b in _believers(view)})
         order = [held[index(v)] for v in fields.get("at", []) if v != ""]
@@ -277,6 +300,13 @@ def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str],
     if form.style == "flick":
         return (f'{head}{_flick_html(form, prefill or {}, version)}'
                 f'<button type="submit">{esc(form.submit)}</button></p></form>')
+    if form.style == "temple":
+        who = "".join(f'<option value="{i}">{esc(item.label)}</option>' for i, item in enumerate(form.items))
+        rows_t = ['<li><label>x <input type="number" name="x" min="0" max="100" step="any" required></label> '
+                  '<label>y <input type="number" name="y" min="0" max="100" step="any" required></label></li>']
+        if len(form.items) > 1:
+            rows_t.append(f'<li><label>Built by <select name="prophet">{who}</select></label></li>')
+        return f'{head}<ul>{"".join(rows_t)}</ul><p><button type="submit">{esc(form.submit)}</button></p></form>'
     rows: list[str] = []
     for i, item in enumerate(form.items):
         label = humanised(item.label, names)

@@ -1,6 +1,6 @@
 """Decisions a player page answers with a form of its own (``bot.web.forms``): Alternate
 Histories' deck, opening hand and card picks, Petition's card picks, Hegemony of Faith's line-ups,
-Flick of Faith's flicks with their aim preview (these four games' whole seeded games decide with
+Flick of Faith's flicks with their aim preview and temples (these four games' whole seeded games decide with
 them in ``test_player_secrets.py``) — each read back into the
 engine's action, applied once through the session, and refused when it is not an answer the form
 offers (nothing applied)."""
@@ -29,6 +29,13 @@ def fields_for(key: str, prompt: Prompt, action: dict[str, Any],
     """The form fields a player would fill in to send ``action`` (the computer player's)."""
     form = web_form(key, prompt, view)
     assert form is not None
+    if form.style == "temple":
+        if action.get("type") != "build":
+            raise ValueError("not a temple")
+        out = {"x": [repr(float(action["x"]))], "y": [repr(float(action["y"]))]}
+        if action.get("prophet") is not None:
+            out["prophet"] = [str([item.note for item in form.items].index(str(action["prophet"])))]
+        return out
     if form.style == "flick":
         if action.get("type") != "flick":
             raise ValueError("not a flick")

@@ -187,7 +187,7 @@ async def test_no_response_of_a_whole_game_shows_another_seats_secret(key: str, 
         players = PLAYERS[key]
         rng = random.Random(8)
         markers_at: list[dict[int, list[str]]] = []
-        from_page = from_form = 0
+        from_page = from_form = temples = 0
         seen_own = 0
         any_secrets = 0
         async with TestClient(TestServer(web.app)) as client:
@@ -233,12 +233,15 @@ async def test_no_response_of_a_whole_game_shows_another_seats_secret(key: str, 
                     body = await r.text()
                     assert r.status == 200, re.findall(r'class="notice[^"]*"[^>]*>(.*?)</p>', body)
                     from_form += 1
+                    temples += mine.prompt.free_form == "temple"
                 else:
                     await s.act(game_id, mine.seat, action, user_id=500 + mine.seat, answers=mine.ticket)
             assert (await s.get(game_id)).status == "finished", f"{key} did not end in {SCAN_LIMIT} moves"
             assert from_page > 0, f"no decision of {key} was made from a page"
             if key != "cult_wars":  # (its orders have no page form: presets and Discord)
                 assert from_form > 0, f"no decision of {key} was made with a page's form"
+            if key == "flick_of_faith":
+                assert temples > 0, "no temple was built from the page"
             # the scan can see a secret: each seat's own page shows its own
             if key != "flick_of_faith":  # (its secrets are a pending vote or pick: no text to find)
                 assert any_secrets > 0 and seen_own > 0, (key, any_secrets, seen_own)
