@@ -1,11 +1,11 @@
-"""Decisions a player page answers with a form of its own: the card picks and deck choices whose
-answers the engines document (``params`` in, the action out), written as plain HTML forms.
+"""Decisions a player page answers with a form of its own: the free-form decisions whose answers
+the engines document (``params`` in, the action out), written as plain HTML forms.
 
 Each form is read back here into the engine's action and nothing else: a field outside the
 prompt's own list, a count outside its bounds, is refused before anything is applied, and the
 action then goes the way every decision goes (``Sessions.act`` with the prompt's ticket, under the
-game's lock, where the engine judges it). Decisions with no form here (Cult Wars orders, a flick,
-a line-up raising graveyard believers) are answered on Discord; the page says so.
+game's lock, where the engine judges it). A decision with no form here (a line-up raising
+graveyard believers, a deck code of one's own) is answered on Discord; the page says so.
 
 A flick's form also previews: its **Preview** button asks for the page again with the aim in the
 address (a GET, nothing applied), and the page shows the seat's private aim preview
@@ -18,6 +18,7 @@ address (a GET, nothing applied), and the page shows the seat's private aim prev
 | Alternate Histories | ``opening`` | how many of each card, ``pick`` in all | ``{"type": "opening", "cards": [id…]}`` |
 | Alternate Histories | ``deck`` | one of the ready-made decks | ``{"type": "deck", "ready": name}`` |
 | Flick of Faith | ``flick`` | angle, power (and the piece, Dagda's hand), with a private aim preview | ``{"type": "flick", "angle": a, "power": p, …}`` |
+| Cult Wars | ``orders`` | the target (when the insignia step did not fix it), a slot for each strategy card, the action cards played and their targets, what lies face up | ``{"type": "orders", …}`` |
 | Flick of Faith | ``temple`` | a place (x, y from 0 to 100) and the prophet building there | ``{"type": "build", "x": x, "y": y, "prophet": id}`` |
 | Hegemony of Faith | ``lineup`` | a believer of the seat's own for each place, ``min``–``max`` of them | ``{"type": "lineup", "order": [ID…]}`` |
 """
@@ -95,6 +96,19 @@ def web_form(game_key: str, prompt: Prompt, view: Mapping[str, Any] | None = Non
                  "preview": bool((view or {}).get("aim_preview", True))}
         return WebForm("flick", (), 0, 0, "Flick", "Angle 0 aims straight at the navel, + turns "
                        "clockwise; power from 1 to 10. A real flick wobbles a little.", extra)
+    if (game_key, prompt.free_form) == ("cult_wars", "orders"):
+        private = (view or {}).get("private")
+        hand = [c for c in (private.get("hand") if isinstance(private, Mapping) else None) or []
+                if isinstance(c, Mapping)]
+        players = _int((view or {}).get("players"), 0)
+        others = [k for k in range(players) if k != prompt.seat]
+        values = [_int(v, 0) for v in p.get("strategy_cards") or []]
+        extra = {"values": values, "slots": [str(x) for x in p.get("slots") or []], "hand": hand,
+                 "others": others, "targets": [_int(t, -1) for t in p.get("targets") or []],
+                 "fixed": p.get("target"), "replace": bool(p.get("replace"))}
+        hint = (f"Lay strategy cards on the slots: they hold at most {_int(p.get('max_assign'), 0)} "
+                "followers in all. Cards left on no slot stay in your hand.")
+        return WebForm("orders", (), 0, 0, "Send my orders", hint, extra)
     if (game_key, prompt.free_form) == ("flick_of_faith", "temple"):
         prophets = [q for q in p.get("prophets") or [] if isinstance(q, Mapping)]
         islands = {i.get("index"): i for i in p.get("islands") or [] if isinstance(i, Mapping)}
@@ -164,6 +178,8 @@ def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str
     p = prompt.params
     if form.style == "flick":
         return flick_action(form, fields)
+    if form.style == "orders":
+        return orders_action(form, fields)
     if form.style == "temple":
         action: dict[str, Any] = {"type": "build", "x": _number(fields, "x", 0, 100),
                                   "y": _number(fields, "y", 0, 100)}
@@ -242,6 +258,85 @@ def flick_action(form: WebForm, fields: Mapping[str, Sequence[str]]) -> dict[str
     return action
 
 
+SLOT_WORDS = {"attack": "Attack", "defend": "Defend", "sacrifice": "Sacrifice", "breed": "Breed"}
+
+
+def orders_action(form: WebForm, fields: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """Cult Wars orders from the page's form (each field one of the form's own values)."""
+    x = form.extra
+    one = {k: (v[0] if v else "") for k, v in fields.items()}
+
+    def seat_of(raw: str, allowed: Sequence[int]) -> int:
+        if not (raw.isascii() and raw.isdigit() and len(raw) < 3) or int(raw) not in allowed:
+            raise FormRefused("that is not a cult you may target")
+        return int(raw)
+
+    action: dict[str, Any] = {"type": "orders"}
+    if x["fixed"] is None:
+        action["target"] = seat_of(one.get("target", ""), x["targets"])
+    slots: dict[str, list[int]] = {slot: [] for slot in x["slots"]}
+    for i, value in enumerate(x["values"]):
+        slot = one.get(f"card-{i}", "")
+        if slot and slot not in slots:
+            raise FormRefused("that is not a slot")
+        if slot:
+            slots[slot].append(value)
+    action["slots"] = slots
+    plays: list[dict[str, Any]] = []
+    played: list[str] = []
+    for raw in fields.get("play", []):
+        if not (raw.isascii() and raw.isdigit() and len(raw) < 3) or int(raw) >= len(x["hand"]):
+            raise FormRefused("that is not an action card you hold")
+        card = x["hand"][int(raw)]
+        aim = one.get(f"aim-{raw}", "")
+        target = seat_of(aim, x["others"]) if aim and card.get("target") != "self" else None
+        plays.append({"card": str(card.get("id")), "target": target})
+        played.append(str(card.get("id")))
+    action["actions"] = plays
+    allowed = {*x["slots"], *played, *([] if x["fixed"] is not None else ["target"])}
+    face = [f for f in fields.get("face", []) if f in allowed]
+    action["face_up"] = face
+    if x["replace"]:
+        action["replace"] = True
+    return action
+
+
+def _orders_html(form: WebForm, names: Sequence[str]) -> str:
+    x = form.extra
+
+    def name(k: int) -> str:
+        return names[k] if 0 <= k < len(names) else f"seat {k + 1}"
+
+    rows: list[str] = []
+    if x["fixed"] is None:
+        options = "".join(f'<option value="{k}">{esc(name(k))}</option>' for k in x["targets"])
+        rows.append(f'<li><label>Target <select name="target">{options}</select></label></li>')
+    slot_options = '<option value="">in my hand</option>' + "".join(
+        f'<option value="{esc(s)}">{esc(SLOT_WORDS.get(s, s))}</option>' for s in x["slots"])
+    cards = "".join(f'<li><label>Strategy card {v} <select name="card-{i}">{slot_options}</select></label></li>'
+                    for i, v in enumerate(x["values"]))
+    rows.append(f'<li><fieldset><legend>Strategy cards</legend><ul>{cards}</ul></fieldset></li>')
+    if x["hand"]:
+        plays = []
+        aims = '<option value="">my target</option>' + "".join(
+            f'<option value="{k}">{esc(name(k))}</option>' for k in x["others"])
+        for j, card in enumerate(x["hand"]):
+            aim = (f' <label>at <select name="aim-{j}">{aims}</select></label>'
+                   if card.get("target") != "self" else "")
+            plays.append(f'<li><label><input type="checkbox" name="play" value="{j}"> Play '
+                         f'<b>{esc(str(card.get("name", "?")))}</b></label>{aim} '
+                         f'<span class="desc">{esc(str(card.get("text", "")))}</span></li>')
+        rows.append(f'<li><fieldset><legend>Action cards</legend><ul>{"".join(plays)}</ul></fieldset></li>')
+    faces = [*([] if x["fixed"] is not None else [("target", "my target")]),
+             *((s, SLOT_WORDS.get(s, s)) for s in x["slots"]),
+             *((str(c.get("id")), str(c.get("name", "?"))) for c in x["hand"])]
+    boxes = "".join(f'<label><input type="checkbox" name="face" value="{esc(v)}"> {esc(w)}</label> '
+                    for v, w in faces)
+    rows.append(f'<li><fieldset><legend>Face up (everyone sees them before the reveal)</legend>{boxes}'
+                '</fieldset></li>')
+    return f'<ul>{"".join(rows)}</ul>'
+
+
 def aim_png(key: str, view: Mapping[str, Any], seat: int, angle: float, power: float,
             piece: str | None, hand: str | None, names: Sequence[str]) -> bytes:
     """The seat's private aim preview as PNG (drawn by the game's own UI, from its own view)."""
@@ -300,6 +395,8 @@ def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str],
     if form.style == "flick":
         return (f'{head}{_flick_html(form, prefill or {}, version)}'
                 f'<button type="submit">{esc(form.submit)}</button></p></form>')
+    if form.style == "orders":
+        return f'{head}{_orders_html(form, names)}<p><button type="submit">{esc(form.submit)}</button></p></form>'
     if form.style == "temple":
         who = "".join(f'<option value="{i}">{esc(item.label)}</option>' for i, item in enumerate(form.items))
         rows_t = ['<li><label>x <input type="number" name="x" min="0" max="100" step="any" required></label> '

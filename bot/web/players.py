@@ -142,6 +142,8 @@ class Asked:
     offers what it can enumerate and says where the rest is."""
     form: str = ""
     """The page's own form for a free-form decision (:mod:`bot.web.forms`), as HTML."""
+    revising: bool = False
+    """The seat answered already and may still change its answer (the form replaces it)."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,9 @@ def _decision_html(p: PlayerPage) -> str:
         else:
             parts.append(f"<p>Nothing for you to decide right now — waiting for {esc(p.waiting)}.</p>")
         return "".join(parts) + "</section>"
+    if a.revising:
+        parts.append('<p class="notice ok">Your answer is in. You may still change it until everyone '
+                     "has answered: send the form again.</p>")
     parts.append(f'<p class="prompt">{humanised(a.text, p.names)}</p>')
     if a.deadline is not None:
         parts.append(f'<p class="due">Due by {when_html(a.deadline)}; then {esc(a.timeout_note)}.</p>')

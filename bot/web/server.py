@@ -708,19 +708,25 @@ class WebServer:
         ui = get_ui(game.game_key)
         names = [s.name for s in game.seats]
         mine = snap.prompt_of(seat) if game.status == "active" else None
+        revising = mine is None and game.status == "active"
+        if revising:  # (an answer the seat may still change: Cult Wars orders until all are in)
+            mine = snap.revision_of(seat)
         asked = None
         token = (await self.ensure_link(game.id)).rstrip("/").rsplit("/", 1)[1]
         form_token = players.form_token(await self.secret(), token, part)
         if mine is not None:
             p = mine.prompt
             own = web_forms.web_form(game.game_key, p, view) if p.free_form else None
+            if revising and own is None:
+                mine = None  # (a revision is offered only where the page has the form)
+        if mine is not None:
             asked = players.Asked(
                 p.kind, p.text, str(mine.ticket), mine.deadline.due_at if mine.deadline else None,
-                p.timeout_note, players.grouped(p.choices) if p.choices else [],
+                p.timeout_note, players.grouped(p.choices) if p.choices and not revising else [],
                 bool(p.free_form) and own is None
                 and (game.game_key, p.free_form) not in players.LISTED_IN_FULL,
                 web_forms.form_html(own, form_token, str(mine.ticket), names, prefill, game.version)
-                if own else "")
+                if own else "", revising)
         hand = ui.hand_text(view)
         page = players.PlayerPage(
             game_name=tl.engine.name, game_key=game.game_key, token=token, seat=seat,

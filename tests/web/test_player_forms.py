@@ -1,6 +1,6 @@
 """Decisions a player page answers with a form of its own (``bot.web.forms``): Alternate
 Histories' deck, opening hand and card picks, Petition's card picks, Hegemony of Faith's line-ups,
-Flick of Faith's flicks with their aim preview and temples (these four games' whole seeded games decide with
+Flick of Faith's flicks with their aim preview and temples, Cult Wars orders (each game's games' whole seeded games decide with
 them in ``test_player_secrets.py``) — each read back into the
 engine's action, applied once through the session, and refused when it is not an answer the form
 offers (nothing applied)."""
@@ -29,6 +29,31 @@ def fields_for(key: str, prompt: Prompt, action: dict[str, Any],
     """The form fields a player would fill in to send ``action`` (the computer player's)."""
     form = web_form(key, prompt, view)
     assert form is not None
+    if form.style == "orders":
+        if action.get("type") != "orders" or action.get("loss_order") not in (None, "proportional"):
+            raise ValueError("not orders the form can write")
+        x = form.extra
+        out: dict[str, list[str]] = {}
+        if x["fixed"] is None:
+            out["target"] = [str(action["target"])]
+        free = list(enumerate(x["values"]))
+        for slot, values in (action.get("slots") or {}).items():
+            for v in values:
+                i = next(i for i, value in free if value == v)
+                free.remove((i, v))
+                out[f"card-{i}"] = [slot]
+        ids = [str(c["id"]) for c in x["hand"]]
+        for play in action.get("actions") or []:
+            j = ids.index(play["card"])
+            out.setdefault("play", []).append(str(j))
+            if play.get("target") is not None:
+                out[f"aim-{j}"] = [str(play["target"])]
+        face = action.get("face_up") or []
+        if face == "all":
+            raise ValueError("all face up")
+        if face:
+            out["face"] = [str(f) for f in face]
+        return out
     if form.style == "temple":
         if action.get("type") != "build":
             raise ValueError("not a temple")
@@ -193,3 +218,39 @@ async def test_a_flick_is_previewed_and_made_from_the_page(env: Env, web: WebSer
     log = await env.storage.actions(table.id)
     assert log[before][:2][0] == mine.seat and log[before][1]["type"] == "flick"
     assert (log[before][1]["angle"], log[before][1]["power"]) == (12.5, 6.0)
+
+
+async def test_cult_wars_orders_are_written_and_changed_from_the_page(env: Env, web: WebServer,
+                                                                     client: Client) -> None:
+    s = env.sessions
+    table = await s.open_table(guild_id=1, channel_id=2, host_id=HOST, host_name="Ann",
+                               game_key="cult_wars", seed=9)
+    await s.join(table.id, GUEST, "Bo")
+    await s.join(table.id, 1003, "Cy")
+    await s.start(table.id, HOST)
+    for seat in range(3):  # every cult chooses its target (the insignia step)
+        mine = (await s.snapshot(table.id)).prompt_of(seat)
+        assert mine is not None and mine.prompt.kind == "target"
+        await s.act(table.id, seat, dict(mine.prompt.choices[0].action), answers=mine.ticket)
+    path = await player_path(web, env, table.id, 0)
+    body = await (await client.get(path)).text()
+    assert 'name="card-0"' in body and "on-discord" not in body
+    hand = registry.get("cult_wars").view(s.state_of(await s.get(table.id)), 0)["private"]["hand"]
+    fields = {"card-4": ["attack"], "card-3": ["defend"], "card-0": ["breed"], "play": ["0"],
+              "face": ["attack"]}
+    status, said = await _post(client, path, body, {**fields, "card-5": ["sacrifice"]})
+    assert status == 409 and "Nothing was applied" in said  # (5 + 3 + 1 + 8 followers: more than 12)
+    status, said = await _post(client, path, body, fields)
+    assert (status, said) == (200, "Done: your answer was sent.")
+    sent = (await env.storage.actions(table.id))[-1]
+    assert sent[0] == 0 and sent[1]["slots"] == {"attack": [5], "defend": [3], "sacrifice": [], "breed": [1]}
+    assert sent[1]["actions"][0]["card"] == hand[0]["id"] and sent[1]["face_up"] == ["attack"]
+    # until every cult has sent theirs, the page offers to change them
+    again = await (await client.get(path)).text()
+    assert "You may still change it" in again
+    status, said = await _post(client, path, again, {"card-4": ["defend"]})
+    assert status == 409 and "Nothing was applied" in said  # (an attack laid face up stays as it was)
+    status, said = await _post(client, path, again, {**fields, "card-1": ["sacrifice"]})
+    assert status == 200
+    changed = (await env.storage.actions(table.id))[-1]
+    assert changed[1]["replace"] is True and changed[1]["slots"]["sacrifice"] == [1]
