@@ -89,3 +89,24 @@ def test_the_board_says_in_words_what_its_icons_show(game: str, players: int, wo
     assert icons and min(icons) >= 800 * MIN_TEXT_SHARE
     assert min(sizes) >= 800 * MIN_TEXT_SHARE
     assert word in ui.board_alt(view, names=None)
+
+
+def test_a_text_drawn_from_the_kept_masks_is_the_text_rendered_anew() -> None:
+    """The kit keeps rendered texts (a board draws the labels of the board before it): a text
+    drawn again, at a whole or a half pixel, is pixel for pixel what a fresh rendering draws,
+    in another colour too."""
+    from bot.render import kit
+
+    def draw(fill: tuple[int, int, int]) -> bytes:
+        c = Canvas(400, 120)
+        c.text((10, 10), "Zoë's turn: 3 followers", 24, fill)
+        c.text((200.5, 70), "Landship Mk IV", 24, fill, anchor="mm")
+        return c.image.tobytes()
+
+    kit._masks.clear()
+    fresh = draw((255, 255, 255))
+    assert len(kit._masks) >= 2
+    assert draw((255, 255, 255)) == fresh
+    kit._masks.clear()
+    red = draw((255, 0, 0))
+    assert draw((255, 0, 0)) == red != fresh
