@@ -1,8 +1,9 @@
 """Screenshots of the web pages for the README (``docs/images/web_*.png``).
 
 For each game a table of members named in several scripts plays some moves (each chosen by the
-computer player, seeded) until a member has a decision to make; its pages are served on this
-machine and headless Chromium takes the game's page and that member's own page
+computer player, seeded) until a member has a decision to make (in Flick of Faith, a flick, shown
+with its aim preview); its pages are served on this machine and headless Chromium takes the game's
+page and that member's own page
 (``web_<game>.png``, ``web_<game>_player.png``), and — for Hegemony of Faith — the game's page as
 a wide screen and a phone show it (``web_page.png``, ``web_page_phone.png``):
 
@@ -33,7 +34,7 @@ from bot.web import WebServer  # noqa: E402
 NAMES = ["Алиса", "李雷", "محمد", "Zoë", "Ngozi"]
 PLAYERS = {"hegemony_of_faith": 4, "cult_wars": 3, "petition": 3, "alternate_histories": 2,
            "flick_of_faith": 3}
-MOVES = {"hegemony_of_faith": 40, "cult_wars": 9, "petition": 12, "alternate_histories": 30,
+MOVES = {"hegemony_of_faith": 40, "cult_wars": 12, "petition": 12, "alternate_histories": 30,
          "flick_of_faith": 10}
 """Moves played before the shots (then on until a member may decide from their page)."""
 SEED = 56
@@ -72,7 +73,8 @@ async def _game(sessions: Sessions, key: str) -> tuple[int, int]:
         snap = await sessions.snapshot(table.id)
         if not snap.open:
             break
-        offered = [o for o in snap.open if o.prompt.choices]
+        offered = [o for o in snap.open if (o.prompt.free_form == "flick" if key == "flick_of_faith"
+                                            else o.prompt.choices or o.prompt.free_form)]
         if n >= MOVES[key] and offered:
             return table.id, offered[0].seat
         mine = snap.open[0]
@@ -106,6 +108,8 @@ async def main(out: Path) -> None:
                     for name, size in SHOTS.items():
                         await _shoot(chromium, page, size, out / name)
                 await _shoot(chromium, page, GAME_SHOT, out / f"web_{key}.png")
+                if key == "flick_of_faith":  # (a flick, with its private aim preview)
+                    player += "?angle=-12&power=6&aim=1"
                 await _shoot(chromium, player, GAME_SHOT, out / f"web_{key}_player.png")
         finally:
             await web.stop()

@@ -364,7 +364,7 @@ def _flick_html(form: WebForm, prefill: Mapping[str, str], version: int) -> str:
         options = none + "".join(f'<option value="{esc(v)}"{" selected" if v == chosen else ""}>{esc(v)}</option>'
                                  for v in values)
         rows.append(f'<li><label>{words} <select name="{name}">{options}</select></label></li>')
-    preview = ""
+    preview = image = ""
     if x["preview"]:
         preview = ('<button type="submit" formmethod="get" formaction="./" name="aim" value="1">'
                    'Preview</button> ')
@@ -375,12 +375,12 @@ def _flick_html(form: WebForm, prefill: Mapping[str, str], version: int) -> str:
         if aim is not None:
             query = "&amp;".join(f"{k}={esc(str(v))}" for k, v in zip(("angle", "power", "piece", "hand"), aim, strict=True)
                                  if v is not None)
-            preview += (f'</p><p class="aim"><img src="aim/{version}.png?{query}" alt="Your aim preview at '
-                        f'angle {aim[0]:g} and power {aim[1]:g}: the dashed line is the path without '
-                        f'wobble, ringed discs show where discs would stop.">')
+            image = (f'<p class="aim"><img src="aim/{version}.png?{query}" alt="Your aim preview at '
+                     f'angle {aim[0]:g} and power {aim[1]:g}: the dashed line is the path without '
+                     f'wobble, ringed discs show where discs would stop."></p>')
     else:
         preview = '<span class="hint">Eyes Closed: no aim preview this Generation.</span> '
-    return f'<ul>{"".join(rows)}</ul><p>{preview}'
+    return f'<ul>{"".join(rows)}</ul><p>{preview}<button type="submit">{esc(form.submit)}</button></p>{image}'
 
 
 def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str],
@@ -393,8 +393,7 @@ def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str],
             f'<input type="hidden" name="answer" value="form">'
             f'<p class="hint">{esc(form.hint)}</p>')
     if form.style == "flick":
-        return (f'{head}{_flick_html(form, prefill or {}, version)}'
-                f'<button type="submit">{esc(form.submit)}</button></p></form>')
+        return f'{head}{_flick_html(form, prefill or {}, version)}</form>'
     if form.style == "orders":
         return f'{head}{_orders_html(form, names)}<p><button type="submit">{esc(form.submit)}</button></p></form>'
     if form.style == "temple":
