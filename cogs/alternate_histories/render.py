@@ -524,8 +524,11 @@ def _awaited(view: JSON, who: Sequence[str]) -> tuple[str, str, list[str]]:
         attacker = next((p for p in view.get("battlefield", []) if p["uid"] == pending.get("attacker")),
                         None)
         what = f"{who[cur]}'s {attacker['name']}" if attacker else who[cur]
-        return who[seat], " may react", [f"{what} attacks: flee, intercept with a unit, or let "
-                                         "the attack go ahead."]
+        within = (f" within {_minutes(int(view['reaction_window']))}"
+                  if view.get("reaction_window") else "")
+        return who[seat], " may react", [f"{what} attacks: {who[seat]} may flee, intercept with a "
+                                         f"unit or let the attack go ahead{within}; then the "
+                                         "computer player decides."]
     if kind in PENDING_WORDS:
         seat = int(pending["seat"])
         card = card_name(pending.get("card")) if pending.get("card") else "the card"
@@ -541,6 +544,16 @@ def awaited_line(view: JSON, who: Sequence[str]) -> str:
         return "Game over: " + _end_reason(view, who)
     head, rest, lines = _awaited(view, who)
     return (f"{head}{rest}: " if head else "") + " ".join(lines)
+
+
+def _minutes(seconds: int) -> str:
+    """A window's length as people say it: "30 minutes", "1 hour", "1 day"."""
+    minutes = max(1, round(seconds / 60))
+    if minutes % 1440 == 0:
+        return plural(minutes // 1440, "day")
+    if minutes % 60 == 0:
+        return plural(minutes // 60, "hour")
+    return plural(minutes, "minute")
 
 
 def _end_reason(view: JSON, who: Sequence[str]) -> str:

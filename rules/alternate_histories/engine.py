@@ -926,6 +926,7 @@ def public_view(s: State) -> dict[str, Any]:
         "pending": _frame_public(s.stack[-1]) if s.stack else None,
         "last_combat": s.last_combat, "rally": s.rally, "spy_hunt": s.spy_hunt,
         "winner": s.winner, "reason": s.reason, "max_turns": s.max_turns,
+        "reaction_window": s.reaction_window,
         "rules": s.rules,
     }
 
