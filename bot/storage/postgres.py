@@ -38,7 +38,6 @@ from urllib.parse import unquote
 
 import asyncpg
 
-from . import migrations
 from .base import (
     G_COLUMNS,
     DeadlineRow,
@@ -58,6 +57,8 @@ from .base import (
     to_json,
 )
 from .dialect import POSTGRES
+from .migrations import scripts
+from .migrations import tables as schema_tables
 from .sql import Executor, Landed, SqlStorage, boundary, row_to_game
 
 log = logging.getLogger("herald.storage")
@@ -132,7 +133,7 @@ def scrubbed(text: str, url: str) -> str:
     return text
 
 
-MIGRATIONS: list[str] = migrations.scripts(POSTGRES)
+MIGRATIONS: list[str] = scripts(POSTGRES)
 """Each schema step as PostgreSQL runs it: step for step the SQLite backend's, so a schema number
 means the same in both."""
 
@@ -618,7 +619,7 @@ class PostgresStorage(SqlStorage):
         async with self._connection() as conn:
             names = {str(r[0]) for r in await conn.fetch(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
-        missing = sorted(migrations.tables(MIGRATIONS) - names)
+        missing = sorted(schema_tables(MIGRATIONS) - names)
         if missing:
             raise StorageOpenError(
                 f"{self.where} lacks Herald's table(s) {', '.join(missing)}, so it was edited by "

@@ -39,7 +39,6 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from ..turns import Turns
-from . import migrations
 from .base import (
     DEADLINE_COLUMNS,
     DeadlineRow,
@@ -60,6 +59,8 @@ from .base import (
     to_json_utf8,
 )
 from .dialect import SQLITE
+from .migrations import scripts
+from .migrations import tables as schema_tables
 from .sql import (
     _WAIT,
     EVENTS_PER_STATEMENT,
@@ -81,7 +82,7 @@ USER_VERSION = "PRAGMA user_version"
 """The schema version of a SQLite database (0: not Herald's, or empty)."""
 TABLE_NAMES = "SELECT name FROM sqlite_master WHERE type='table'"
 
-MIGRATIONS: list[str] = migrations.scripts(SQLITE)
+MIGRATIONS: list[str] = scripts(SQLITE)
 """Each schema step as SQLite runs it (statements separated by ``;``)."""
 
 _T = TypeVar("_T")
@@ -469,7 +470,7 @@ _RESTORE = ("stop Herald, copy your latest backup over the file, delete the -wal
 """How to recover from a damaged database, for the admin."""
 
 
-_HERALD_TABLES = migrations.tables(MIGRATIONS)
+_HERALD_TABLES = schema_tables(MIGRATIONS)
 """The tables the migrations leave behind."""
 
 
