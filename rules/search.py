@@ -23,7 +23,9 @@ The search, for one decision:
 * candidates are picked by UCB1 (every candidate once, then the best upper bound), and the one
   tried most is played (ties: the better mean, then the earlier candidate); a game whose
   playouts are short for what they must judge sets ``search_margin``: the heuristic's own answer
-  then stands unless the one tried most scores at least that much better on average.
+  then stands unless the one tried most scores at least that much better on average, and a game
+  whose playouts are noisy sets ``search_min_visits``: it also stands unless both were tried at
+  least that many times (a search its time budget stopped early).
 
 It stops after a number of iterations, which makes a decision depend only on the view, the prompt,
 the rng's seed and the budget (replays and tests are stable), or earlier when a time budget runs
@@ -321,6 +323,10 @@ def run(engine: Engine[Any], view: JSON, prompt: Prompt, rng: random.Random, bud
         done += 1
     best = max(range(n), key=lambda j: (alive[j], visits[j],
                                         totals[j] / visits[j] if visits[j] else 0.0, -j))
+    least = int(getattr(engine, "search_min_visits", 0))
+    if best != 0 and least and min(visits[0], visits[best]) < least:
+        # (too few samples to tell noisy playouts apart, a time budget cut short: the heuristic)
+        best = 0
     margin = float(getattr(engine, "search_margin", 0.0))
     if margin and best != 0 and visits[0] and visits[best]:
         # the heuristic's own answer stands unless the samples say clearly better

@@ -982,14 +982,17 @@ class FlickOfFaith(Engine[FlickState]):
     search_iterations = {"normal": 24, "hard": 96}
     """Samples per searched decision: each plays a candidate flick, a physics simulation of 2-4
     ms with its wobble, so fewer than the common budget keep a decision near its time."""
-    search_horizon = {"normal": 1, "hard": 1}
-    """Decisions a playout goes on for after the candidate: the seat's own next one (a re-flick
-    from the corner, a temple); what the wobble did is judged there."""
+    search_horizon = {"normal": 0, "hard": 0}
+    """Decisions a playout goes on for after the candidate: none, what the wobble did is judged
+    right away (a playout's next flick costs another simulation, and halved the samples)."""
     search_seconds = {"normal": 0.08, "hard": 0.42}
     """The time budgets, less what listing the candidates costs (the heuristic's ranking of its
     aims, 10-30 ms), so that a decision keeps to about 0.1 s and 0.5 s in all."""
     search_margin = 0.01
-    """The heuristic's aim stands unless another does better by this much on average."""
+    """The heuristic's aim stands unless another does better by this much on average..."""
+    search_min_visits = 8
+    """... over at least this many wobbles each (a search the time budget stopped early keeps the
+    heuristic's aim rather than trust a few lucky or unlucky flicks)."""
 
     def determinize(self, view: JSON, seat: int, rng: random.Random) -> FlickState:
         """A full state consistent with seat ``seat``'s own view, read from nothing else

@@ -36,7 +36,7 @@ from .state import FlickState
 
 JSON = dict[str, Any]
 
-FLICK_CANDIDATES = 4
+FLICK_CANDIDATES = 3
 """How many of the heuristic's ranked aims a Mission flick compares (the best one is also tried
 softer and harder)."""
 RANK_TARGETS = bot.CANDIDATES
@@ -152,8 +152,8 @@ def playout_action(view: JSON, prompt: Prompt, rng: random.Random) -> Action:
 
 def standing(state: FlickState) -> list[float]:
     """Each seat's expected VP at the end, roughly: VP now, what Worship would give for the
-    board as it lies, prophets left to flick this Generation and prophets on a city that may
-    still become temples."""
+    board as it lies, prophets on the navel (they score when the turn ends), prophets left to
+    flick this Generation and prophets on a city that may still become temples."""
     s = state
     res = scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)
     out = [float(s.vp[k]) + float(res[k]["vp"]) for k in range(s.players)]
@@ -163,9 +163,13 @@ def standing(state: FlickState) -> list[float]:
     can_build = "sealed_gates" not in s.laws
     for d in s.discs:
         k = d["owner"]
-        if k is None or d["kind"] not in PROPHET_KINDS or not can_build or s.temples[k] <= 0:
+        if k is None or d["kind"] not in PROPHET_KINDS:
             continue
-        if geometry.city_at(d["x"], d["y"], KINDS[d["kind"]].radius) is not None:
+        r = KINDS[d["kind"]].radius
+        if geometry.on_navel(d["x"], d["y"], r):  # (it scores when the turn ends)
+            out[k] += scoring.navel_value(s.discs, s.players, s.laws, s.gods, k)
+        elif (can_build and s.temples[k] > 0
+              and geometry.city_at(d["x"], d["y"], r) is not None):
             out[k] += CITY_VALUE
     return out
 

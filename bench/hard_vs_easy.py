@@ -1,0 +1,44 @@
+"""One line of the strength bench, quickly: ``hard`` in a rotating seat against ``easy`` seats.
+
+``bench/strength.py`` plays four matches and the counter-strategies per game; on a busy machine a
+game whose decisions are dear (Flick of Faith's physics) is measured faster with only the match
+the issue's goal is about, and the time of every searched decision (median, p99), as the platform
+runs it (the time budget may stop a search; how often is counted):
+
+    python bench/hard_vs_easy.py --game flick_of_faith --players 2 --games 40
+    python bench/hard_vs_easy.py --game flick_of_faith --players 4 --games 24
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import strength  # noqa: E402
+
+from rules import registry, search  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="flick_of_faith")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--games", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    engine = registry.get(args.game)
+    print(f"{engine.name}, {args.players} players, hard {search.budget_for(engine, 'hard')}",
+          flush=True)
+    times: list[float] = []
+    w, g = strength.match(engine, strength.strength("hard", times), strength.strength("easy", []),
+                          args.players, args.games, args.seed)
+    print(strength.line("hard vs easy", w, g, args.players))
+    print(strength.timing("time per hard decision", times, strength.CUT["hard"]))
+
+
+if __name__ == "__main__":
+    main()
