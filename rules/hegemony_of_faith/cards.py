@@ -78,14 +78,14 @@ def compare(a: int, b: int, reverse: bool = False) -> int:
 
 
 def beats_reason(winner: int, loser: int, reverse: bool = False) -> str:
-    """Why believer type ``winner`` beat ``loser``, from the circle: "a Fool beats a Fanatic and
-    an Elder" (each type beats the two below it, round the circle), or under Karma Reversed "Karma
-    Reversed: a Fool loses to an Elder on the circle"."""
+    """Why believer type ``winner`` beat ``loser``, from the circle: "a Fool defeats a Fanatic
+    and an Elder" (each type defeats the two below it, round the circle), or under Karma Reversed
+    "Karma Reversed: a Fool loses to an Elder on the circle"."""
     if reverse:
         return (f"Karma Reversed: {article(BELIEVER_NAMES[winner])} loses to "
                 f"{article(BELIEVER_NAMES[loser])} on the circle")
     low, lower = beats(winner)
-    return (f"{article(BELIEVER_NAMES[winner])} beats {article(BELIEVER_NAMES[low])} and "
+    return (f"{article(BELIEVER_NAMES[winner])} defeats {article(BELIEVER_NAMES[low])} and "
             f"{article(BELIEVER_NAMES[lower])}")
 
 
