@@ -8,7 +8,11 @@ then, every game at the same moment again, makes the first choice of the panel (
 a form of its own is made through the session instead, as the form's last click does, and not
 timed). Every interaction the bot receives is timed from the moment discord.py builds it to the
 first call that answers it (``defer``, ``send_message``, ``edit_message``, ``send_modal``):
-percentiles by kind of interaction, and for all.
+percentiles by kind of interaction, and for all. The second table splits that time: from the
+interaction's arrival to the moment Herald's handler starts (``bot.refusals.answering``, which
+every handler enters first: the event loop busy with other work, simcord's own included) and
+from there to the answer (Herald's own work before it acknowledges: finding the decision in the
+storage, drawing a panel).
 
     python bench/interaction_ack.py                       # 100 Petition tables, 10 rounds
     python bench/interaction_ack.py --games 20 --rounds 5 --game alternate_histories
@@ -23,16 +27,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
+import contextlib  # noqa: E402
 import logging  # noqa: E402
+import os  # noqa: E402
 import random  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections import defaultdict  # noqa: E402
+from collections.abc import AsyncIterator  # noqa: E402
 from typing import Any  # noqa: E402
 
 import discord  # noqa: E402
 import simcord  # noqa: E402
 
+from bot import refusals  # noqa: E402
 from bot.app import HeraldBot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from tests.discord.helpers import board_of, first_choice, simultaneously  # noqa: E402
@@ -45,13 +53,30 @@ class AckTimer:
 
     def __init__(self) -> None:
         self.delays: dict[str, list[float]] = defaultdict(list)
+        self.waited: list[float] = []
+        """Arrival → the handler's start, for each interaction answered (all kinds)."""
+        self.handled: list[float] = []
+        """The handler's start → its first answer."""
         self.received: dict[int, float] = {}
         """Interaction id → when discord.py built it (removed at its first answer)."""
+        self.started: dict[int, float] = {}
+        """Interaction id → when Herald's handler entered ``answering``."""
         self._patched: list[tuple[Any, str, Any]] = []
 
     def __enter__(self) -> AckTimer:
         timer = self
         real_init = discord.Interaction.__init__
+        real_answering = refusals.answering
+
+        @contextlib.asynccontextmanager
+        async def answering(interaction: discord.Interaction) -> AsyncIterator[None]:
+            timer.started.setdefault(interaction.id, time.perf_counter())
+            async with real_answering(interaction):
+                yield
+
+        for module in list(sys.modules.values()):  # (every module that imported it by name)
+            if getattr(module, "answering", None) is real_answering:
+                self._patch(module, "answering", answering)
 
         def init(self: Any, *args: Any, **kwargs: Any) -> None:
             real_init(self, *args, **kwargs)
@@ -65,6 +90,11 @@ class AckTimer:
                 async def answer(self: Any, *args: Any, **kwargs: Any) -> Any:
                     parent = self._parent
                     t0 = timer.received.pop(parent.id, None)
+                    t1 = timer.started.pop(parent.id, None)
+                    if t0 is not None and t1 is not None:
+                        now = time.perf_counter()
+                        timer.waited.append(t1 - t0)
+                        timer.handled.append(now - t1)
                     if t0 is not None:
                         data = parent.data or {}
                         cid = str(data.get("custom_id") or data.get("name") or "?")
@@ -166,6 +196,14 @@ def main() -> None:
     for kind, ds in [*sorted(timer.delays.items()), ("all", every)]:
         print(f"| {kind} | {len(ds)} | {1000 * percentile(ds, 0.5):.0f} | {1000 * percentile(ds, 0.9):.0f} | "
               f"{1000 * percentile(ds, 0.99):.0f} | {1000 * max(ds, default=0):.0f} |")
+    print()
+    print("| of which | n | p50 ms | p90 ms | p99 ms | max ms |")
+    print("|---|---|---|---|---|---|")
+    for part, ds in (("before the handler starts", timer.waited), ("in the handler", timer.handled)):
+        print(f"| {part} | {len(ds)} | {1000 * percentile(ds, 0.5):.0f} | {1000 * percentile(ds, 0.9):.0f} | "
+              f"{1000 * percentile(ds, 0.99):.0f} | {1000 * max(ds, default=0):.0f} |")
+    print(f"\nload average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"({os.cpu_count()} cores)")
 
 
 if __name__ == "__main__":

@@ -556,11 +556,12 @@ class DiscordDelivery:
             tail.append(STALLED_LINE)
         if ask:  # (named; pinged only if a ping is their notice)
             tail.append(ask)
-        if board is not None and (tail or posting):
-            tail.append(f"[board]({board.jump_url})")
         posts[-1][0].extend(tail)
         messages = [(chunk, files if k == 0 else [])
                     for text_lines, files in posts for k, chunk in enumerate(chunk_lines(text_lines))]
+        if board is not None and messages:  # (with the last message: never a message of its own)
+            text, files = messages[-1]
+            messages[-1] = (f"{text}\n[board]({board.jump_url})", files)
         sent = 0
 
         async def send_log(channel: Any) -> None:
@@ -569,7 +570,7 @@ class DiscordDelivery:
             while sent < len(messages):
                 text, files = messages[sent]
                 last = sent == len(messages) - 1
-                await self.send_line(game, channel, clip(text), files if attach else [],
+                await self.send_line(game, channel, clip(text, 2000), files if attach else [],
                                      pings(ping_ids) if last else NO_PINGS)
                 sent += 1
 

@@ -9,6 +9,8 @@ Discord, and that nothing is lost for it.
   again; an unchanged hand is not drawn again.
 * A flick's animation goes with the board edit: a whole Flick of Faith game posts at most one
   thread message per two decisions.
+* The link to the board rides on the thread's last message, never a message of its own (a long
+  Cult Wars reveal used to push it into one).
 
 Games are played through the session layer (as a click does), every seat a human player.
 """
@@ -31,7 +33,7 @@ from tests.discord.helpers import open_seeded_table
 @pytest.fixture
 def sketchy_images(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tiny images instead of boards and hands: these tests count requests, not pictures."""
-    for key in ("flick_of_faith", "alternate_histories", "petition"):
+    for key in ("flick_of_faith", "alternate_histories", "petition", "cult_wars"):
         ui = get_ui(key)
         monkeypatch.setattr(ui, "board_image", lambda *a, **k: Image.new("RGB", (8, 8)))
         monkeypatch.setattr(ui, "hand_image", lambda *a, **k: Image.new("RGB", (8, 8)))
@@ -161,3 +163,31 @@ async def test_a_flick_of_faith_game_posts_at_most_one_thread_message_per_two_de
     edits = [b for m, b in requests_to(env, start, thread.id) if m == "PATCH"]
     assert board is not None and len(edits) <= decisions  # one board edit per decision at most
     assert len(posts) <= decisions / 2, (len(posts), decisions)
+
+
+@pytest.mark.usefixtures("sketchy_images")
+async def test_the_board_link_is_never_a_thread_message_of_its_own(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    env, bot = simcord_env, simcord_bot
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    players = [guild.add_member(env.create_user(name)) for name in ("ann", "bob", "cal")]
+    await players[0].slash(channel, "play", game="cult_wars")
+    lobby = channel.last_message
+    for p in players[1:]:
+        await p.click(lobby, label="Join")
+    game_id = (await bot.storage.list_games(guild_id=guild.id))[0].id
+    await bot.storage.update_game(game_id, seed=1)
+    await players[0].click(lobby, label="Start")
+    thread = channel.threads[0]
+    humans = {p.id: p for p in players}
+    for _ in range(400):
+        if (await bot.sessions.snapshot(game_id)).game.status != "active":
+            break
+        await answer(bot, game_id, humans)
+    else:
+        pytest.fail("the game did not end")
+    texts = [m.content for m in thread.history() if m.content]
+    assert any(len(t) > 1500 for t in texts)  # (long reveals were told)
+    assert not [t for t in texts if t.startswith("[board](")], texts
+    assert all(len(t) <= 2000 for t in texts)
