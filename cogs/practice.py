@@ -1,7 +1,8 @@
 """``/practice GAME``: a game against computer players, started by one command, with a tip at each
 of the player's decisions — and never counted in the ratings.
 
-Where it is played: in the player's DMs with Herald, wherever the command was typed. A game in DMs
+Where it is played: in the player's DMs with Herald, wherever the command was typed. The table
+allows hints (``hints=on``), so ``/game hint`` answers there too. A game in DMs
 belongs to no server, so the ratings count it for nobody (``bot.ratings.standings``: a game
 without a server has no standings) and no server's table limits are spent on it; the board, the
 Decide button, the hand and the thread's lines all arrive in that one DM conversation.
@@ -38,6 +39,7 @@ from bot.text import NO_PINGS, clip, humanise, seat_label
 from bot.views import shown_label
 from rules import registry
 from rules.engine import Choice, Engine, Prompt
+from rules.search import HINTS_OPTION
 from rules.text import count, count_range
 
 from .tables import find_game, game_autocomplete
@@ -214,7 +216,7 @@ class Practice(commands.Cog):
             return
         table = await self.sessions.open_table(
             guild_id=None, channel_id=dm.channel.id, host_id=user.id, host_name=user.display_name,
-            game_key=key, bots=seats - 1)
+            game_key=key, bots=seats - 1, options={HINTS_OPTION: True})
         await dm.edit(content=self.welcome(table, engine))
         try:
             await self.sessions.start(table.id, user.id)
@@ -242,8 +244,8 @@ class Practice(commands.Cog):
                 f"{count(bots, 'computer player')}. It is never counted in the ratings.\n"
                 "The board comes next, with a **Decide** button; your hand and each decision come "
                 "as messages here too. Before each of your decisions a 💡 tip says what each choice "
-                "does and what the computer player would pick. `/rules` explains the game, "
-                f"`/game end game:{table.id}` stops this one.")
+                "does and what the computer player would pick (`/game hint` asks again at any time). "
+                f"`/rules` explains the game, `/game end game:{table.id}` stops this one.")
 
     # ---------------------------------------------------------------- tips
 

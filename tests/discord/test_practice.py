@@ -56,6 +56,9 @@ async def test_practice_starts_a_game_in_dms_with_a_tip_on_each_decision_and_no_
         assert f"• **Bid {card}**" in first_tip.content
     assert re.search(r"the computer player( \(\w+\))? would (pick|choose): \*\*Bid [1-5]\*\*",
                      first_tip.content), first_tip.content
+    # /game hint answers in a practice game (its table allows hints), only to the player
+    hint = await ann.user.slash("game hint", game=1)
+    assert hint.ephemeral and "would choose" in reply_text(hint), reply_text(hint)
     # every decision of the player gets its tip, until the end
     decisions = 0
     for _ in range(40):
