@@ -990,20 +990,23 @@ def icon_symbol(kind: str, fill: RGB | None = None) -> Callable[[Canvas, tuple[f
 def icon_width(parts: Sequence[tuple[str, str]], size: int) -> int:
     """The width :func:`icon_text` draws ``parts`` in."""
     gap = size // 2
-    return sum(size + 4 + text_size(t, size)[0] for _, t in parts) + gap * max(0, len(parts) - 1)
+    return (sum((size + 4 if kind else 0) + text_size(t, size)[0] for kind, t in parts)
+            + gap * max(0, len(parts) - 1))
 
 
 def icon_text(c: Canvas, xy: tuple[float, float], parts: Sequence[tuple[str, str]], size: int,
               fill: RGB | None = None, *, icon_fill: RGB | None = None) -> int:
     """Icons each followed by its figure ("⚡ 215  » 3"), left-aligned at ``xy`` (the top of the
-    text); returns the width drawn."""
+    text); a part whose icon is "" is its text alone ("Unit", "value 30"). Returns the width
+    drawn."""
     x, y = xy
     gap = size // 2
     for i, (kind, text) in enumerate(parts):
         if i:
             x += gap
-        icon(c, kind, (x + size / 2, y + size * 0.62), size, icon_fill or fill)
-        x += size + 4
+        if kind:
+            icon(c, kind, (x + size / 2, y + size * 0.62), size, icon_fill or fill)
+            x += size + 4
         c.text((x, y), text, size, fill)
         x += text_size(text, size)[0]
     return int(x - xy[0])

@@ -34,6 +34,7 @@ from bot.render.kit import (
     banner,
     icon_symbol,
     icon_text,
+    icon_width,
     legend,
     moves_box,
     pill,
@@ -70,16 +71,17 @@ def _get(obj: Any, name: str, default: Any = None) -> Any:
     return getattr(obj, name, default)
 
 
-def _stat_line(card: Any) -> str:
+def _stat_parts(card: Any) -> list[tuple[str, str]]:
+    """A card's kind, power and mobility (as icons) and value, for a row of the deck list."""
     kind = str(_get(card, "kind", "") or "").capitalize()
-    bits = [kind] if kind else []
+    parts = [("", kind)] if kind else []
     power, mobility = _get(card, "power"), _get(card, "mobility")
     if power is not None and mobility is not None and (power or mobility):
-        bits[-1:] = [f"{bits[-1]} {power}/{mobility}" if bits else f"{power}/{mobility}"]
+        parts += [("power", str(power))] + ([("mobility", str(mobility))] if kind == "Unit" else [])
     value = _get(card, "value")
     if value is not None:
-        bits.append(f"value {value}")
-    return " · ".join(bits)
+        parts.append(("", f"value {value}"))
+    return parts
 
 
 # --------------------------------------------------------------------------- deck list
@@ -89,15 +91,17 @@ def deck_image(pool: Pool, name: str, data: Mapping[str, Any], errors: Sequence[
     power/mobility, combat value), then ready / the number of problems."""
     groups = pool.by_era(data)
     row_h, head_h = 36, 42
-    height = 64 + 80 + sum(head_h + len(rows) * row_h + GAP for _, rows in groups) + 60
+    height = 64 + 80 + 3 * LINE + 40 + sum(head_h + len(rows) * row_h + GAP for _, rows in groups) + 60
     c = Canvas(WIDTH, max(height, 280))
     c.header(name, f"{pool.size(data)} of {pool.deck_size} cards")
     y = 76
     c.text((20, y), f"{pool.nation_name(data['nation'])} · {pool.governance_name(data['governance'])}",
            TEXT, PALETTE["ink"], width=WIDTH - 40)
-    c.text((20, y + 36), "Each card: copies, name, kind power/mobility · combat value", TEXT,
-           PALETTE["muted"], width=WIDTH - 40)
-    y += 80
+    y = c.text_block((20, y + 36), "Each card: copies, name, kind, power, mobility and value "
+                     "(what it adds to a combat from the top of the deck).", WIDTH - 40, TEXT,
+                     PALETTE["muted"], spacing=LINE - TEXT)
+    y = legend(c, (20, y + 8), [(icon_symbol(kind), word) for kind, word in LEGEND[:2]], TEXT,
+               WIDTH - 40)
     if not groups:
         c.text((20, y), "No cards yet: add some with /deck add.", TEXT, PALETTE["muted"])
         y += 40
@@ -110,17 +114,17 @@ def deck_image(pool: Pool, name: str, data: Mapping[str, Any], errors: Sequence[
         y += head_h
         for card, n in rows:
             label = str(_get(card, "name", card))
-            stats = _stat_line(card)
-            stats_w = text_size(stats, TEXT)[0]
+            stats = _stat_parts(card)
+            stats_w = icon_width(stats, TEXT)
             c.text((36, y + 4), f"{n}x", TEXT, PALETTE["accent"])
             c.text((86, y + 4), label, TEXT, PALETTE["ink"], width=WIDTH - 86 - 40 - stats_w)
-            c.text((WIDTH - 24, y + 4), stats, TEXT, PALETTE["muted"], anchor="ra")
+            icon_text(c, (WIDTH - 24 - stats_w, y + 4), stats, TEXT, PALETTE["muted"])
             y += row_h
         y += GAP
     verdict = ("Ready to play" if not errors
                else f"Not ready: {plural(len(errors), 'problem')} (see /deck validate)")
     c.text((20, y + 8), verdict, TEXT, PALETTE["good"] if not errors else PALETTE["bad"], width=WIDTH - 40)
-    return c.image
+    return c.image.crop((0, 0, WIDTH, max(y + 50, 280)))
 
 
 def deck_alt(pool: Pool, name: str, data: Mapping[str, Any], errors: Sequence[str]) -> str:
@@ -793,7 +797,12 @@ def _hand_extras(priv: Mapping[str, Any]) -> list[str]:
 
 def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:
     priv = view.get("private") or {}
+    hand = [CARDS[c] for c in priv.get("hand", []) if c in CARDS]
+    marks = _marks(priv, hand, view)
+    now = sorted({card.name for card, mark in zip(hand, marks, strict=True) if mark})
+    playing = any(mark is not None for mark in marks)
     return alt_text("Your Alternate Histories hand", "Cards: " + (counted(priv.get("hand", [])) or "none"),
+                    ("Playable now: " + (", ".join(now) or "none")) if playing else "",
                     *_hand_extras(priv))
 
 
