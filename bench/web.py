@@ -167,7 +167,8 @@ async def main(args: argparse.Namespace) -> None:
                 link = await web.player_link(await s.get(g), 0)
                 assert link is not None
                 links[g] = link
-            shown, decided = [], []
+            shown: list[float] = []
+            decided: list[float] = []
             for g in order[1:]:
                 t = time.perf_counter()
                 async with http.get(links[g]) as r:

@@ -235,9 +235,12 @@ class Tables(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         text, files = await self.controller.delivery.hand_payload(snap, seat)
         view = await with_player_link(None, snap.game, seat, renew=True)
-        await interaction.followup.send(clip(f"You are {seat_label(snap.game, seat)}.\n{text}"), files=files,
-                                        ephemeral=True, allowed_mentions=NO_PINGS,
-                                        **({"view": view} if view is not None else {}))
+        content = clip(f"You are {seat_label(snap.game, seat)}.\n{text}")
+        if view is None:
+            await interaction.followup.send(content, files=files, ephemeral=True, allowed_mentions=NO_PINGS)
+        else:
+            await interaction.followup.send(content, files=files, ephemeral=True, allowed_mentions=NO_PINGS,
+                                            view=view)
 
     # ------------------------------------------------------------------- /game
 
