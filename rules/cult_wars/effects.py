@@ -133,12 +133,12 @@ def _cancel_cards(p: CardPlay) -> str:
 
 def _attack_bonus(p: CardPlay) -> str:
     p.mods.attack_bonus += p.kind.amount
-    return f"{p.card}: {seat_name(p.seat)}'s attack fights {p.kind.amount} stronger."
+    return f"{p.card}: their attack fights {p.kind.amount} stronger."
 
 
 def _defend_bonus(p: CardPlay) -> str:
     p.mods.defend_bonus += p.kind.amount
-    return f"{p.card}: {seat_name(p.seat)}'s defence fights {p.kind.amount} stronger."
+    return f"{p.card}: their defence fights {p.kind.amount} stronger."
 
 
 def _weaken_attack(p: CardPlay) -> str:
@@ -148,7 +148,7 @@ def _weaken_attack(p: CardPlay) -> str:
 
 def _shelter_sacrifices(p: CardPlay) -> str:
     p.mods.shelter = True
-    return f"{p.card}: {seat_name(p.seat)}'s sacrificial followers cannot be killed this turn."
+    return f"{p.card}: their sacrificial followers cannot be killed this turn."
 
 
 def _breed_bonus(p: CardPlay) -> str:
@@ -158,7 +158,7 @@ def _breed_bonus(p: CardPlay) -> str:
 
 def _sacrifice_bonus(p: CardPlay) -> str:
     p.mods.sacrifice_bonus += p.kind.amount
-    return (f"{p.card}: {seat_name(p.seat)}'s sacrifice will earn {p.kind.amount} extra VP if any "
+    return (f"{p.card}: their sacrifice will earn {p.kind.amount} extra VP if any "
             "of their sacrificial followers survives.")
 
 
@@ -197,7 +197,7 @@ def _gain_defenders(p: CardPlay) -> str:
     amt = p.kind.amount
     p.t.board[p.seat]["defend"] += amt
     return (f"{p.card}: {count(amt, 'new follower')} {'joins' if amt == 1 else 'join'} "
-            f"{seat_name(p.seat)}'s defenders.")
+            "their defenders.")
 
 
 def _card_losses(p: CardPlay) -> tuple[int, dict[str, int]]:

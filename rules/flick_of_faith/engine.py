@@ -345,8 +345,10 @@ class FlickOfFaith(Engine[FlickState]):
         elif kind == "build":
             if action["type"] == "build_done":
                 fields(action, "stopping", {"type": str})
+                left = s.temples[seat]
                 ev.append(Event(f"{seat_name(seat)} chooses to build no more temples this turn "
-                                f"({count(s.temples[seat], 'temple')} left to build)."))
+                                f"({count(left, 'temple')} left to build)." if left else
+                                f"{seat_name(seat)} builds no more temples: none is left to build."))
                 self._finish_turn(s, ev)
             elif action["type"] == "build":
                 self._build(s, seat, action, ev)
