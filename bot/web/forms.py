@@ -4,8 +4,8 @@ the engines document (``params`` in, the action out), written as plain HTML form
 Each form is read back here into the engine's action and nothing else: a field outside the
 prompt's own list, a count outside its bounds, is refused before anything is applied, and the
 action then goes the way every decision goes (``Sessions.act`` with the prompt's ticket, under the
-game's lock, where the engine judges it). A decision with no form here (a line-up raising
-graveyard believers, a deck code of one's own) is answered on Discord; the page says so.
+game's lock, where the engine judges it). A deck code of one's own is entered on Discord; the
+page says so.
 
 A flick's form also previews: its **Preview** button asks for the page again with the aim in the
 address (a GET, nothing applied), and the page shows the seat's private aim preview
@@ -20,7 +20,7 @@ address (a GET, nothing applied), and the page shows the seat's private aim prev
 | Flick of Faith | ``flick`` | angle, power (and the piece, Dagda's hand), with a private aim preview | ``{"type": "flick", "angle": a, "power": p, …}`` |
 | Cult Wars | ``orders`` | the target (when the insignia step did not fix it), a slot for each strategy card, the action cards played and their targets, what lies face up | ``{"type": "orders", …}`` |
 | Flick of Faith | ``temple`` | a place (x, y from 0 to 100) and the prophet building there | ``{"type": "build", "x": x, "y": y, "prophet": id}`` |
-| Hegemony of Faith | ``lineup`` | a believer of the seat's own for each place, ``min``–``max`` of them | ``{"type": "lineup", "order": [ID…]}`` |
+| Hegemony of Faith | ``lineup`` | a believer of the seat's own (or, with Zombie Army, one from the graveyard) for each place, ``min``–``max`` of its own | ``{"type": "lineup", "order": [ID or "z<ID>"…]}`` |
 """
 
 from __future__ import annotations
@@ -123,8 +123,7 @@ def web_form(game_key: str, prompt: Prompt, view: Mapping[str, Any] | None = Non
                 + (f" (centres: {centres})." if centres else "."))
         return WebForm("temple", tuple(builders), 0, 0, "Build here", hint)
     if (game_key, prompt.free_form) == ("hegemony_of_faith", "lineup"):
-        if p.get("zombies"):
-            return None  # (graveyard believers too: the Discord form)
+        grave = sorted({_int(t, 0) for t in (view or {}).get("graveyard") or []}) if p.get("zombies") else []
         kinds: dict[int, Item] = {}
         for b in _believers(view):
             beats = b.get("beats") or []
@@ -132,8 +131,12 @@ def web_form(game_key: str, prompt: Prompt, view: Mapping[str, Any] | None = Non
             kinds.setdefault(_int(b.get("id"), 0), Item(f"{b.get('name', '?')} ({b.get('id')})", note))
         items = tuple(kinds[k] for k in sorted(kinds))
         least, most = _int(p.get("min"), 1), _int(p.get("max"), 1)
-        return WebForm("lineup", items, least, most, "Send this line-up",
-                       _between(least, most, "believers") + " They meet the other side's in this order.")
+        raised = len((view or {}).get("graveyard") or []) if grave else 0
+        hint = _between(least, most, "of your believers") + " They meet the other side's in this order."
+        if grave:  # Zombie Army: graveyard believers may join the line-up too
+            hint += " Zombie Army: believers from the graveyard may join them."
+        return WebForm("lineup", items, least, most, "Send this line-up", hint,
+                       {"grave": grave, "places": most + raised})
     cards = _cards(p)
     if (game_key, prompt.free_form) == ("petition", "cards"):
         least, most = _int(p.get("min"), 0), _int(p.get("max"), len(cards))
@@ -191,9 +194,16 @@ def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str
         return action
     if form.style == "lineup":
         held = sorted({_int(b.get("id"), 0) for b in _believers(view)})
-        order = [held[index(v)] for v in fields.get("at", []) if v != ""]
-        if not form.least <= len(order) <= form.most:
-            raise FormRefused(_between(form.least, form.most, "believers").lower().rstrip("."))
+        grave = form.extra.get("grave") or []
+        order: list[int | str] = []
+        for v in fields.get("at", []):
+            if v.startswith("z") and v[1:].isascii() and v[1:].isdigit() and int(v[1:]) in grave:
+                order.append(v)  # (a graveyard believer: "z<ID>")
+            elif v != "":
+                order.append(held[index(v)])
+        own = sum(1 for e in order if isinstance(e, int))
+        if not form.least <= own <= form.most:
+            raise FormRefused(_between(form.least, form.most, "of your believers").lower().rstrip("."))
         return {"type": "lineup", "order": order}
     if form.style == "one":
         picked = [index(v) for v in fields.get("pick", [])]
@@ -426,8 +436,9 @@ def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str],
         options = '<option value="">—</option>' + "".join(
             f'<option value="{i}">{humanised(item.label, names)}'
             + (f" — {esc(item.note)}" if item.note else "") + "</option>"
-            for i, item in enumerate(form.items))
-        for place in range(form.most):
+            for i, item in enumerate(form.items)) + "".join(
+            f'<option value="z{t}">believer {t} from the graveyard</option>' for t in form.extra.get("grave") or [])
+        for place in range(form.extra.get("places", form.most)):
             rows.append(f'<li><label>{"First" if place == 0 else f"Then, {place + 1}."} '
                         f'<select name="at">{options}</select></label></li>')
     body = f'<ul>{"".join(rows)}</ul>' if rows else ""

@@ -254,3 +254,20 @@ async def test_cult_wars_orders_are_written_and_changed_from_the_page(env: Env, 
     assert status == 200
     changed = (await env.storage.actions(table.id))[-1]
     assert changed[1]["replace"] is True and changed[1]["slots"]["sacrifice"] == [1]
+
+
+def test_a_zombie_army_line_up_raises_graveyard_believers_from_the_page() -> None:
+    prompt = Prompt(0, "lineup", "Line up.", free_form="lineup", params={"min": 2, "max": 2, "zombies": True})
+    view = {"graveyard": [3, 3, 5], "private": {"believers": [
+        {"id": 4, "name": "Elder", "beats": [3, 2]}, {"id": 1, "name": "Fool", "beats": [5, 4]}]}}
+    form = web_form("hegemony_of_faith", prompt, view)
+    assert form is not None and form.extra["places"] == 5
+    assert form_action("hegemony_of_faith", prompt, {"at": ["1", "z3", "0", "", "z5"]}, view) == \
+        {"type": "lineup", "order": [4, "z3", 1, "z5"]}
+    for bad in ({"at": ["1", "z3"]}, {"at": ["0", "1", "z4"]}, {"at": ["0", "1", "1"]}):
+        try:
+            form_action("hegemony_of_faith", prompt, bad, view)
+        except Exception as exc:
+            assert type(exc).__name__ == "FormRefused", bad
+        else:
+            raise AssertionError(f"{bad} was read as a line-up")
