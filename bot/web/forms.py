@@ -4,8 +4,8 @@ the engines document (``params`` in, the action out), written as plain HTML form
 Each form is read back here into the engine's action and nothing else: a field outside the
 prompt's own list, a count outside its bounds, is refused before anything is applied, and the
 action then goes the way every decision goes (``Sessions.act`` with the prompt's ticket, under the
-game's lock, where the engine judges it). A deck code of one's own is entered on Discord; the
-page says so.
+game's lock, where the engine judges it). Every free-form decision of the five games has a form
+here; a game added later without one shows the choices its prompt lists and links to Discord.
 
 A flick's form also previews: its **Preview** button asks for the page again with the aim in the
 address (a GET, nothing applied), and the page shows the seat's private aim preview
@@ -16,7 +16,7 @@ address (a GET, nothing applied), and the page shows the seat's private aim prev
 | Petition | ``cards`` | a box per pickable card, ``min``–``max`` of them | ``{"type": "cards", "cards": [id…]}`` |
 | Alternate Histories | ``pick`` | a box per card, ``min``–``count`` of them (``reorder``: each place's card, top first) | ``{"type": "pick", "cards": [id…]}`` |
 | Alternate Histories | ``opening`` | how many of each card, ``pick`` in all | ``{"type": "opening", "cards": [id…]}`` |
-| Alternate Histories | ``deck`` | one of the ready-made decks | ``{"type": "deck", "ready": name}`` |
+| Alternate Histories | ``deck`` | one of the ready-made decks, or a deck code | ``{"type": "deck", "ready": name}`` or ``{"type": "deck", "code": code}`` |
 | Flick of Faith | ``flick`` | angle, power (and the piece, Dagda's hand), with a private aim preview | ``{"type": "flick", "angle": a, "power": p, …}`` |
 | Cult Wars | ``orders`` | the target (when the insignia step did not fix it), a slot for each strategy card, the action cards played and their targets, what lies face up | ``{"type": "orders", …}`` |
 | Flick of Faith | ``temple`` | a place (x, y from 0 to 100) and the prophet building there | ``{"type": "build", "x": x, "y": y, "prophet": id}`` |
@@ -160,8 +160,8 @@ def web_form(game_key: str, prompt: Prompt, view: Mapping[str, Any] | None = Non
         ready = p.get("ready")
         names = [str(r) for r in ready] if isinstance(ready, list) else []
         items = tuple(Item(n.replace("-", " · ").title()) for n in names)
-        return WebForm("one", items, 1, 1, "Play this deck", "Choose a ready-made deck (a deck code "
-                       "of your own is entered on Discord).")
+        return WebForm("one", items, 1, 1, "Play this deck", "Choose a ready-made deck, or paste the "
+                       "code of a deck of your own (`/deck export` on Discord gives it).")
     return None
 
 
@@ -206,9 +206,14 @@ def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str
             raise FormRefused(_between(form.least, form.most, "of your believers").lower().rstrip("."))
         return {"type": "lineup", "order": order}
     if form.style == "one":
+        code = (fields.get("code") or [""])[0].strip()
+        if code:  # (a deck of the player's own: the engine reads and checks the code)
+            if len(code) > 4000:
+                raise FormRefused("that deck code is too long")
+            return {"type": "deck", "code": code}
         picked = [index(v) for v in fields.get("pick", [])]
         if len(picked) != 1:
-            raise FormRefused("choose one")
+            raise FormRefused("choose one deck, or paste a deck code")
         return {"type": "deck", "ready": str(p["ready"][picked[0]])}
     ids = [str(c.get("id")) for c in _cards(p)]
     if form.style == "counts":
@@ -420,7 +425,7 @@ def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str],
         if form.style == "boxes":
             rows.append(f'<li><label><input type="checkbox" name="pick" value="{i}"> {label}</label>{note}</li>')
         elif form.style == "one":
-            rows.append(f'<li><label><input type="radio" name="pick" value="{i}" required> {label}</label></li>')
+            rows.append(f'<li><label><input type="radio" name="pick" value="{i}"> {label}</label></li>')
         elif form.style == "counts":
             rows.append(f'<li><label><input type="number" name="count-{i}" value="0" min="0" '
                         f'max="{item.most}" inputmode="numeric"> {label}</label>'
@@ -441,6 +446,9 @@ def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str],
         for place in range(form.extra.get("places", form.most)):
             rows.append(f'<li><label>{"First" if place == 0 else f"Then, {place + 1}."} '
                         f'<select name="at">{options}</select></label></li>')
+    if form.style == "one":
+        rows.append('<li><label>Or a deck code <input type="text" name="code" maxlength="4000" '
+                    'autocomplete="off" spellcheck="false"></label></li>')
     body = f'<ul>{"".join(rows)}</ul>' if rows else ""
     return f'{head}{body}<p><button type="submit">{esc(form.submit)}</button></p></form>'
 

@@ -271,3 +271,16 @@ def test_a_zombie_army_line_up_raises_graveyard_believers_from_the_page() -> Non
             assert type(exc).__name__ == "FormRefused", bad
         else:
             raise AssertionError(f"{bad} was read as a line-up")
+
+
+def test_a_deck_of_ones_own_is_sent_by_its_code() -> None:
+    prompt = Prompt(0, "deck", "Choose.", free_form="deck", params={"ready": ["france-capitalism", "usa-autocracy"]})
+    assert form_action("alternate_histories", prompt, {"pick": ["1"]}) == {"type": "deck", "ready": "usa-autocracy"}
+    assert form_action("alternate_histories", prompt, {"pick": [], "code": [" HAH1-abc "]}) == \
+        {"type": "deck", "code": "HAH1-abc"}
+    try:
+        form_action("alternate_histories", prompt, {"pick": [], "code": [""]})
+    except Exception as exc:
+        assert "choose one deck, or paste a deck code" in str(exc)
+    else:
+        raise AssertionError("nothing chosen was read as a deck")
