@@ -253,9 +253,10 @@ def _draw_tile(c: Canvas, x: int, y: int, h: int, tile: _Tile, tapped: bool,
 
 TILE_CACHE = 96
 """Tiles kept drawn (about 160 KB each, 15 MB at most): a battlefield changes a few tiles a move,
-so a board drawn after a move pastes most of its tiles instead of drawing their text again (the
-text is most of a late board's drawing time: 38 → 20 ms of CPU a board, median over a seeded
-game, the same pixels)."""
+so a board drawn after a move pastes most of its tiles instead of drawing their text again: the
+same pixels, about a sixth less CPU a board over every move of a seeded game (seeds 5-7, best of
+three: 8.5 → 7.1 ms, 10.7 → 9.6 ms in the game's last quarter; ``bench/draw_boards.py
+--every-move``)."""
 _tile_images: dict[tuple[Any, ...], Image.Image] = {}
 
 
