@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import cogs
 from bot import views
 from bot.errors import TableError
-from bot.parsing import MAX_ID, parse_id
+from bot.parsing import MAX_ID, MAX_ID_DIGITS, parse_id
 
 NUMBER_GROUPS = {"game": 1, "table": 1, "version": 0, "opened": 0, "page": 0, "idx": 0}
 """Named groups of the templates that hold a number, and the least each may be."""
@@ -47,7 +47,10 @@ ITEMS = dynamic_items()
 
 
 def in_range(text: str | None, lo: int) -> bool:
-    return text is None or (text.isascii() and text.isdigit() and lo <= int(text) <= MAX_ID)
+    """A number parse_id accepts: ASCII digits, no longer than the largest id (the text is bounded
+    before it is converted, so 20 digits are refused even when leading zeros keep the value small)."""
+    return text is None or (text.isascii() and text.isdigit() and len(text) <= MAX_ID_DIGITS
+                            and lo <= int(text) <= MAX_ID)
 
 
 def expected_ok(match: re.Match[str]) -> bool:
@@ -129,3 +132,9 @@ def test_a_refused_component_answers_with_the_sentence_and_calls_no_handler() ->
         None, discord.ui.Button(custom_id=match[0]), match))  # type: ignore[arg-type]
     assert isinstance(item.refusal, TableError)
     assert not hasattr(item, "game_id")  # the callback has nothing to call a handler with
+
+
+def test_a_number_longer_than_the_largest_id_is_refused_even_with_leading_zeros() -> None:
+    assert parse_id("0" * (MAX_ID_DIGITS - 1) + "1") == 1
+    with pytest.raises(TableError, match="there is no game"):
+        parse_id("0" * MAX_ID_DIGITS + "1")
