@@ -3,9 +3,13 @@ rated games, seen by the asker alone) and computer players of a chosen strength 
 
 from __future__ import annotations
 
+import pytest
 import simcord
 
+from bot import hints
 from bot.app import HeraldBot
+from bot.errors import TableError
+from bot.storage import GameRow
 from rules import search
 from tests.discord.helpers import components, public_text, reply_text
 
@@ -50,12 +54,17 @@ async def test_game_hint_is_refused_in_a_rated_game(simcord_env: simcord.Env,
     assert "counts in this server's ratings, so it gives no hints" in reply_text(r)
 
 
-async def test_game_hint_is_refused_where_the_table_does_not_allow_hints(
-        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
-    ann = simcord_env.create_user("ann")
-    await ann.slash("practice", game="duel")  # (a DM game: rated for nobody, no hints option)
-    r = await ann.slash("game hint")
-    assert "does not allow hints" in reply_text(r)
+def test_a_table_without_the_hints_option_gives_none_even_unrated() -> None:
+    """A game of no server is rated for nobody, but gives hints only if its table allows them
+    (practice tables do: ``tests/discord/test_practice.py``)."""
+    game = GameRow(id=7, guild_id=None, channel_id=None, thread_id=None, game_key="duel",
+                   status="active", version=1, seed=1, options={}, state=None, host_id=1,
+                   deadline=None)
+    assert not hints.rated(game)
+    with pytest.raises(TableError, match="does not allow hints"):
+        hints.check_allowed(game)
+    game.options = {hints.HINTS_OPTION: True}
+    hints.check_allowed(game)  # (allowed: no refusal)
 
 
 async def test_the_host_adds_a_computer_player_of_a_chosen_strength(
