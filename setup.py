@@ -1,8 +1,9 @@
-"""Build hook: ship the rules pages players read with ``/rules`` inside the package.
+"""Build hook: ship the rules pages players read with ``/rules`` inside the package, with their pictures.
 
 The pages live in ``docs/rules/`` so they can be read on the web and edited beside the other
 documents; a self-hosted Herald installed with ``pip install .`` (or in the Docker image) has no
-repository to read them from, so the build copies them to ``bot/rulepages/``, where
+repository to read them from, so the build copies them to ``bot/rulepages/`` (and the pictures they show to
+``bot/rulepages/images/``), where
 :mod:`bot.rulebook` looks first. Everything else is configured in ``pyproject.toml``.
 """
 
@@ -16,6 +17,9 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "docs" / "rules"
+PICTURES = HERE / "docs" / "images"
+PICTURED = "first-turn-*.png"
+"""The pictures the rules pages show (each page's "Your first turn"), shipped beside them."""
 
 
 class BuildWithRulesPages(build_py):
@@ -32,6 +36,12 @@ class BuildWithRulesPages(build_py):
         target.mkdir(parents=True, exist_ok=True)
         for page in pages:
             shutil.copyfile(page, target / page.name)
+        pictures = sorted(PICTURES.glob(PICTURED))
+        if not pictures:
+            raise SystemExit(f"no rules pictures ({PICTURED}) in {PICTURES}: the build needs them")
+        (target / "images").mkdir(exist_ok=True)
+        for picture in pictures:
+            shutil.copyfile(picture, target / "images" / picture.name)
 
 
 setup(cmdclass={"build_py": BuildWithRulesPages})

@@ -200,8 +200,9 @@ def test_the_health_command_exits_0_or_1_never_2(tmp_path: Path) -> None:
 
 
 def test_an_installed_herald_finds_every_games_rules_page(tmp_path: Path) -> None:
-    """The build copies ``docs/rules/*.md`` into the package, and the built package — with no
-    repository beside it — finds the page every registered game names."""
+    """The build copies ``docs/rules/*.md`` and the pictures they show into the package, and the
+    built package — with no repository beside it — finds the page every registered game names,
+    and its first-turn picture."""
     source = tmp_path / "src"
     for name in ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in"):
         (source / name).parent.mkdir(parents=True, exist_ok=True)
@@ -212,12 +213,18 @@ def test_an_installed_herald_finds_every_games_rules_page(tmp_path: Path) -> Non
                 target = source / path.relative_to(REPO)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(path.read_bytes())
+    for path in (REPO / "docs" / "images").glob("first-turn-*.png"):
+        target = source / path.relative_to(REPO)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
     built = tmp_path / "installed"
     done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(built)],
                           cwd=source, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in (built / "bot" / "rulepages").iterdir()) == sorted(
+    assert sorted(p.name for p in (built / "bot" / "rulepages").glob("*.md")) == sorted(
         p.name for p in (REPO / "docs" / "rules").glob("*.md"))
+    assert sorted(p.name for p in (built / "bot" / "rulepages" / "images").iterdir()) == sorted(
+        p.name for p in (REPO / "docs" / "images").glob("first-turn-*.png"))
     probe = ("import sys; from rules import registry; from bot import rulebook\n"
              "assert str(rulebook.REPO_ROOT) == sys.argv[1], rulebook.REPO_ROOT\n"
              "for key, engine in registry.all_engines().items():\n"
@@ -225,6 +232,8 @@ def test_an_installed_herald_finds_every_games_rules_page(tmp_path: Path) -> Non
              "    text = rulebook.page_text(engine.rules_page)\n"
              "    assert text and engine.name in text, key\n"
              "    assert rulebook.page_count(engine) > 3, key\n"
+             "    shown = rulebook.picture(engine.rules_page, f'../images/first-turn-{key}.png')\n"
+             "    assert shown and shown.startswith(b'\\x89PNG'), key\n"
              "print(len(registry.all_engines()))\n")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(built)
