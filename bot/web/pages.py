@@ -199,7 +199,8 @@ def page_html(f: Frame, log: str) -> str:
 <body>
 <a class="skip" href="#panel">Skip to the players</a>
 <header><h1>{esc(f.game_name)}</h1><p class="sub">played on Herald · <span id="live-state" \
-role="status">{"live" if not f.finished else "finished"}</span></p></header>
+role="status">{"live" if not f.finished else "finished"}</span> · \
+<a href="../../rules/{esc(f.game_key)}/">Rules</a></p></header>
 <main id="game" data-n="{f.n}" data-last="{f.last}" data-chain="{f.chain}" \
 data-finished="{int(f.finished)}">
 <section class="board" aria-label="Board">

@@ -241,6 +241,7 @@ def player_html(p: PlayerPage) -> str:
 <a class="skip" href="#decision">Skip to your decision</a>
 <header><h1>{esc(p.game_name)}</h1><p class="sub">Your page, <bdi class="name seat-{p.seat % 8}">\
 {esc(me)}</bdi> — only you see it · <a href="../../../g/{esc(p.token)}/">the game's page</a> · \
+<a href="../../../rules/{esc(p.game_key)}/">Rules</a> · \
 <span id="live-state" role="status">{"live" if not p.frame.finished else "finished"}</span></p></header>
 <main id="player" class="player" data-version="{p.version}">
 {notice}{_decision_html(p)}

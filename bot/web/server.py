@@ -12,6 +12,7 @@ is the game's unguessable web token, never its number):
 | ``GET /g/<token>/live`` | server-sent events: the latest step, each time a move is stored |
 | ``GET /static/…`` | the page's stylesheet, script and seat colours (written here, nothing vendored) |
 | ``GET /healthz`` | ``ok`` while the server runs (``python -m bot health``) |
+| ``GET /rules/…`` | every game's rules page (:mod:`bot.web.rules`) |
 
 **Public only.** A page is built from the public view (``engine.view(state, None)``), the public
 events and the seats' names; the moves of the history are replayed from the seed and the log
@@ -51,6 +52,7 @@ from aiohttp import web
 import bot.web.forms as web_forms
 import bot.web.pages as pages  # (not `from . import`: the package imports this module)
 import bot.web.players as players
+import bot.web.rules as rules_pages
 from rules import registry
 from rules.engine import Event, RulesError, seat_name
 
@@ -448,6 +450,7 @@ class WebServer:
         app.router.add_get(r"/p/{token}/{link}/hand/{version:\d{1,9}}.png", self.player_hand)
         app.router.add_get("/p/{token}/{link}/live", self.player_live)
         app.router.add_get(r"/p/{token}/{link}/aim/{version:\d{1,9}}.png", self.player_aim)
+        rules_pages.add_routes(app.router)
         return app
 
     @web.middleware
