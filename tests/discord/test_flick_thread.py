@@ -36,7 +36,8 @@ def board_of(thread: Any) -> discord.Message:
 
 
 def is_flick_line(line: str) -> bool:
-    return line.startswith("• ") and (" flicks " in line and "(angle" in line or "flicks are revealed" in line)
+    return line.startswith("• ") and (" flicks " in line and ("(angle" in line or "(aimed at" in line)
+                                      or "flicks are revealed" in line)
 
 
 def flick_messages(thread: Any) -> list[discord.Message]:
