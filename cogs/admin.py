@@ -73,6 +73,7 @@ class Admin(commands.Cog):
         changed = apply_options(s, {name: _stored_value(v) for name, v in given.items()})
         if changed:
             await storage.save_guild_settings(s)
+            storage.settings_changed(s.guild_id)  # (open web pages of a server turning them off close)
         lines = ["✅ Saved." if changed else "Herald settings for this server:",
                  *shown(s, self.platform.config)]
         await reply(interaction, "\n".join(lines))

@@ -643,6 +643,20 @@ class Storage(ABC):
         when this backend cannot hear other processes (a single process has none)."""
         return False
 
+    _on_settings: Callable[[int], None] | None = None
+
+    def listen_settings(self, on_change: Callable[[int], None] | None) -> None:
+        """Call ``on_change(guild_id)`` when a server's settings changed (the web server closes
+        the open pages of a server that turned them off at once): for each change the saving
+        process reports (:meth:`settings_changed`), and over PostgreSQL for every process's
+        change as its notice is heard."""
+        self._on_settings = on_change
+
+    def settings_changed(self, guild_id: int) -> None:
+        """A server's settings changed and are stored: tell this process's listener."""
+        if self._on_settings is not None:
+            self._on_settings(guild_id)
+
     # saved decks
     @abstractmethod
     async def decks(self, user_id: int, game_key: str | None = None) -> list[DeckRow]:

@@ -693,6 +693,8 @@ class PostgresStorage(SqlStorage):
             self._guilds.pop(int(payload), None)
         except ValueError:  # (not a server's id: forget them all)
             self._guilds.clear()
+            return
+        self.settings_changed(int(payload))  # (the web pages of every process hear of it)
 
     def _lost(self, _conn: Any) -> None:
         if self._listener is not None:  # not a close of ours

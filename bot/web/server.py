@@ -28,7 +28,10 @@ of its ``X-Forwarded-For``.
 **Live.** :meth:`WebServer.on_update` is one of the session's listeners: each committed update of a
 game someone watches brings its history up to date once and wakes that game's open pages, whose
 streams send them the new step (made once for all). An open page also checks the game every :data:`KEEPALIVE` seconds, which
-brings it what no listener of this process saw (an undo, another process's move).
+brings it what no listener of this process saw (an undo, another process's move). A server that
+turns its pages off (``/herald settings web_pages``) ends its games' open streams at once
+(``Storage.listen_settings``: over PostgreSQL, in every process), and the pages reload to the one
+404 page.
 """
 
 from __future__ import annotations
@@ -187,6 +190,8 @@ class _Watched:
     """The game's version that head was read at."""
     looked: float = 0.0
     """When one of the pages last looked at the game itself (one look serves them all)."""
+    guild_id: int | None = None
+    """The game's server (its pages close at once when the server turns them off)."""
 
 
 class WebServer:
@@ -262,6 +267,18 @@ class WebServer:
         here hear of it at once."""
         if game_id in self._watched and not self.closing:
             self._spawn(self._publish(game_id))
+
+    def _settings_heard(self, guild_id: int) -> None:
+        """A server's settings changed (``Storage.listen_settings``: this process's change, or
+        over PostgreSQL any process's): the open pages of its games look again at once, and
+        those of a server that turned its pages off end (they reload to the one 404 page)."""
+        if self.closing:
+            return
+        for watched in self._watched.values():
+            if watched.guild_id == guild_id:
+                watched.head = None
+                for page in watched.pages:
+                    page.set()
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)
@@ -586,6 +603,7 @@ class WebServer:
 
     async def _live(self, request: web.Request, game: GameRow) -> web.StreamResponse:
         watched = self._watched.setdefault(game.id, _Watched())
+        watched.guild_id = game.guild_id
         wake = asyncio.Event()
         watched.pages.add(wake)
         response = web.StreamResponse(headers={
@@ -866,6 +884,7 @@ class WebServer:
         """The seat's page hears that the game moved on (``changed``: it reloads); nothing of
         the game is sent here."""
         watched = self._watched.setdefault(game.id, _Watched())
+        watched.guild_id = game.guild_id
         wake = asyncio.Event()
         watched.pages.add(wake)
         response = web.StreamResponse(headers={
@@ -933,6 +952,7 @@ class WebServer:
         views.player_links = self.player_link
         views.renew_player_link = self.renew_player_link
         self.storage.listen_updates(self._heard_update)
+        self.storage.listen_settings(self._settings_heard)
 
     async def stop(self) -> None:
         self.closing = True
@@ -944,6 +964,7 @@ class WebServer:
             views.player_links = None
             views.renew_player_link = None
         self.storage.listen_updates(None)
+        self.storage.listen_settings(None)
         for watched in self._watched.values():
             for page in watched.pages:
                 page.set()

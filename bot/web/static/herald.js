@@ -113,10 +113,11 @@
     timer = setTimeout(function () { go(shown); }, 90);
   }
 
-  function gone() {
+  function gone() {  // (a cancelled game, or its server turned its pages off: the page reloads to "not found")
     liveState.textContent = "no longer available";
     liveState.classList.add("off");
     if (source) source.close();
+    location.reload();
   }
 
   zoomBtn.addEventListener("click", function () {
