@@ -234,3 +234,25 @@ async def test_a_player_decides_from_their_page_and_a_double_click_counts_once(
     assert len(after) == len(before) + 1
     # the page shows the seat's decision as it now stands: the one answered is gone
     assert await on_page(browser, "return document.getElementById('decision').textContent") != ""
+
+
+async def test_a_browser_reads_a_games_rules_page_and_goes_to_a_section_with_the_keyboard(
+        client: Any, browser: Any) -> None:
+    """The rules page in the browser (one page load): its stylesheet and its first-turn picture
+    load under the page's policy, and Enter on the contents' first entry goes to its section
+    without loading a page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    await asyncio.to_thread(browser.get, str(client.make_url("/rules/petition/")))
+    await until(lambda: on_page(browser, "const i = document.querySelector('.rules-text img');"
+                                         "return i && i.complete && i.naturalWidth > 0"), 10, "the picture")
+    assert await on_page(browser, "return getComputedStyle(document.querySelector('.toc'))"
+                                  ".borderTopStyle") == "solid"  # (the site's stylesheet applies)
+    await on_page(browser, "window.heraldSame = 1;")  # (gone if a page loads)
+    entry = await asyncio.to_thread(browser.find_element, By.CSS_SELECTOR, ".toc a")
+    target = str(await asyncio.to_thread(entry.get_attribute, "href")).rsplit("#", 1)[1]
+    await asyncio.to_thread(entry.send_keys, Keys.ENTER)
+    await until(lambda: on_page(browser, "return location.hash"), 5, "the section")
+    assert await on_page(browser, "return [location.hash, window.heraldSame]") == [f"#{target}", 1]
+    assert await on_page(browser, "return document.getElementById(arguments[0]).tagName", target) == "H2"
