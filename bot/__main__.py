@@ -124,9 +124,10 @@ def main(argv: list[str] | None = None) -> int:
         setup_logging(config.log_level if config else "INFO")
     if args.command == "games":
         from rules import registry
+        from rules.text import count_range
 
         for key, engine in registry.all_engines().items():
-            print(f"{key:<22} {engine.name} ({engine.min_players}–{engine.max_players} players)")
+            print(f"{key:<22} {engine.name} ({count_range(engine.min_players, engine.max_players, 'player')})")
         return 0
     assert config is not None
     if args.command == "backup" and is_postgres_url(config.db_path):

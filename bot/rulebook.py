@@ -37,6 +37,7 @@ import discord
 
 from rules import registry
 from rules.engine import Engine
+from rules.text import count_range
 
 from .platform import platform_of
 from .refusals import answering
@@ -331,7 +332,7 @@ def rules_embed(engine: Engine[Any], page: int, docs_url: str = "") -> discord.E
     if page == 0:
         embed = discord.Embed(title=f"{engine.name} — rules", colour=COLOUR,
                               description=clip(engine.summary or "No summary yet.", 3500))
-        embed.add_field(name="Players", value=f"{engine.min_players}–{engine.max_players}")
+        embed.add_field(name="Players", value=count_range(engine.min_players, engine.max_players, "player"))
         if engine.option_help:
             embed.add_field(name="Options (`/play options:`)", inline=False, value=clip(
                 "\n".join(f"`{k}` — {v}" for k, v in engine.option_help.items()), 1000))
