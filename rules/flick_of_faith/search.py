@@ -6,8 +6,7 @@ result and flick. What a seat cannot know is only what is chosen in secret and n
 of the law deck and the dice still to be rolled: above all the finger's wobble on every flick.
 That wobble is what the search is for. The heuristic player (:mod:`.bot`) aims as if the finger
 were steady; the search plays each of a handful of aims many times, each time with another
-wobble, lets the other seats answer with quick flicks, and keeps the aim that does best on
-average. An aim that lands on a city only when it is perfect, next to one that still scores
+wobble, judges where each throw leaves the game, and keeps the aim that does best on average. An aim that lands on a city only when it is perfect, next to one that still scores
 when it is a little off, loses to the safer one.
 
 * :func:`determinize`: a full state from the seat's own view (secret choices of others drawn
@@ -16,8 +15,9 @@ when it is a little off, loses to the safer one.
   finger, the best one a little softer and harder, and leaving a disc in the corner when that is
   allowed; for a temple, its shortcut places and the heuristic's; ``None`` (the heuristic
   decides) for the god, the vote, the setup and tie-break flicks and the temple to move;
-* :func:`playout_action`: the quick player of the playouts (its first aim, unsimulated, for a
-  flick: a playout's flick then costs one physics simulation, the engine's);
+* :func:`playout_action`: the quick player of playouts that go on after the candidate (its
+  first aim, unsimulated, for a flick: a playout's flick then costs one physics simulation, the
+  engine's); the engine's horizon is 0 today: a flick is judged where it lands;
 * :func:`evaluate`: a game cut short by the horizon, scored from victory points, what the board
   would score at Worship now and the prophets each seat has left to flick.
 """
@@ -47,6 +47,9 @@ PROPHET_VALUE = 1.2
 """What a prophet not yet flicked this Generation is worth at the horizon, in VP."""
 CITY_VALUE = 1.0
 """What a prophet touching a city is worth at the horizon while its owner may still build."""
+FUTURE_WORSHIP = 1.0
+"""What a temple on the map is worth at each Worship still to come after this Generation's, in VP
+(its island's Presence at least; a prophet on a city that may still become a temple too)."""
 TEMPERATURE = 3.0
 """VP differences become chances through a softmax of this temperature (3 VP ahead of a single
 rival is about 73%)."""
@@ -153,7 +156,8 @@ def playout_action(view: JSON, prompt: Prompt, rng: random.Random) -> Action:
 def standing(state: FlickState) -> list[float]:
     """Each seat's expected VP at the end, roughly: VP now, what Worship would give for the
     board as it lies, prophets on the navel (they score when the turn ends), prophets left to
-    flick this Generation and prophets on a city that may still become temples."""
+    flick this Generation, temples at the Worships still to come and prophets on a city that
+    may still become temples."""
     s = state
     res = scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)
     out = [float(s.vp[k]) + float(res[k]["vp"]) for k in range(s.players)]
@@ -161,16 +165,22 @@ def standing(state: FlickState) -> list[float]:
         for k in range(s.players):
             out[k] += PROPHET_VALUE * sum(s.supply[k].values())
     can_build = "sealed_gates" not in s.laws
+    later = FUTURE_WORSHIP * max(0, s.generations - s.generation)
     for d in s.discs:
         k = d["owner"]
-        if k is None or d["kind"] not in PROPHET_KINDS:
+        if k is None:
+            continue
+        if d["kind"] == "temple":
+            out[k] += later
+            continue
+        if d["kind"] not in PROPHET_KINDS:
             continue
         r = KINDS[d["kind"]].radius
         if geometry.on_navel(d["x"], d["y"], r):  # (it scores when the turn ends)
             out[k] += scoring.navel_value(s.discs, s.players, s.laws, s.gods, k)
         elif (can_build and s.temples[k] > 0
               and geometry.city_at(d["x"], d["y"], r) is not None):
-            out[k] += CITY_VALUE
+            out[k] += CITY_VALUE + later
     return out
 
 
