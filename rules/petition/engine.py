@@ -1214,9 +1214,10 @@ class PetitionEngine(Engine[PetitionState]):
     """Decisions a playout goes on for: about a turn each at four players (normal), three to four
     (hard)."""
     search_iterations = {"normal": 10, "hard": 32}
-    """A playout step costs about a tenth of a millisecond of processor time (a view, a prompt
-    and a copy of the state): these keep a decision well within its time (hard: 0.15 s median,
-    0.25 s at most in the strength bench, on an idle core)."""
+    """A playout step costs a few tenths of a millisecond of processor time (a view, a prompt
+    and a copy of the state): these keep a decision within its time (hard, in the strength
+    bench: 0.13 to 0.22 s median and 0.23 to 0.34 s at the 99th percentile, two to six
+    players)."""
     search_margin = 0.04
     """A handful of samples per answer judge it roughly: the heuristic's answer stands unless
     another scores 4 points in a hundred better."""

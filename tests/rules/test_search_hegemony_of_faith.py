@@ -215,3 +215,29 @@ def test_evaluation_follows_the_sect_and_the_seats_own_believers() -> None:
     richer.believers[seat] += richer.believer_deck[:3]
     del richer.believer_deck[:3]
     assert evaluate(richer, seat) > before
+
+
+def test_search_budgets_grow_with_the_strength() -> None:
+    normal, hard = search.budget_for(ENGINE, "normal"), search.budget_for(ENGINE, "hard")
+    assert hard.iterations > normal.iterations and hard.horizon >= normal.horizon
+
+
+def test_a_margin_keeps_the_heuristics_turn_unless_clearly_beaten() -> None:
+    """The searched answer is the heuristic's (the first candidate) unless another scored at
+    least ``search_margin`` better on average."""
+    margin = ENGINE.search_margin  # type: ignore[attr-defined]
+    assert margin > 0
+    kept = changed = 0
+    for state, prompt in positions():
+        got = search.run(ENGINE, ENGINE.view(state, prompt.seat), prompt, random.Random(2),
+                         search.Budget(iterations=14, horizon=8))
+        first = got.values[0] / got.visits[0]
+        if got.action != got.candidates[0]:
+            i = got.candidates.index(got.action)
+            assert got.values[i] / got.visits[i] >= first + margin
+            changed += 1
+        else:
+            assert all(got.values[i] / got.visits[i] < first + margin
+                       for i in range(1, len(got.candidates)) if got.visits[i] >= max(got.visits))
+            kept += 1
+    assert kept and changed

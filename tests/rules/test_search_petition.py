@@ -240,3 +240,8 @@ def test_the_fast_copy_is_the_generic_deep_copy() -> None:
             p = ENGINE.prompts(state)[0]
             state, _ = ENGINE.apply(state, p.seat,
                                     ENGINE.bot_action(ENGINE.view(state, p.seat), p, rng))
+
+
+def test_search_budgets_grow_with_the_strength() -> None:
+    normal, hard = search.budget_for(ENGINE, "normal"), search.budget_for(ENGINE, "hard")
+    assert hard.iterations > normal.iterations and hard.horizon >= normal.horizon
