@@ -374,7 +374,7 @@ class DiscordDelivery:
         return embed, files, view
 
     async def update_board(self, snap: Snapshot, events: list[Any], recent: Sequence[str] = (), *,
-                           shots: Files = (), carried: list[bool] | None = None
+                           shots: Sequence[tuple[str, bytes, str]] = (), carried: list[bool] | None = None
                            ) -> discord.Message | None:
         """Edit the game's one board message (post it if it has none, or it was deleted).
 
