@@ -1,16 +1,18 @@
 """The SQLite backend of :class:`bot.storage.base.Storage`.
 
-SQLite through aiosqlite (its public API only: each call is one trip to the connection's own
-thread), WAL mode, the numbered migrations of :mod:`bot.storage.migrations` tracked in ``PRAGMA
-user_version``; one connection whose statement groups are serialised by an asyncio lock. The
-statements shared with PostgreSQL are in :mod:`bot.storage.sql`; this module keeps what is
-SQLite's own: opening and its checks, the commit of a move (one statement, one call: see
-``MOVE_SCRIPT``), claiming deadlines, and the rows of live games, their deadlines and the servers'
-settings kept in memory as last read or written (write-through: every write goes to the file
-first, nothing is ever written later), so a move re-reads nothing. ``open`` refuses a file that
-must not become Herald's database (empty, foreign, newer, damaged, read-only) before writing to
-it; in service, driver errors leave as :class:`StorageError` subclasses (busy, full, read-only,
-damaged), and a failed commit is checked against what actually landed.
+The standard library's ``sqlite3``, WAL mode, the numbered migrations of
+:mod:`bot.storage.migrations` tracked in ``PRAGMA user_version``; one connection whose statement
+groups are serialised by an asyncio lock. Short statements run on the event loop's own thread
+(see ``SqliteStorage._run``); what may take long (opening checks, waiting out another process's
+lock) runs on one thread of Herald's own (:class:`SqliteConnection`). The statements shared with
+PostgreSQL are in :mod:`bot.storage.sql`; this module keeps what is SQLite's own: opening and its
+checks, the commit of a move (its statements and COMMIT in one call), claiming deadlines, and the
+rows of live games, their deadlines and the servers' settings kept in memory as last read or
+written (write-through: every write goes to the file first, nothing is ever written later), so a
+move re-reads nothing. ``open`` refuses a file that must not become Herald's database (empty,
+foreign, newer, damaged, read-only) before writing to it; in service, driver errors leave as
+:class:`StorageError` subclasses (busy, full, read-only, damaged), and a failed COMMIT is checked
+against what actually landed.
 """
 
 from __future__ import annotations
@@ -18,16 +20,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import os
 import sqlite3
-import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Generator,
+    Iterable,
+    Mapping,
+    Sequence,
+)
+from concurrent.futures import ThreadPoolExecutor
 from types import TracebackType
-from typing import Any
-
-import aiosqlite
+from typing import Any, TypeVar
 
 from ..turns import Turns
 from .base import (
@@ -52,7 +61,16 @@ from .base import (
 from .dialect import SQLITE
 from .migrations import scripts
 from .migrations import tables as schema_tables
-from .sql import _WAIT, LAST_EVENT, Executor, Landed, SqlStorage, boundary
+from .sql import (
+    _WAIT,
+    EVENTS_PER_STATEMENT,
+    LAST_EVENT,
+    Executor,
+    Landed,
+    SqlStorage,
+    boundary,
+    events_insert,
+)
 
 log = logging.getLogger("herald.storage")
 
@@ -67,113 +85,55 @@ TABLE_NAMES = "SELECT name FROM sqlite_master WHERE type='table'"
 MIGRATIONS: list[str] = scripts(SQLITE)
 """Each schema step as SQLite runs it (statements separated by ``;``)."""
 
+_T = TypeVar("_T")
 
-# ------------------------------------------------------------------ a move in one statement
-
-CONFLICT = "herald-version-conflict"
-"""The message of the abort by which the move's statement says the game was not at the version
-expected (nothing written)."""
-
-
-def _item(i: int) -> str:
-    return f"json_extract(value, '$[{i}]')"
+_Statements = sqlite3.Connection | sqlite3.Cursor
+"""Where statements are run: the connection, or one cursor used for a whole transaction (a
+statement run by the connection makes a cursor of its own each time)."""
 
 
-_SAME_DEADLINE = ("deadlines.due_at IS excluded.due_at "
-                  "AND deadlines.remind_at IS excluded.remind_at "
-                  "AND deadlines.opened IS excluded.opened")
-DEADLINES_SCRIPT = (
-    "CREATE TEMP VIEW herald_deadlines AS SELECT NULL AS game_id, NULL AS deadlines;"
-    "CREATE TEMP TRIGGER herald_deadlines_write INSTEAD OF INSERT ON herald_deadlines BEGIN "
-    # two deadlines of one seat and kind: refused as the table's key refuses them
-    "SELECT RAISE(ABORT, 'UNIQUE constraint failed: deadlines.game_id, deadlines.seat, "
-    "deadlines.kind') WHERE EXISTS (SELECT 1 FROM json_each(NEW.deadlines) AS a, "
-    "json_each(NEW.deadlines) AS b WHERE a.key < b.key "
-    "AND json_extract(a.value, '$[0]') = json_extract(b.value, '$[0]') "
-    "AND json_extract(a.value, '$[1]') = json_extract(b.value, '$[1]'));"
-    "DELETE FROM deadlines WHERE game_id=NEW.game_id AND NOT EXISTS (SELECT 1 FROM "
-    f"json_each(NEW.deadlines) WHERE {_item(0)}=deadlines.seat AND {_item(1)}=deadlines.kind);"
-    "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened) "
-    f"SELECT NEW.game_id, {', '.join(_item(i) for i in range(6))} "
-    "FROM json_each(NEW.deadlines) WHERE true "
-    "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at=excluded.due_at, "
-    "remind_at=excluded.remind_at, opened=excluded.opened, "
-    f"reminded=excluded.reminded OR (deadlines.reminded AND {_SAME_DEADLINE}), "
-    "claimed_by=CASE WHEN deadlines.opened=excluded.opened THEN deadlines.claimed_by END, "
-    "claimed_until=CASE WHEN deadlines.opened=excluded.opened THEN deadlines.claimed_until END "
-    f"WHERE NOT ({_SAME_DEADLINE}) OR (excluded.reminded AND NOT deadlines.reminded); "
-    "END;")
-"""``INSERT INTO herald_deadlines VALUES (game, deadlines)`` replaces a game's deadlines (a JSON
-array of :func:`_deadline_rows`), inside the caller's transaction. A row of the same seat and
-kind is updated in place only when it changed, keeping its claim (``claimed_by``,
-``claimed_until``) while it is the same prompt instance (another seat's move must not free a
-deadline a process is about to handle), and the same deadline (instance, due time and reminder
-time) its reminder once sent: carried over as the caller read it before the reminder went out,
-it is not to be reminded of again. Rows of seats and kinds no longer open are deleted. (TEMP:
-made by each connection as it opens, nothing stored in the file.)"""
-
-MOVE_COLUMNS = ("game_id", "expected", "state", "result", "opened", "answered", "status", "now",
-                "seat", "action", "origin", "user_id", "events", "last_event", "deadlines")
-MOVE_SETS = {
-    "herald_move": "",
-    "herald_move_stamped": ", updated_at=NEW.now",
-    "herald_move_ended": ", status=NEW.status, updated_at=NEW.now",
-}
-"""A move's view by what its update sets beyond the state, version, result and seat maps: SQLite
-rewrites the entries of every index over a column an UPDATE sets, changed or not (the status and
-the time of last activity are indexed for the listings), so a move that ends nothing keeps the
-status, and one within ``ACTIVITY_STEP`` of the stored time keeps that time."""
 
 
-def _move_script(view: str, sets: str) -> str:
-    return (
-        f"CREATE TEMP VIEW {view} AS SELECT "
-        + ", ".join(f"NULL AS {c}" for c in MOVE_COLUMNS) + ";"
-        f"CREATE TEMP TRIGGER {view}_write INSTEAD OF INSERT ON {view} BEGIN "
-        "UPDATE games SET state=CAST(NEW.state AS TEXT), version=NEW.expected + 1, "
-        f"result=NEW.result, opened=NEW.opened, answered=NEW.answered{sets} "
-        "WHERE id=NEW.game_id AND version=NEW.expected AND status='active' AND paused_at IS NULL;"
-        # (in a trigger, changes() counts the trigger's own last statement: the update)
-        f"SELECT RAISE(ABORT, '{CONFLICT}') WHERE changes() = 0;"
-        # numbered the version it made, less one (paired with its events after an undo too):
-        # versions only go up, so the number is free — but for a game stored by an older Herald,
-        # numbered otherwise, where the one after its last is taken (OR IGNORE skips only that
-        # row: a row the next insert cannot store either fails there, as it would have here)
-        "INSERT OR IGNORE INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
-        "VALUES (NEW.game_id, NEW.expected, NEW.seat, NEW.action, NEW.origin, NEW.user_id, "
-        "NEW.now);"
-        "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
-        "SELECT NEW.game_id, MAX(m + 1, NEW.expected), NEW.seat, NEW.action, NEW.origin, "
-        "NEW.user_id, NEW.now FROM (SELECT COALESCE(MAX(n), 0) AS m FROM actions "
-        "WHERE game_id=NEW.game_id) WHERE changes() = 0;"
-        # numbered on from the game's last event, as the caller knows it (a number taken
-        # fails the whole statement: see ``commit_action``)
-        "INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
-        f"SELECT NEW.game_id, NEW.last_event + key + 1, NEW.expected + 1, "
-        f"{', '.join(_item(i) for i in range(4))}, NEW.now FROM json_each(NEW.events);"
-        "INSERT INTO herald_deadlines SELECT NEW.game_id, NEW.deadlines "
-        "WHERE NEW.deadlines IS NOT NULL;"
-        "END;")
+
+def _append_events(conn: _Statements, game_id: int, version: int,
+                   rows: Sequence[tuple[str, str | None, str, str]], now: float,
+                   last: int | None = None) -> int:
+    """Number the events (as :func:`event_values` encodes them) on after the game's last event,
+    ``last`` when the caller knows it (read first otherwise), all made by ``version`` (inside the
+    caller's transaction); the number of the last one written.
+
+    The first statement inserts nothing if a number is taken (``last`` out of date): the rows
+    then go after the last one read again."""
+    def insert(after: int, part: Sequence[tuple[str, str | None, str, str]]) -> None:
+        flat: list[Any] = []
+        for i, e in enumerate(part, start=after + 1):
+            flat += (game_id, i, version, *e, now)
+        conn.execute(events_insert(len(part)), flat)
+
+    known = last is not None
+    if last is None:
+        last = _last_event(conn, game_id)
+    if not rows:
+        return last
+    first = rows[:EVENTS_PER_STATEMENT]
+    try:
+        insert(last, first)
+    except sqlite3.IntegrityError:
+        if not known:
+            raise
+        last = _last_event(conn, game_id)
+        insert(last, first)
+    last += len(first)
+    for start in range(len(first), len(rows), EVENTS_PER_STATEMENT):
+        part = rows[start:start + EVENTS_PER_STATEMENT]
+        insert(last, part)
+        last += len(part)
+    return last
 
 
-MOVE_SCRIPT = DEADLINES_SCRIPT + "".join(_move_script(v, sets) for v, sets in MOVE_SETS.items())
-"""A move's whole write as one statement, ``INSERT INTO <view> VALUES (…)`` (its columns
-``MOVE_COLUMNS``): in autocommit mode it is its own transaction, so a move is one call to the
-connection's thread, atomic, through the driver's public API. Its trigger updates the game's row
-only at the expected version, active and not paused (else it aborts with ``CONFLICT``: nothing
-written), inserts the action and the events (a JSON array of :func:`event_values`, NULL for
-none, numbered on after ``last_event``) and, when given (NULL: unchanged, not written), replaces
-the deadlines."""
-_EVENT_TAKEN = "UNIQUE constraint failed: events."
-"""The start of the driver's message for an event number already taken."""
-_MOVE_INSERT = {view: f"INSERT INTO {view} VALUES ({','.join('?' * len(MOVE_COLUMNS))})"
-                for view in MOVE_SETS}
-
-
-def _deadline_rows(deadlines: Iterable[DeadlineRow]) -> str:
-    """A game's deadlines as the JSON ``herald_deadlines`` reads."""
-    return json.dumps([[d.seat, d.kind, d.due_at, d.remind_at, bool(d.reminded), d.opened]
-                       for d in deadlines])
+def _last_event(conn: _Statements, game_id: int) -> int:
+    [(last,)] = conn.execute(LAST_EVENT, (game_id,)).fetchall()
+    return int(last)
 
 
 ACTIVITY_STEP = 60.0
@@ -197,10 +157,111 @@ def _copy_game(g: GameRow) -> GameRow:
                                opened=dict(g.opened), answered=dict(g.answered))
 
 
-class _Calls:
-    """The executor of :mod:`bot.storage.sql` on SQLite: each statement through aiosqlite's
-    public calls, inside the caller's turn; also its own session (nothing to open or close). A
-    write outside a transaction may start a copy of the write-ahead log (``Checkpointer``)."""
+
+class _CommitFailed(Exception):
+    """COMMIT raised ``error`` (in ``SqliteStorage._write``); ``done`` is what the statements
+    before it returned."""
+
+    def __init__(self, error: sqlite3.Error, done: Any) -> None:
+        super().__init__(error)
+        self.error = error
+        self.done = done
+
+
+
+class _Fetched:
+    """A statement's rows, read whole (what :meth:`SqliteConnection.execute` gives)."""
+
+    def __init__(self, rows: list[Any], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchone(self) -> Any:
+        return self._rows.pop(0) if self._rows else None
+
+    async def fetchall(self) -> list[Any]:
+        rows, self._rows = self._rows, []
+        return rows
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Any]:
+        while self._rows:
+            yield self._rows.pop(0)
+
+
+class _Execution:
+    """One statement run on the connection's thread: awaited, or used as ``async with``."""
+
+    def __init__(self, connection: SqliteConnection, sql: str, params: Sequence[Any]) -> None:
+        self._connection, self._sql, self._params = connection, sql, params
+
+    def _run(self, conn: sqlite3.Connection) -> _Fetched:
+        cur = conn.execute(self._sql, self._params)
+        try:
+            return _Fetched(cur.fetchall(), cur.rowcount, cur.lastrowid)
+        finally:
+            cur.close()
+
+    def __await__(self) -> Generator[Any, None, _Fetched]:
+        return self._connection.on_thread(self._run).__await__()
+
+    async def __aenter__(self) -> _Fetched:
+        return await self._connection.on_thread(self._run)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class SqliteConnection:
+    """A ``sqlite3`` connection and the one thread of Herald's own that runs what may take long
+    on it (the event loop's thread runs the short statements itself: ``SqliteStorage._run``).
+    ``raw`` is the connection; a caller holding the storage's turn may use it directly."""
+
+    def __init__(self, raw: sqlite3.Connection, worker: ThreadPoolExecutor) -> None:
+        self.raw = raw
+        self._worker = worker
+
+    @classmethod
+    async def connect(cls, path: str, *, timeout: float) -> SqliteConnection:
+        worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="herald-sqlite")
+        try:
+            raw = await asyncio.get_running_loop().run_in_executor(worker, functools.partial(
+                sqlite3.connect, path, isolation_level=None, timeout=timeout,
+                check_same_thread=False))  # (used from the loop's thread too, never at once)
+        except BaseException:
+            worker.shutdown(wait=False)
+            raise
+        return cls(raw, worker)
+
+    async def on_thread(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """``fn(raw)`` on the connection's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, self.raw)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.in_transaction
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Execution:
+        """One statement on the connection's thread, its rows read whole: ``await`` it, or
+        ``async with`` it and read the rows (``fetchone``, ``async for``)."""
+        return _Execution(self, sql, params)
+
+    async def set_trace_callback(self, callback: Callable[[str], object] | None) -> None:
+        await self.on_thread(lambda conn: conn.set_trace_callback(callback))
+
+    async def close(self) -> None:
+        try:
+            await self.on_thread(lambda conn: conn.close())
+        finally:
+            self._worker.shutdown(wait=False)
+
+
+class _OnThread:
+    """An executor whose statements run on the connection's thread through its public
+    ``execute`` (what asks, after a failed COMMIT, whether the write landed)."""
 
     __slots__ = ("_s",)
 
@@ -208,7 +269,28 @@ class _Calls:
         self._s = storage
 
     async def execute(self, sql: str, *params: Any) -> int:
-        return await self._s._x(sql, params)
+        return (await self._s.db.execute(sql, params)).rowcount
+
+    async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
+        async with self._s.db.execute(sql, params) as cur:
+            return await cur.fetchall()
+
+    async def value(self, sql: str, *params: Any) -> Any:
+        rows = await self.rows(sql, *params)
+        return rows[0][0] if rows else None
+
+
+class _Inline:
+    """The executor of :mod:`bot.storage.sql` on SQLite: statements run inline (``_run``), inside
+    the caller's turn; also its own session (nothing to open or close)."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, storage: SqliteStorage) -> None:
+        self._s = storage
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        return (await self._s._x(sql, params)).rowcount
 
     async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
         return await self._s._rows(sql, params)
@@ -217,7 +299,7 @@ class _Calls:
         rows = await self._s._rows(sql, params)
         return rows[0][0] if rows else None
 
-    async def __aenter__(self) -> _Calls:
+    async def __aenter__(self) -> _Inline:
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
@@ -229,8 +311,7 @@ CHECKPOINT_ROWS = 1000
 """Rows written (``total_changes``) after which the write-ahead log is copied back: a couple of
 hundred moves, a few megabytes of log."""
 STARVED_ROWS = 4 * CHECKPOINT_ROWS
-"""Rows written since the writer last finished a copy itself, past which it does again (see
-``poke``)."""
+"""Rows written with no copy finished, past which the writer copies itself (see ``poke``)."""
 LOG_LIMIT = 16 * 2**20
 """Bytes of write-ahead log past which a copy is finished with writes held back (see
 ``Checkpointer``); SQLite also trims the file back to this when it starts the log over."""
@@ -240,9 +321,9 @@ class Checkpointer:
     """Copies the write-ahead log back into the database file, in the background.
 
     SQLite does this itself at the commit that finds the log long enough, on the committing
-    connection, and waits for the disk then (an fsync) — which, on the one connection every
-    game's statements queue for, would hold up every game at once. So the storage turns that
-    off (``wal_autocheckpoint=0``) and this copies instead: once ``CHECKPOINT_ROWS``
+    connection, and waits for the disk then (an fsync) — which, with statements run on the event
+    loop's thread (``SqliteStorage._run``), would hold up every game at once. So the storage
+    turns that off (``wal_autocheckpoint=0``) and this copies instead: once ``CHECKPOINT_ROWS``
     rows were written since the last copy, one PASSIVE checkpoint on a connection of its own, on
     a worker thread (one at a time; no timer, so a quiet bot does nothing). PASSIVE never waits
     for a lock and never blocks a writer; what it could not copy (a reader still uses it) is
@@ -251,54 +332,49 @@ class Checkpointer:
     The log starts over only once it was copied to its end before the next write — which moves
     written meanwhile prevent under a steady stream. So when the log has grown past
     ``LOG_LIMIT``, the copy is finished by ``finish`` (the storage's: on the writing connection,
-    between two of its writes), which has little left to copy after the copy in the background.
+    inline), which has little left to copy after the copy in the background.
     Nothing acknowledged depends on any of it: a committed transaction is in the log, which
     SQLite replays after a crash."""
 
-    def __init__(self, path: str, watched: aiosqlite.Connection,
+    def __init__(self, path: str, watched: sqlite3.Connection,
                  finish: Callable[[], Awaitable[None]]) -> None:
         self.path = path
         self._watched = watched
         self._finish = finish
         self._seen = watched.total_changes
         self._copied = self._seen
-        """``total_changes`` when the writer last finished a copy itself."""
+        """``total_changes`` when the last copy began that finished."""
         self._conn: sqlite3.Connection | None = None
-        self.copying = asyncio.Lock()
-        """Held by a copy under way (two at once: the second would find SQLite's checkpoint lock
-        taken and copy nothing); the writer's own copy takes it too."""
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self.done = 0
         """Checkpoints run (for the tests)."""
 
-    def poke(self) -> bool:
-        """After a write: start a copy if enough was written since the last one. True when the
-        writer is to copy here and now, as SQLite itself would have (the caller does, on the
-        writing connection, before its next write): ``STARVED_ROWS`` rows were written since it
-        last did. A copy in the background leaves little for it, but only a copy to the log's
-        end with no write between lets the next write start the log over, which moves back to
-        back deny the copies in the background: so the log stays bounded whatever the load."""
+    def poke(self) -> None:
+        """After a write: start a copy if enough was written since the last one. Should the
+        event loop never have given the copy its turn (moves back to back with nothing to wait
+        for) while ``STARVED_ROWS`` rows were written, copy here and now, as SQLite itself
+        would have: the log stays bounded whatever the load."""
         if self._closed:
-            return False
+            return
         changes = self._watched.total_changes
         if changes - self._copied > STARVED_ROWS:
+            self._watched.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             self._copied = self._seen = changes
             self.done += 1
-            return True
+            return
         if self._task is not None or changes - self._seen < CHECKPOINT_ROWS:
-            return False
+            return
         self._seen = changes
         self._task = asyncio.get_running_loop().create_task(self._copy_now(), name="herald-checkpoint")
-        return False
 
     async def _copy_now(self) -> None:
+        began = self._seen
         try:
             await self.checkpoint()
+            self._copied = max(self._copied, began)
             if os.path.getsize(self.path + "-wal") > LOG_LIMIT:
-                changes = self._watched.total_changes
                 await self._finish()
-                self._copied = max(self._copied, changes)
         except (sqlite3.Error, StorageError, OSError) as exc:  # (the next one tries again)
             log.warning("copying the write-ahead log into %s failed: %s", self.path, _cause(exc))
             self._forget()
@@ -307,8 +383,7 @@ class Checkpointer:
 
     async def checkpoint(self) -> tuple[int, int, int]:
         """One PASSIVE checkpoint: (busy, pages in the log, pages copied), as SQLite reports."""
-        async with self.copying:
-            row: tuple[int, int, int] = await asyncio.to_thread(self._copy)
+        row: tuple[int, int, int] = await asyncio.to_thread(self._copy)
         self.done += 1
         return row
 
@@ -413,12 +488,14 @@ class SqliteStorage(SqlStorage):
         self.path = path
         self.busy_timeout = busy_timeout
         """Seconds to wait for another process's write lock before ``StorageBusy``."""
-        self._db: aiosqlite.Connection | None = None
+        self._db: SqliteConnection | None = None
         self._lock = Turns()
         """One statement group at a time on the shared connection (see ``bot.turns``)."""
         self._doing = "open"
         """The method in progress (under the lock), named when a failure is logged."""
-        self._calls = _Calls(self)
+        self._inline = False
+        """True once open: statements run on the event loop's own thread (see ``_run``)."""
+        self._x_inline = _Inline(self)
         self._checkpoints: Checkpointer | None = None
         self._games: dict[int, GameRow] = {}
         """Live games as last read or written, oldest written first (see ``CACHED_GAMES``)."""
@@ -500,45 +577,72 @@ class SqliteStorage(SqlStorage):
     # ------------------------------------------------------------ running statements
 
     async def _finish_checkpoint(self) -> None:
-        """Copy the rest of the write-ahead log on the writing connection itself, in the
-        storage's turn, so that the next write starts the log over (little is left after the
-        copy in the background)."""
-        async with self._lock:
-            checkpoints = self._checkpoints
-            if checkpoints is not None and self._db is not None and not self._db.in_transaction:
-                async with checkpoints.copying:
-                    await self._db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        """Copy the rest of the write-ahead log on the writing connection itself, so that the
+        next write starts the log over: inline, so no write can come between (little is left
+        after the copy in the background; holding the storage's lock across a trip to the
+        thread instead made every move arriving meanwhile wait behind it)."""
+        if self._db is not None and not self.db.in_transaction:
+            self.db.raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
-    async def _wrote(self) -> None:
-        """After a write outside a transaction (the caller holds the turn): the checkpointer's
-        turn, and the writer's own copy when the copies in the background are starved."""
-        checkpoints = self._checkpoints
-        if checkpoints is not None and checkpoints.poke():
-            async with checkpoints.copying:
-                await self.db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+    async def _on_thread(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``fn`` with the raw connection on the connection's own thread: for what may take
+        long (opening checks, waiting out another process's lock)."""
+        return await self.db.on_thread(fn)
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``fn`` with the raw connection right here, on the event loop's thread.
+
+        A short statement group costs SQLite tens of microseconds (WAL, ``synchronous=NORMAL``:
+        a commit writes to the operating system's cache and waits for no disk), while handing it
+        to the connection's thread and back costs more than that, twice over on a busy loop — so
+        the statements of a move run inline. What could keep the loop waiting is moved away:
+        checkpoints (the one step that waits for the disk) run on a connection and thread of
+        their own (``Checkpointer``), and the busy timeout is zero here, so a write lock held by
+        another process sends ``fn`` to the connection's thread to wait for it there (only when
+        ``fn`` left no transaction open: it began its own, or ran outside one)."""
+        if not self._inline:
+            return await self._on_thread(fn)
+        conn = self.db.raw
+        try:
+            done = fn(conn)
+            if self._checkpoints is not None and not conn.in_transaction:
+                self._checkpoints.poke()
+            return done
+        except sqlite3.OperationalError as exc:
+            if (_code(exc) or 0) & 0xFF not in (_BUSY, _LOCKED) or conn.in_transaction:
+                raise
+        return await self._on_thread(functools.partial(self._patiently, fn))
+
+    def _patiently(self, fn: Callable[[sqlite3.Connection], _T], conn: sqlite3.Connection) -> _T:
+        """``fn`` waiting up to the busy timeout for another process's lock (on the thread)."""
+        conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+        try:
+            return fn(conn)
+        finally:
+            conn.execute("PRAGMA busy_timeout=0")
+
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one short query, read inline (``_run``)."""
+        rows: list[Any] = await self._run(lambda conn: conn.execute(sql, params).fetchall())
+        return rows
 
     @property
-    def db(self) -> aiosqlite.Connection:
+    def db(self) -> SqliteConnection:
         if self._db is None:
             raise StorageError("storage is not open")
         return self._db
 
-    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        """The rows of one statement (one call: the cursor is read whole and closed there)."""
-        return list(await self.db.execute_fetchall(sql, params))
+    async def _x(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
+        def run(conn: sqlite3.Connection) -> sqlite3.Cursor:
+            cur = conn.execute(sql, params)
+            cur.close()  # (its rowcount and lastrowid stay readable)
+            return cur
 
-    async def _x(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Execute one statement and close its cursor (an open cursor blocks COMMIT); the
-        number of rows it changed."""
-        db = self.db
-        async with db.execute(sql, params) as cur:
-            changed = cur.rowcount
-        if not db.in_transaction:
-            await self._wrote()
-        return changed
+        return await self._run(run)
 
-    def _session(self) -> _Calls:
-        return self._calls
+    def _session(self) -> _Inline:
+        return self._x_inline
 
     # ------------------------------------------------------------ failures
 
@@ -572,34 +676,58 @@ class SqliteStorage(SqlStorage):
         (``why``)."""
         try:
             if self.db.in_transaction:
-                await self.db.rollback()
+                await self._x("ROLLBACK")
         except sqlite3.Error as err:
             log.warning("%s: rolling back after %s failed too (%s)", self._doing, why, _cause(err))
 
-    async def _commit(self, sql: str, params: Sequence[Any]) -> None:
-        """A move's one statement, which is its own transaction and commits as it ends (a
-        method of its own, so that the fault tests can make it fail)."""
-        await self.db.execute_fetchall(sql, params)
+    def _commit(self, conn: _Statements) -> None:
+        """COMMIT (a method of its own, so that the fault tests can make it fail)."""
+        conn.execute("COMMIT")
 
     @contextlib.asynccontextmanager
     async def _tx(self, landed: Landed | None = None) -> AsyncIterator[Executor]:
         """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error (callers hold the lock).
 
         Should COMMIT itself fail, see ``_commit_failed``. (A move's commit takes the shorter
-        way: one statement, ``MOVE_SCRIPT``.)"""
+        way, ``_write``: its statements and COMMIT in one call.)"""
         if self.db.in_transaction:  # left over by a rollback that failed
             await self._rollback("an earlier failure")
         await self._x("BEGIN IMMEDIATE")
         try:
-            yield self._calls
+            yield self._x_inline
         except BaseException as exc:
             await self._rollback(_cause(exc))
             raise
         try:
-            await self.db.commit()
+            await self._run(self._commit)
         except sqlite3.Error as exc:
             await self._commit_failed(exc, landed)
-        await self._wrote()
+
+    async def _write(self, statements: Callable[[sqlite3.Cursor], _T], landed: Landed) -> _T:
+        """BEGIN IMMEDIATE, ``statements`` and COMMIT in one call (``_run``: inline), or ROLLBACK
+        on any error before the COMMIT (callers hold the lock); a failed COMMIT as in ``_tx``."""
+        if self.db.in_transaction:  # left over by a rollback that failed
+            await self._rollback("an earlier failure")
+
+        def whole(conn: sqlite3.Connection) -> _T:
+            cur = conn.cursor()  # (one for every statement of the transaction)
+            cur.execute("BEGIN IMMEDIATE")
+            done = statements(cur)
+            try:
+                self._commit(cur)
+            except sqlite3.Error as exc:
+                raise _CommitFailed(exc, done) from exc
+            return done
+
+        try:
+            done: _T = await self._run(whole)
+        except _CommitFailed as failed:
+            await self._commit_failed(failed.error, landed)
+            done = failed.done  # (stored all the same)
+        except BaseException as exc:
+            await self._rollback(_cause(exc))
+            raise
+        return done
 
     async def _commit_failed(self, exc: sqlite3.Error,
                              landed: Landed | None) -> None:
@@ -614,7 +742,7 @@ class SqliteStorage(SqlStorage):
         stored: bool | None = False
         if landed is not None:
             try:
-                stored = await landed(self._calls)
+                stored = await landed(_OnThread(self))
             except sqlite3.Error:
                 stored = None
         if stored:
@@ -645,6 +773,7 @@ class SqliteStorage(SqlStorage):
         created = self._inspect_file()
         try:
             self._db = await self._connect()
+            await self._x(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             if not created:
                 await self._check_intact()
                 await self._check_herald()
@@ -656,10 +785,11 @@ class SqliteStorage(SqlStorage):
             await self._check_tables()
             if not created:
                 await self._note_orphans()
-            await self._x("PRAGMA wal_autocheckpoint=0")  # (``Checkpointer`` copies instead)
+            await self._x("PRAGMA wal_autocheckpoint=0")  # (``Checkpointer`` does it off the loop)
             await self._x(f"PRAGMA journal_size_limit={LOG_LIMIT}")
-            await self.db.executescript(MOVE_SCRIPT)
-            self._checkpoints = Checkpointer(self.path, self.db, self._finish_checkpoint)
+            await self._x("PRAGMA busy_timeout=0")  # (``_run`` waits for locks on the thread)
+            self._checkpoints = Checkpointer(self.path, self.db.raw, self._finish_checkpoint)
+            self._inline = True
         except BaseException as exc:
             await self._abandon(created)
             translatable = isinstance(exc, sqlite3.Error | StorageError)
@@ -669,19 +799,8 @@ class SqliteStorage(SqlStorage):
         if created:
             log.info("created a new database at %s", self.path)
 
-    async def _connect(self) -> aiosqlite.Connection:
-        threads = threading.active_count()
-        try:
-            return await aiosqlite.connect(self.path, isolation_level=None,
-                                           timeout=self.busy_timeout)
-        except BaseException:
-            # aiosqlite stops its thread after a failed connect but does not wait for it; should
-            # the event loop close first, the thread dies with a traceback on stderr
-            for _ in range(1000):
-                if threading.active_count() <= threads:
-                    break
-                await asyncio.sleep(0.001)
-            raise
+    async def _connect(self) -> SqliteConnection:
+        return await SqliteConnection.connect(self.path, timeout=self.busy_timeout)
 
     def _inspect_file(self) -> bool:
         """Refuse a file that must not become a Herald database; True if there is none yet."""
@@ -817,12 +936,13 @@ class SqliteStorage(SqlStorage):
 
     async def close(self) -> None:
         self.forget()
+        self._inline = False
         checkpoints, self._checkpoints = self._checkpoints, None
         if checkpoints is not None:
             await checkpoints.close()
         db, self._db = self._db, None
         if db is not None:
-            await db.close()  # (stops the connection's thread even when closing fails)
+            await db.close()  # stops the connection's thread even when closing fails
 
     async def schema_version(self) -> int:
         rows = await self._rows(USER_VERSION)
@@ -863,7 +983,7 @@ class SqliteStorage(SqlStorage):
         kept = self._games.get(game_id)  # (remembered by a read that held the lock before this)
         if kept is not None:
             return _copy_game(kept)
-        game = await self._read_game(self._calls, game_id)
+        game = await self._read_game(self._x_inline, game_id)
         if game is not None:
             self._keep(_copy_game(game))
         return game
@@ -878,7 +998,7 @@ class SqliteStorage(SqlStorage):
     async def _load_deadlines(self, game_id: int) -> list[DeadlineRow]:
         kept = self._deadlines.get(game_id)
         if kept is None:
-            kept = await self._read_deadlines(self._calls, game_id)
+            kept = await self._read_deadlines(self._x_inline, game_id)
             if game_id in self._games:  # only a live game's deadlines are worth keeping
                 self._deadlines[game_id] = kept
         return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
@@ -898,10 +1018,32 @@ class SqliteStorage(SqlStorage):
 
     async def _write_deadlines(self, x: Executor, game_id: int,
                                deadlines: Sequence[DeadlineRow]) -> None:
-        """Replace a game's deadlines (inside the caller's transaction): ``DEADLINES_SCRIPT``."""
+        """Replace a game's deadlines (inside the caller's transaction), in one call."""
         self._deadlines.pop(game_id, None)
-        await x.execute("INSERT INTO herald_deadlines VALUES (?, ?)", game_id,
-                        _deadline_rows(deadlines))
+        await self._run(lambda conn: self._deadline_statements(conn, game_id, deadlines))
+
+    def _deadline_statements(self, conn: _Statements, game_id: int,
+                             deadlines: Iterable[DeadlineRow]) -> None:
+        """The statements that replace a game's deadlines (on the connection's thread). A
+        deadline of the same prompt instance as before keeps its claim (another seat's move must
+        not free a deadline a process is about to handle), and the same deadline (instance, due
+        time and reminder time) its reminder once sent: carried over as the caller read it
+        before the reminder went out, it is not to be reminded of again."""
+        before = {(r[0], r[1]): r[2:] for r in conn.execute(
+            "DELETE FROM deadlines WHERE game_id=? "
+            "RETURNING seat, kind, opened, claimed_by, claimed_until, due_at, remind_at, reminded",
+            (game_id,)).fetchall()}
+        rows = []
+        for d in deadlines:
+            opened, by, until, due, remind, reminded = before.get((d.seat, d.kind), (None,) * 6)
+            same_prompt = opened == d.opened
+            same = same_prompt and (due, remind) == (d.due_at, d.remind_at)
+            rows.append((game_id, d.seat, d.kind, d.due_at, d.remind_at,
+                         int(d.reminded or (same and bool(reminded))), d.opened,
+                         by if same_prompt else None, until if same_prompt else None))
+        conn.executemany(
+            "INSERT INTO deadlines (game_id, seat, kind, due_at, remind_at, reminded, opened, "
+            "claimed_by, claimed_until) VALUES (?,?,?,?,?,?,?,?,?)", rows)
 
     @boundary
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int,
@@ -911,17 +1053,13 @@ class SqliteStorage(SqlStorage):
                             opened: Mapping[int, int], answered: Mapping[int, int],
                             deadlines: Sequence[DeadlineRow], now: float) -> int:
         new_version = expected_version + 1
-        action_text = to_json(action)
+        n = 0
 
         async def landed(x: Executor) -> bool:
-            """After a failed commit: is this very action stored (the version it made, its row,
-            numbered the version it made less one, or the last for a game numbered otherwise)?"""
-            rows = await x.rows(
-                "SELECT g.version, a.seat FROM games g LEFT JOIN actions a ON a.game_id=g.id "
-                "AND a.n IN (?, (SELECT MAX(n) FROM actions WHERE game_id=?)) AND a.action=? "
-                "AND a.created_at=? WHERE g.id=?",
-                expected_version, game_id, action_text, now, game_id)
-            return any(tuple(r) == (new_version, seat) for r in rows)
+            """After a failed COMMIT: is this very action stored (the version it made, its row)?"""
+            rows = await x.rows("SELECT g.version, a.seat FROM games g LEFT JOIN actions a "
+                                "ON a.game_id=g.id AND a.n=? WHERE g.id=?", n, game_id)
+            return bool(rows) and tuple(rows[0]) == (new_version, seat)
 
         kept = self._games.pop(game_id, None)
         # deadlines as the file holds them, when this process knows: unchanged (a computer
@@ -930,49 +1068,60 @@ class SqliteStorage(SqlStorage):
         last_event = self._last_events.pop(game_id, None)
         same = stored is not None and (stored == deadlines
                                        or _by_seat(stored) == _by_seat(deadlines))
+        state_text = to_json_utf8(state)  # (stored as text: ``CAST(? AS TEXT)``)
+        action_row = (to_json(action), origin, user_id)
+        event_rows = [event_values(e) for e in events]
+        # Only the columns that change are set: SQLite rewrites the entries of every index over a
+        # column the statement sets, changed or not (the status and the time of last activity
+        # are indexed for the listings): a move that ends nothing keeps the status, and one
+        # within ``ACTIVITY_STEP`` of the stored time keeps that time.
+        columns = "state=CAST(? AS TEXT), version=?, result=?, opened=?, answered=?"
+        values: list[Any] = [state_text, new_version, to_json(result) if result else None,
+                             seat_map_json(opened), seat_map_json(answered)]
+        if status != "active":
+            columns += ", status=?"
+            values.append(status)
         current = kept is not None and kept.version == expected_version
         stamp = now
-        if status != "active":
-            view = "herald_move_ended"  # (the end is stamped exactly)
-        elif current and 0 <= now - kept.updated_at < ACTIVITY_STEP:  # type: ignore[union-attr]
-            view, stamp = "herald_move", kept.updated_at  # type: ignore[union-attr]
+        if current and status == "active" and 0 <= now - kept.updated_at < ACTIVITY_STEP:  # type: ignore[union-attr]
+            stamp = kept.updated_at  # type: ignore[union-attr]
         else:
-            view = "herald_move_stamped"
-        params = [game_id, expected_version,
-                  to_json_utf8(state),  # (bound as UTF-8 bytes, stored as text: CAST)
-                  to_json(result) if result else None, seat_map_json(opened),
-                  seat_map_json(answered), status, now, seat, action_text, origin, user_id,
-                  to_json([event_values(e) for e in events]) if events else None, last_event,
-                  None if same else _deadline_rows(deadlines)]
-        if self.db.in_transaction:  # left over by a rollback that failed
-            await self._rollback("an earlier failure")
-        known = last_event is not None
-        while True:
-            if events and last_event is None:
-                last_event = params[13] = await self._last_event(game_id)
+            columns += ", updated_at=?"
+            values.append(now)
+        values += (game_id, expected_version)
+        update = (f"UPDATE games SET {columns} "
+                  "WHERE id=? AND version=? AND status='active' AND paused_at IS NULL")
+
+        def write(conn: sqlite3.Cursor) -> None:
+            """The version-checked update, the action, its events and the deadlines (``_write``
+            begins and commits around them, in the same call)."""
+            nonlocal n, last_event
+            if conn.execute(update, values).rowcount != 1:
+                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+            # numbered the version it made, less one (paired with its events after an undo too):
+            # versions only go up, so the number is free — but for a game stored by an older
+            # Herald, numbered otherwise, where the one after its last is taken
+            n = new_version - 1
             try:
-                # one statement, its own transaction: one call to the connection's thread
-                await self._commit(_MOVE_INSERT[view], params)
-                break
-            except sqlite3.IntegrityError as exc:
-                if str(exc) == CONFLICT:
-                    raise VersionConflict(
-                        f"game {game_id} is no longer at version {expected_version}") from None
-                if not (known and str(exc).startswith(_EVENT_TAKEN)):
-                    raise
-                # an event number taken behind this storage's back (nothing was written): the
-                # events go after the last one read again
-                known, last_event = False, None
-            except sqlite3.Error as exc:
-                if _kind(exc) is None:
-                    raise  # (a bug in Herald: the statement, undone whole, stored nothing)
-                await self._commit_failed(exc, landed)  # (returns when it is stored all the same)
-                break
-        await self._wrote()
+                conn.execute(
+                    "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
+                    "VALUES (?,?,?,?,?,?,?)", (game_id, n, seat, *action_row, now))
+            except sqlite3.IntegrityError:
+                [(n,)] = conn.execute(
+                    "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
+                    "SELECT ?, MAX(COALESCE(MAX(n), 0) + 1, ?), ?, ?, ?, ?, ? FROM actions "
+                    "WHERE game_id=? RETURNING n",
+                    (game_id, n, seat, *action_row, now, game_id)).fetchall()
+            if event_rows:
+                last_event = _append_events(conn, game_id, new_version, event_rows, now, last_event)
+            if not same:
+                self._deadline_statements(conn, game_id, deadlines)
+
+        await self._write(write, landed)
         if current:
             # write-through: the row as it is in the file now, without reading it back (the
-            # state and result are plain JSON, as a read would give them); the remembered row is
-            # this storage's own (reads get copies), so it is updated as is
+            # state and result are plain JSON, as a read would give them: see ``commit_action``);
+            # the remembered row is this storage's own (reads get copies), so it is updated as is
             row: GameRow = kept  # type: ignore[assignment]
             row.state, row.version, row.status, row.result = state, new_version, status, result or None
             row.opened = {int(k): int(v) for k, v in opened.items()}
@@ -982,13 +1131,10 @@ class SqliteStorage(SqlStorage):
         if status in _LIVE:
             self._remember_deadlines(game_id, deadlines)
             if last_event is not None:
-                self._last_events[game_id] = last_event + len(events)
+                self._last_events[game_id] = last_event
                 while len(self._last_events) > CACHED_GAMES:
                     del self._last_events[next(iter(self._last_events))]
         return new_version
-
-    async def _last_event(self, game_id: int) -> int:
-        return int((await self._rows(LAST_EVENT, (game_id,)))[0][0])
 
     _CLAIM = ("UPDATE deadlines SET claimed_by=?, claimed_until=? WHERE rowid IN ({claimable}) "
               f"RETURNING {DEADLINE_COLUMNS}")

@@ -19,7 +19,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -206,13 +206,9 @@ async def test_a_full_disk_is_reported_as_full_and_what_was_acknowledged_is_what
 # ---------------------------------------------- a COMMIT that fails (injected at the driver)
 
 def _failing_commit(storage: SqliteStorage, *, lands: bool, error: str) -> None:
-    """The move's statement (its own transaction) commits (``lands``) or does not run, then the
-    driver reports ``error`` all the same."""
-    real = storage._commit
-
-    async def commit(sql: str, params: Sequence[Any]) -> None:
-        if lands:
-            await real(sql, params)
+    """COMMIT runs (``lands``) or is rolled back, then the driver reports ``error`` all the same."""
+    def commit(conn: sqlite3.Connection) -> None:
+        conn.execute("COMMIT" if lands else "ROLLBACK")
         raise sqlite3.OperationalError(error)
 
     storage._commit = commit  # type: ignore[method-assign]
@@ -260,14 +256,14 @@ async def test_a_commit_whose_outcome_cannot_be_checked_says_so(tmp_path: Path) 
         action = await _bid(sessions, gid, 0)
         _failing_commit(_sqlite(sessions), lands=False, error="disk I/O error")
         connection = _sqlite(sessions).db
-        real_fetch = connection.execute_fetchall
+        real_execute = connection.execute
 
-        async def fetch(sql: str, params: Any = ()) -> Any:  # the check after COMMIT fails too
+        def execute(sql: str, params: Any = ()) -> Any:  # the check after COMMIT fails too
             if sql.startswith("SELECT g.version, a.seat"):
                 raise sqlite3.OperationalError("disk I/O error")
-            return await real_fetch(sql, params)
+            return real_execute(sql, params)
 
-        connection.execute_fetchall = fetch  # type: ignore[method-assign, assignment]
+        connection.execute = execute  # type: ignore[method-assign]
         with pytest.raises(StorageFull) as refused:
             await sessions.act(gid, 0, action, user_id=HOST)
         assert refused.value.stored is None

@@ -33,7 +33,6 @@ from bot.storage import (
     open_storage,
 )
 from bot.storage import postgres as pg
-from bot.storage import sqlite as sqlite_backend
 
 TABLES = {"games", "seats", "actions", "events", "deadlines", "guild_settings", "dm_status",
           "dm_notices"}
@@ -323,14 +322,13 @@ async def test_an_exception_raised_mid_transaction_rolls_back(
     async def broken(*args: Any) -> None:
         raise RuntimeError("disk on fire")
 
-    def broken_inline(*args: Any) -> None:  # (an action is one statement on both backends)
+    def broken_inline(*args: Any) -> None:  # (SQLite writes an action's statements inline)
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(store, "_write_deadlines", broken)
-    # (each backend writes an action in one statement: fail as its parameters are made)
     if isinstance(store, SqliteStorage):
-        monkeypatch.setattr(sqlite_backend, "_deadline_rows", broken_inline)
-    else:
+        monkeypatch.setattr(store, "_deadline_statements", broken_inline)
+    else:  # (PostgreSQL writes an action in one statement: fail as its parameters are made)
         monkeypatch.setattr(pg, "_deadline_arrays", broken_inline)
     with pytest.raises(RuntimeError, match="disk on fire"):
         await store.commit_action(gid, **_commit_args(gid))
@@ -434,7 +432,7 @@ class _Statements:
         try:
             return await call
         finally:
-            await s.db.set_trace_callback(None)  # type: ignore[arg-type]
+            await s.db.set_trace_callback(None)
 
 
 async def test_listings_load_any_number_of_games_with_their_seats_in_fixed_statements(

@@ -1,7 +1,6 @@
-"""The SQLite storage's memory of live games: an action is one call to the connection (one
-statement, its own transaction), reads of a live game go to no database at all, and what they
-return is always what the file holds (write-through: every write reaches the file before anything
-is remembered)."""
+"""The SQLite storage's memory of live games: an action's statements run on the event loop with no
+hand-off to the connection's thread, reads of a live game go to no database at all, and what they return is always what the file
+holds (write-through: every write reaches the file before anything is remembered)."""
 
 from __future__ import annotations
 
@@ -9,6 +8,7 @@ import asyncio
 import contextlib
 import dataclasses
 import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -58,21 +58,18 @@ async def _from_file(path: str, gid: int) -> tuple[GameRow | None, list[Deadline
         await fresh.close()
 
 
-class _Calls:
-    """Counts the calls made to the connection (each one a trip to its thread)."""
+class _HandOffs:
+    """Counts the calls handed to the connection's thread."""
 
     def __init__(self, s: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
-        for name in ("execute", "execute_fetchall", "executemany", "executescript", "commit",
-                     "rollback", "cursor"):
-            monkeypatch.setattr(s.db, name, self._counted(getattr(s.db, name)))
+        real = s.db.on_thread
 
-    def _counted(self, real: Any) -> Any:
-        def counted(*args: Any, **kwargs: Any) -> Any:
+        async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
             self.count += 1
-            return real(*args, **kwargs)
+            return await real(fn, *args, **kwargs)
 
-        return counted
+        monkeypatch.setattr(s.db, "on_thread", counted)
 
 
 async def test_what_is_remembered_after_each_action_is_what_the_file_holds(store: SqliteStorage) -> None:
@@ -96,14 +93,15 @@ async def test_the_last_action_forgets_the_finished_game(store: SqliteStorage) -
     assert (await store.get_game(gid), await store.deadlines(gid)) == await _from_file(store.path, gid)
 
 
-async def test_an_action_is_one_call_to_the_connection_and_reading_a_live_game_makes_none(
+async def test_an_action_runs_on_the_event_loop_and_reading_a_live_game_reads_nothing(
         store: SqliteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
     gid = await _started(store)
     await store.get_game(gid), await store.deadlines(gid), await store.guild_settings(10)
-    await store.commit_action(gid, **_commit(gid, 1))  # (the last event number read once)
-    calls = _Calls(store, monkeypatch)
-    await store.commit_action(gid, **_commit(gid, 2))
-    assert calls.count == 1  # (one statement, its own transaction)
+    calls = _HandOffs(store, monkeypatch)
+    threads: set[int] = set()
+    store.db.raw.set_trace_callback(lambda _sql: threads.add(threading.get_ident()))
+    await store.commit_action(gid, **_commit(gid, 1))
+    assert calls.count == 0 and threads == {threading.get_ident()}  # (no hand-off to a thread)
     calls.count = 0
     for _ in range(3):
         assert (await store.get_game(gid)) is not None
@@ -204,10 +202,12 @@ async def test_unchanged_deadlines_are_not_written_again(store: SqliteStorage) -
     await store.get_game(gid)
     kept = [DeadlineRow(gid, 1, "bid", 200.0, 150.0, False, 2)]
     await store.commit_action(gid, **_commit(gid, 1, deadlines=kept))
-    before = store.db.total_changes
+    statements: list[str] = []
+    store.db.raw.set_trace_callback(statements.append)
     # (a computer player's move while the member's clock runs on: the same deadline)
     await store.commit_action(gid, **_commit(gid, 2, deadlines=[dataclasses.replace(kept[0])]))
-    assert store.db.total_changes - before == 4  # the game, the action, two events: no deadline
+    store.db.raw.set_trace_callback(None)
+    assert statements and not any("deadlines" in s for s in statements)
     assert (await store.get_game(gid), await store.deadlines(gid)) == await _from_file(store.path, gid)
     moved = [DeadlineRow(gid, 1, "bid", 400.0, 350.0, False, 4)]
     await store.commit_action(gid, **_commit(gid, 3, deadlines=moved))  # a new one is written
@@ -243,13 +243,11 @@ async def test_the_write_ahead_log_is_copied_back_in_the_background(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sqlite_backend, "CHECKPOINT_ROWS", 5)
     async with opened(SqliteStorage(str(tmp_path / "herald.db"))) as s:
-        [(auto,)] = await s.db.execute_fetchall("PRAGMA wal_autocheckpoint")
-        assert auto == 0  # (no move's commit waits for a checkpoint)
+        (auto,) = s.db.raw.execute("PRAGMA wal_autocheckpoint").fetchone()
+        assert auto == 0  # (no commit on the event loop waits for a checkpoint)
         gid = await _started(s)
         checkpoints = s._checkpoints
         assert checkpoints is not None
-        while checkpoints._task is not None:  # (a copy the start set off: it ends before the move)
-            await asyncio.sleep(0.01)
         before = checkpoints.done
         await s.commit_action(gid, **_commit(gid, 1))  # (rows: the action, two events, the game…)
         for _ in range(200):
@@ -270,7 +268,7 @@ async def test_moves_back_to_back_never_letting_the_loop_copy_still_keep_the_log
         await s.get_game(gid)
         big = {"turn": 0, "pad": "x" * 6000}  # (a few pages of log per move)
         sizes = []
-        for version in range(1, 201):  # (back to back: every background copy raced by writes)
+        for version in range(1, 201):  # (nothing here ever waits: the background copy never runs)
             await s.commit_action(gid, **_commit(gid, version, state={**big, "turn": version}))
             sizes.append((Path(s.path + "-wal")).stat().st_size)
         checkpoints = s._checkpoints
@@ -284,26 +282,22 @@ async def test_a_move_sets_only_what_changes_and_last_activity_to_the_minute(sto
     gid = await _started(store)
     await store.get_game(gid)
     statements: list[str] = []
-    await store.db.set_trace_callback(statements.append)
+    store.db.raw.set_trace_callback(statements.append)
 
-    async def update() -> str:  # (what the last move's update set: its view's trigger)
-        view = next(s for s in reversed(statements) if s.startswith("INSERT INTO herald_move"))
-        [(trigger,)] = await store.db.execute_fetchall(
-            "SELECT sql FROM sqlite_temp_master WHERE type='trigger' AND tbl_name=?",
-            (view.split()[2],))
-        return str(trigger).split("UPDATE games SET ")[1].split(" WHERE ")[0]
+    def update() -> str:  # (what the last move's update set)
+        return next(s for s in reversed(statements) if s.startswith("UPDATE games")).split(" WHERE ")[0]
 
     await store.commit_action(gid, **_commit(gid, 1, now=100.0))  # (started at 2.0: stamped)
-    assert "updated_at" in await update() and "status" not in await update()
+    assert "updated_at" in update() and "status" not in update()
     await store.commit_action(gid, **_commit(gid, 2, now=130.0))  # within the minute: kept
-    assert "updated_at" not in await update() and "status" not in await update()
+    assert "updated_at" not in update() and "status" not in update()
     assert (await store.get_game(gid)).updated_at == 100.0  # type: ignore[union-attr]
     await store.commit_action(gid, **_commit(gid, 3, now=161.0))  # past it: stamped again
-    assert "updated_at" in await update()
+    assert "updated_at" in update()
     await store.commit_action(gid, **_commit(gid, 4, now=162.0, status="finished",
                                              result={"winners": [0]}, opened={}, deadlines=[]))
-    assert "status" in await update() and "updated_at" in await update()  # (stamped exactly)
-    await store.db.set_trace_callback(None)  # type: ignore[arg-type]  # (None: stop tracing)
+    assert "status" in update() and "updated_at" in update()  # (the end is stamped exactly)
+    store.db.raw.set_trace_callback(None)
     game, _ = await _from_file(store.path, gid)
     assert game is not None and (game.status, game.updated_at) == ("finished", 162.0)
 
@@ -331,7 +325,7 @@ async def test_events_are_numbered_on_from_memory_and_after_an_undo_from_the_fil
         store: SqliteStorage) -> None:
     gid = await _started(store)
     statements: list[str] = []
-    await store.db.set_trace_callback(statements.append)
+    store.db.raw.set_trace_callback(statements.append)
     for version in (1, 2, 3):
         await store.commit_action(gid, **_commit(gid, version))
     reads = [s for s in statements if "MAX(n)" in s]
@@ -341,7 +335,7 @@ async def test_events_are_numbered_on_from_memory_and_after_an_undo_from_the_fil
                              events=[{"text": "Undone.", "kind": "undo"}], answered={},
                              deadlines=[], now=10.0)
     await store.commit_action(gid, **_commit(gid, 5, events=[{"text": "again"}]))
-    await store.db.set_trace_callback(None)  # type: ignore[arg-type]  # (None: stop tracing)
+    store.db.raw.set_trace_callback(None)
     numbers = _event_numbers(store.path, gid)
     assert numbers == [(1, "P1 has bid."), (2, "You bid."), (3, "Undone."), (4, "again")]
 
@@ -380,7 +374,7 @@ async def test_a_move_writes_as_many_pages_of_log_as_a_plain_update_and_insert(
         await s.commit_action(gid, **_commit(gid, 1, events=[{"text": "P1 has bid."}],
                                              deadlines=clock))
         s._checkpoints = None  # (nothing copies the log back meanwhile)
-        await s.db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+        s.db.raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         for version in range(2, 22):
             await s.commit_action(gid, **_commit(gid, version, events=[{"text": "P1 has bid."}],
                                                  deadlines=clock))
