@@ -45,6 +45,7 @@ from .cards import (
     is_bonus,
     with_article,
 )
+from .frames import AttackFrame, SnatchFrame
 from .reactions import may_react_with_cards, skill_eligible
 from .sects import (
     can_use,
@@ -56,25 +57,26 @@ from .sects import (
     take_type,
     types_held,
 )
-from .state import Ctx, Frame, State
+from .state import Ctx, State
 
 WAR_CARDS = ("Faith War", "Showdown War")
 ONE_AGAINST_MANY = ("Martyrdom", "Conspiracy", "Showdown Martyrdom")
 
 
 def new_attack(s: State, card: str, mode: str, by: int, side: int, targets: list[int],
-               **extra: Any) -> Frame:
+               believer: int | None = None) -> AttackFrame:
     """Build the frame of an attack card played by ``by`` for sect ``side`` against ``targets``."""
     # asked from public information only: anybody holding a card might hold the shield
     defq = [[t, m] for t in targets for m in members(s, t) if may_react_with_cards(s, m)]
-    f: Frame = {"k": "attack", "card": card, "mode": mode, "by": by, "side": side,
+    f: AttackFrame = {"k": "attack", "card": card, "mode": mode, "by": by, "side": side,
                 "targets": list(targets), "stage": "defence", "wait": [], "defq": defq,
                 "fighters": {}, "karmaq": [], "flips": 0, "picks": {}, "showdown": False}
-    f.update(extra)
+    if believer is not None:  # Witch Hunt: the type hunted
+        f["believer"] = believer
     return f
 
 
-def new_showdown(card: str, by: int, others: list[int]) -> Frame:
+def new_showdown(card: str, by: int, others: list[int]) -> AttackFrame:
     """A tie-break confrontation between candidates (no defence, no skills)."""
     fighters = {str(k): k for k in [by, *others]}
     return {"k": "attack", "card": card, "mode": "physical", "by": by, "side": by,
@@ -83,13 +85,13 @@ def new_showdown(card: str, by: int, others: list[int]) -> Frame:
             "showdown": True}
 
 
-def is_lineup(f: Frame) -> bool:
+def is_lineup(f: AttackFrame) -> bool:
     return f["card"] in WAR_CARDS or f["card"] == "Faith Debate"
 
 
 # ----------------------------------------------------------------------------------- prompts
 
-def attack_prompts(s: State, f: Frame) -> list[Prompt]:
+def attack_prompts(s: State, f: AttackFrame) -> list[Prompt]:
     stage = f["stage"]
     out: list[Prompt] = []
     what = f"{seat_name(f['by'])}'s {f['card']}"
@@ -134,17 +136,17 @@ def attack_prompts(s: State, f: Frame) -> list[Prompt]:
     return out
 
 
-def _fighter_side(f: Frame, seat: int) -> str:
+def _fighter_side(f: AttackFrame, seat: int) -> str:
     return "att" if f["fighters"].get(str(f["side"])) == seat else "def"
 
 
-def _opponent_count(s: State, f: Frame, seat: int) -> int:
+def _opponent_count(s: State, f: AttackFrame, seat: int) -> int:
     if _fighter_side(f, seat) == "att":
         return max(len(s.believers[f["fighters"][str(t)]]) for t in f["targets"])
     return len(s.believers[f["fighters"][str(f["side"])]])
 
 
-def lineup_bounds(s: State, f: Frame, seat: int) -> tuple[int, int, bool]:
+def lineup_bounds(s: State, f: AttackFrame, seat: int) -> tuple[int, int, bool]:
     """(min length, max length of own believers, zombies allowed) for ``seat``'s line-up."""
     own = len(s.believers[seat])
     if f["card"] in WAR_CARDS:
@@ -157,7 +159,7 @@ def lineup_bounds(s: State, f: Frame, seat: int) -> tuple[int, int, bool]:
     return n, n, False
 
 
-def ready_lineups(s: State, f: Frame, seat: int) -> list[tuple[str, list[int]]]:
+def ready_lineups(s: State, f: AttackFrame, seat: int) -> list[tuple[str, list[int]]]:
     _, hi, _ = lineup_bounds(s, f, seat)
     held = sorted(btype(c) for c in s.believers[seat])
     options: list[tuple[str, list[int]]] = [
@@ -184,7 +186,7 @@ def ready_lineups(s: State, f: Frame, seat: int) -> list[tuple[str, list[int]]]:
     return out
 
 
-def lineup_prompt(s: State, f: Frame, seat: int) -> Prompt:
+def lineup_prompt(s: State, f: AttackFrame, seat: int) -> Prompt:
     lo, hi, zombies = lineup_bounds(s, f, seat)
     size = f"{lo}" if lo == hi else f"{lo} to {hi}"
     extra = (" Zombie Army: you may add graveyard believers as \"z<ID>\" entries." if zombies else "")
@@ -198,7 +200,7 @@ def lineup_prompt(s: State, f: Frame, seat: int) -> Prompt:
                   params={"min": lo, "max": hi, "zombies": zombies})
 
 
-def validate_lineup(s: State, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def validate_lineup(s: State, f: AttackFrame, seat: int, action: dict[str, Any]) -> None:
     """Refuse (IllegalAction) anything but an exact line-up for ``seat``: ``{"type": "lineup",
     "order": [...]}`` and nothing more, the order holding whole-number IDs 1–5 of believers the
     seat holds (``3.0``, ``true`` or ``"3"`` are not IDs) and, with Zombie Army, ``"z<ID>"``
@@ -234,14 +236,17 @@ def validate_lineup(s: State, f: Frame, seat: int, action: dict[str, Any]) -> No
 
 # ----------------------------------------------------------------------------------- answers
 
-def attack_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def attack_answer(ctx: Ctx, f: AttackFrame, seat: int, action: dict[str, Any]) -> None:
     stage = f["stage"]
     if stage in ("defence", "karma"):
         # a reaction window: the answer stays secret (in the frame) until the window resolves
         f["wait"].remove(seat)
         f["asked"] = True
         if action["use"]:
-            f.setdefault("defenders" if stage == "defence" else "reversers", []).append(seat)
+            if stage == "defence":
+                f.setdefault("defenders", []).append(seat)
+            else:
+                f.setdefault("reversers", []).append(seat)
     elif stage == "designate":
         f["fighters"][str(seat)] = action["member"]
         f["wait"].remove(seat)
@@ -259,7 +264,7 @@ def attack_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None
 
 # ------------------------------------------------------------------------------------- steps
 
-def attack_step(ctx: Ctx, f: Frame) -> bool:
+def attack_step(ctx: Ctx, f: AttackFrame) -> bool:
     """Advance an attack whose current stage needs nobody. Returns False when the frame is done."""
     s = ctx.s
     stage = f["stage"]
@@ -314,7 +319,7 @@ def attack_step(ctx: Ctx, f: Frame) -> bool:
     raise AssertionError(stage)
 
 
-def _defend(ctx: Ctx, f: Frame) -> None:
+def _defend(ctx: Ctx, f: AttackFrame) -> None:
     """Resolve the defence window: each sect with a member who chose to defend (and still holds
     the card) is safe; one card per sect is spent, the first such member's from the Leader on."""
     s = ctx.s
@@ -335,7 +340,7 @@ def _defend(ctx: Ctx, f: Frame) -> None:
     f["defenders"] = []
 
 
-def _spread_rumors(ctx: Ctx, f: Frame) -> None:
+def _spread_rumors(ctx: Ctx, f: AttackFrame) -> None:
     s = ctx.s
     by = f["by"]
     for t in f["targets"]:
@@ -348,7 +353,7 @@ def _spread_rumors(ctx: Ctx, f: Frame) -> None:
                 ctx.tell(m, f"{seat_name(by)} takes your {blabel(btype(got[0]))}.")
 
 
-def _witch_hunt(ctx: Ctx, f: Frame) -> None:
+def _witch_hunt(ctx: Ctx, f: AttackFrame) -> None:
     s = ctx.s
     t = f["believer"]
     for sect in f["targets"]:
@@ -362,7 +367,7 @@ def _witch_hunt(ctx: Ctx, f: Frame) -> None:
         ctx.say(f"Witch Hunt: {count(total, bname(t))} of {seat_name(sect)}'s sect {'dies' if total == 1 else 'die'}.")
 
 
-def _resolve(ctx: Ctx, f: Frame) -> None:
+def _resolve(ctx: Ctx, f: AttackFrame) -> None:
     if f["card"] in WAR_CARDS:
         _war(ctx, f)
     elif f["card"] == "Faith Debate":
@@ -371,13 +376,13 @@ def _resolve(ctx: Ctx, f: Frame) -> None:
         _one_against_many(ctx, f)
 
 
-def _war_or_debate_sides(f: Frame) -> tuple[int, int]:
+def _war_or_debate_sides(f: AttackFrame) -> tuple[int, int]:
     att = int(f["fighters"][str(f["side"])])
     dfd = int(f["fighters"][str(f["targets"][0])])
     return att, dfd
 
 
-def _war(ctx: Ctx, f: Frame) -> None:
+def _war(ctx: Ctx, f: AttackFrame) -> None:
     s = ctx.s
     att, dfd = _war_or_debate_sides(f)
     a_order: list[Any] = f["picks"][str(att)]
@@ -433,7 +438,7 @@ def _bury(s: State, seat: int, card: int, zombie: bool) -> None:
         kill(s, seat, [card])
 
 
-def _debate(ctx: Ctx, f: Frame) -> None:
+def _debate(ctx: Ctx, f: AttackFrame) -> None:
     """Compare the debaters pair by pair. The rulebook's winner "can snatch" the loser's
     believer: nothing changes hands here; a ``snatch`` frame asks each winner what to take."""
     s = ctx.s
@@ -474,7 +479,7 @@ def _lineup_cards(s: State, seat: int, order: list[int]) -> list[int]:
 
 # ---------------------------------------------------------------------- the debate's spoils
 
-def snatch_prompts(s: State, f: Frame) -> list[Prompt]:
+def snatch_prompts(s: State, f: SnatchFrame) -> list[Prompt]:
     """Each winner of a debate decides, win by win, whether to snatch the losing believer; the
     first choices settle the current win and every later one at once (one click, usually)."""
     out = []
@@ -499,7 +504,7 @@ def snatch_prompts(s: State, f: Frame) -> list[Prompt]:
     return out
 
 
-def snatch_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def snatch_answer(ctx: Ctx, f: SnatchFrame, seat: int, action: dict[str, Any]) -> None:
     s = ctx.s
     todo: list[list[int]] = f["wins"][str(seat)]
     n = len(todo) if action["rest"] else 1
@@ -516,7 +521,7 @@ def snatch_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None
         f["wait"].remove(seat)
 
 
-def _one_against_many(ctx: Ctx, f: Frame) -> None:
+def _one_against_many(ctx: Ctx, f: AttackFrame) -> None:
     s = ctx.s
     att = int(f["fighters"][str(f["side"])])
     x_t = int(f["picks"][str(att)][0])

@@ -17,7 +17,7 @@ The other prompts are enumerated: their choices say everything and ``params`` is
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.engine import (
@@ -58,13 +58,14 @@ from .cards import (
     skill_limit_text,
     skill_uid,
 )
+from .frames import Frame, SkillsFrame
 from .sects import (
     gate_usable,
     hand_limit,
     skill_name,
     unification,
 )
-from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, State, state_from_json, state_to_json
+from .state import FOLLOWER, LEADER, WANDERER, Ctx, State, state_from_json, state_to_json
 
 SUMMARY = """\
 Four to eight prophets compete for a limited flock. Each player leads a sect with one secret skill, \
@@ -173,19 +174,21 @@ class HegemonyEngine(Engine[State]):
         if not s.stack:
             return [turn.turn_prompt(s)]
         f = s.stack[-1]
-        return _PROMPTS[f["k"]](s, f)
+        return _frame_prompts(s, f)
 
     # -------------------------------------------------------------------------------- play
     def play(self, state: State, seat: int, action: Action, prompt: Prompt) -> tuple[State, list[Event]]:
         if prompt.free_form == "lineup":
-            combat.validate_lineup(state, state.stack[-1], seat, action)
+            top = state.stack[-1]
+            assert top["k"] == "attack", "a line-up answers an attack"
+            combat.validate_lineup(state, top, seat, action)
         s = self.clone(state)
         ctx = Ctx(s)
         if not s.stack:
             turn.turn_answer(ctx, seat, action)
         else:
             f = s.stack[-1]
-            _ANSWERS[f["k"]](ctx, f, seat, action)
+            _frame_answer(ctx, f, seat, action)
         _run(ctx)
         return s, ctx.events
 
@@ -233,7 +236,9 @@ class HegemonyEngine(Engine[State]):
             elif s.skill_deck:
                 v = self.clone(s)
                 j = rng.randrange(len(v.skill_deck))
-                v_opts: list[int] = v.stack[-1]["opts"][str(seat)]
+                v_top = v.stack[-1]
+                assert v_top["k"] == "skills"  # (a copy of ``top``)
+                v_opts: list[int] = v_top["opts"][str(seat)]
                 v_opts[0], v.skill_deck[j] = v.skill_deck[j], v_opts[0]
                 out.append(v)
         if top is not None and top["k"] == "attack" and top["stage"] == "pick" \
@@ -245,13 +250,17 @@ class HegemonyEngine(Engine[State]):
                     while other == pick:
                         rng.shuffle(other)
                     v = self.clone(s)
-                    v.stack[-1]["picks"][str(seat)] = other
+                    v_attack = v.stack[-1]
+                    assert v_attack["k"] == "attack"  # (a copy of ``top``)
+                    v_attack["picks"][str(seat)] = other
                     out.append(v)
             else:
                 held = sorted({btype(c) for c in s.believers[seat]} - {pick[0]})
                 if held:
                     v = self.clone(s)
-                    v.stack[-1]["picks"][str(seat)] = [rng.choice(held)]
+                    v_attack = v.stack[-1]
+                    assert v_attack["k"] == "attack"  # (a copy of ``top``)
+                    v_attack["picks"][str(seat)] = [rng.choice(held)]
                     out.append(v)
         if top is None and s.phase == "play":
             if s.hands[seat] and len(s.action_deck) > _SWAP_CLEAR_OF_TOP:
@@ -368,7 +377,7 @@ def _swap_with_deck(held: list[int], deck: list[int], rng: random.Random) -> Non
 
 # ------------------------------------------------------------------------- frame dispatch
 
-def _skills_prompts(s: State, f: Frame) -> list[Prompt]:
+def _skills_prompts(s: State, f: SkillsFrame) -> list[Prompt]:
     out = []
     for k in f["wait"]:
         ch = tuple(Choice(SKILL_NAMES[c], {"type": "keep_skill", "skill": SKILL_NAMES[c]},
@@ -379,7 +388,7 @@ def _skills_prompts(s: State, f: Frame) -> list[Prompt]:
     return out
 
 
-def _skills_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def _skills_answer(ctx: Ctx, f: SkillsFrame, seat: int, action: dict[str, Any]) -> None:
     s = ctx.s
     opts: list[int] = f["opts"][str(seat)]
     keep = next(c for c in opts if SKILL_NAMES[c] == action["skill"])
@@ -389,7 +398,7 @@ def _skills_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> Non
     ctx.say(f"{seat_name(seat)} has chosen a skill.")
 
 
-def _skills_step(ctx: Ctx, f: Frame) -> None:
+def _skills_step(ctx: Ctx, f: SkillsFrame) -> None:
     s = ctx.s
     for k in range(s.players):
         for c in f["opts"][str(k)]:
@@ -408,20 +417,55 @@ def _none(s: State, f: Frame) -> list[Prompt]:
     return []
 
 
-_PROMPTS: dict[str, Callable[[State, Frame], list[Prompt]]] = {
-    "skills": _skills_prompts, "attack": combat.attack_prompts, "trim": turn.discard_prompts,
-    "discard": turn.discard_prompts, "prophet": turn.prophet_prompts,
-    "alliance": turn.alliance_prompts, "bf": turn.bf_prompts, "rebirth": turn.rebirth_prompts,
-    "surrender": surrender.surrender_prompts, "keep": surrender.keep_prompts,
-    "snatch": combat.snatch_prompts, "endturn": _none, "settle": _none,
-}
-_ANSWERS: dict[str, Callable[[Ctx, Frame, int, dict[str, Any]], None]] = {
-    "skills": _skills_answer, "attack": combat.attack_answer, "trim": turn.discard_answer,
-    "discard": turn.discard_answer, "prophet": turn.prophet_answer,
-    "alliance": turn.alliance_answer, "bf": turn.bf_answer, "rebirth": turn.rebirth_answer,
-    "surrender": surrender.surrender_answer, "keep": surrender.keep_answer,
-    "snatch": combat.snatch_answer, "endturn": _noop_answer, "settle": _noop_answer,
-}
+def _frame_prompts(s: State, f: Frame) -> list[Prompt]:
+    """The prompts of frame ``f``, by its kind (an end of turn and the settlement ask nobody)."""
+    if f["k"] == "skills":
+        return _skills_prompts(s, f)
+    if f["k"] == "attack":
+        return combat.attack_prompts(s, f)
+    if f["k"] == "trim" or f["k"] == "discard":
+        return turn.discard_prompts(s, f)
+    if f["k"] == "prophet":
+        return turn.prophet_prompts(s, f)
+    if f["k"] == "alliance":
+        return turn.alliance_prompts(s, f)
+    if f["k"] == "bf":
+        return turn.bf_prompts(s, f)
+    if f["k"] == "rebirth":
+        return turn.rebirth_prompts(s, f)
+    if f["k"] == "surrender":
+        return surrender.surrender_prompts(s, f)
+    if f["k"] == "keep":
+        return surrender.keep_prompts(s, f)
+    if f["k"] == "snatch":
+        return combat.snatch_prompts(s, f)
+    return _none(s, f)
+
+
+def _frame_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+    """Seat ``seat`` answers frame ``f``, by its kind."""
+    if f["k"] == "skills":
+        _skills_answer(ctx, f, seat, action)
+    elif f["k"] == "attack":
+        combat.attack_answer(ctx, f, seat, action)
+    elif f["k"] == "trim" or f["k"] == "discard":
+        turn.discard_answer(ctx, f, seat, action)
+    elif f["k"] == "prophet":
+        turn.prophet_answer(ctx, f, seat, action)
+    elif f["k"] == "alliance":
+        turn.alliance_answer(ctx, f, seat, action)
+    elif f["k"] == "bf":
+        turn.bf_answer(ctx, f, seat, action)
+    elif f["k"] == "rebirth":
+        turn.rebirth_answer(ctx, f, seat, action)
+    elif f["k"] == "surrender":
+        surrender.surrender_answer(ctx, f, seat, action)
+    elif f["k"] == "keep":
+        surrender.keep_answer(ctx, f, seat, action)
+    elif f["k"] == "snatch":
+        combat.snatch_answer(ctx, f, seat, action)
+    else:
+        _noop_answer(ctx, f, seat, action)
 
 
 def _remove(s: State, f: Frame) -> None:
@@ -433,28 +477,27 @@ def _remove(s: State, f: Frame) -> None:
 
 def _step(ctx: Ctx, f: Frame) -> bool:
     """Advance frame ``f`` (which waits for nobody). True while it stays on the stack."""
-    k = f["k"]
     s = ctx.s
-    if k == "skills":
+    if f["k"] == "skills":
         _skills_step(ctx, f)
         _remove(s, f)
         turn.begin_turn(ctx, s.first)
         return True
-    if k == "attack":
+    if f["k"] == "attack":
         return combat.attack_step(ctx, f)
-    if k in ("trim", "discard"):
+    if f["k"] == "trim" or f["k"] == "discard":
         turn.discard_step(ctx, f)
-    elif k == "prophet":
+    elif f["k"] == "prophet":
         turn.prophet_step(ctx, f)
-    elif k == "alliance":
+    elif f["k"] == "alliance":
         turn.alliance_step(ctx, f)
-    elif k == "bf":
+    elif f["k"] == "bf":
         turn.bf_step(ctx, f)
-    elif k == "surrender":
+    elif f["k"] == "surrender":
         return surrender.surrender_step(ctx, f)
-    elif k == "settle":
+    elif f["k"] == "settle":
         return settle.settle_step(ctx, f)
-    elif k == "endturn":
+    elif f["k"] == "endturn":
         if surrender.endturn_step(ctx, f):
             return True
         _remove(s, f)
@@ -517,10 +560,11 @@ def _pending(s: State) -> dict[str, Any] | None:
                   "stage": f["stage"], "chosen": sorted(int(k) for k in f["picks"]),
                   "reversed": f["flips"] % 2 == 1,
                   "fighters": {k: v for k, v in f["fighters"].items()}})
-    elif f["k"] in ("surrender", "keep"):
+    elif f["k"] == "surrender":
         d["for"] = f["seat"]
-        if f["k"] == "surrender":
-            d["stage"] = f["stage"]
+        d["stage"] = f["stage"]
+    elif f["k"] == "keep":
+        d["for"] = f["seat"]
     elif f["k"] == "prophet":
         d["drawer"] = f["drawer"]
     elif f["k"] == "bf":

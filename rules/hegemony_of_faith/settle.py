@@ -16,8 +16,9 @@ from rules.engine import seat_name
 
 from .cards import believers_text
 from .combat import new_showdown
+from .frames import SettleFrame
 from .sects import leaders, members, skill_name
-from .state import LEADER, WANDERER, Ctx, Frame, State
+from .state import LEADER, WANDERER, Ctx, State
 
 
 def _groups(s: State) -> list[list[int]]:
@@ -38,7 +39,7 @@ def _clockwise(s: State, last: int, seats: list[int]) -> list[int]:
     return sorted(seats, key=lambda k: (k - last) % s.players)
 
 
-def settle_step(ctx: Ctx, f: Frame) -> bool:
+def settle_step(ctx: Ctx, f: SettleFrame) -> bool:
     """Advance the settlement; pushes showdown confrontations. False when finished."""
     s = ctx.s
     last = int(f["last"])
@@ -89,7 +90,7 @@ def settle_step(ctx: Ctx, f: Frame) -> bool:
     return False
 
 
-def _start_showdown(ctx: Ctx, f: Frame, cands: list[int], last: int) -> bool:
+def _start_showdown(ctx: Ctx, f: SettleFrame, cands: list[int], last: int) -> bool:
     s = ctx.s
     order = _clockwise(s, last, cands)
     if len(order) == 2:
@@ -106,7 +107,7 @@ def _start_showdown(ctx: Ctx, f: Frame, cands: list[int], last: int) -> bool:
     return True
 
 
-def _next_martyr(ctx: Ctx, f: Frame, cands: list[int]) -> None:
+def _next_martyr(ctx: Ctx, f: SettleFrame, cands: list[int]) -> None:
     s = ctx.s
     by = cands[f["next"] % len(cands)]
     f["next"] += 1

@@ -3,7 +3,8 @@
 Places a card can be (the card-conservation invariant): action cards are in the action deck, the
 action discard pile or one hand; believer cards are in the believer deck, the box (not used at this
 player count), one player's believers, the graveyard, or removed from the game (Zombie Army).
-Pending decisions live on ``stack``: a list of plain-dict frames, the top one being resolved.
+Pending decisions live on ``stack``: a list of plain-dict frames (declared in ``frames``), the top
+one being resolved.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from rules.engine import Event, Rng
 
-Frame = dict[str, Any]
+from .frames import Frame
 
 LEADER, FOLLOWER, WANDERER = "leader", "follower", "wanderer"
 

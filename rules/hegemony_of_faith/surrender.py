@@ -18,6 +18,7 @@ from typing import Any
 from rules.engine import Choice, Prompt, seat_name
 
 from .cards import believers_text, blabel, btype, with_article
+from .frames import EndTurnFrame, KeepFrame, SurrenderFrame
 from .sects import (
     break_impermanence,
     followers,
@@ -31,11 +32,11 @@ from .sects import (
     types_held,
     unification,
 )
-from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, State
+from .state import FOLLOWER, LEADER, WANDERER, Ctx, State
 from .turn import new_rebirth
 
 
-def new_surrender(s: State, seat: int, exclude: list[int], offer: int | None = None) -> Frame:
+def new_surrender(s: State, seat: int, exclude: list[int], offer: int | None = None) -> SurrenderFrame:
     """A surrender of ``seat``. ``offer``: after a reversal of stance (6-2.1) the new Leader of
     the old Leader's sect decides first, alone, whether to take the old Leader in; only if they
     decline do the other Leaders declare."""
@@ -44,15 +45,16 @@ def new_surrender(s: State, seat: int, exclude: list[int], offer: int | None = N
             "wait": [] if offer is None else [offer], "willing": [], "asked": False, "joined": None}
 
 
-def _eligible(s: State, f: Frame) -> list[int]:
+def _eligible(s: State, f: SurrenderFrame) -> list[int]:
     return [k for k in leaders(s) if k != f["seat"] and k not in f["exclude"] and s.believers[k]]
 
 
-def surrender_prompts(s: State, f: Frame) -> list[Prompt]:
+def surrender_prompts(s: State, f: SurrenderFrame) -> list[Prompt]:
     seat = f["seat"]
     out = []
     if f["stage"] == "offer":
         new = f["offer"]
+        assert new is not None
         out.append(Prompt(new, "accept", f"You now lead {seat_name(seat)}'s former sect. Will you take "
                           f"{seat_name(seat)} in as your Follower (you must then give them one believer)?",
                           (Choice(f"Accept {seat_name(seat)}", {"type": "accept", "use": True},
@@ -75,6 +77,7 @@ def surrender_prompts(s: State, f: Frame) -> list[Prompt]:
                           timeout_note="you join the largest willing sect"))
     elif f["stage"] == "gift":
         lead = f["joined"]
+        assert lead is not None
         ch = tuple(Choice(f"Give {with_article(blabel(t))}", {"type": "gift", "believer": t})
                    for t in types_held(s, lead))
         out.append(Prompt(lead, "gift", f"{seat_name(seat)} joins your sect: give them one believer.", ch,
@@ -82,7 +85,7 @@ def surrender_prompts(s: State, f: Frame) -> list[Prompt]:
     return out
 
 
-def surrender_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def surrender_answer(ctx: Ctx, f: SurrenderFrame, seat: int, action: dict[str, Any]) -> None:
     s = ctx.s
     if f["stage"] == "offer":
         f["wait"] = []
@@ -115,7 +118,7 @@ def surrender_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> N
         ctx.tell(f["seat"], f"Your Leader gives you {with_article(blabel(btype(card)))}.")
 
 
-def surrender_step(ctx: Ctx, f: Frame) -> bool:
+def surrender_step(ctx: Ctx, f: SurrenderFrame) -> bool:
     """Advance; False when the frame is finished."""
     s = ctx.s
     if f["stage"] == "ask":
@@ -134,6 +137,7 @@ def surrender_step(ctx: Ctx, f: Frame) -> bool:
         return True
     if f["stage"] == "gift":
         lead = f["joined"]
+        assert lead is not None
         if s.believers[lead]:
             f["wait"] = [lead]
             return True
@@ -143,7 +147,7 @@ def surrender_step(ctx: Ctx, f: Frame) -> bool:
 
 # ------------------------------------------------------------------------------------ keep
 
-def keep_prompts(s: State, f: Frame) -> list[Prompt]:
+def keep_prompts(s: State, f: KeepFrame) -> list[Prompt]:
     lead, fl = f["leader"], f["seat"]
     ch = [Choice(f"Keep {seat_name(fl)}: give {with_article(blabel(t))}", {"type": "keep", "believer": t})
           for t in types_held(s, lead)]
@@ -153,7 +157,7 @@ def keep_prompts(s: State, f: Frame) -> list[Prompt]:
                    secret=True, timeout_note="you keep them and give the first believer listed")]
 
 
-def keep_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def keep_answer(ctx: Ctx, f: KeepFrame, seat: int, action: dict[str, Any]) -> None:
     s = ctx.s
     f["wait"] = []
     fl = f["seat"]
@@ -170,7 +174,7 @@ def keep_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
 
 # ------------------------------------------------------------------------------- end of turn
 
-def endturn_step(ctx: Ctx, f: Frame) -> bool:
+def endturn_step(ctx: Ctx, f: EndTurnFrame) -> bool:
     """Advance the end of a turn; False when the next turn may begin."""
     s = ctx.s
     seat = f["seat"]

@@ -28,6 +28,14 @@ from .cards import (
     with_article,
 )
 from .combat import new_attack
+from .frames import (
+    AllianceFrame,
+    BreakingFaithFrame,
+    DiscardFrame,
+    ProphetFrame,
+    RebirthFrame,
+    TrimFrame,
+)
 from .reactions import may_react_with_cards, skill_eligible
 from .sects import (
     action_names,
@@ -51,7 +59,7 @@ from .sects import (
     take_type,
     types_held,
 )
-from .state import FOLLOWER, LEADER, WANDERER, Ctx, Frame, State
+from .state import FOLLOWER, LEADER, WANDERER, Ctx, State
 
 TURN_SKILLS = ("Everyone is Equal", "Purple Hermit", "Headstronger", "KABOOM!", "Praise of Life",
                "Eternal Truth", "World Peace", "Soul-Cutting Sword", "Chaos Coming", "Ascend with Me")
@@ -332,11 +340,11 @@ def _play(ctx: Ctx, seat: int, action: dict[str, Any]) -> None:
                 f"{'joins' if len(absorbed) == 1 else 'join'} the sect as {'a Follower' if len(absorbed) == 1 else 'Followers'}.")
     elif name in ("Spread Rumors", "Faith Debate", "Witch Hunt", "Faith War"):
         assert isinstance(target, int)
-        extra: dict[str, Any] = {}
+        hunted: int | None = None
         if name == "Witch Hunt":
-            extra["believer"] = action["believer"]
+            hunted = action["believer"]
             ctx.say(f"The hunt is for {BELIEVER_NAMES[action['believer']]}s.")
-        s.stack.append(new_attack(s, name, kind, seat, side, [target], **extra))
+        s.stack.append(new_attack(s, name, kind, seat, side, [target], believer=hunted))
     elif name in ("Conspiracy", "Martyrdom"):
         targets = [lead for lead in _other_sects(s, seat)
                    if not sect_immune(s, lead, kind) and sect_count(s, lead)]
@@ -431,7 +439,7 @@ def push_recruit(s: State, seat: int, n: int, why: str) -> None:
                     "why": why, "preds": {}})
 
 
-def prophet_prompts(s: State, f: Frame) -> list[Prompt]:
+def prophet_prompts(s: State, f: ProphetFrame) -> list[Prompt]:
     out = []
     for k in f["wait"]:
         what = f"{seat_name(f['drawer'])} recruits {believers_text(f['n'])} ({f['why']})."
@@ -445,14 +453,14 @@ def prophet_prompts(s: State, f: Frame) -> list[Prompt]:
     return out
 
 
-def prophet_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def prophet_answer(ctx: Ctx, f: ProphetFrame, seat: int, action: dict[str, Any]) -> None:
     # the prediction stays secret until every seat asked has answered (``prophet_step``)
     f["wait"].remove(seat)
     if action["believer"]:
         f["preds"][str(seat)] = action["believer"]
 
 
-def prophet_step(ctx: Ctx, f: Frame) -> None:
+def prophet_step(ctx: Ctx, f: ProphetFrame) -> None:
     s = ctx.s
     d = f["drawer"]
     for k_str, t in sorted(f["preds"].items(), key=lambda kv: int(kv[0])):
@@ -480,7 +488,7 @@ def prophet_step(ctx: Ctx, f: Frame) -> None:
 
 # ------------------------------------------------------------------ discarding and trimming
 
-def discard_prompts(s: State, f: Frame) -> list[Prompt]:
+def discard_prompts(s: State, f: TrimFrame | DiscardFrame) -> list[Prompt]:
     seat = f["seat"]
     names = action_names(s, seat)
     if f["k"] == "trim":
@@ -499,7 +507,7 @@ def discard_prompts(s: State, f: Frame) -> list[Prompt]:
                    tuple(ch2), secret=True, timeout_note="you stop discarding")]
 
 
-def discard_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def discard_answer(ctx: Ctx, f: TrimFrame | DiscardFrame, seat: int, action: dict[str, Any]) -> None:
     s = ctx.s
     t = action["type"]
     if t == "discard_card":
@@ -517,7 +525,7 @@ def discard_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> Non
         f["wait"] = []
 
 
-def discard_step(ctx: Ctx, f: Frame) -> None:
+def discard_step(ctx: Ctx, f: TrimFrame | DiscardFrame) -> None:
     s = ctx.s
     seat = f["seat"]
     if f["k"] == "trim":
@@ -530,7 +538,7 @@ def discard_step(ctx: Ctx, f: Frame) -> None:
 
 # ---------------------------------------------------------------------- Secret Alliance
 
-def alliance_prompts(s: State, f: Frame) -> list[Prompt]:
+def alliance_prompts(s: State, f: AllianceFrame) -> list[Prompt]:
     out = []
     for k in f["wait"]:
         other = f["t"] if k == f["a"] else f["a"]
@@ -540,12 +548,12 @@ def alliance_prompts(s: State, f: Frame) -> list[Prompt]:
     return out
 
 
-def alliance_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def alliance_answer(ctx: Ctx, f: AllianceFrame, seat: int, action: dict[str, Any]) -> None:
     f["give"][str(seat)] = action["card"]
     f["wait"].remove(seat)
 
 
-def alliance_step(ctx: Ctx, f: Frame) -> None:
+def alliance_step(ctx: Ctx, f: AllianceFrame) -> None:
     s = ctx.s
     a, t = f["a"], f["t"]
     ca = take_action_card(s, a, f["give"][str(a)])
@@ -559,7 +567,7 @@ def alliance_step(ctx: Ctx, f: Frame) -> None:
 
 # ------------------------------------------------------------------------- Breaking Faith
 
-def bf_prompts(s: State, f: Frame) -> list[Prompt]:
+def bf_prompts(s: State, f: BreakingFaithFrame) -> list[Prompt]:
     t = f["t"]
     what = f"{seat_name(f['by'])} plays Breaking Faith to {'cast you out' if f['mode'] == 'expel' else 'break away'}."
     if any(ACTION_CARDS[c] == "Breaking Faith" for c in s.hands[t]):
@@ -569,7 +577,7 @@ def bf_prompts(s: State, f: Frame) -> list[Prompt]:
     return [reactions.prompt(s, t, "counter", f"{what} You hold no Breaking Faith, {reactions.NOTHING}.", [])]
 
 
-def bf_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def bf_answer(ctx: Ctx, f: BreakingFaithFrame, seat: int, action: dict[str, Any]) -> None:
     s = ctx.s
     f["wait"] = []
     if action["use"]:
@@ -578,7 +586,7 @@ def bf_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
         ctx.say(f"{seat_name(seat)} answers with their own Breaking Faith.")
 
 
-def bf_step(ctx: Ctx, f: Frame) -> None:
+def bf_step(ctx: Ctx, f: BreakingFaithFrame) -> None:
     s = ctx.s
     by, t = f["by"], f["t"]
     if f["mode"] == "expel":
@@ -599,7 +607,7 @@ def bf_step(ctx: Ctx, f: Frame) -> None:
 
 # ---------------------------------------------------------------------------- Holy Rebirth
 
-def new_rebirth(s: State, dead: dict[int, int]) -> Frame | None:
+def new_rebirth(s: State, dead: dict[int, int]) -> RebirthFrame | None:
     """The Holy Rebirth window after one action: ``dead`` counts each seat's believers that died
     in it (public). Asked: every seat that lost three or more and might use Holy Rebirth (see
     ``reactions``); None when nobody is (or the graveyard is empty)."""
@@ -611,7 +619,7 @@ def new_rebirth(s: State, dead: dict[int, int]) -> Frame | None:
     return {"k": "rebirth", "wait": asked, "dead": {str(k): dead[k] for k in asked}, "use": []}
 
 
-def rebirth_prompts(s: State, f: Frame) -> list[Prompt]:
+def rebirth_prompts(s: State, f: RebirthFrame) -> list[Prompt]:
     out = []
     for seat in f["wait"]:
         dead = f["dead"][str(seat)] if isinstance(f["dead"], dict) else f["dead"]
@@ -626,7 +634,7 @@ def rebirth_prompts(s: State, f: Frame) -> list[Prompt]:
     return out
 
 
-def rebirth_answer(ctx: Ctx, f: Frame, seat: int, action: dict[str, Any]) -> None:
+def rebirth_answer(ctx: Ctx, f: RebirthFrame, seat: int, action: dict[str, Any]) -> None:
     """Answers stay secret until the last one is in; then each seat that chose Holy Rebirth
     (clockwise from the current player) takes the top three of the graveyard."""
     s = ctx.s
