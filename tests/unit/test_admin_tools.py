@@ -270,6 +270,14 @@ def test_the_readme_invite_link_asks_for_exactly_the_permissions_herald_uses() -
 def test_the_readme_pictures_exist_and_are_small() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     pictures = re.findall(r"!\[[^\]]+\]\((docs/images/[^)]+)\)", readme)
+    # (pictures drawn at a set width are HTML, each with its alt text)
+    tags = re.findall(r"<img [^>]*>", readme)
+    for tag in tags:
+        assert re.search(r'alt="[^"]{10,}"', tag), tag
+    pictures += [re.search(r'src="([^"]+)"', tag)[1] for tag in tags]  # type: ignore[index]
+    boards = [t for t in tags if re.search(r'src="docs/images/[a-z_]+\.png"', t)
+              and "web_" not in t]
+    assert len(boards) >= 5 and all('width="400"' in t for t in boards), boards
     assert len(pictures) >= 4
     for name in pictures:
         path = REPO / name
