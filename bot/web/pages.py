@@ -32,6 +32,26 @@ SEAT_LISTS = ("seats", "cults", "sides", "players")
 """Public view fields that hold one record per seat (each with its ``seat``)."""
 
 
+def head_html(title: str, up: str, *, game_key: str | None = None, script: str | None = None,
+              noindex: bool = False) -> str:
+    """The start of every page up to ``<body>``: the document's settings, its title, Herald's
+    stylesheet (and the game's seat colours), its script; ``up`` is the relative way back to the
+    site's root ("../../"), so the pages work under any base address."""
+    lines = ['<!doctype html>', '<html lang="en">', '<head>', '<meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             '<meta name="referrer" content="no-referrer">']
+    if noindex:
+        lines.append('<meta name="robots" content="noindex">')
+    lines += ['<meta name="color-scheme" content="light dark">', f"<title>{esc(title)}</title>",
+              f'<link rel="stylesheet" href="{up}static/herald.css">']
+    if game_key is not None:
+        lines.append(f'<link rel="stylesheet" href="{up}static/seats-{esc(game_key)}.css">')
+    if script is not None:
+        lines.append(f'<script src="{up}static/{script}" defer></script>')
+    lines.append("</head>")
+    return "\n".join(lines)
+
+
 def esc(text: str) -> str:
     return html.escape(text, quote=True)
 
@@ -184,18 +204,7 @@ def moves_words(n: int) -> str:
 def page_html(f: Frame, log: str) -> str:
     """The whole page of a game at step ``f.n``."""
     title = f"{f.game_name} — Herald"
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="color-scheme" content="light dark">
-<title>{esc(title)}</title>
-<link rel="stylesheet" href="../../static/herald.css">
-<link rel="stylesheet" href="../../static/seats-{esc(f.game_key)}.css">
-<script src="../../static/herald.js" defer></script>
-</head>
+    return f"""{head_html(title, "../../", game_key=f.game_key, script="herald.js")}
 <body>
 <a class="skip" href="#panel">Skip to the players</a>
 <header><h1>{esc(f.game_name)}</h1><p class="sub">played on Herald · <span id="live-state" \

@@ -29,7 +29,7 @@ from typing import Any
 from rules.engine import Choice
 
 from .. import views
-from .pages import Frame, esc, humanised, panel_html, when_html
+from .pages import Frame, esc, head_html, humanised, panel_html, when_html
 
 LINK_LIFE = 14 * 86400
 """Seconds a player link works (each hand message carries a fresh one)."""
@@ -224,19 +224,7 @@ def player_html(p: PlayerPage) -> str:
                     for name, text in p.cards)
     if cards:
         cards = f'<dl class="cards">{cards}</dl>'
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<meta name="color-scheme" content="light dark">
-<title>{esc(title)}</title>
-<link rel="stylesheet" href="../../../static/herald.css">
-<link rel="stylesheet" href="../../../static/seats-{esc(p.game_key)}.css">
-<script src="../../../static/player.js" defer></script>
-</head>
+    return f"""{head_html(title, "../../../", game_key=p.game_key, script="player.js", noindex=True)}
 <body>
 <a class="skip" href="#decision">Skip to your decision</a>
 <header><h1>{esc(p.game_name)}</h1><p class="sub">Your page, <bdi class="name seat-{p.seat % 8}">\

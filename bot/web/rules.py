@@ -43,7 +43,7 @@ from rules.engine import Engine
 from rules.text import count_range
 
 from ..rulebook import page_text, picture
-from .pages import esc
+from .pages import esc, head_html
 
 PICTURE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,80}\.png")
 """What a served picture's name looks like (the name is also looked up in the page's own list)."""
@@ -187,16 +187,7 @@ def toc_html(toc: Sequence[Heading]) -> str:
 
 def _shell(title: str, up: str, body: str) -> str:
     """A page of the site: ``up`` leads from the page's folder to the site's root."""
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="color-scheme" content="light dark">
-<title>{esc(title)}</title>
-<link rel="stylesheet" href="{up}static/herald.css">
-</head>
+    return f"""{head_html(title, up)}
 <body class="rules">
 <a class="skip" href="#rules">Skip to the rules</a>
 {body}
