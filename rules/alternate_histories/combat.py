@@ -27,6 +27,7 @@ from ..engine import seat_name
 from . import board, effects
 from .board import Ctx
 from .content import CARDS
+from .frames import ReactFrame
 from .state import LEGACY_RULES, Perm, State
 
 PLAYER = "player"
@@ -126,7 +127,7 @@ def reaction_options(s: State, a: Perm, target: str | int) -> list[dict[str, Any
     return out
 
 
-def react(ctx: Ctx, frame: dict[str, Any], action: dict[str, Any]) -> None:
+def react(ctx: Ctx, frame: ReactFrame, action: dict[str, Any]) -> None:
     s = ctx.s
     uid, target = int(frame["att"]), frame["target"]
     a = s.perm(uid)

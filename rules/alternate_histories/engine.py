@@ -65,6 +65,7 @@ from .content import (
     decode_deck,
     validate_deck,
 )
+from .frames import Frame
 from .state import (
     ACADEMIC,
     LEGACY_RULES,
@@ -684,11 +685,10 @@ def _reshuffle(ctx: Ctx, seat: int, burned: list[str]) -> None:
 # ================================================================================== frames
 
 
-def _frame_prompt(s: State, f: dict[str, Any]) -> Prompt:
-    k = f["k"]
+def _frame_prompt(s: State, f: Frame) -> Prompt:
     seat = int(f["seat"])
     sd = s.sides[seat]
-    if k == "pay":
+    if f["k"] == "pay":
         opts = [{"id": c, "name": CARDS[c].name} for c in sd.hand]
         opts += [{"id": "reserve", "name": "Reserve (face-down card)"}] * len(board.reserves(s, seat))
         purpose = f"pay {'✋' * f['n']} for {CARDS[f['card']].name}"
@@ -696,7 +696,7 @@ def _frame_prompt(s: State, f: dict[str, Any]) -> Prompt:
                                    f"{purpose}.", free_form="pick", secret=True,
                       params={"cards": opts, "count": f["n"], "min": f["n"], "purpose": purpose},
                       timeout_note="the least useful cards are discarded")
-    if k == "tokenize":
+    if f["k"] == "tokenize":
         opts = [{"id": c, "name": CARDS[c].name} for c in sd.hand]
         n = min(int(f["n"]), len(sd.hand))
         what = f"{f['power']}/{f['mobility']} units" if f["make"] == "unit" else "Reserves"
@@ -705,7 +705,7 @@ def _frame_prompt(s: State, f: dict[str, Any]) -> Prompt:
                       free_form="pick", secret=True,
                       params={"cards": opts, "count": n, "min": 0, "purpose": purpose},
                       timeout_note="the least useful cards are placed")
-    if k == "reorder":
+    if f["k"] == "reorder":
         of = int(f["of"])
         top = s.sides[of].deck[:int(f["n"])]
         opts = [{"id": c, "name": CARDS[c].name} for c in top]
@@ -715,20 +715,20 @@ def _frame_prompt(s: State, f: dict[str, Any]) -> Prompt:
                                        "order, top card first.", free_form="pick", secret=True,
                       params={"cards": opts, "count": len(top), "min": len(top), "purpose": purpose},
                       timeout_note="the cards are put back with the weakest on top")
-    if k == "burn":
+    if f["k"] == "burn":
         opts = [{"id": c, "name": CARDS[c].name} for c in sd.graveyard]
         purpose = "burn forever before reshuffling your graveyard into your deck"
         return Prompt(seat, "burn", f"Your deck is empty: choose {f['n']} graveyard cards to burn "
                                     "forever; the rest are shuffled back in.", free_form="pick",
                       params={"cards": opts, "count": f["n"], "min": f["n"], "purpose": purpose},
                       timeout_note="the least useful cards are burned")
-    if k == "target":
+    if f["k"] == "target":
         ab = next(a for a in CARDS[f["card"]].abilities if a.effect == "strike")
         targets = tuple(Choice(f"Destroy {board.public_name(p)}"[:80], {"type": "target", "uid": p.uid},
                                description=f"{p.power} power")
                         for p in effects.strike_targets(s, seat, ab))
         return Prompt(seat, "target", f"{CARDS[f['card']].name}: choose the enemy to destroy.", targets)
-    if k == "station":
+    if f["k"] == "station":
         p = s.perm(int(f["uid"]))
         assert p is not None
         spots = [Choice(f"Station on {CARDS[i.card].name}"[:80], {"type": "station", "on": i.uid})
@@ -765,22 +765,21 @@ def _frame_prompt(s: State, f: dict[str, Any]) -> Prompt:
                   timeout_note="the computer player decides", deadline=s.reaction_window)
 
 
-def _answer_frame(ctx: Ctx, f: dict[str, Any], action: Action, checked: dict[str, Any]) -> None:
+def _answer_frame(ctx: Ctx, f: Frame, action: Action, checked: dict[str, Any]) -> None:
     s = ctx.s
-    k = f["k"]
     seat = int(f["seat"])
     s.stack.pop()
-    if k == "pay":
+    if f["k"] == "pay":
         _pay(ctx, seat, checked["cards"])
         _finish_play(ctx, seat, f["card"], f["step"])
-    elif k == "tokenize":
+    elif f["k"] == "tokenize":
         picked = checked["cards"]
         for c in picked:
             s.sides[seat].hand.remove(c)
         effects.place_face_down(ctx, seat, picked, f["make"], int(f["power"]), int(f["mobility"]), "hand")
         if not picked:
             ctx.say(f"{seat_name(seat)} places nothing face down.")
-    elif k == "reorder":
+    elif f["k"] == "reorder":
         of = int(f["of"])
         n = int(f["n"])
         deck = s.sides[of].deck
@@ -790,17 +789,17 @@ def _answer_frame(ctx: Ctx, f: dict[str, Any], action: Action, checked: dict[str
                 "them back in a new order.", kind="reorder", data={"seat": seat, "of": of, "n": n})
         ctx.say("Top of the deck now: " + ", ".join(CARDS[c].name for c in checked["cards"]) + ".",
                 to=(seat,))
-    elif k == "burn":
+    elif f["k"] == "burn":
         _reshuffle(ctx, seat, checked["cards"])
         if s.rules == LEGACY_RULES:
             _legacy_draw_up(ctx, first=False)
         else:
             _draw_up(ctx)
-    elif k == "target":
+    elif f["k"] == "target":
         p = s.perm(int(action["uid"]))
         assert p is not None
         board.destroy(ctx, p, f" by {CARDS[f['card']].name}")
-    elif k == "station":
+    elif f["k"] == "station":
         p = s.perm(int(f["uid"]))
         on = int(action["on"])
         if p is not None and on:
@@ -808,7 +807,7 @@ def _answer_frame(ctx: Ctx, f: dict[str, Any], action: Action, checked: dict[str
             infra = s.perm(on)
             assert infra is not None
             ctx.say(f"{seat_name(seat)} stations {board.perm_name(p, None)} on {CARDS[infra.card].name}.")
-    elif k == "react":
+    elif f["k"] == "react":
         combat.react(ctx, f, action)
 
 
@@ -892,13 +891,13 @@ def _perm_public(s: State, p: Perm) -> dict[str, Any]:
     }
 
 
-def _frame_public(f: dict[str, Any]) -> dict[str, Any]:
-    out = {"kind": f["k"], "seat": f["seat"]}
+def _frame_public(f: Frame) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": f["k"], "seat": f["seat"]}
     if f["k"] == "react":
         out.update(attacker=f["att"], target=f["target"])
-    if f["k"] in ("pay", "target", "tokenize"):
+    if f["k"] == "pay" or f["k"] == "target" or f["k"] == "tokenize":
         out["card"] = f["card"]
-    if f["k"] in ("reorder", "burn", "pay", "tokenize"):
+    if f["k"] == "reorder" or f["k"] == "burn" or f["k"] == "pay" or f["k"] == "tokenize":
         out["count"] = f["n"]
     return out
 

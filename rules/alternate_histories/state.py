@@ -12,6 +12,7 @@ from typing import Any
 
 from ..engine import Rng
 from .content import CARDS, ERAS
+from .frames import Frame
 
 ACADEMIC = "academic"
 """The card field of an Academic token (a 0/0 espionage unit that is not a card)."""
@@ -101,8 +102,8 @@ class State:
     sides: list[Side] = field(default_factory=list)
     perms: list[Perm] = field(default_factory=list)
     next_uid: int = 1
-    stack: list[dict[str, Any]] = field(default_factory=list)
-    """Open sub-decisions, the top one last (``k`` names the kind)."""
+    stack: list[Frame] = field(default_factory=list)
+    """Open sub-decisions, the top one last (``k`` names the kind, declared in ``frames``)."""
     known: list[list[str]] = field(default_factory=lambda: [[], []])
     """``known[s]``: the top cards of the other side's deck that seat ``s`` knows, in order."""
     rally: int = 0
