@@ -33,6 +33,7 @@ from bot.render.kit import (
     with_names,
     wrap,
 )
+from rules.hegemony_of_faith.views import BelieverView, ResultView, SeatView, View
 from rules.text import count, listing
 
 W = 800
@@ -49,7 +50,7 @@ KIND_LABEL = {"strategy": "Strategy", "physical": "Physical attack", "mental": "
 ROLE = {"leader": "Leader", "wanderer": "Wanderer"}
 
 
-def _status(seat: dict[str, Any]) -> list[tuple[str, tuple[int, int, int]]]:
+def _status(seat: SeatView) -> list[tuple[str, tuple[int, int, int]]]:
     tags: list[tuple[str, tuple[int, int, int]]] = []
     if seat["immune_mental"]:
         tags.append(("mental-immune", PALETTE["good"]))
@@ -78,7 +79,7 @@ def _pill_rows(tags: list[tuple[str, tuple[int, int, int]]], width: int) -> list
     return rows
 
 
-def _seat_row(c: Canvas, x: int, y: int, w: int, seat: dict[str, Any], names: list[str],
+def _seat_row(c: Canvas, x: int, y: int, w: int, seat: SeatView, names: list[str],
               current: int | None, follower: bool) -> int:
     """One player: badge and name, believers, then role, actions in hand and skill; returns
     the height used."""
@@ -117,16 +118,16 @@ def _seat_row(c: Canvas, x: int, y: int, w: int, seat: dict[str, Any], names: li
     return h + 8
 
 
-def _ranking(view: dict[str, Any]) -> list[tuple[int, int]]:
+def _ranking(view: View) -> list[tuple[int, int]]:
     """(seat, believers) with the winner first, then by believers in their sect."""
-    r = view["result"] or {}
+    r: ResultView | dict[str, Any] = view["result"] or {}
     winner = r.get("winner")
     seats = view["seats"]
     return sorted(((s["seat"], int(s["believers"])) for s in seats),
                   key=lambda t: (t[0] != winner, -t[1], t[0]))
 
 
-def _banner(c: Canvas, y: int, view: dict[str, Any], names: list[str]) -> int:
+def _banner(c: Canvas, y: int, view: View, names: list[str]) -> int:
     """Whose turn and what they must do (or the final ranking), in the kit's shared boxes;
     returns the y below."""
     if view["phase"] == "over" and view["result"]:
@@ -143,7 +144,7 @@ def _banner(c: Canvas, y: int, view: dict[str, Any], names: list[str]) -> int:
     return banner(c, y, [awaited], seat=cur, head=names[cur], rest="'s turn")
 
 
-def board(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Image:
+def board(view: View, names: Sequence[str] | None = None) -> Image.Image:
     """The public board: whose turn and what is awaited, every sect with its players, the decks,
     the last few log lines; at the end, the final ranking."""
     seats = view["seats"]
@@ -221,7 +222,7 @@ def _minutes(seconds: int) -> str:
     return count(minutes, "minute")
 
 
-def _pending_text(view: dict[str, Any]) -> str:
+def _pending_text(view: View) -> str:
     """What the table waits for, in words for players (seats as "P1"; the caller puts names in)."""
     p = view.get("pending") or {}
     waiting = p.get("waiting", [])
@@ -263,7 +264,7 @@ def _pending_text(view: dict[str, Any]) -> str:
     return f"{what[:1].upper()}{what[1:]}. Waiting for {_seats(waiting)}."
 
 
-def board_alt(view: dict[str, Any], names: Sequence[str] | None = None) -> str:
+def board_alt(view: View, names: Sequence[str] | None = None) -> str:
     """The board in words: standing by believers, whose turn and what is awaited (public)."""
     who = seat_names(names, len(view["seats"]), drawn=False)
     if view["phase"] == "over" and view["result"]:
@@ -281,7 +282,7 @@ def board_alt(view: dict[str, Any], names: Sequence[str] | None = None) -> str:
                     f"Standing: {standing}.")
 
 
-def hand(view: dict[str, Any], names: Sequence[str] | None = None) -> Image.Image:
+def hand(view: View, names: Sequence[str] | None = None) -> Image.Image:
     """A player's hand: the skill (or the skills to choose from), the action cards with what they
     do, and the believers grouped by type."""
     priv = view["private"]
@@ -344,12 +345,12 @@ def _card_grid(c: Canvas, y: int, cards: list[tuple[str, str, tuple[int, int, in
     return y
 
 
-def _believers(c: Canvas, y: int, bels: list[dict[str, Any]]) -> int:
+def _believers(c: Canvas, y: int, bels: list[BelieverView]) -> int:
     """One tile per believer type held: its number, name, count and whom it beats."""
     if not bels:
         c.text((20, y), "No believers.", TEXT, PALETTE["muted"])
         return y + 40
-    groups: dict[int, list[dict[str, Any]]] = {}
+    groups: dict[int, list[BelieverView]] = {}
     for b in bels:
         groups.setdefault(b["id"], []).append(b)
     tw, th, gap = (W - 40 - 4 * 10) // 5, 156, 10
@@ -370,7 +371,7 @@ def _believers(c: Canvas, y: int, bels: list[dict[str, Any]]) -> int:
     return y + rows * (th + gap) + 6
 
 
-def hand_alt(view: dict[str, Any], names: Sequence[str] | None = None) -> str:
+def hand_alt(view: View, names: Sequence[str] | None = None) -> str:
     """The hand in words (sent only to its holder)."""
     priv = view["private"]
     sk = priv["skill"]

@@ -9,6 +9,7 @@ from PIL import Image
 
 from bot.gameui import GameUI
 from rules.engine import Event, seat_name
+from rules.hegemony_of_faith.views import read_view
 
 from . import render
 
@@ -21,19 +22,19 @@ class HegemonyUI(GameUI):
 
     def board_image(self, view: dict[str, Any], events: list[Event], *,
                     names: Sequence[str] | None = None) -> Image.Image:
-        return render.board(view, names)
+        return render.board(read_view(view), names)
 
     def hand_image(self, view: dict[str, Any], *, names: Sequence[str] | None = None) -> Image.Image | None:
-        return render.hand(view, names)
+        return render.hand(read_view(view), names)
 
     def board_alt(self, view: dict[str, Any], *, names: Sequence[str] | None = None) -> str:
-        return render.board_alt(view, names)
+        return render.board_alt(read_view(view), names)
 
     def hand_alt(self, view: dict[str, Any], *, names: Sequence[str] | None = None) -> str:
-        return render.hand_alt(view, names)
+        return render.hand_alt(read_view(view), names)
 
     def hand_text(self, view: dict[str, Any]) -> str:
-        priv = view["private"]
+        priv = read_view(view)["private"]
         lines = []
         sk = priv["skill"]
         if sk:
@@ -57,13 +58,14 @@ class HegemonyUI(GameUI):
         return "\n".join(lines)
 
     def status_text(self, view: dict[str, Any]) -> str:
-        if view["result"]:
-            r = view["result"]
+        v = read_view(view)
+        if v["result"]:
+            r = v["result"]
             return f"Game over — {seat_name(r['winner'])} wins: {r['reason']}."
-        if view["phase"] == "setup":
+        if v["phase"] == "setup":
             return "Everyone is choosing a secret skill."
-        return (f"Round {view['round']} · {seat_name(view['current'])}'s turn · believer deck "
-                f"{view['believer_deck']} · {render._pending_text(view)}")
+        return (f"Round {v['round']} · {seat_name(v['current'])}'s turn · believer deck "
+                f"{v['believer_deck']} · {render._pending_text(v)}")
 
 
 UI = HegemonyUI()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from rules.engine import (
     Action,
@@ -66,6 +66,18 @@ from .sects import (
     unification,
 )
 from .state import FOLLOWER, LEADER, WANDERER, Ctx, State, state_from_json, state_to_json
+from .views import (
+    ActionCardView,
+    BelieverView,
+    PendingView,
+    PrivateView,
+    ResultView,
+    SeatView,
+    SectView,
+    SkillOptionView,
+    SkillView,
+    View,
+)
 
 SUMMARY = """\
 Four to eight prophets compete for a limited flock. Each player leads a sect with one secret skill, \
@@ -198,11 +210,11 @@ class HegemonyEngine(Engine[State]):
         v = public_view(s)
         if seat is not None:
             v["private"] = private_view(s, seat)
-        return v
+        return cast(dict[str, Any], v)  # the engine contract's plain JSON (declared in ``views``)
 
     def private_view(self, state: State, seat: int) -> dict[str, Any]:
         """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
-        return private_view(state, seat)
+        return cast(dict[str, Any], private_view(state, seat))
 
     def secret_markers(self, state: State, seat: int) -> list[str]:
         s = state
@@ -550,11 +562,11 @@ def _uses_left(s: State, seat: int) -> str:
     return f"{max(0, int(lim) - s.uses[seat])} of {lim} left"
 
 
-def _pending(s: State) -> dict[str, Any] | None:
+def _pending(s: State) -> PendingView:
     if not s.stack:
         return {"kind": "turn", "seat": s.current, "waiting": [s.current]}
     f = s.stack[-1]
-    d: dict[str, Any] = {"kind": f["k"], "waiting": list(f["wait"])}
+    d: PendingView = {"kind": f["k"], "waiting": list(f["wait"])}
     if f["k"] == "attack":
         d.update({"card": f["card"], "by": f["by"], "targets": list(f["targets"]),
                   "stage": f["stage"], "chosen": sorted(int(k) for k in f["picks"]),
@@ -590,7 +602,7 @@ def _sealed(s: State, k: int, *, public: bool) -> bool:
     return not (known and (skill_name(s, k) == "Purple Hermit" or gate_usable(s, k, "Purple Hermit")))
 
 
-def public_view(s: State) -> dict[str, Any]:
+def public_view(s: State) -> View:
     # each seat's Followers, found in one pass (as ``followers`` lists them: in seat order),
     # rather than once per seat and twice more per sect
     led: list[list[int]] = [[] for _ in range(s.players)]
@@ -598,7 +610,7 @@ def public_view(s: State) -> dict[str, Any]:
         lead = s.leader[k]
         if s.role[k] == FOLLOWER and lead is not None:
             led[lead].append(k)
-    seats = []
+    seats: list[SeatView] = []
     for k in range(s.players):
         name = skill_name(s, k)
         seats.append({
@@ -612,10 +624,10 @@ def public_view(s: State) -> dict[str, Any]:
             "immune_mental": s.imm_mental[k], "immune_physical": s.imm_physical[k],
             "skips_next_turn": s.skip[k], "gate_copy": s.gate[k], "hermit": s.hermit[k],
         })
-    sects = [{"leader": lead, "members": [lead, *led[lead]],
+    sects: list[SectView] = [{"leader": lead, "members": [lead, *led[lead]],
               "believers": len(s.believers[lead]) + sum(len(s.believers[m]) for m in led[lead])}
              for lead in range(s.players) if s.role[lead] == LEADER]
-    result = None
+    result: ResultView | None = None
     if s.phase == "over" and s.winner is not None:
         result = {"winner": s.winner, "reason": s.reason}
     return {
@@ -637,7 +649,7 @@ _ACTION_PARTS: dict[int, tuple[str, str, str, str]] = {}
 """Per action card: its uid, name, kind and text (made on first use)."""
 
 
-def _believer_info(c: int) -> dict[str, Any]:
+def _believer_info(c: int) -> BelieverView:
     # every seat's private view lists its believers after every step: the card's parts are
     # looked up once, and each view still gets fresh dicts and lists of its own
     parts = _BELIEVER_PARTS.get(c)
@@ -648,7 +660,7 @@ def _believer_info(c: int) -> dict[str, Any]:
     return {"uid": uid, "id": t, "name": name, "beats": [first, second], "bonus_against": first}
 
 
-def _action_info(c: int) -> dict[str, Any]:
+def _action_info(c: int) -> ActionCardView:
     parts = _ACTION_PARTS.get(c)
     if parts is None:
         name = ACTION_CARDS[c]
@@ -665,15 +677,15 @@ def _by_name(c: int) -> tuple[str, int]:
     return ACTION_CARDS[c], c
 
 
-def private_view(s: State, seat: int) -> dict[str, Any]:
+def private_view(s: State, seat: int) -> PrivateView:
     sk = s.skill[seat]
-    skill = None
+    skill: SkillView | None = None
     if sk is not None:
         name = SKILL_NAMES[sk]
         skill = {"uid": skill_uid(sk), "name": name, "text": SKILL_TEXT[name],
                  "timing": SKILL_TIMING[name], "limit": skill_limit_text(name),
                  "uses_left": _uses_left(s, seat), "revealed": s.revealed[seat]}
-    options = []
+    options: list[SkillOptionView] = []
     if s.stack and s.stack[0]["k"] == "skills":
         for c in s.stack[0]["opts"][str(seat)]:
             options.append({"uid": skill_uid(c), "name": SKILL_NAMES[c], "text": SKILL_TEXT[SKILL_NAMES[c]],

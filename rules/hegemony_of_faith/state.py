@@ -17,6 +17,7 @@ from typing import Any
 from rules.engine import Event, Rng
 
 from .frames import Frame
+from .views import IntelView
 
 LEADER, FOLLOWER, WANDERER = "leader", "follower", "wanderer"
 
@@ -60,7 +61,7 @@ class State:
     gate_history: list[list[str]] = field(default_factory=list)
     hermit: list[bool] = field(default_factory=list)
     """Purple Hermit used: take half again and go independent at the next turn."""
-    intel: list[dict[str, Any] | None] = field(default_factory=list)
+    intel: list[IntelView | None] = field(default_factory=list)
     """What the seat last saw with Info-Spy."""
     deaths: list[int] = field(default_factory=list)
     """Believers of each seat that died in the action being resolved (Holy Rebirth)."""
