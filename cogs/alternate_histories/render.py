@@ -41,6 +41,15 @@ from bot.render.kit import (
     ranking_box,
 )
 from rules.alternate_histories.content import CARDS, GOVERNANCES, KEYWORDS, KIND_NAMES, NATIONS
+from rules.alternate_histories.views import (
+    CombatSideView,
+    PendingView,
+    PermView,
+    PrivateView,
+    SideView,
+    View,
+    read_view,
+)
 from rules.text import listing
 
 from .deckbuilder import ERAS, Pool, era_index, era_name
@@ -171,7 +180,7 @@ def counted(ids: Sequence[str]) -> str:
     return ", ".join(f"{n}x {name}" if n > 1 else name for name, n in order)
 
 
-def _tile_lines(p: JSON, field: Mapping[int, JSON]) -> tuple[str, list[tuple[str, str]], str]:
+def _tile_lines(p: PermView, field: Mapping[int, PermView]) -> tuple[str, list[tuple[str, str]], str]:
     """A permanent's name, its numbers (icon, figure) as its tile shows them, and its state."""
     name = "Face-down card" if p.get("face_down") and p.get("token") is None else str(p.get("name") or "?")
     if p.get("token") == "academic":
@@ -187,8 +196,9 @@ def _tile_lines(p: JSON, field: Mapping[int, JSON]) -> tuple[str, list[tuple[str
     state: list[str] = ["Infrastructure"] if p["kind"] == "infrastructure" else []
     if p.get("tapped"):
         state.append("Tapped (used)")
-    if p.get("station") is not None and p["station"] in field:
-        state.append(f"on {field[p['station']].get('name') or 'infrastructure'}")
+    station = p.get("station")
+    if station is not None and station in field:
+        state.append(f"on {field[station].get('name') or 'infrastructure'}")
     kws = [KEYWORD_NAMES.get(k, k) for k in p.get("keywords", [])]
     state += list(dict.fromkeys(kws))
     if p.get("rapid"):
@@ -212,7 +222,7 @@ class _Tile:
     """A permanent's tile: its name and state wrapped to the tile's width, its numbers on one
     line."""
 
-    def __init__(self, p: JSON, field: Mapping[int, JSON]) -> None:
+    def __init__(self, p: PermView, field: Mapping[int, PermView]) -> None:
         name, self.numbers, state = _tile_lines(p, field)
         room = TILE_W - 16
         self.name = wrap(name, TEXT, room)
@@ -226,12 +236,12 @@ class _Tile:
         self.height = 12 + LINE * (len(self.name) + 1 + len(self.state))
 
 
-def _tile_rows(perms: Sequence[JSON], field: Mapping[int, JSON]) -> list[list[tuple[JSON, _Tile]]]:
+def _tile_rows(perms: Sequence[PermView], field: Mapping[int, PermView]) -> list[list[tuple[PermView, _Tile]]]:
     tiles = [(p, _Tile(p, field)) for p in perms]
     return [tiles[i:i + PER_ROW] for i in range(0, len(tiles), PER_ROW)]
 
 
-def _tiles_height(perms: Sequence[JSON], field: Mapping[int, JSON]) -> int:
+def _tiles_height(perms: Sequence[PermView], field: Mapping[int, PermView]) -> int:
     return sum(max(t.height for _, t in row) + 8 for row in _tile_rows(perms, field))
 
 
@@ -275,7 +285,7 @@ def _tile_image(h: int, tile: _Tile, tapped: bool, colour: tuple[int, int, int])
     return image
 
 
-def _tiles(c: Canvas, x0: int, y: int, perms: Sequence[JSON], field: Mapping[int, JSON],
+def _tiles(c: Canvas, x0: int, y: int, perms: Sequence[PermView], field: Mapping[int, PermView],
            colour: tuple[int, int, int]) -> int:
     """Permanents as tiles, three to a row (a row as tall as its tallest tile); returns the y
     below them."""
@@ -290,7 +300,7 @@ def _tiles(c: Canvas, x0: int, y: int, perms: Sequence[JSON], field: Mapping[int
     return y
 
 
-def _side_lines(side: JSON) -> list[tuple[str, str]]:
+def _side_lines(side: SideView) -> list[tuple[str, str]]:
     """The side's facts under its name, one short line each: (text, colour key)."""
     era = int(side.get("era", 0))
     grave = side.get("graveyard", [])
@@ -309,11 +319,11 @@ def _side_lines(side: JSON) -> list[tuple[str, str]]:
     return lines
 
 
-def _burned_lines(side: JSON) -> list[str]:
+def _burned_lines(side: SideView) -> list[str]:
     return wrap("Burned: " + counted(side["burned"]), TEXT, WIDTH - 44) if side.get("burned") else []
 
 
-def _side_height(side: JSON, perms: Sequence[JSON], field: Mapping[int, JSON]) -> int:
+def _side_height(side: SideView, perms: Sequence[PermView], field: Mapping[int, PermView]) -> int:
     units = [p for p in perms if p["kind"] == "unit"]
     others = [p for p in perms if p["kind"] != "unit"]
     h = 58 + LINE + LINE * len(_side_lines(side)) + 4
@@ -322,8 +332,8 @@ def _side_height(side: JSON, perms: Sequence[JSON], field: Mapping[int, JSON]) -
     return h + LINE * len(_burned_lines(side)) + 10
 
 
-def _side_panel(c: Canvas, y: int, side: JSON, perms: Sequence[JSON], field: Mapping[int, JSON],
-                who: str, view: JSON) -> int:
+def _side_panel(c: Canvas, y: int, side: SideView, perms: Sequence[PermView], field: Mapping[int, PermView],
+                who: str, view: View) -> int:
     """A side's panel in the order every game's player panel follows: the name (the panel
     outlined while it is their decision) with what sets them apart on the right, their cards
     in hand and whether it is their turn, their facts, then what they have in play."""
@@ -364,7 +374,7 @@ def _side_panel(c: Canvas, y: int, side: JSON, perms: Sequence[JSON], field: Map
     return y + h
 
 
-def _power_now(x: JSON, view: JSON) -> int:
+def _power_now(x: CombatSideView, view: View) -> int:
     """The power a side of the last combat fought with: its total less the top card's value (the
     power its tile showed, every modifier in), or without a roll the unit's attack power as its
     tile shows it (its printed power when it has left the table)."""
@@ -377,7 +387,7 @@ def _power_now(x: JSON, view: JSON) -> int:
     return int(x.get("power") or 0)
 
 
-def _combat_lines(view: JSON, who: Sequence[str]) -> list[str]:
+def _combat_lines(view: View, who: Sequence[str]) -> list[str]:
     """The last combat, each side's total taken apart into its named parts: the power its tile
     shows plus the value of the card that was on top of its deck ("130 power + 45, the value of
     Doughboys on top of the deck = 175")."""
@@ -386,10 +396,10 @@ def _combat_lines(view: JSON, who: Sequence[str]) -> list[str]:
         return []
     a, d, outcome = last.get("attacker"), last.get("defender"), last.get("outcome")
 
-    def owner(x: JSON) -> str:
+    def owner(x: CombatSideView) -> str:
         return who[x["owner"]] if 0 <= x.get("owner", -1) < len(who) else "?"
 
-    def roll(x: JSON) -> str:
+    def roll(x: CombatSideView) -> str:
         power, total = _power_now(x, view), x.get("total")
         if total is None:
             return f"{owner(x)}'s {x.get('name')} ({power} power)"
@@ -415,7 +425,7 @@ def _combat_lines(view: JSON, who: Sequence[str]) -> list[str]:
     return [roll(a), f"against {roll(d)}: {verdict}."]
 
 
-def _waiting(view: JSON) -> list[int]:
+def _waiting(view: View) -> list[int]:
     """The seats whose decision the table waits for (public)."""
     phase = view.get("phase")
     if phase == "deck":
@@ -424,13 +434,13 @@ def _waiting(view: JSON) -> list[int]:
         return [s["seat"] for s in view.get("sides", []) if not s.get("opened")]
     if phase != "turn":
         return []
-    pending = view.get("pending") or {}
+    pending: PendingView | dict[str, Any] = view.get("pending") or {}
     if pending.get("seat") is not None:
         return [int(pending["seat"])]
     return [int(view.get("current", 0))]
 
 
-def _ranking(view: JSON, who: Sequence[str]) -> list[Ranked]:
+def _ranking(view: View, who: Sequence[str]) -> list[Ranked]:
     """The final ranking: the winner first, then by cards left to draw (deck and hand), the
     score each side ends with."""
     w = view.get("winner")
@@ -448,6 +458,11 @@ def _ranking(view: JSON, who: Sequence[str]) -> list[Ranked]:
 
 
 def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+    """:func:`_board_image` of the platform's view, read as declared (:mod:`rules.alternate_histories.views`)."""
+    return _board_image(read_view(view), names)
+
+
+def _board_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
     """The public board, laid out as every game's: the header, then the banner saying who must do
     what (or, at the end, the final ranking with each side's score and why the game ended), the
     era track and the icons' legend, each side's panel — its nation and governance, cards in
@@ -508,12 +523,12 @@ PENDING_WORDS = {
 """A decision inside a turn, in words (``{card}`` is the card's name when public)."""
 
 
-def _phase_word(view: JSON) -> str:
+def _phase_word(view: View) -> str:
     return {"deck": "choosing decks", "opening": "choosing opening hands",
             "over": "game over"}.get(str(view.get("phase")), str(view.get("phase")))
 
 
-def _awaited(view: JSON, who: Sequence[str]) -> tuple[str, str, list[str]]:
+def _awaited(view: View, who: Sequence[str]) -> tuple[str, str, list[str]]:
     """The banner: whose decision (name and what follows it) and what they are to do."""
     phase = view.get("phase")
     if phase in ("deck", "opening"):
@@ -522,7 +537,7 @@ def _awaited(view: JSON, who: Sequence[str]) -> tuple[str, str, list[str]]:
         return "", "", [f"Both players choose their {what} in secret.",
                         "Waiting for " + (listing(waiting) or "nobody") + "."]
     cur = int(view.get("current", 0))
-    pending = view.get("pending") or {}
+    pending: PendingView | dict[str, Any] = view.get("pending") or {}
     kind = pending.get("kind")
     if kind == "react":
         seat = int(pending["seat"])
@@ -543,7 +558,7 @@ def _awaited(view: JSON, who: Sequence[str]) -> tuple[str, str, list[str]]:
     return who[cur], "'s turn", [words[:1].upper() + words[1:] + "."]
 
 
-def awaited_line(view: JSON, who: Sequence[str]) -> str:
+def awaited_line(view: View, who: Sequence[str]) -> str:
     """The banner in one line of text: who must do what, or who won and why."""
     if view.get("phase") == "over":
         return "Game over: " + _end_reason(view, who)
@@ -561,7 +576,7 @@ def _minutes(seconds: int) -> str:
     return plural(minutes, "minute")
 
 
-def _end_reason(view: JSON, who: Sequence[str]) -> str:
+def _end_reason(view: View, who: Sequence[str]) -> str:
     """Why the game ended, as a sentence that names the winner."""
     w = view.get("winner")
     winner = who[w] if isinstance(w, int) and 0 <= w < len(who) else None
@@ -574,12 +589,17 @@ def _end_reason(view: JSON, who: Sequence[str]) -> str:
 
 
 def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+    """:func:`_board_alt` of the platform's view, read as declared (:mod:`rules.alternate_histories.views`)."""
+    return _board_alt(read_view(view), names)
+
+
+def _board_alt(view: View, names: Sequence[str] | None = None) -> str:
     """The board in words (public): the era, each side's standing, whose turn or who won."""
     who = seat_names(names, 2, drawn=False)
     sides = view.get("sides", [])
     field = view.get("battlefield", [])
 
-    def standing(sd: JSON) -> str:
+    def standing(sd: SideView) -> str:
         k = sd["seat"]
         units = [p for p in field if p["owner"] == k and p["kind"] == "unit"]
         return (f"{who[k]}: " + (f"{nation_name(sd.get('nation'))} {governance_name(sd.get('governance'))}, "
@@ -723,7 +743,7 @@ class _HandCard:
         return c.image
 
 
-def _marks(priv: Mapping[str, Any], hand: Sequence[Any], view: JSON) -> list[str | None]:
+def _marks(priv: Mapping[str, Any], hand: Sequence[Any], view: View) -> list[str | None]:
     """Each hand card's mark: "Playable now" (with its cost after discounts when it is not the
     printed one), "" for not now, None when the seat is not in a step where it plays cards."""
     seat = int(priv.get("seat", 0))
@@ -744,10 +764,15 @@ def _marks(priv: Mapping[str, Any], hand: Sequence[Any], view: JSON) -> list[str
 
 
 def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image | None:
+    """:func:`_hand_image` of the platform's view, read as declared (:mod:`rules.alternate_histories.views`)."""
+    return _hand_image(read_view(view), names)
+
+
+def _hand_image(view: View, names: Sequence[str] | None = None) -> Image.Image | None:
     """The seat's hand, card by card laid out stat-first (see :class:`_HandCard`) with the
     cards playable now marked in the events and build phases, then its face-down cards and any
     deck top it knows."""
-    priv = view.get("private") or {}
+    priv: PrivateView | dict[str, Any] = view.get("private") or {}
     hand = [CARDS[c] for c in priv.get("hand", []) if c in CARDS]
     seat = int(priv.get("seat", 0))
     who = seat_names(names, 2)
@@ -797,7 +822,12 @@ def _hand_extras(priv: Mapping[str, Any]) -> list[str]:
 
 
 def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:
-    priv = view.get("private") or {}
+    """:func:`_hand_alt` of the platform's view, read as declared (:mod:`rules.alternate_histories.views`)."""
+    return _hand_alt(read_view(view), names)
+
+
+def _hand_alt(view: View, names: Sequence[str] | None = None) -> str:
+    priv: PrivateView | dict[str, Any] = view.get("private") or {}
     hand = [CARDS[c] for c in priv.get("hand", []) if c in CARDS]
     marks = _marks(priv, hand, view)
     now = sorted({card.name for card, mark in zip(hand, marks, strict=True) if mark})

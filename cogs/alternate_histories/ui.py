@@ -9,6 +9,7 @@ from PIL import Image
 
 from bot.gameui import DrawnUI
 from rules.alternate_histories.content import CARDS
+from rules.alternate_histories.views import read_view
 from rules.engine import seat_name
 from rules.text import count
 
@@ -32,9 +33,10 @@ class AlternateHistoriesUI(DrawnUI):
     def hand_text(self, view: JSON) -> str:
         """Each card of the hand with everything needed to play it, then the seat's other
         secrets: its face-down cards and the top of the opponent's deck it knows."""
-        priv = view["private"]
+        v = read_view(view)
+        priv = v["private"]
         seat = int(priv["seat"])
-        side = view["sides"][seat]
+        side = v["sides"][seat]
         lines = [f"**{seat_name(seat)}** — {render.nation_name(priv.get('nation'))}, "
                  f"{render.governance_name(priv.get('governance'))}; "
                  f"{count(int(side.get('deck', 0)), 'card')} in your deck."
@@ -60,12 +62,13 @@ class AlternateHistoriesUI(DrawnUI):
 
     def status_text(self, view: JSON) -> str:
         """Whose turn and phase, the eras, the last combat (public)."""
+        v = read_view(view)
         who = [seat_name(k) for k in range(2)]
-        text = render.awaited_line(view, who)
-        if view.get("phase") == "turn":
-            eras = ", ".join(f"{seat_name(sd['seat'])} {sd.get('era_name')}" for sd in view["sides"])
-            text += f"\nGlobal era: {render.ERAS[int(view.get('global_era_index', 0))]} (era trackers: {eras})."
-        combat = render._combat_lines(view, who)
+        text = render.awaited_line(v, who)
+        if v.get("phase") == "turn":
+            eras = ", ".join(f"{seat_name(sd['seat'])} {sd.get('era_name')}" for sd in v["sides"])
+            text += f"\nGlobal era: {render.ERAS[int(v.get('global_era_index', 0))]} (era trackers: {eras})."
+        combat = render._combat_lines(v, who)
         if combat:
             text += "\nLast combat: " + " ".join(combat)
         return text

@@ -29,6 +29,7 @@ from .board import Ctx
 from .content import CARDS
 from .frames import ReactFrame
 from .state import LEGACY_RULES, Perm, State
+from .views import CombatSideView
 
 PLAYER = "player"
 
@@ -156,7 +157,7 @@ def react(ctx: Ctx, frame: ReactFrame, action: dict[str, Any]) -> None:
     resolve(ctx, uid, target, target)
 
 
-def _side(s: State, p: Perm, total: int | None, card: str | None) -> dict[str, Any]:
+def _side(s: State, p: Perm, total: int | None, card: str | None) -> CombatSideView:
     return {"uid": p.uid, "owner": p.owner, "name": board.public_name(p), "power": p.power,
             "total": total, "roll_card": card, "roll": CARDS[card].value if card else None}
 

@@ -31,7 +31,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import fields as dataclass_fields
-from typing import Any
+from typing import Any, cast
 
 from rules.engine import (
     REVISION_OPTION,
@@ -77,6 +77,7 @@ from .state import (
     state_to_json,
     upgrade,
 )
+from .views import PendingView, PermView, PrivateView, SideView, View
 
 SUMMARY = """\
 Two nations fight through five eras, from the trenches to the singularity. Your 40-card deck is \
@@ -211,11 +212,11 @@ class AlternateHistoriesEngine(Engine[State]):
         v = public_view(state)
         if seat is not None:
             v["private"] = private_view(state, seat)
-        return v
+        return cast(dict[str, Any], v)  # the engine contract's plain JSON (declared in ``views``)
 
     def private_view(self, state: State, seat: int) -> dict[str, Any]:
         """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
-        return private_view(state, seat)
+        return cast(dict[str, Any], private_view(state, seat))
 
     def secret_variants(self, state: State, seat: int, rng: random.Random) -> list[State]:
         return _variants(self, state, seat, rng)
@@ -876,7 +877,7 @@ def _check_free_form(s: State, seat: int, action: Action, prompt: Prompt) -> dic
 # ==================================================================================== views
 
 
-def _perm_public(s: State, p: Perm) -> dict[str, Any]:
+def _perm_public(s: State, p: Perm) -> PermView:
     card = None if p.face_down else p.card
     return {
         "uid": p.uid, "owner": p.owner, "card": card if card != ACADEMIC else None,
@@ -891,10 +892,10 @@ def _perm_public(s: State, p: Perm) -> dict[str, Any]:
     }
 
 
-def _frame_public(f: Frame) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": f["k"], "seat": f["seat"]}
+def _frame_public(f: Frame) -> PendingView:
+    out: PendingView = {"kind": f["k"], "seat": f["seat"]}
     if f["k"] == "react":
-        out.update(attacker=f["att"], target=f["target"])
+        out.update({"attacker": f["att"], "target": f["target"]})
     if f["k"] == "pay" or f["k"] == "target" or f["k"] == "tokenize":
         out["card"] = f["card"]
     if f["k"] == "reorder" or f["k"] == "burn" or f["k"] == "pay" or f["k"] == "tokenize":
@@ -902,9 +903,9 @@ def _frame_public(f: Frame) -> dict[str, Any]:
     return out
 
 
-def public_view(s: State) -> dict[str, Any]:
+def public_view(s: State) -> View:
     revealed = s.phase not in ("deck",)
-    sides = []
+    sides: list[SideView] = []
     for k, sd in enumerate(s.sides):
         sides.append({
             "seat": k,
@@ -930,9 +931,9 @@ def public_view(s: State) -> dict[str, Any]:
     }
 
 
-def private_view(s: State, seat: int) -> dict[str, Any]:
+def private_view(s: State, seat: int) -> PrivateView:
     sd = s.sides[seat]
-    out: dict[str, Any] = {
+    out: PrivateView = {
         "seat": seat,
         "hand": list(sd.hand),
         "deck_cards": sorted(sd.deck),

@@ -13,6 +13,7 @@ from typing import Any
 from ..engine import Rng
 from .content import CARDS, ERAS
 from .frames import Frame
+from .views import CombatView
 
 ACADEMIC = "academic"
 """The card field of an Academic token (a 0/0 espionage unit that is not a card)."""
@@ -112,7 +113,7 @@ class State:
     """The current player's Precision Strike units may attack espionage units this turn."""
     hits: int = 0
     """Direct hits the current player has landed this turn (Autocracy's extra card: the first)."""
-    last_combat: dict[str, Any] | None = None
+    last_combat: CombatView | None = None
     winner: int | None = None
     draw: bool = False
     reason: str = ""
