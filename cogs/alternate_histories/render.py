@@ -180,7 +180,8 @@ def counted(ids: Sequence[str]) -> str:
     return ", ".join(f"{n}x {name}" if n > 1 else name for name, n in order)
 
 
-def _tile_lines(p: PermView, field: Mapping[int, PermView]) -> tuple[str, list[tuple[str, str]], str]:
+def _tile_lines(p: PermView,
+                field: Mapping[int, PermView]) -> tuple[str, list[tuple[str, str]], str]:
     """A permanent's name, its numbers (icon, figure) as its tile shows them, and its state."""
     name = "Face-down card" if p.get("face_down") and p.get("token") is None else str(p.get("name") or "?")
     if p.get("token") == "academic":
@@ -236,7 +237,8 @@ class _Tile:
         self.height = 12 + LINE * (len(self.name) + 1 + len(self.state))
 
 
-def _tile_rows(perms: Sequence[PermView], field: Mapping[int, PermView]) -> list[list[tuple[PermView, _Tile]]]:
+def _tile_rows(perms: Sequence[PermView],
+               field: Mapping[int, PermView]) -> list[list[tuple[PermView, _Tile]]]:
     tiles = [(p, _Tile(p, field)) for p in perms]
     return [tiles[i:i + PER_ROW] for i in range(0, len(tiles), PER_ROW)]
 
@@ -332,8 +334,8 @@ def _side_height(side: SideView, perms: Sequence[PermView], field: Mapping[int, 
     return h + LINE * len(_burned_lines(side)) + 10
 
 
-def _side_panel(c: Canvas, y: int, side: SideView, perms: Sequence[PermView], field: Mapping[int, PermView],
-                who: str, view: View) -> int:
+def _side_panel(c: Canvas, y: int, side: SideView, perms: Sequence[PermView],
+                field: Mapping[int, PermView], who: str, view: View) -> int:
     """A side's panel in the order every game's player panel follows: the name (the panel
     outlined while it is their decision) with what sets them apart on the right, their cards
     in hand and whether it is their turn, their facts, then what they have in play."""
@@ -458,7 +460,8 @@ def _ranking(view: View, who: Sequence[str]) -> list[Ranked]:
 
 
 def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
-    """:func:`_board_image` of the platform's view, read as declared (:mod:`rules.alternate_histories.views`)."""
+    """:func:`_board_image` of the platform's view, read as declared
+    (:mod:`rules.alternate_histories.views`)."""
     return _board_image(read_view(view), names)
 
 
@@ -589,7 +592,8 @@ def _end_reason(view: View, who: Sequence[str]) -> str:
 
 
 def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
-    """:func:`_board_alt` of the platform's view, read as declared (:mod:`rules.alternate_histories.views`)."""
+    """:func:`_board_alt` of the platform's view, read as declared
+    (:mod:`rules.alternate_histories.views`)."""
     return _board_alt(read_view(view), names)
 
 
@@ -764,7 +768,8 @@ def _marks(priv: Mapping[str, Any], hand: Sequence[Any], view: View) -> list[str
 
 
 def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image | None:
-    """:func:`_hand_image` of the platform's view, read as declared (:mod:`rules.alternate_histories.views`)."""
+    """:func:`_hand_image` of the platform's view, read as declared
+    (:mod:`rules.alternate_histories.views`)."""
     return _hand_image(read_view(view), names)
 
 
@@ -822,7 +827,8 @@ def _hand_extras(priv: Mapping[str, Any]) -> list[str]:
 
 
 def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:
-    """:func:`_hand_alt` of the platform's view, read as declared (:mod:`rules.alternate_histories.views`)."""
+    """:func:`_hand_alt` of the platform's view, read as declared
+    (:mod:`rules.alternate_histories.views`)."""
     return _hand_alt(read_view(view), names)
 
 

@@ -36,7 +36,8 @@ from .state import FOLLOWER, LEADER, WANDERER, Ctx, State
 from .turn import new_rebirth
 
 
-def new_surrender(s: State, seat: int, exclude: list[int], offer: int | None = None) -> SurrenderFrame:
+def new_surrender(s: State, seat: int, exclude: list[int],
+                  offer: int | None = None) -> SurrenderFrame:
     """A surrender of ``seat``. ``offer``: after a reversal of stance (6-2.1) the new Leader of
     the old Leader's sect decides first, alone, whether to take the old Leader in; only if they
     decline do the other Leaders declare."""

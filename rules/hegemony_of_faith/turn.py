@@ -507,7 +507,8 @@ def discard_prompts(s: State, f: TrimFrame | DiscardFrame) -> list[Prompt]:
                    tuple(ch2), secret=True, timeout_note="you stop discarding")]
 
 
-def discard_answer(ctx: Ctx, f: TrimFrame | DiscardFrame, seat: int, action: dict[str, Any]) -> None:
+def discard_answer(ctx: Ctx, f: TrimFrame | DiscardFrame, seat: int,
+                   action: dict[str, Any]) -> None:
     s = ctx.s
     t = action["type"]
     if t == "discard_card":
