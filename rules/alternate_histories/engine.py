@@ -944,7 +944,7 @@ def private_view(s: State, seat: int) -> PrivateView:
         "playable": {},
     }
     if s.phase == "turn" and s.current == seat and s.step in ("events", "build"):
-        out["playable"] = {c: board.discard_cost(s, seat, CARDS[c]) for c in set(sd.hand)
+        out["playable"] = {c: board.discard_cost(s, seat, CARDS[c]) for c in sorted(set(sd.hand))
                            if playable(s, seat, c, s.step)}
     if s.stack and s.stack[-1]["k"] == "reorder" and s.stack[-1]["seat"] == seat:
         f = s.stack[-1]
