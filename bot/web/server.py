@@ -39,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -601,57 +602,23 @@ class WebServer:
                 if self._streams[who] <= 0:
                     del self._streams[who]
 
-    async def _live(self, request: web.Request, game: GameRow) -> web.StreamResponse:
+    async def _stream(self, request: web.Request, game: GameRow, headers: Mapping[str, str],
+                      serve: Callable[[_Watched, asyncio.Event, web.StreamResponse], Awaitable[None]]
+                      ) -> web.StreamResponse:
+        """An open page's event stream of ``game``, written by ``serve``: woken by the game's
+        updates (``wake``), its headers and reconnection delay sent first, and forgotten when it
+        ends (a closed connection or a cancelled request is how a page normally leaves)."""
         watched = self._watched.setdefault(game.id, _Watched())
         watched.guild_id = game.guild_id
         wake = asyncio.Event()
         watched.pages.add(wake)
         response = web.StreamResponse(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-store",
-            "X-Accel-Buffering": "no", **HEADERS})
+            "X-Accel-Buffering": "no", **headers})
         try:
             await response.prepare(request)
             await response.write(b"retry: 2000\n\n")
-            sent: tuple[int, str, bool] | None = None
-            while not self.closing:
-                if wake.is_set() or sent is None:
-                    wake.clear()
-                    head = watched.head
-                    if head is None:
-                        current = await self.storage.get_game(game.id)
-                        if current is None or current.status not in SERVED or not await self.pages_on(current):
-                            await response.write(b"event: gone\ndata: {}\n\n")
-                            break
-                        tl, current = await self.timeline(current)
-                        watched.version = current.version
-                        head = watched.head = (tl.last, tl.moments[-1].chain, current.status == "finished")
-                    if head != sent:
-                        if sent is None:  # (the page has its step already, or fetches it)
-                            data = json.dumps({"last": head[0], "chain": head[1], "finished": head[2]})
-                            await response.write(f"event: head\ndata: {data}\n\n".encode())
-                        else:  # the new step itself, with the log since the last one sent
-                            current = await self.storage.get_game(game.id)
-                            if current is None or current.status not in SERVED:
-                                continue
-                            tl, current = await self.timeline(current)
-                            body = await self.step(current, tl, tl.last, str(sent[0]), sent[1])
-                            head = (tl.last, tl.moments[-1].chain, current.status == "finished")
-                            await response.write(b"event: step\ndata: " + body + b"\n\n")
-                        sent = head
-                    continue
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(wake.wait(), KEEPALIVE)
-                    continue
-                await response.write(b": still here\n\n")
-                now = time.monotonic()
-                if now - watched.looked < KEEPALIVE / 2:
-                    continue  # (another page of this game has just looked)
-                watched.looked = now
-                current = await self.storage.get_game(game.id)
-                if (current is None or current.status not in SERVED or current.version != watched.version
-                        or not await self.pages_on(current)):
-                    watched.head = None  # (looked at again: an undo, another process's move, pages off)
-                    wake.set()
+            await serve(watched, wake, response)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
@@ -659,6 +626,53 @@ class WebServer:
             if not watched.pages:
                 self._watched.pop(game.id, None)
         return response
+
+    async def _live(self, request: web.Request, game: GameRow) -> web.StreamResponse:
+        return await self._stream(request, game, HEADERS, functools.partial(self._public_stream, game))
+
+    async def _public_stream(self, game: GameRow, watched: _Watched, wake: asyncio.Event,
+                             response: web.StreamResponse) -> None:
+        """The game page's stream: the head at once, then each new step with its log."""
+        sent: tuple[int, str, bool] | None = None
+        while not self.closing:
+            if wake.is_set() or sent is None:
+                wake.clear()
+                head = watched.head
+                if head is None:
+                    current = await self.storage.get_game(game.id)
+                    if current is None or current.status not in SERVED or not await self.pages_on(current):
+                        await response.write(b"event: gone\ndata: {}\n\n")
+                        break
+                    tl, current = await self.timeline(current)
+                    watched.version = current.version
+                    head = watched.head = (tl.last, tl.moments[-1].chain, current.status == "finished")
+                if head != sent:
+                    if sent is None:  # (the page has its step already, or fetches it)
+                        data = json.dumps({"last": head[0], "chain": head[1], "finished": head[2]})
+                        await response.write(f"event: head\ndata: {data}\n\n".encode())
+                    else:  # the new step itself, with the log since the last one sent
+                        current = await self.storage.get_game(game.id)
+                        if current is None or current.status not in SERVED:
+                            continue
+                        tl, current = await self.timeline(current)
+                        body = await self.step(current, tl, tl.last, str(sent[0]), sent[1])
+                        head = (tl.last, tl.moments[-1].chain, current.status == "finished")
+                        await response.write(b"event: step\ndata: " + body + b"\n\n")
+                    sent = head
+                continue
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(wake.wait(), KEEPALIVE)
+                continue
+            await response.write(b": still here\n\n")
+            now = time.monotonic()
+            if now - watched.looked < KEEPALIVE / 2:
+                continue  # (another page of this game has just looked)
+            watched.looked = now
+            current = await self.storage.get_game(game.id)
+            if (current is None or current.status not in SERVED or current.version != watched.version
+                    or not await self.pages_on(current)):
+                watched.head = None  # (looked at again: an undo, another process's move, pages off)
+                wake.set()
 
     # ----------------------------------------------------------- player pages
 
@@ -883,35 +897,24 @@ class WebServer:
     async def _player_live(self, request: web.Request, game: GameRow, shown: int) -> web.StreamResponse:
         """The seat's page hears that the game moved on (``changed``: it reloads); nothing of
         the game is sent here."""
-        watched = self._watched.setdefault(game.id, _Watched())
-        watched.guild_id = game.guild_id
-        wake = asyncio.Event()
-        watched.pages.add(wake)
-        response = web.StreamResponse(headers={
-            "Content-Type": "text/event-stream", "Cache-Control": "no-store",
-            "X-Accel-Buffering": "no", **PLAYER_HEADERS})
-        try:
-            await response.prepare(request)
-            await response.write(b"retry: 2000\n\n")
-            while not self.closing:
-                current = await self.storage.get_game(game.id)
-                if (current is None or current.status not in SERVED or current.version != shown
-                        or not await self.pages_on(current)):
-                    version = current.version if current is not None else -1
-                    await response.write(f"event: changed\ndata: {{\"version\": {version}}}\n\n".encode())
-                    break
-                try:
-                    await asyncio.wait_for(wake.wait(), KEEPALIVE)
-                    wake.clear()
-                except TimeoutError:
-                    await response.write(b": still here\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
-        finally:
-            watched.pages.discard(wake)
-            if not watched.pages:
-                self._watched.pop(game.id, None)
-        return response
+        return await self._stream(request, game, PLAYER_HEADERS,
+                                  functools.partial(self._seat_stream, game, shown))
+
+    async def _seat_stream(self, game: GameRow, shown: int, _watched: _Watched, wake: asyncio.Event,
+                           response: web.StreamResponse) -> None:
+        """A player page's stream: ``changed`` once the game is no longer at the version shown."""
+        while not self.closing:
+            current = await self.storage.get_game(game.id)
+            if (current is None or current.status not in SERVED or current.version != shown
+                    or not await self.pages_on(current)):
+                version = current.version if current is not None else -1
+                await response.write(f"event: changed\ndata: {{\"version\": {version}}}\n\n".encode())
+                break
+            try:
+                await asyncio.wait_for(wake.wait(), KEEPALIVE)
+                wake.clear()
+            except TimeoutError:
+                await response.write(b": still here\n\n")
 
     # -------------------------------------------------------------- lifecycle
 
