@@ -17,9 +17,12 @@ when it is a little off, loses to the safer one.
   decides) for the god, the vote, the setup and tie-break flicks and the temple to move;
 * :func:`playout_action`: the quick player of playouts that go on after the candidate (its
   first aim, unsimulated, for a flick: a playout's flick then costs one physics simulation, the
-  engine's); the engine's horizon is 0 today: a flick is judged where it lands;
+  engine's); the engine's horizon is 0: with two players a flick is judged where it lands;
 * :func:`evaluate`: a game cut short by the horizon, scored from victory points, what the board
-  would score at Worship now and the prophets each seat has left to flick.
+  would score at Worship and the prophets each seat has left to flick; from three players on,
+  first each rival answers once (:func:`replies`) and Worship is counted as it is likely to
+  stand when the Generation ends (:func:`expected_worship`): with four tables' worth of discs,
+  what decides a game is mostly what the others do after the flick.
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ import math
 import random
 from typing import Any
 
-from rules.engine import Action, IllegalAction, Prompt, Rng
+from rules.engine import Action, IllegalAction, Prompt, Rng, RulesError
 
-from . import bot, geometry, gods, scoring
+from . import bot, geometry, gods, laws, scoring
 from .discs import KINDS, PROPHET_KINDS
 from .state import FlickState
 
@@ -50,6 +53,18 @@ CITY_VALUE = 1.0
 FUTURE_WORSHIP = 1.0
 """What a temple on the map is worth at each Worship still to come after this Generation's, in VP
 (its island's Presence at least; a prophet on a city that may still become a temple too)."""
+CONTEST = 0.2
+"""How likely one flick still to come this Generation is to add a piece to a given island (four
+islands, the navel and the misses share them)."""
+KNOCK = 0.02
+"""How likely one rival flick still to come is to knock a given prophet off its island."""
+LOOK_AHEAD = 3
+"""From this many players on, the horizon lets the rivals answer first (:func:`replies`) and
+scores Worship as it is likely to stand when it comes (:func:`expected_worship`). Neither is
+used with two players: a playout's flick halved the samples there, and judging the flick where
+it lands already won 60% of 100 games against ``easy``. At four players each alone did not help
+(37.5% and 8.3% of 24 games, against 20.8% judging where the flick lands), both together won
+50.0%."""
 TEMPERATURE = 3.0
 """VP differences become chances through a softmax of this temperature (3 VP ahead of a single
 rival is about 73%)."""
@@ -153,14 +168,75 @@ def playout_action(view: JSON, prompt: Prompt, rng: random.Random) -> Action:
     return bot.choose(view, prompt, rng)
 
 
+def _beats(lead: float, spread: float) -> float:
+    """The chance that a count ``lead`` ahead on average, with variance ``spread``, ends strictly
+    ahead (counts are whole: half a piece is the line)."""
+    return 0.5 * (1.0 + math.erf((lead - 0.5) / math.sqrt(2.0 * spread + 1e-6)))
+
+
+def expected_worship(state: FlickState) -> list[float]:
+    """Each seat's Worship VP for this Generation as it is likely to stand when the Generation
+    ends, not as the board lies: the flicks still to come may add pieces to an island (each of
+    them :data:`CONTEST` likely to land on any one island) or knock a prophet off (each rival
+    flick :data:`KNOCK` likely per prophet), so a Domination by one piece early in the Mission is
+    worth less than one by three, or one made with the last flick; a lone prophet's Presence is
+    worth a little less while rivals have flicks left. With no flick left it is Worship exactly."""
+    s = state
+    res = scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)
+    if s.phase != "mission":
+        return [float(r["vp"]) for r in res]
+    players = s.players
+    left = [sum(s.supply[k].values()) for k in range(players)]
+    total = sum(left)
+    if total == 0:
+        return [float(r["vp"]) for r in res]
+    counts = scoring.island_counts(s.discs, players, s.laws, s.gods, heart=True)
+    temples = [[0] * players for _ in range(4)]
+    for d in s.discs:
+        if d["kind"] == "temple" and d["owner"] is not None:
+            i = geometry.island_at(d["x"], d["y"], KINDS["temple"].radius)
+            if i is not None:
+                temples[i][d["owner"]] += 1
+    dead = scoring.ape_islands(s.discs) if "king_ape" in s.laws else set()
+    dom = laws.domination_value(s.laws)
+    out = [float(r["bonus"]) for r in res]
+    for i in range(4):
+        if i in dead:
+            continue
+        row = counts[i]
+        mean = []
+        spread = []
+        for k in range(players):
+            rivals = total - left[k]
+            loose = max(0, row[k] - temples[i][k])  # (temples are too heavy to knock away)
+            lost = KNOCK * loose * rivals
+            mean.append(row[k] + CONTEST * left[k] - lost)
+            spread.append(CONTEST * (1 - CONTEST) * left[k] + lost)
+            if row[k] > 0:
+                keep = 1.0 if temples[i][k] or row[k] > 1 else max(0.0, 1.0 - KNOCK * rivals)
+                out[k] += keep
+        if max(row) == 0:
+            continue
+        for k in range(players):
+            p = 1.0
+            for j in range(players):
+                if j != k:
+                    p *= _beats(mean[k] - mean[j], spread[k] + spread[j])
+            out[k] += dom * p
+    return out
+
+
 def standing(state: FlickState) -> list[float]:
     """Each seat's expected VP at the end, roughly: VP now, what Worship would give for the
-    board as it lies, prophets on the navel (they score when the turn ends), prophets left to
+    board as it lies (from :data:`LOOK_AHEAD` players on, as it is likely to stand), prophets on the navel (they score when the turn ends), prophets left to
     flick this Generation, temples at the Worships still to come and prophets on a city that
     may still become temples."""
     s = state
-    res = scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)
-    out = [float(s.vp[k]) + float(res[k]["vp"]) for k in range(s.players)]
+    if s.players >= LOOK_AHEAD:
+        now = expected_worship(s)
+    else:
+        now = [float(r["vp"]) for r in scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)]
+    out = [float(s.vp[k]) + now[k] for k in range(s.players)]
     if s.phase in ("gods", "setup_flick", "council", "mission"):
         for k in range(s.players):
             out[k] += PROPHET_VALUE * sum(s.supply[k].values())
@@ -184,13 +260,49 @@ def standing(state: FlickState) -> list[float]:
     return out
 
 
+def replies(state: FlickState, seat: int) -> FlickState:
+    """Where the rivals' answers leave the game: the decisions that follow, at most one per
+    rival and none of the seat's own (a temple the seat builds right after its flick stops it at
+    once), each the playouts' quick player's (:func:`playout_action`), played with the sample's
+    own wobble. Used from :data:`LOOK_AHEAD` players on."""
+    from . import ENGINE
+
+    rng = random.Random(state.next_id * 7919 + seat)
+    for _ in range(state.players - 1):
+        if ENGINE.result(state) is not None:
+            break
+        prompts = ENGINE.prompts(state)
+        if not prompts or prompts[0].seat == seat:
+            break
+        p = prompts[0]
+        try:
+            state, _ = ENGINE.play(state, p.seat, playout_action(ENGINE.view(state, p.seat), p, rng), p)
+        except RulesError:
+            break
+    return state
+
+
 def evaluate(state: FlickState, seat: int) -> float:
-    """A game cut short by the search's horizon: the seat's chances, a softmax of
-    :func:`standing` (an even position is the fair share)."""
+    """A game cut short by the search's horizon: the seat's :func:`chances` once the rivals have
+    answered (:func:`replies`, at a table of :data:`LOOK_AHEAD` or more)."""
+    if state.players >= LOOK_AHEAD:
+        from . import ENGINE
+
+        state = replies(state, seat)
+        result = ENGINE.result(state)
+        if result is not None:
+            return 1.0 / len(result.winners) if seat in result.winners else 0.0
+    return chances(state, seat)
+
+
+def chances(state: FlickState, seat: int) -> float:
+    """The seat's chances in a position, a softmax of :func:`standing` (an even position is the
+    fair share)."""
     values = standing(state)
     top = max(values)
     weights = [math.exp((v - top) / TEMPERATURE) for v in values]
     return weights[seat] / sum(weights)
 
 
-__all__ = ["determinize", "evaluate", "playout_action", "search_candidates", "standing"]
+__all__ = ["chances", "determinize", "evaluate", "expected_worship", "playout_action", "replies",
+           "search_candidates", "standing"]

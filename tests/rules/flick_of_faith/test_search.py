@@ -162,11 +162,11 @@ def test_an_even_position_is_worth_the_fair_share_and_a_lead_more() -> None:
     even: Any = E.clone(state)
     even.discs, even.vp = [], [4, 4, 4]
     even.supply = [{"prophet": 2}] * 3
-    assert [round(flick_search.evaluate(even, k), 6) for k in range(3)] == [round(1 / 3, 6)] * 3
+    assert [round(flick_search.chances(even, k), 6) for k in range(3)] == [round(1 / 3, 6)] * 3
     ahead = E.clone(even)
     ahead.vp = [9, 4, 4]
-    assert flick_search.evaluate(ahead, 0) > 0.6 > flick_search.evaluate(ahead, 1)
-    assert sum(flick_search.evaluate(ahead, k) for k in range(3)) == pytest.approx(1.0)
+    assert flick_search.chances(ahead, 0) > 0.6 > flick_search.chances(ahead, 1)
+    assert sum(flick_search.chances(ahead, k) for k in range(3)) == pytest.approx(1.0)
 
 
 def test_the_heuristics_temple_is_one_the_engine_allows() -> None:
