@@ -30,7 +30,7 @@ from rules.search import HINTS_OPTION, searchable, seat_strength
 from rules.text import about
 
 from . import clock as _clock
-from . import ratings
+from . import ratings, secrecy
 from .config import Config
 from .errors import Contention, NothingToDecide, StaleAction, TableError
 from .lobby import Lobbies
@@ -656,17 +656,22 @@ class Sessions(Lobbies[Update]):
         privates_before = kept[1] if kept is not None and kept[0] == game.version else None
         was_open = snap.prompts  # (the engine's prompts of ``before``, the first of each seat)
 
-        def step() -> tuple[Any, list[Event], dict[str, Any], list[Prompt], list[Any], Result | None]:
+        def step() -> tuple[Any, list[Event], dict[str, Any], list[Prompt], list[Any], Result | None,
+                            tuple[str | None, bool]]:
             # all engine work, off the event loop; the private views of ``before`` were usually
             # computed by the step that made it
+            prompt = secrecy.answered(engine, before, seat, was_open)
             after, events = engine.apply(before, seat, action)
             now_open = engine.prompts(after)
             privates = [engine.private_view(after, k) for k in seats]
-            return after, events, engine.to_json(after), now_open, privates, engine.result(after)
+            judged = (prompt.kind if prompt else None,  # (stored with the action: bot.secrecy)
+                      secrecy.withheld(engine, prompt, action, after, len(seats)))
+            return after, events, engine.to_json(after), now_open, privates, engine.result(after), judged
 
         async with self._steps:  # (bounds the states and views in flight: see STEPS_IN_FLIGHT)
             # RulesError propagates to the caller, before anything is written
-            after, events, data, prompts_after, privates, result = await self._work(engine, step)
+            after, events, data, prompts_after, privates, result, (kind, secret) = await self._work(
+                engine, step)
             if privates_before is None:
                 privates_before = await self._work(
                     engine, lambda: [engine.private_view(before, k) for k in seats])
@@ -685,7 +690,7 @@ class Sessions(Lobbies[Update]):
                 game.id, expected_version=game.version, seat=seat, action=action, origin=origin,
                 user_id=user_id, state=data, events=[e.to_json() for e in events], status=status,
                 result=result.to_json() if result else None, opened=opened, answered=answered,
-                deadlines=deadlines, now=now)
+                deadlines=deadlines, now=now, prompt_kind=kind, secret=secret)
         log.info("action applied seat=%s origin=%s", seat, origin,
                  extra={"game_id": game.id, "guild_id": game.guild_id})
         row = dataclasses.replace(game, state=data, version=version, status=status, opened=opened,

@@ -3,11 +3,13 @@
 While the game runs it holds only what every spectator may know: the header (game, seats by
 name, options), the public events, the actions of public decisions, and for an answer to a secret
 decision only who answered and what kind of decision it was — never the answer, a hand, an event
-addressed to one seat or the seed. Which decisions were secret is not stored, so the action log
-is replayed from the setup (in a worker) and each action is judged by the prompt it answered; an
-action of a public decision that names something still held in secret (a card passed face down)
-is withheld too. Once the game is over everything is in it: the seed, every action and event, the
-final state and each seat's hand.
+addressed to one seat or the seed. Each action's kind of decision and whether it is withheld were
+judged when it was committed and stored with it (``bot.secrecy``: a secret decision, or one that
+names something a seat then held in secret, such as a card passed face down); an action that
+names something still held in secret now is withheld too. A game stored before they were (its
+actions without them) is replayed from the setup (in a worker) and each action judged the same
+way, by the prompt it answered. Once the game is over everything is in it: the seed, every action
+and event, the final state and each seat's hand.
 """
 
 from __future__ import annotations
@@ -16,15 +18,16 @@ import io
 import json
 import logging
 import zipfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rules import registry
-from rules.engine import Engine, RulesError, StateSchemaError, seat_name
+from rules.engine import RulesError, StateSchemaError, seat_name
 
 from ..errors import TableError
+from ..secrecy import markers, names_held, strings
 from ..session import Sessions
-from ..storage import GameRow
+from ..storage import ActionRow, GameRow
 from ..text import humanise
 from .steps import MAX_FILE_BYTES, replay_steps
 
@@ -36,25 +39,12 @@ ALL_EVENTS = 10**9
 """The ``limit`` that reads a game's whole event log."""
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _strings(v)
-
-
-def _markers(engine: Engine[Any], state: Any, players: int) -> set[str]:
-    return {m for seat in range(players) for m in engine.secret_markers(state, seat)}
-
-
 def export_data(game: GameRow, actions: Sequence[tuple[int, dict[str, Any], str]],
-                events: Sequence[Any]) -> dict[str, Any]:
+                events: Sequence[Any], *, replay: bool = False) -> dict[str, Any]:
     """The export of ``game`` (see the module docstring). ``events`` are the stored event rows:
-    only the public ones are read while the game runs. CPU work (it replays the log)."""
+    only the public ones are read while the game runs. ``actions`` as the storage reads them
+    (:class:`~bot.storage.ActionRow`): those judged at commit are not replayed, unless
+    ``replay`` (the path of a game stored before they were). CPU work."""
     engine = registry.get(game.game_key)
     over = game.status == "finished"
     players = len(game.seats)
@@ -71,25 +61,33 @@ def export_data(game: GameRow, actions: Sequence[tuple[int, dict[str, Any], str]
     if over:
         out["seed"] = game.seed
         out["result"] = game.result
+    current = engine.from_json(game.state) if game.state is not None else None
+    still_secret = markers(engine, current, players) if current is not None and not over else set()
+
+    def row(n: int, seat: int, origin: str, kind: str | None, action: dict[str, Any],
+            secret: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": n, "seat": seat, "origin": origin, "kind": kind}
+        if not over and (secret or bool(set(strings(action)) & still_secret)):
+            out["secret"] = True
+        else:
+            out["action"] = action
+        return out
+
     steps: list[dict[str, Any]] = []
     state: Any = None
     try:
-        current = engine.from_json(game.state) if game.state is not None else None
-        still_secret = _markers(engine, current, players) if current is not None and not over else set()
-        for step in replay_steps(engine, game, actions):
-            state = step.state
-            if step.n == 0:
-                continue
-            row: dict[str, Any] = {"step": step.n, "seat": step.seat, "origin": step.origin,
-                                   "kind": step.kind}
-            named = set(_strings(step.action))
-            hidden = not over and (step.secret or bool(named & still_secret)
-                                   or bool(named and named & _markers(engine, state, players)))
-            if hidden:
-                row["secret"] = True
-            else:
-                row["action"] = step.action
-            steps.append(row)
+        judged = [a for a in actions if isinstance(a, ActionRow) and a.judged]
+        if not replay and len(judged) == len(actions):
+            steps = [row(n, a[0], a[2], a.prompt_kind, a[1], bool(a.secret))
+                     for n, a in enumerate(judged, start=1)]
+        else:
+            for step in replay_steps(engine, game, actions):
+                state = step.state
+                if step.n == 0:
+                    continue
+                assert step.seat is not None and step.origin is not None and step.action is not None
+                steps.append(row(step.n, step.seat, step.origin, step.kind, step.action, step.secret
+                                 or names_held(engine, step.action, state, players)))
     except (RulesError, StateSchemaError) as exc:  # a log this Herald cannot replay
         log.warning("the log of the game does not replay (%s); the export says only who acted",
                     type(exc).__name__, extra={"game_id": game.id})

@@ -8,6 +8,7 @@ Only the storage speaks SQL. ``open_storage`` picks the backend for a configured
 from __future__ import annotations
 
 from .base import (
+    ActionRow,
     DeadlineRow,
     EventRow,
     GamePage,
@@ -43,7 +44,7 @@ def shown_location(location: str) -> str:
     return redacted(location) if is_postgres_url(location) else location
 
 
-__all__ = ["DeadlineRow", "EventRow", "GamePage", "GameRow", "GuildSettings", "MIGRATIONS", "PostgresStorage", "SeatRow", "Storage",
+__all__ = ["ActionRow", "DeadlineRow", "EventRow", "GamePage", "GameRow", "GuildSettings", "MIGRATIONS", "PostgresStorage", "SeatRow", "Storage",
            "StorageBusy", "StorageCorrupt", "StorageError", "StorageFull", "StorageOpenError",
            "StorageReadOnly", "StorageUnavailable", "SqliteStorage", "TableCounts", "TableLimits",
            "VersionConflict", "is_postgres_url",

@@ -189,6 +189,31 @@ def thawed(pause: GamePause, now: float) -> list[DeadlineRow]:
             for d in pause.frozen]
 
 
+class ActionRow(tuple[int, dict[str, Any], str]):
+    """One stored action, as ``(seat, action, origin)`` (a plain triple to every reader that
+    unpacks or compares it), with what it answered as judged when it was committed:
+    ``prompt_kind``, the kind of decision (None: none matched), and ``secret``, whether a running
+    game's export withholds it. Both are None on an action stored before schema 14."""
+
+    prompt_kind: str | None
+    secret: bool | None
+
+    def __new__(cls, seat: int, action: dict[str, Any], origin: str,
+                prompt_kind: str | None = None, secret: bool | None = None) -> ActionRow:
+        row = super().__new__(cls, (seat, action, origin))
+        row.prompt_kind = prompt_kind
+        row.secret = secret
+        return row
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (to a worker process and back as it is)
+        return ActionRow, (*self, self.prompt_kind, self.secret)
+
+    @property
+    def judged(self) -> bool:
+        """Whether the kind and secrecy were stored at commit (schema 14 on)."""
+        return self.secret is not None
+
+
 @dataclass
 class EventRow:
     n: int
@@ -465,7 +490,8 @@ class Storage(ABC):
                             state: dict[str, Any], events: Sequence[dict[str, Any]],
                             status: str, result: dict[str, Any] | None,
                             opened: Mapping[int, int], answered: Mapping[int, int],
-                            deadlines: Sequence[DeadlineRow], now: float) -> int:
+                            deadlines: Sequence[DeadlineRow], now: float,
+                            prompt_kind: str | None = None, secret: bool | None = None) -> int:
         """Append the action and its events, store the new state, version and prompt instances,
         replace the deadlines — all or nothing. Raises VersionConflict if the game is no longer at
         ``expected_version`` (another process won the race); returns the new version.
@@ -476,7 +502,10 @@ class Storage(ABC):
 
         ``state`` and ``result`` are plain JSON values, exactly as a read gives them back (lists,
         never tuples; text keys only: what ``Engine.to_json`` returns, checked by the conformance
-        suite), and nobody changes them afterwards: a storage may remember them as given."""
+        suite), and nobody changes them afterwards: a storage may remember them as given.
+
+        ``prompt_kind`` and ``secret`` are stored with the action (see :class:`ActionRow`): the
+        kind of decision it answered and whether a running game's export withholds it."""
     @abstractmethod
     async def undo_actions(self, game_id: int, *, expected_version: int, keep: int,
                            state: dict[str, Any], events: Sequence[dict[str, Any]],
@@ -489,7 +518,9 @@ class Storage(ABC):
         a decision opened by it. Raises VersionConflict if the game is no longer active at
         ``expected_version`` or is paused (as ``commit_action``); returns the new version."""
     @abstractmethod
-    async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]: ...
+    async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]:
+        """The game's log in order, each action an :class:`ActionRow` (declared as the plain
+        triple its older readers take, which it is)."""
     @abstractmethod
     async def events(self, game_id: int, *, viewer_seat: int | None,
                      limit: int = 20) -> list[EventRow]: ...

@@ -230,6 +230,14 @@ STEPS: list[str | PerDialect] = [
     ){rowid};
     ALTER TABLE guild_settings ADD COLUMN web_pages {bool};
     """,
+    # 14: what each action answered, as judged when it was committed: the prompt's kind and
+    # whether the action is withheld from a running game's export (a secret decision, or one
+    # that names something a seat then held in secret); NULL on rows stored before this step,
+    # whose export replays the log to judge them (``bot.replay.export``)
+    """
+    ALTER TABLE actions ADD COLUMN prompt_kind TEXT;
+    ALTER TABLE actions ADD COLUMN secret {bool};
+    """,
 ]
 
 

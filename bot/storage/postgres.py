@@ -286,9 +286,10 @@ _COMMIT = (
     "answered=$7, updated_at=$8 WHERE id=$1 AND version=$2 AND status='active' "
     "AND paused_at IS NULL RETURNING id), "
     # numbered the version it made, less one: paired with its events after an undo too
-    "a AS (INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
+    "a AS (INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at, "
+    "prompt_kind, secret) "
     "SELECT g.id, GREATEST(COALESCE((SELECT MAX(n) FROM actions WHERE game_id=$1), 0) + 1, $2), "
-    "$9, $10, $11, $12, $8 FROM g RETURNING n), "
+    "$9, $10, $11, $12, $8, $25, $26 FROM g RETURNING n), "
     "e AS (INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
     "SELECT g.id, COALESCE((SELECT MAX(n) FROM events WHERE game_id=$1), 0) + e.i, $2 + 1, "
     "e.text, e.recipients, e.kind, e.data, $8 FROM g, " + _EVENTS_FROM.format(13, 14, 15, 16) + "), "
@@ -817,7 +818,8 @@ class PostgresStorage(SqlStorage):
                             state: dict[str, Any], events: Sequence[dict[str, Any]],
                             status: str, result: dict[str, Any] | None,
                             opened: Mapping[int, int], answered: Mapping[int, int],
-                            deadlines: Sequence[DeadlineRow], now: float) -> int:
+                            deadlines: Sequence[DeadlineRow], now: float,
+                            prompt_kind: str | None = None, secret: bool | None = None) -> int:
         new_version = expected_version + 1
 
         async def landed(x: Executor) -> bool:
@@ -834,7 +836,7 @@ class PostgresStorage(SqlStorage):
         args = (game_id, expected_version, to_json(state), status,
                 to_json(result) if result else None, seat_map_json(opened), seat_map_json(answered),
                 now, seat, action_text, origin, user_id, *_event_arrays(events),
-                *_deadline_arrays(deadlines), WAKE_CHANNEL, self.tag)
+                *_deadline_arrays(deadlines), WAKE_CHANNEL, self.tag, prompt_kind, secret)
         pid = 0
         try:
             async with self._connection() as conn:

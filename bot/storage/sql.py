@@ -32,6 +32,7 @@ from .base import (
     PREFS_COLUMNS,
     RECENT_FIRST,
     UPDATABLE,
+    ActionRow,
     DeadlineRow,
     DeckRow,
     Departure,
@@ -459,8 +460,10 @@ class SqlStorage(Storage):
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]:
         async with self._session() as x:
             rows = await x.rows(
-                "SELECT seat, action, origin FROM actions WHERE game_id=? ORDER BY n", game_id)
-        return [(r[0], json.loads(r[1]), r[2]) for r in rows]
+                "SELECT seat, action, origin, prompt_kind, secret FROM actions WHERE game_id=? "
+                "ORDER BY n", game_id)
+        return [ActionRow(r[0], json.loads(r[1]), r[2], r[3], None if r[4] is None else bool(r[4]))
+                for r in rows]
 
     @boundary
     async def events(self, game_id: int, *, viewer_seat: int | None,

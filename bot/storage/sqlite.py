@@ -145,6 +145,15 @@ CACHED_GAMES = 4096
 written are dropped (and read from the file again when next needed)."""
 _LIVE = ("lobby", "active")
 
+_INSERT_ACTION = ("INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at, "
+                  "prompt_kind, secret) VALUES (?,?,?,?,?,?,?,?,?)")
+"""A move's action, numbered the version it made, less one."""
+_INSERT_ACTION_AFTER = (
+    "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at, prompt_kind, "
+    "secret) SELECT ?, MAX(COALESCE(MAX(n), 0) + 1, ?), ?, ?, ?, ?, ?, ?, ? FROM actions "
+    "WHERE game_id=? RETURNING n")
+"""The same, numbered after the game's last action (a game stored by an older Herald)."""
+
 
 def _by_seat(deadlines: Iterable[DeadlineRow]) -> list[DeadlineRow]:
     return sorted(deadlines, key=lambda d: (d.seat, d.kind, d.opened))
@@ -1051,7 +1060,8 @@ class SqliteStorage(SqlStorage):
                             state: dict[str, Any], events: Sequence[dict[str, Any]],
                             status: str, result: dict[str, Any] | None,
                             opened: Mapping[int, int], answered: Mapping[int, int],
-                            deadlines: Sequence[DeadlineRow], now: float) -> int:
+                            deadlines: Sequence[DeadlineRow], now: float,
+                            prompt_kind: str | None = None, secret: bool | None = None) -> int:
         new_version = expected_version + 1
         n = 0
 
@@ -1069,7 +1079,8 @@ class SqliteStorage(SqlStorage):
         same = stored is not None and (stored == deadlines
                                        or _by_seat(stored) == _by_seat(deadlines))
         state_text = to_json_utf8(state)  # (stored as text: ``CAST(? AS TEXT)``)
-        action_row = (to_json(action), origin, user_id)
+        action_row = (to_json(action), origin, user_id, now, prompt_kind,
+                      None if secret is None else int(secret))
         event_rows = [event_values(e) for e in events]
         # Only the columns that change are set: SQLite rewrites the entries of every index over a
         # column the statement sets, changed or not (the status and the time of last activity
@@ -1103,15 +1114,10 @@ class SqliteStorage(SqlStorage):
             # Herald, numbered otherwise, where the one after its last is taken
             n = new_version - 1
             try:
-                conn.execute(
-                    "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
-                    "VALUES (?,?,?,?,?,?,?)", (game_id, n, seat, *action_row, now))
+                conn.execute(_INSERT_ACTION, (game_id, n, seat, *action_row))
             except sqlite3.IntegrityError:
-                [(n,)] = conn.execute(
-                    "INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at) "
-                    "SELECT ?, MAX(COALESCE(MAX(n), 0) + 1, ?), ?, ?, ?, ?, ? FROM actions "
-                    "WHERE game_id=? RETURNING n",
-                    (game_id, n, seat, *action_row, now, game_id)).fetchall()
+                [(n,)] = conn.execute(_INSERT_ACTION_AFTER, (game_id, n, seat, *action_row,
+                                                             game_id)).fetchall()
             if event_rows:
                 last_event = _append_events(conn, game_id, new_version, event_rows, now, last_event)
             if not same:
