@@ -7,6 +7,7 @@ runs it (the time budget may stop a search; how often is counted):
 
     python bench/hard_vs_easy.py --game flick_of_faith --players 2 --games 40
     python bench/hard_vs_easy.py --game flick_of_faith --players 4 --games 24
+    python bench/hard_vs_easy.py --game flick_of_faith --players 3 --games 30 --seed 1000
 """
 
 from __future__ import annotations
