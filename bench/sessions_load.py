@@ -412,7 +412,7 @@ class HeraldCommits:
                 self.gid, expected_version=version, seat=0, action={"type": "pass"},
                 origin="player", user_id=1, state=self.state, events=[{"text": "P1 passes."}],
                 status="active", result=None, opened={0: version + 1}, answered={0: version},
-                deadlines=self.deadline, now=float(version))
+                deadlines=self.deadline, now=float(version), prompt_kind="pass", secret=False)
             times.append(time.perf_counter() - t0)
             await asyncio.sleep(0)  # (the loop's turn between moves, as in the bot: untimed)
         return times
