@@ -39,7 +39,7 @@ import shlex  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Coroutine, Sequence  # noqa: E402
+from collections.abc import Callable, Coroutine, Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
 from report import median_table  # noqa: E402
@@ -104,17 +104,26 @@ async def flick_table(sessions: Sessions, players: int, seed: int, stop_at: floa
         seed += 1
 
 
-async def one_run(mode: str, args: argparse.Namespace, seed: int) -> dict[str, float]:
-    folder = tempfile.mkdtemp(prefix="herald-flick-bench-")
+Beside = Callable[[Sessions, float], list[Coroutine[Any, Any, Any]]]
+"""The other tables of a run: their jobs, given the sessions and the time the run stops."""
+
+
+async def run_beside(prefix: str, processes: int, games: int, duration: float, seed: int,
+                     beside: Beside, others: str, other_name: str) -> dict[str, float]:
+    """One run: ``games`` Hegemony of Faith games (4 players) flat out for ``duration`` seconds
+    beside the tables ``beside`` gives, on a fresh database with a pool of ``processes`` workers;
+    the Hegemony tables' speed and steps, the others' moves a second (as ``other_name``, of the
+    game ``others``), the event loop's lag and the pool's fallbacks."""
+    folder = tempfile.mkdtemp(prefix=prefix)
     storage = TimedStorage(os.path.join(folder, "herald.db"))
     await storage.open()
     await storage.save_guild_settings(GuildSettings(1, table_limit=100_000))
     sessions = KeyedSessions(storage, CONFIG, NullDelivery())
-    pool = WorkPool(args.processes if mode == "pool" else 0, sessions.cpu)
+    pool = WorkPool(processes, sessions.cpu)
     sessions.searches = pool
     await pool.worker_pids()  # (started and warmed before the clock starts)
     lags: list[float] = []
-    stop_at = time.perf_counter() + args.duration
+    stop_at = time.perf_counter() + duration
     try:
         async def ticker() -> None:
             while time.perf_counter() < stop_at:
@@ -125,24 +134,33 @@ async def one_run(mode: str, args: argparse.Namespace, seed: int) -> dict[str, f
         act_times: list[float] = []
         started = time.perf_counter()
         jobs: list[Coroutine[Any, Any, Any]] = [
-            play_one(sessions, HOF, 4, seed * 1000 + g, act_times, stop_at) for g in range(args.games)]
-        if mode != "none":
-            jobs += [flick_table(sessions, args.flick_players, seed * 100_000 + 1000 * k, stop_at)
-                     for k in range(args.flick_games)]
-        await asyncio.gather(ticker(), *jobs)
+            play_one(sessions, HOF, 4, seed * 1000 + g, act_times, stop_at) for g in range(games)]
+        await asyncio.gather(ticker(), *jobs, *beside(sessions, stop_at))
         wall = time.perf_counter() - started
-        hof, flick = sessions.step_times[HOF], sessions.step_times[FLICK]
+        hof = sessions.step_times[HOF]
+        other = sessions.step_times.get(others, []) if others != HOF else []
         return {"HoF actions/s": len(hof) / wall,
                 "HoF step p50 ms": percentile(hof, 50) * 1000,
                 "HoF step p99 ms": percentile(hof, 99) * 1000,
                 "HoF act p50 ms": percentile(act_times, 50) * 1000,
                 "HoF act p99 ms": percentile(act_times, 99) * 1000,
-                "Flick actions/s": len(flick) / wall,
+                other_name: len(other) / wall,
                 "loop lag p99 ms": percentile(lags, 99) * 1000,
                 "pool fallbacks": float(pool.fallbacks)}
     finally:
         pool.close()
         await storage.close()
+
+
+async def one_run(mode: str, args: argparse.Namespace, seed: int) -> dict[str, float]:
+    def flicks(sessions: Sessions, stop_at: float) -> list[Coroutine[Any, Any, Any]]:
+        if mode == "none":
+            return []
+        return [flick_table(sessions, args.flick_players, seed * 100_000 + 1000 * k, stop_at)
+                for k in range(args.flick_games)]
+
+    return await run_beside("herald-flick-bench-", args.processes if mode == "pool" else 0,
+                            args.games, args.duration, seed, flicks, FLICK, "Flick actions/s")
 
 
 async def main(args: argparse.Namespace) -> None:

@@ -36,18 +36,14 @@ import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import os  # noqa: E402
 import shlex  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Coroutine  # noqa: E402
 from typing import Any  # noqa: E402
 
-from flick_starvation import HOF, KeyedSessions  # noqa: E402
+from flick_starvation import HOF, run_beside  # noqa: E402
 from report import median_table  # noqa: E402
-from sessions_load import CONFIG, TimedStorage, percentile, play_one  # noqa: E402
 
-from bot.render.pool import WorkPool  # noqa: E402
-from bot.session import NullDelivery, Sessions  # noqa: E402
-from bot.storage import GuildSettings  # noqa: E402
+from bot.session import Sessions  # noqa: E402
 from rules import registry, search  # noqa: E402
 
 MODES = ("none", "hard")
@@ -70,45 +66,14 @@ async def hard_table(sessions: Sessions, game: str, seed: int, stop_at: float) -
 
 
 async def one_run(mode: str, args: argparse.Namespace, seed: int) -> dict[str, float]:
-    folder = tempfile.mkdtemp(prefix="herald-search-bench-")
-    storage = TimedStorage(os.path.join(folder, "herald.db"))
-    await storage.open()
-    await storage.save_guild_settings(GuildSettings(1, table_limit=100_000))
-    sessions = KeyedSessions(storage, CONFIG, NullDelivery())
-    pool = WorkPool(args.processes, sessions.cpu)
-    sessions.searches = pool
-    await pool.worker_pids()  # (started and warmed before the clock starts)
-    lags: list[float] = []
-    stop_at = time.perf_counter() + args.duration
-    try:
-        async def ticker() -> None:
-            while time.perf_counter() < stop_at:
-                t0 = time.perf_counter()
-                await asyncio.sleep(0.001)
-                lags.append(time.perf_counter() - t0 - 0.001)
+    def hard_tables(sessions: Sessions, stop_at: float) -> list[Coroutine[Any, Any, Any]]:
+        if mode == "none":
+            return []
+        return [hard_table(sessions, args.game, seed * 100_000 + 1000 * k, stop_at)
+                for k in range(args.tables)]
 
-        act_times: list[float] = []
-        started = time.perf_counter()
-        jobs: list[Coroutine[Any, Any, Any]] = [
-            play_one(sessions, HOF, 4, seed * 1000 + g, act_times, stop_at) for g in range(args.games)]
-        if mode != "none":
-            jobs += [hard_table(sessions, args.game, seed * 100_000 + 1000 * k, stop_at)
-                     for k in range(args.tables)]
-        await asyncio.gather(ticker(), *jobs)
-        wall = time.perf_counter() - started
-        hof = sessions.step_times[HOF]
-        searched = sessions.step_times.get(args.game, []) if args.game != HOF else []
-        return {"HoF actions/s": len(hof) / wall,
-                "HoF step p50 ms": percentile(hof, 50) * 1000,
-                "HoF step p99 ms": percentile(hof, 99) * 1000,
-                "HoF act p50 ms": percentile(act_times, 50) * 1000,
-                "HoF act p99 ms": percentile(act_times, 99) * 1000,
-                "hard decisions/s": len(searched) / wall,
-                "loop lag p99 ms": percentile(lags, 99) * 1000,
-                "pool fallbacks": float(pool.fallbacks)}
-    finally:
-        pool.close()
-        await storage.close()
+    return await run_beside("herald-search-bench-", args.processes, args.games, args.duration,
+                            seed, hard_tables, args.game, "hard decisions/s")
 
 
 async def main(args: argparse.Namespace) -> None:
