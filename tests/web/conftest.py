@@ -1,5 +1,6 @@
 """The web tests' server: Herald's web application on sessions over a real SQLite file, reached
-through aiohttp's test client, and games played to the end by computer players."""
+through aiohttp's test client, and games played to the end by computer players; and a bare
+storage on each backend for the tests of what the web keeps."""
 
 from __future__ import annotations
 
@@ -9,14 +10,28 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.storage import GameRow
+from bot.storage import GameRow, Storage, open_storage
 from bot.web import WebServer
 from tests.support.sessions import Env, session_env
+from tests.support.storage import BACKENDS, new_location, opened
 
 BASE = "https://herald.example.org"
 PLAYERS = {"cult_wars": 3, "petition": 2, "alternate_histories": 2, "hegemony_of_faith": 4,
            "flick_of_faith": 2}
 """A table size for each game (the smallest that plays its usual course)."""
+
+
+@pytest.fixture(params=BACKENDS)
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new database on each backend."""
+    return new_location(request, tmp_path)
+
+
+@pytest.fixture
+async def store(location: str) -> AsyncIterator[Storage]:
+    """That database, opened."""
+    async with opened(open_storage(location)) as s:
+        yield s
 
 
 @pytest.fixture

@@ -5,25 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-
-from bot.storage import SqliteStorage, Storage, open_storage
+from bot.storage import SqliteStorage, Storage
 from bot.storage.sqlite import MIGRATIONS
-from tests.support.storage import BACKENDS, new_location, opened
-
-
-@pytest.fixture(params=BACKENDS)
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return new_location(request, tmp_path)
-
-
-@pytest.fixture
-async def store(location: str) -> AsyncIterator[Storage]:
-    async with opened(open_storage(location)) as s:
-        yield s
+from tests.support.storage import opened
 
 
 async def _game(store: Storage) -> int:

@@ -5,24 +5,9 @@ updates announced to the other processes over PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 
 from bot.storage import Storage, open_storage
-from tests.support.storage import BACKENDS, new_location, opened
-
-
-@pytest.fixture(params=BACKENDS)
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return new_location(request, tmp_path)
-
-
-@pytest.fixture
-async def store(location: str) -> AsyncIterator[Storage]:
-    async with opened(open_storage(location)) as s:
-        yield s
+from tests.support.storage import opened
 
 
 async def _game(store: Storage) -> int:
