@@ -33,6 +33,7 @@ from bot.refusals import answering, refusals
 from bot.session import Decision, Ticket
 from bot.storage import GameRow
 from rules.cult_wars.plan import preset_orders
+from rules.cult_wars.views import View, read_view
 from rules.engine import NotYourTurn, seat_name
 
 from . import form
@@ -88,20 +89,19 @@ class CultWarsCog(commands.Cog):
         return {s.seat: f"{seat_name(s.seat)} {discord.utils.escape_mentions(s.name)}"[:60] for s in game.seats}
 
     @staticmethod
-    def fixed_target(view: JSON) -> int | None:
+    def fixed_target(view: View) -> int | None:
         """The target revealed in this turn's insignia step (None at a ``single`` table)."""
         if not form.two_step(view):
             return None
-        target: int | None = view["cults"][view["private"]["seat"]].get("target")
-        return target
+        return view["cults"][view["private"]["seat"]]["target"]
 
     @classmethod
-    def presets(cls, view: JSON) -> list[tuple[str, str, JSON]]:
+    def presets(cls, view: View) -> list[tuple[str, str, JSON]]:
         cults = view["cults"]
         return preset_orders(view["private"]["seat"], len(cults), [c["followers"] for c in cults],
                              [c["vp"] for c in cults], fixed_target=cls.fixed_target(view))
 
-    def initial(self, view: JSON) -> Draft:
+    def initial(self, view: View) -> Draft:
         """The orders already sent, else the first ready-made orders (balanced) to start from."""
         orders = view["private"]["orders"]
         draft = Draft.from_orders(orders) if orders else Draft.from_orders(self.presets(view)[0][2])
@@ -111,7 +111,7 @@ class CultWarsCog(commands.Cog):
         return draft
 
     async def context(self, interaction: discord.Interaction, game: GameRow | int,
-                      opened: int | None = None, *, kind: str = "orders") -> tuple[Decision, JSON]:
+                      opened: int | None = None, *, kind: str = "orders") -> tuple[Decision, View]:
         """The clicking leader's decision of ``kind`` (the one this form answers, if given): the
         insignia choice, or the orders — open, or sent but still changeable until the last
         cult's orders are in."""
@@ -122,12 +122,12 @@ class CultWarsCog(commands.Cog):
                 "since, or for an earlier turn")
         d = await self.controller.decision(interaction, game, ticket, game_key=KEY, revise=True,
                                            stale=f"{what}. Open a fresh one with **Decide** or `/orders`.")
-        view = d.view()
+        view = read_view(d.view())
         if d.prompt.kind != kind:
             raise TableError(WRONG_STEP.get(d.prompt.kind, "the game is over; no more orders are accepted."))
         return d, view
 
-    async def payload(self, d: Decision, view: JSON, draft: Draft, page: str,
+    async def payload(self, d: Decision, view: View, draft: Draft, page: str,
                       notes: list[str] | None = None) -> Payload:
         game = d.game
         who = self.who(game)
@@ -155,12 +155,12 @@ class CultWarsCog(commands.Cog):
 
     async def panel(self, d: Decision) -> Payload:
         """The order form: from Decide (ephemeral) and by DM at the start of each turn."""
-        view = d.view()
+        view = read_view(d.view())
         return await self.payload(d, view, self.initial(view), "main")
 
     async def target_panel(self, d: Decision) -> Payload:
         """The insignia step: by DM when it opens, and from Decide or ``/orders`` (ephemeral)."""
-        view = d.view()
+        view = read_view(d.view())
         game = d.game
         lines = [f"**Cult Wars — game #{game.id}, turn {view['turn']} of {view['turns']}**: the insignia "
                  "step. Choose the cult your attackers and action cards will target (only you see "
@@ -287,7 +287,7 @@ class CultWarsCog(commands.Cog):
         if found is None or seat is None or game.state is None:
             return None
         was = int(found.group(1))
-        view = (await self.sessions.snapshot(game)).view(seat)
+        view = read_view((await self.sessions.snapshot(game)).view(seat))
         if game.status == "active" and view["turn"] <= was:
             return None
         now = (f"it is turn {view['turn']} now. Open a fresh one with **Decide** or `/orders`"
@@ -312,7 +312,7 @@ class CultWarsCog(commands.Cog):
         why = ("you were marked away" if mine[-1] == "away"
                else "its deadline had passed before this tap arrived")
         snap = await self.sessions.snapshot(game)
-        view = snap.view(seat)
+        view = read_view(snap.view(seat))
         head = f"⏰ **These orders were not applied**: {why}, so the computer player wrote your orders"
         orders = view["private"]["orders"]
         revision = snap.revision_of(seat)
@@ -325,7 +325,7 @@ class CultWarsCog(commands.Cog):
         return {"content": f"{head} for that turn of game #{game.id}; every cult's orders are in and "
                            "were revealed in the game's thread.", "embed": None, "view": None}
 
-    async def choose_target(self, interaction: discord.Interaction, d: Decision, view: JSON,
+    async def choose_target(self, interaction: discord.Interaction, d: Decision, view: View,
                             target: int) -> None:
         """Send the insignia choice answering this message's decision — once (a second click, or
         a click on an older message, is refused under the game's lock as out of date)."""
@@ -333,7 +333,7 @@ class CultWarsCog(commands.Cog):
         await interaction.response.defer()
         update = await self.controller.act(interaction, d, {"type": "target", "target": target})
         who = self.who(update.game)
-        after = update.snap.view(seat)
+        after = read_view(update.snap.view(seat))
         aim = who.get(target, seat_name(target))
         if after["phase"] == "targets" and after["turn"] == view["turn"]:
             waiting = ", ".join(who.get(k, seat_name(k)) for k in after["waiting_for"]) or "nobody"
@@ -345,7 +345,7 @@ class CultWarsCog(commands.Cog):
                     "target is in and revealed in the game's thread; your order form follows.")
         await interaction.edit_original_response(content=text, embed=None, view=None)
 
-    async def confirm(self, interaction: discord.Interaction, d: Decision, view: JSON, *,
+    async def confirm(self, interaction: discord.Interaction, d: Decision, view: View, *,
                       replace: bool) -> None:
         """Send the drafted orders as the answer to this form's decision — once. ``replace`` is
         what the form was drawn for (first orders or a replacement), never guessed from the
@@ -368,7 +368,7 @@ class CultWarsCog(commands.Cog):
                              "this one was not applied. To change them, use **Change orders**.") from None
         who = self.who(update.game)
         turn = view["turn"]
-        after = update.snap.view(seat)
+        after = read_view(update.snap.view(seat))
         revealed = after["turn"] != turn or after["phase"] != "orders"
         embed = form.summary_embed(draft, view, who, title=f"Your orders for turn {turn} (sent)")
         if revealed:

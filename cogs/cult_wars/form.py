@@ -20,12 +20,14 @@ shares out the attackers' losses after the reveal.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
 import discord
 
+from rules.cult_wars.views import View
 from rules.engine import seat_name
 from rules.text import count
 
@@ -103,7 +105,7 @@ class Draft:
 
     # ------------------------------------------------------------ orders ↔ draft
     @classmethod
-    def from_orders(cls, orders: JSON) -> Draft:
+    def from_orders(cls, orders: Mapping[str, Any]) -> Draft:
         """A draft holding orders already sent (the seat's private ``orders``) or a preset action."""
         d = cls(target=orders.get("target"))
         free = list(TOKENS)
@@ -161,7 +163,7 @@ def slot_line(d: Draft, slot: str) -> str:
     return f"{SLOT_EMOJI[slot]} **{SLOT_NAMES[slot]} {sum(vals)}**" + (f" ({cards})" if len(vals) > 1 else "")
 
 
-def names(view: JSON, seat_names: dict[int, str]) -> dict[int, str]:
+def names(view: View, seat_names: dict[int, str]) -> dict[int, str]:
     return {c["seat"]: seat_names.get(c["seat"], pn(c["seat"])) for c in view["cults"]}
 
 
@@ -171,16 +173,16 @@ def loss_text(loss: str | list[int], who: dict[int, str]) -> str:
     return "first " + ", then ".join(who.get(k, pn(k)) for k in loss)
 
 
-def two_step(view: JSON) -> bool:
+def two_step(view: View) -> bool:
     """True at a table playing the rulebook's insignia step (the target is revealed already)."""
-    return bool(view.get("insignia") == "two_step")
+    return view["insignia"] == "two_step"
 
 
-def targeted_by(view: JSON, seat: int) -> list[int]:
-    return [c["seat"] for c in view["cults"] if c.get("target") == seat and c["seat"] != seat]
+def targeted_by(view: View, seat: int) -> list[int]:
+    return [c["seat"] for c in view["cults"] if c["target"] == seat and c["seat"] != seat]
 
 
-def summary_embed(d: Draft, view: JSON, who: dict[int, str], *, notes: list[str] | None = None,
+def summary_embed(d: Draft, view: View, who: dict[int, str], *, notes: list[str] | None = None,
                   title: str | None = None) -> discord.Embed:
     priv = view["private"]
     me = priv["seat"]
@@ -240,7 +242,7 @@ def button(game_id: int, opened: int, kind: str, label: str, style: discord.Butt
                              style=style, row=row)
 
 
-def main_items(game_id: int, opened: int, d: Draft, view: JSON,
+def main_items(game_id: int, opened: int, d: Draft, view: View,
                who: dict[int, str]) -> list[discord.ui.Item[Any]]:
     """Page "Target & cards": target, action cards, face up, loss order, buttons (at a
     ``two_step`` table: action cards and face up only; the target is revealed already)."""
@@ -293,7 +295,7 @@ def main_items(game_id: int, opened: int, d: Draft, view: JSON,
     return items
 
 
-def slot_items(game_id: int, opened: int, d: Draft, view: JSON) -> list[discord.ui.Item[Any]]:
+def slot_items(game_id: int, opened: int, d: Draft, view: View) -> list[discord.ui.Item[Any]]:
     """Page "Followers": one multi-select of strategy cards per slot."""
     items: list[discord.ui.Item[Any]] = []
     for row, s in enumerate(SLOTS):
@@ -344,7 +346,7 @@ def target_of_kind(kind: str) -> int | None:
     return None
 
 
-def target_items(game_id: int, opened: int, view: JSON, who: dict[int, str]) -> list[discord.ui.Item[Any]]:
+def target_items(game_id: int, opened: int, view: View, who: dict[int, str]) -> list[discord.ui.Item[Any]]:
     """The insignia step: one button per rival cult; a click is the secret choice."""
     me = view["private"]["seat"]
     items: list[discord.ui.Item[Any]] = []

@@ -32,6 +32,14 @@ from bot.render import (
     wrap,
 )
 from bot.render.kit import Ranked, banner, icon_text, icon_width, moves_box, ranking_box
+from rules.cult_wars.views import (
+    CombatView,
+    CultView,
+    HandCardView,
+    RecordCultView,
+    View,
+    read_view,
+)
 from rules.text import count, listing
 
 JSON = dict[str, Any]
@@ -74,20 +82,20 @@ _STATUS_PHASES = ("targets", "orders", "split")
 """Phases whose panels carry a status line (target chosen, orders in, revealed target)."""
 
 
-def _status(cult: JSON, view: JSON, who: list[str]) -> tuple[str, tuple[int, int, int]] | None:
+def _status(cult: CultView, view: View, who: list[str]) -> tuple[str, tuple[int, int, int]] | None:
     """The cult's line for the phase: whether its target or orders are in (and what it laid face
     up), or whom it targets while a turn is paused."""
     if view["phase"] == "targets":
         # which cults have chosen, never whom: targets stay secret until all are revealed together
         return ("target chosen", PALETTE["good"]) if cult["submitted"] else ("to choose a target", PALETTE["bad"])
     if view["phase"] == "split":
-        tgt = cult.get("target")
+        tgt = cult["target"]
         return (f"targets {who[tgt]}" if tgt is not None else "turn paused"), PALETTE["muted"]
     if view["phase"] == "orders":
         status, col = ("orders in", PALETTE["good"]) if cult["submitted"] else ("to send orders", PALETTE["bad"])
-        fu = cult.get("face_up") or {}
+        fu = cult["face_up"]
         bits: list[str] = []
-        if cult.get("target") is not None:  # revealed at the start of the orders step
+        if cult["target"] is not None:  # revealed at the start of the orders step
             bits.append(f"at {who[cult['target']]}")
         elif "target" in fu:
             bits.append(f"at {who[fu['target']]}")
@@ -101,17 +109,18 @@ def _status(cult: JSON, view: JSON, who: list[str]) -> tuple[str, tuple[int, int
 class _Panel:
     """A cult's panel, its lines wrapped to the panel's width."""
 
-    def __init__(self, cult: JSON, last: JSON | None, view: JSON, who: list[str]) -> None:
+    def __init__(self, cult: CultView, last: RecordCultView | None, view: View, who: list[str]) -> None:
         self.cult, self.last = cult, last
         status = _status(cult, view, who)
         self.status = (wrap(status[0], TEXT, INNER), status[1]) if status else None
         self.turn: list[str] = []
         self.effect: list[str] = []
         self.plays: list[str] = []
-        if last is None:
+        record = view["last_turn"]
+        if last is None or record is None:  # (a cult's last orders come from the record)
             self.turn = ["No orders revealed yet."]
             return
-        self.turn = wrap(f"Turn {view['last_turn']['turn']}: at {who[last['target']]}", TEXT, INNER)
+        self.turn = wrap(f"Turn {record['turn']}: at {who[last['target']]}", TEXT, INNER)
         df = last["followers_after"] - last["followers_before"]
         dv = last["vp_after"] - last["vp_before"]
         self.effect = wrap(f"{last['idle']} idle · followers {_signed(df)} · VP {_signed(dv)}", TEXT, INNER)
@@ -127,7 +136,7 @@ class _Panel:
         return h + 12
 
 
-def _panel(c: Canvas, x: int, y: int, panel: _Panel, height: int, view: JSON, who: list[str]) -> None:
+def _panel(c: Canvas, x: int, y: int, panel: _Panel, height: int, view: View, who: list[str]) -> None:
     cult, last = panel.cult, panel.last
     seat = cult["seat"]
     colour = seat_colour(seat)
@@ -176,7 +185,7 @@ def _panel(c: Canvas, x: int, y: int, panel: _Panel, height: int, view: JSON, wh
         yy += LINE
 
 
-def _combat_line(cb: JSON, who: Sequence[str] | None = None) -> str:
+def _combat_line(cb: CombatView, who: Sequence[str] | None = None) -> str:
     n = list(who) if who is not None else [pn(k) for k in range(8)]
     att = " + ".join(f"{n[k]} {strength}" for k, _, strength in cb["attackers"])
     d = n[cb["defender"]]
@@ -191,16 +200,17 @@ def _combat_line(cb: JSON, who: Sequence[str] | None = None) -> str:
     return f"{head}: {d} loses {count(dl, 'follower')}" + (f" ({vp})" if vp else "")
 
 
-def _awaited(view: JSON, who: Sequence[str]) -> str:
+def _awaited(view: View, who: Sequence[str]) -> str:
     """What the table waits for, in words: secret targets (step 1 of the two-step insignia), orders
     (with the targets revealed), or a defender's split that pauses the turn."""
-    waiting = listing([who[k] for k in view.get("waiting_for", [])])
+    waiting = listing([who[k] for k in view["waiting_for"]])
     if view["phase"] == "targets":
         chosen = sum(1 for c in view["cults"] if c["submitted"])
         return (f"Targets chosen in secret: {chosen} of {len(view['cults'])}. "
                 f"Waiting for {waiting or 'nobody'}; all are revealed together.")
     if view["phase"] == "split":
-        splits = (view.get("reveal") or {}).get("splits") or []
+        reveal = view["reveal"]
+        splits = reveal["splits"] if reveal else []
         if splits:
             sp = splits[0]
             attackers = listing([who[k] for k, _ in sp["attackers"]])
@@ -209,19 +219,24 @@ def _awaited(view: JSON, who: Sequence[str]) -> str:
         return f"Turn paused: waiting for {waiting or 'nobody'}."
     if not waiting:
         return "All orders are in."
-    step = "Targets revealed. " if view.get("insignia") == "two_step" else ""
+    step = "Targets revealed. " if view["insignia"] == "two_step" else ""
     return f"{step}Waiting for orders from {waiting}."
 
 
-def _ranking(view: JSON) -> list[JSON]:
+def _ranking(view: View) -> list[CultView]:
     """Cults in final order: VP, then followers, then cards in hand (the rulebook's tie-breaks)."""
     return sorted(view["cults"], key=lambda c: (-c["vp"], -c["followers"], -c["hand_size"], c["seat"]))
 
 
 def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
-    cults: list[JSON] = view["cults"]
+    """:func:`_board_image` of the platform's view, read as declared (:mod:`rules.cult_wars.views`)."""
+    return _board_image(read_view(view), names)
+
+
+def _board_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
+    cults = view["cults"]
     who = seat_names(names, len(cults))
-    last_turn: JSON | None = view.get("last_turn")
+    last_turn = view["last_turn"]
     last_by_seat = {c["seat"]: c for c in last_turn["cults"]} if last_turn else {}
     c = Canvas(WIDTH, 3000)
     w = WIDTH
@@ -256,12 +271,17 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
 
 
 def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+    """:func:`_board_alt` of the platform's view, read as declared."""
+    return _board_alt(read_view(view), names)
+
+
+def _board_alt(view: View, names: Sequence[str] | None = None) -> str:
     """The board in words: the standing, who is awaited or who won (public)."""
     who = seat_names(names, len(view["cults"]), drawn=False)
     standing = "; ".join(f"{who[c['seat']]} {c['vp']} VP, {plural(c['followers'], 'follower')}"
                          for c in _ranking(view))
-    if view["phase"] == "over" and view.get("result"):
-        r = view["result"]
+    r = view.get("result")
+    if view["phase"] == "over" and r:
         won = ", ".join(who[k] for k in r["winners"])
         return alt_text(f"Cult Wars, game over: {won} {'wins' if len(r['winners']) == 1 else 'share the win'}.",
                         f"Final ranking: {standing}.", with_names(plain(r["reason"]), who))
@@ -270,12 +290,17 @@ def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
 
 
 def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+    """:func:`_hand_image` of the platform's view, read as declared."""
+    return _hand_image(read_view(view), names)
+
+
+def _hand_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
     """One seat's hand: its action cards (name, what it does, whom it aims at), the strategy
     cards and its orders for this turn."""
     priv = view["private"]
     seat = priv["seat"]
     who = seat_names(names, len(view["cults"]))
-    hand: list[JSON] = priv["hand"]
+    hand = priv["hand"]
     c = Canvas(WIDTH, 3000)
     w = WIDTH
     c.rect((0, 0, w, 64), fill=PALETTE["panel"], radius=0)
@@ -284,9 +309,10 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     c.name_tag((18, 32), seat, who[seat], 28, w - 60 - text_size(right, TEXT)[0], rest="'s hand")
     c.text((w - 18, 20), right, TEXT, PALETTE["muted"], anchor="ra")
     y = 80
-    if priv.get("orders_text"):
+    sent = priv["orders_text"]
+    if sent:
         orders, col = (f"Your orders for turn {view['turn']}: "
-                       + with_names(plain(priv["orders_text"]), who), PALETTE["good"])
+                       + with_names(plain(sent), who), PALETTE["good"])
     elif view["phase"] == "orders":
         orders, col = f"Your orders for turn {view['turn']} are still to send.", PALETTE["accent"]
     elif view["phase"] == "targets":
@@ -323,18 +349,24 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     return c.image.crop((0, 0, w, y))
 
 
-def _card(info: JSON, width: int, height: int | None, band: tuple[int, int, int]) -> Image.Image:
+def _card(info: HandCardView, width: int, height: int | None, band: tuple[int, int, int]) -> Image.Image:
     foot = "aim at a rival" if info["target"] == "opponent" else "your own cult"
     return card(info["name"], plain(info["text"]), width=width, height=height, colour=band,
                 footer=foot, title_size=26, body_size=TEXT, body_lines=40)
 
 
 def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+    """:func:`_hand_alt` of the platform's view, read as declared."""
+    return _hand_alt(read_view(view), names)
+
+
+def _hand_alt(view: View, names: Sequence[str] | None = None) -> str:
     """The hand in words (sent only to its holder)."""
     priv = view["private"]
     cards = ", ".join(h["name"] for h in priv["hand"]) or "none"
     who = seat_names(names, len(view["cults"]), drawn=False)
-    orders = (f"Your orders: {with_names(plain(priv['orders_text']), who)}" if priv.get("orders_text")
+    sent = priv["orders_text"]
+    orders = (f"Your orders: {with_names(plain(sent), who)}" if sent
               else "No orders sent yet." if view["phase"] == "orders" else "")
     return alt_text("Your Cult Wars hand.", f"Action cards: {cards}.",
                     "Strategy cards: " + ", ".join(map(str, view["strategy_cards"])) + ".", orders)

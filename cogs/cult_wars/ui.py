@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.gameui import DrawnUI
+from rules.cult_wars.views import RevealView, TurnRecordView, View, read_view
 from rules.engine import seat_name
 from rules.text import count
 
@@ -20,57 +21,66 @@ class CultWarsUI(DrawnUI):
     drawings = render
 
     def hand_text(self, view: JSON) -> str:
-        priv = view["private"]
-        me = view["cults"][priv["seat"]]
-        lines = [f"**{seat_name(priv['seat'])}** — {count(me['followers'], 'follower')}, {me['vp']} VP."]
-        if priv["hand"]:
-            lines.append("Action cards:")
-            for h in priv["hand"]:
-                aim = "aim at a rival" if h["target"] == "opponent" else "your own cult"
-                lines.append(f"• **{h['name']}** ({aim}): {h['text']}")
-        else:
-            lines.append("No action cards in hand.")
-        lines.append("Strategy cards: " + ", ".join(map(str, view["strategy_cards"])) + ".")
-        if priv.get("target_choice") is not None:
-            lines.append(f"Your insignia for turn {view['turn']}: target {seat_name(priv['target_choice'])} "
-                         "(revealed when every cult has chosen).")
-        elif view["phase"] == "targets":
-            lines.append(f"No target chosen yet for turn {view['turn']}.")
-        elif me.get("target") is not None:
-            lines.append(f"Your target this turn: {seat_name(me['target'])}.")
-        if priv.get("orders_text"):
-            lines.append(f"Your orders for turn {view['turn']}: {priv['orders_text']}")
-        elif view["phase"] == "orders":
-            lines.append(f"No orders sent yet for turn {view['turn']}.")
-        return "\n".join(lines)
+        return _hand_text(read_view(view))
 
     def status_text(self, view: JSON) -> str:
-        if view["phase"] == "over":
-            r = view.get("result") or {}
-            winners = ", ".join(seat_name(k) for k in r.get("winners", []))
-            verb = "wins" if len(r.get("winners", [])) == 1 else "share the win"
-            return f"Game over — {winners} {verb} ({r.get('reason', '')})."
-        standing = " · ".join(f"{seat_name(c['seat'])} {c['vp']} VP, {count(c['followers'], 'follower')}"
-                               for c in view["cults"])
-        waiting = ", ".join(seat_name(k) for k in view["waiting_for"]) or "nobody"
-        done = ", ".join(seat_name(k) for k in view["submitted"]) or "nobody yet"
-        head = f"Turn {view['turn']} of {view['turns']}"
-        if view["phase"] == "targets":
-            text = f"{head}, insignia step — targets chosen: {done}; waiting for {waiting}.\n{standing}"
-        elif view["phase"] == "split":
-            text = (f"{head}: orders revealed; waiting for {waiting} to share out attackers' losses.\n"
-                    f"{standing}")
-        else:
-            text = f"{head} — orders in: {done}; waiting for {waiting}.\n{standing}"
-            aims = [f"{seat_name(c['seat'])} → {seat_name(c['target'])}" for c in view["cults"] if c.get("target") is not None]
-            if aims:
-                text += "\nInsignia: " + ", ".join(aims)
-        account = reveal_account(view.get("reveal") or view.get("last_turn"),
-                                 paused=view.get("reveal") is not None)
-        return f"{text}\n\n{account}" if account else text
+        return _status_text(read_view(view))
 
 
-def reveal_account(last: JSON | None, *, paused: bool = False) -> str:
+def _hand_text(view: View) -> str:
+    priv = view["private"]
+    me = view["cults"][priv["seat"]]
+    lines = [f"**{seat_name(priv['seat'])}** — {count(me['followers'], 'follower')}, {me['vp']} VP."]
+    if priv["hand"]:
+        lines.append("Action cards:")
+        for h in priv["hand"]:
+            aim = "aim at a rival" if h["target"] == "opponent" else "your own cult"
+            lines.append(f"• **{h['name']}** ({aim}): {h['text']}")
+    else:
+        lines.append("No action cards in hand.")
+    lines.append("Strategy cards: " + ", ".join(map(str, view["strategy_cards"])) + ".")
+    chosen = priv["target_choice"]
+    if chosen is not None:
+        lines.append(f"Your insignia for turn {view['turn']}: target {seat_name(chosen)} "
+                     "(revealed when every cult has chosen).")
+    elif view["phase"] == "targets":
+        lines.append(f"No target chosen yet for turn {view['turn']}.")
+    elif me["target"] is not None:
+        lines.append(f"Your target this turn: {seat_name(me['target'])}.")
+    if priv["orders_text"]:
+        lines.append(f"Your orders for turn {view['turn']}: {priv['orders_text']}")
+    elif view["phase"] == "orders":
+        lines.append(f"No orders sent yet for turn {view['turn']}.")
+    return "\n".join(lines)
+
+
+def _status_text(view: View) -> str:
+    if view["phase"] == "over":
+        r = view.get("result")
+        won = r["winners"] if r else []
+        winners = ", ".join(seat_name(k) for k in won)
+        verb = "wins" if len(won) == 1 else "share the win"
+        return f"Game over — {winners} {verb} ({r['reason'] if r else ''})."
+    standing = " · ".join(f"{seat_name(c['seat'])} {c['vp']} VP, {count(c['followers'], 'follower')}"
+                           for c in view["cults"])
+    waiting = ", ".join(seat_name(k) for k in view["waiting_for"]) or "nobody"
+    done = ", ".join(seat_name(k) for k in view["submitted"]) or "nobody yet"
+    head = f"Turn {view['turn']} of {view['turns']}"
+    if view["phase"] == "targets":
+        text = f"{head}, insignia step — targets chosen: {done}; waiting for {waiting}.\n{standing}"
+    elif view["phase"] == "split":
+        text = (f"{head}: orders revealed; waiting for {waiting} to share out attackers' losses.\n"
+                f"{standing}")
+    else:
+        text = f"{head} — orders in: {done}; waiting for {waiting}.\n{standing}"
+        aims = [f"{seat_name(c['seat'])} → {seat_name(c['target'])}" for c in view["cults"] if c["target"] is not None]
+        if aims:
+            text += "\nInsignia: " + ", ".join(aims)
+    account = reveal_account(view["reveal"] or view["last_turn"], paused=view["reveal"] is not None)
+    return f"{text}\n\n{account}" if account else text
+
+
+def reveal_account(last: RevealView | TurnRecordView | None, *, paused: bool = False) -> str:
     """A reveal step by step (public): every cult's orders, then each resolution step — the last
     turn's, or (``paused``) this turn's so far, while defenders share out losses."""
     if not last:
@@ -81,10 +91,10 @@ def reveal_account(last: JSON | None, *, paused: bool = False) -> str:
                           (("attack", "Attack"), ("defend", "Defend"), ("sacrifice", "Sacrifice"),
                            ("breed", "Breed")))
         plays = ", ".join(pl["name"] + (f" → {seat_name(pl['target'])}" if pl["target"] is not None else "")
-                          + (" (cancelled)" if pl.get("cancelled") else "") for pl in c["plays"])
+                          + (" (cancelled)" if pl["cancelled"] else "") for pl in c["plays"])
         lines.append(f"{seat_name(c['seat'])} → {seat_name(c['target'])}: {slots}, idle {c['idle']}"
                      + (f"; {plays}" if plays else ""))
-    lines += [f"• {ln}" for ln in last.get("lines", [])]
+    lines += [f"• {ln}" for ln in last["lines"]]
     text = "\n".join(lines)
     return text if len(text) <= 3000 else text[:2999] + "…"
 

@@ -20,6 +20,7 @@ from .content import KIND_BY_KEY, MAX_DEPLOY
 from .effects import EFFECTS, Plan
 from .plan import assign
 from .state import CultWarsState
+from .views import CultView, HandCardView, RecordCultView, TurnRecordView, View
 
 
 def _phase_shares(turn: int, turns: int) -> tuple[float, float]:
@@ -34,32 +35,32 @@ def _phase_shares(turn: int, turns: int) -> tuple[float, float]:
     return 0.0, 0.75
 
 
-def _last(view: dict[str, Any]) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
-    last = view.get("last_turn") or {}
-    return last, {c["seat"]: c for c in last.get("cults", [])}
+def _last(view: View) -> tuple[TurnRecordView | None, dict[int, RecordCultView]]:
+    last = view["last_turn"]
+    return last, {c["seat"]: c for c in last["cults"]} if last else {}
 
 
-def _last_slot(view: dict[str, Any], k: int, slot: str) -> int:
+def _last_slot(view: View, k: int, slot: str) -> int:
     c = _last(view)[1].get(k)
     return sum(c["slots"][slot]) if c else 0
 
 
-def _guard(view: dict[str, Any], k: int) -> int:
+def _guard(view: View, k: int) -> int:
     """How many defenders cult ``k`` probably keeps: face up now, else as at the last reveal."""
-    fu = view["cults"][k].get("face_up") or {}
-    if "defend" in fu.get("slots", {}):
-        return int(sum(fu["slots"]["defend"]))
+    slots = view["cults"][k]["face_up"].get("slots", {})
+    if "defend" in slots:
+        return int(sum(slots["defend"]))
     return _last_slot(view, k, "defend")
 
 
-def choose_target(view: dict[str, Any], rng: random.Random) -> Action:
+def choose_target(view: View, rng: random.Random) -> Action:
     """The insignia step: a rich, badly guarded altar; the VP leader is a good victim too."""
     return {"type": "target", "target": _pick_target(view, rng)}
 
 
-def _pick_target(view: dict[str, Any], rng: random.Random) -> int:
-    me: int = view["private"]["seat"]
-    cults: list[dict[str, Any]] = view["cults"]
+def _pick_target(view: View, rng: random.Random) -> int:
+    me = view["private"]["seat"]
+    cults = view["cults"]
     others = [k for k in range(len(cults)) if k != me]
 
     def appeal(k: int) -> float:
@@ -69,17 +70,17 @@ def _pick_target(view: dict[str, Any], rng: random.Random) -> int:
     return max(others, key=appeal)
 
 
-def choose_orders(view: dict[str, Any], rng: random.Random) -> Action:
+def choose_orders(view: View, rng: random.Random) -> Action:
     priv = view["private"]
-    me: int = priv["seat"]
-    cults: list[dict[str, Any]] = view["cults"]
+    me = priv["seat"]
+    cults = view["cults"]
     n = len(cults)
-    turn: int = view["turn"]
-    turns: int = view["turns"]
+    turn = view["turn"]
+    turns = view["turns"]
     followers = cults[me]["followers"]
     others = [k for k in range(n) if k != me]
     last, _ = _last(view)
-    two_step = view.get("insignia") == "two_step" and cults[me].get("target") is not None
+    two_step = view["insignia"] == "two_step" and cults[me]["target"] is not None
 
     avg_other = sum(cults[k]["followers"] for k in others) / max(1, len(others))
     if two_step:
@@ -90,17 +91,19 @@ def choose_orders(view: dict[str, Any], rng: random.Random) -> Action:
     else:
         # Threat: last turn's attackers on me, and face-up attacks declared at me this turn.
         incoming = 0.0
-        for combat in last.get("combats", []):
+        for combat in last["combats"] if last else []:
             if combat["defender"] == me:
                 incoming = float(combat["attack"])
         declared = 0
         for k in others:
-            fu = cults[k].get("face_up") or {}
-            if fu.get("target") == me and "attack" in fu.get("slots", {}):
-                declared += sum(fu["slots"]["attack"])
+            fu = cults[k]["face_up"]
+            slots_up = fu.get("slots", {})
+            if fu.get("target") == me and "attack" in slots_up:
+                declared += sum(slots_up["attack"])
         threat = max(incoming * 0.8, float(declared), avg_other * 0.18)
 
-    target = cults[me]["target"] if two_step else _pick_target(view, rng)
+    mine = cults[me]["target"]
+    target = mine if two_step and mine is not None else _pick_target(view, rng)
     guard = _guard(view, target)
 
     breed_share, sac_share = _phase_shares(turn, turns)
@@ -135,13 +138,13 @@ def choose_orders(view: dict[str, Any], rng: random.Random) -> Action:
             "face_up": face_up, "loss_order": _priority(view, others)}
 
 
-def _priority(view: dict[str, Any], seats: list[int]) -> list[int]:
+def _priority(view: View, seats: list[int]) -> list[int]:
     """Attackers to punish first: the best-scoring, then the biggest cult."""
     cults = view["cults"]
     return sorted(seats, key=lambda k: (-cults[k]["vp"], -cults[k]["followers"], k))
 
 
-def choose_split(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def choose_split(view: View, prompt: Prompt, rng: random.Random) -> Action:
     """A winning defence: the losses fall on the best-scoring attacker first."""
     attackers = {int(k): int(n) for k, n in prompt.params["attackers"]}
     share = share_attacker_losses(int(prompt.params["loss"]), attackers, _priority(view, sorted(attackers)))
@@ -152,8 +155,8 @@ def choose_split(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Ac
     return dict(prompt.choices[0].action)
 
 
-def _choose_plays(hand: list[dict[str, Any]], slots: dict[str, list[int]], target: int,
-                  cults: list[dict[str, Any]], me: int, turn: int, turns: int, threat: float,
+def _choose_plays(hand: list[HandCardView], slots: dict[str, list[int]], target: int,
+                  cults: list[CultView], me: int, turn: int, turns: int, threat: float,
                   rng: random.Random) -> list[dict[str, Any]]:
     plan = Plan(attack=sum(slots["attack"]), sacrifice=sum(slots["sacrifice"]),
                 breed=sum(slots["breed"]), threat=threat, turn=turn, last_turn=turn == turns,
@@ -171,19 +174,19 @@ def _choose_plays(hand: list[dict[str, Any]], slots: dict[str, list[int]], targe
 # ------------------------------------------------------------------------------ for the search
 
 
-def _plan(view: dict[str, Any], wish: dict[str, float], target: int, rng: random.Random) -> Action:
+def _plan(view: View, wish: dict[str, float], target: int, rng: random.Random) -> Action:
     """Orders laying ``wish`` (slot → share of the deployable followers) at ``target``, with the
     action cards the heuristic would add to them."""
     priv = view["private"]
-    me: int = priv["seat"]
-    cults: list[dict[str, Any]] = view["cults"]
+    me = priv["seat"]
+    cults = view["cults"]
     followers = cults[me]["followers"]
     usable = min(followers, MAX_DEPLOY)
     slots = assign({k: v * usable for k, v in wish.items()}, followers)
     threat = 3.0 if wish.get("defend", 0.0) >= 0.3 else 0.0
     plays = _choose_plays(priv["hand"], slots, target, cults, me, view["turn"], view["turns"],
                           threat, rng)
-    two_step = view.get("insignia") == "two_step" and cults[me].get("target") is not None
+    two_step = view["insignia"] == "two_step" and cults[me]["target"] is not None
     if two_step:
         return {"type": "orders", "slots": slots, "actions": plays, "face_up": []}
     others = [k for k in range(len(cults)) if k != me]
@@ -203,15 +206,15 @@ PLANS: tuple[dict[str, float], ...] = (
 """Shares of the deployable followers the search tries beside the heuristic's own orders."""
 
 
-def search_candidates(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> list[Action] | None:
+def search_candidates(view: View, prompt: Prompt, rng: random.Random) -> list[Action] | None:
     """The answers :mod:`rules.search` compares (None: a split, decided by the heuristic's rule)."""
     if prompt.kind == "split":
         return None
     if prompt.kind == "target":
         return [dict(c.action) for c in prompt.choices]
-    me: int = view["private"]["seat"]
+    me = view["private"]["seat"]
     cults = view["cults"]
-    fixed = cults[me].get("target") if view.get("insignia") == "two_step" else None
+    fixed = cults[me]["target"] if view["insignia"] == "two_step" else None
     targets = [fixed] if fixed is not None else [k for k in range(len(cults)) if k != me]
     out: list[Action] = [choose_orders(view, random.Random(rng.random())) for _ in range(3)]
     for wish in PLANS:

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..engine import (
     JSON,
@@ -82,6 +82,7 @@ from .orders import (
 from .plan import preset_orders
 from .resolve import Split, answer_split, pending, resolve_turn, reveal_record
 from .state import START_FOLLOWERS, START_HAND, TURNS, Cult, CultWarsState, Orders, upgrade
+from .views import CardAim, CultView, Insignia, Phase, PrivateView, ResultView, View, read_view
 
 SUMMARY = """\
 Three or four cult leaders compete for the favour of their gods over eight turns. Every turn \
@@ -377,10 +378,20 @@ class CultWarsEngine(Engine[CultWarsState]):
 
     # ------------------------------------------------------------------ views
     def view(self, state: CultWarsState, seat: int | None) -> dict[str, Any]:
-        s = state
+        v = self._public_view(state)
+        if seat is not None:
+            v["private"] = self._own_view(state, seat)
+        return cast(dict[str, Any], v)  # the engine contract's plain JSON (declared in ``views``)
+
+    def private_view(self, state: CultWarsState, seat: int) -> dict[str, Any]:
+        """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
+        return cast(dict[str, Any], self._own_view(state, seat))
+
+    def _public_view(self, s: CultWarsState) -> View:
+        """What every seat sees, as declared in :mod:`rules.cult_wars.views`."""
         answered = set(s.targets) if s.phase == "targets" else set(s.orders)
         revealed = s.insignia == "two_step" and s.phase in ("orders", "split")
-        cults = []
+        cults: list[CultView] = []
         for k, c in enumerate(s.cults):
             o = s.orders.get(k)
             cults.append({
@@ -389,13 +400,13 @@ class CultWarsEngine(Engine[CultWarsState]):
                 "target": s.targets.get(k) if revealed else None,
             })
         t = pending(s)
-        v: dict[str, Any] = {
-            "game": self.key,
+        v: View = {
+            "game": "cult_wars",
             "players": s.players,
             "turn": s.turn,
             "turns": TURNS,
-            "phase": s.phase,
-            "insignia": s.insignia,
+            "phase": cast(Phase, s.phase),
+            "insignia": cast(Insignia, s.insignia),
             "strategy_cards": list(STRATEGY_VALUES),
             "cults": cults,
             "submitted": sorted(answered) if s.phase in ("targets", "orders") else [],
@@ -409,21 +420,18 @@ class CultWarsEngine(Engine[CultWarsState]):
         }
         r = self.result(s)
         if r is not None:
-            v["result"] = r.to_json()
-        if seat is not None:
-            v["private"] = self.private_view(s, seat)
+            v["result"] = cast(ResultView, r.to_json())
         return v
 
-    def private_view(self, state: CultWarsState, seat: int) -> dict[str, Any]:
-        """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
-        s = state
+    def _own_view(self, s: CultWarsState, seat: int) -> PrivateView:
+        """The seat's own part of its view, as declared in :mod:`rules.cult_wars.views`."""
         c = s.cults[seat]
         o = s.orders.get(seat)
         return {
             "seat": seat,
             "hand": [
                 {"id": cid, "key": kind_of(cid).key, "name": kind_of(cid).name,
-                 "text": kind_of(cid).text, "target": kind_of(cid).target}
+                 "text": kind_of(cid).text, "target": cast(CardAim, kind_of(cid).target)}
                 for cid in c.hand
             ],
             "target_choice": s.targets.get(seat) if s.phase == "targets" else None,
@@ -512,11 +520,12 @@ class CultWarsEngine(Engine[CultWarsState]):
 
     # ------------------------------------------------------------------ computer player
     def bot_action(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+        v = read_view(view)
         if prompt.kind == "target":
-            return choose_target(view, rng)
+            return choose_target(v, rng)
         if prompt.kind == "split":
-            return choose_split(view, prompt, rng)
-        return choose_orders(view, rng)
+            return choose_split(v, prompt, rng)
+        return choose_orders(v, rng)
 
     def timeout_action(self, state: CultWarsState, prompt: Prompt) -> Action:
         """A defender who lets the deadline pass shares the losses in proportion (the first
@@ -541,40 +550,41 @@ class CultWarsEngine(Engine[CultWarsState]):
         the discard pile (every card the seat does not hold, shuffled and dealt to those counts),
         and the rng of what is left to chance. A target or orders another cult has chosen in
         secret and not revealed are left unchosen: the playout chooses them again for that cult."""
-        priv = view["private"]
-        mine = [str(h["id"]) for h in priv["hand"]]
+        v = read_view(view)
+        priv = v["private"]
+        mine = [h["id"] for h in priv["hand"]]
         unknown = [cid for cid in DECK_IDS if cid not in set(mine)]
         rng.shuffle(unknown)
         cults = []
-        for k, c in enumerate(view["cults"]):
+        for k, c in enumerate(v["cults"]):
             if k == seat:
                 hand = list(mine)
             else:
                 hand, unknown = unknown[:c["hand_size"]], unknown[c["hand_size"]:]
-            cults.append(Cult(int(c["followers"]), int(c["vp"]), hand))
-        deck, discard = unknown[:view["deck_size"]], unknown[view["deck_size"]:]
-        phase = str(view["phase"])
+            cults.append(Cult(c["followers"], c["vp"], hand))
+        deck, discard = unknown[:v["deck_size"]], unknown[v["deck_size"]:]
+        phase = v["phase"]
         targets: dict[int, int] = {}
-        if phase in ("orders", "split") and view["insignia"] == "two_step":
-            targets = {int(c["seat"]): int(c["target"]) for c in view["cults"] if c["target"] is not None}
-        elif phase == "targets" and priv.get("target_choice") is not None:
-            targets = {seat: int(priv["target_choice"])}
+        if phase in ("orders", "split") and v["insignia"] == "two_step":
+            targets = {c["seat"]: c["target"] for c in v["cults"] if c["target"] is not None}
+        elif phase == "targets" and priv["target_choice"] is not None:
+            targets = {seat: priv["target_choice"]}
         orders: dict[int, Orders] = {}
-        if phase == "orders" and priv.get("orders") is not None:
+        if phase == "orders" and priv["orders"] is not None:
             orders = {seat: Orders.from_json(priv["orders"])}
         if phase == "split":
             raise IllegalAction("a turn paused for the defenders' splits is not searched.")
         return CultWarsState(
-            players=int(view["players"]), rng=Rng(rng.randrange(2**31)), cults=cults, deck=deck,
-            discard=discard, turn=int(view["turn"]), phase=phase, insignia=str(view["insignia"]),
-            targets=targets, orders=orders, resolution=None, reshuffles=int(view["reshuffles"]),
-            last_turn=view["last_turn"], history=list(view["history"]))
+            players=v["players"], rng=Rng(rng.randrange(2**31)), cults=cults, deck=deck,
+            discard=discard, turn=v["turn"], phase=phase, insignia=v["insignia"],
+            targets=targets, orders=orders, resolution=None, reshuffles=v["reshuffles"],
+            last_turn=v["last_turn"], history=list(v["history"]))
 
     def search_candidates(self, view: JSON, prompt: Prompt, rng: random.Random) -> list[Action] | None:
         """What the search compares: every target; for orders, the ready-made orders, the
         heuristic's under several draws and a few plans of the search's own; a split is not
         searched (the heuristic's rule)."""
-        return search_candidates(view, prompt, rng)
+        return search_candidates(read_view(view), prompt, rng)
 
     def evaluate(self, state: CultWarsState, seat: int) -> float:
         """A game cut short by the search's horizon: the seat's chances, guessed from VP and

@@ -16,6 +16,7 @@ from typing import Any
 from ..engine import FieldSpec, IllegalAction, fields, seat_name, shown
 from .content import CARD_KIND, SLOT_NAMES, SLOTS, STRATEGY_VALUES, card_name, kind_of
 from .state import Orders, Play
+from .views import FaceUpPlayView, FaceUpView
 
 ORDERS_USAGE = ('{"type": "orders", "target": seat, "slots": {...}, "actions": [...], '
                 '"face_up": [...], "loss_order": ...}')
@@ -260,21 +261,22 @@ def describe(o: Orders, followers: int, *, split_after: bool = False) -> str:
     return f"{' · '.join(parts)}; {cards}; face up: {fu}; {loss_order_text(o.loss_order)}."
 
 
-def declaration(o: Orders) -> dict[str, Any]:
+def declaration(o: Orders) -> FaceUpView:
     """The public part of the orders: only what was laid face up (card names, never ids)."""
-    out: dict[str, Any] = {}
+    out: FaceUpView = {}
     if "target" in o.face_up:
         out["target"] = o.target
     slots = {s: list(o.slots[s]) for s in SLOTS if s in o.face_up}
     if slots:
         out["slots"] = slots
-    plays = [{"name": card_name(pl.card), "target": pl.target} for pl in o.plays if pl.card in o.face_up]
+    plays: list[FaceUpPlayView] = [{"name": card_name(pl.card), "target": pl.target}
+                                   for pl in o.plays if pl.card in o.face_up]
     if plays:
         out["plays"] = plays
     return out
 
 
-def declaration_text(decl: dict[str, Any]) -> str:
+def declaration_text(decl: FaceUpView) -> str:
     bits: list[str] = []
     if "target" in decl:
         bits.append(f"target {seat_name(decl['target'])}")

@@ -18,7 +18,7 @@ only wait for their defender.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..engine import Event, seat_name
 from ..text import count, listing
@@ -27,6 +27,7 @@ from .content import SLOTS, card_name, kind_of
 from .effects import CardPlay, Mods, apply, draw, lose, losses_text, names_with
 from .orders import play_text, slot_text
 from .state import TURNS, CultWarsState, Orders, Play
+from .views import CombatView, RecordCultView, RevealCultView, RevealView, TurnRecordView
 
 BOARD_KEYS: tuple[str, ...] = (*SLOTS, "idle")
 
@@ -61,7 +62,7 @@ class Turn:
     in_play: list[tuple[int, Play]]
     cancelled: set[str] = field(default_factory=set)
     lines: list[str] = field(default_factory=list)
-    combats: list[dict[str, Any]] = field(default_factory=list)
+    combats: list[CombatView] = field(default_factory=list)
     before: list[tuple[int, int]] = field(default_factory=list)
     """(followers, VP) of each cult before the reveal."""
     assigned: dict[int, int] = field(default_factory=dict)
@@ -91,7 +92,7 @@ class Turn:
             in_play=[(int(k), Play(str(c), None if t is None else int(t))) for k, c, t in d["in_play"]],
             cancelled={str(c) for c in d["cancelled"]},
             lines=[str(x) for x in d["lines"]],
-            combats=[dict(c) for c in d["combats"]],
+            combats=[cast(CombatView, dict(c)) for c in d["combats"]],
             before=[(int(f), int(v)) for f, v in d["before"]],
             assigned={int(k): int(n) for k, n in d["assigned"]},
             splits=[Split.from_json(sp) for sp in d["splits"]],
@@ -193,10 +194,10 @@ def _finish(s: CultWarsState, t: Turn, events: list[Event]) -> None:
         s.phase = "targets" if s.insignia == "two_step" else "orders"
 
 
-def reveal_record(s: CultWarsState, t: Turn) -> dict[str, Any]:
+def reveal_record(s: CultWarsState, t: Turn) -> RevealView:
     """Public record of a paused resolution: what every cult revealed, the combats so far (a
     pending one has ``"split": "awaited"``), the lines told so far and the splits awaited."""
-    cults = []
+    cults: list[RevealCultView] = []
     for k in range(s.players):
         o = t.orders[k]
         cults.append({
@@ -205,7 +206,7 @@ def reveal_record(s: CultWarsState, t: Turn) -> dict[str, Any]:
             "plays": [{"name": card_name(pl.card), "target": pl.target,
                        "cancelled": pl.card in t.cancelled} for kk, pl in t.in_play if kk == k],
         })
-    return {"turn": s.turn, "cults": cults, "combats": [dict(c) for c in t.combats],
+    return {"turn": s.turn, "cults": cults, "combats": [c.copy() for c in t.combats],
             "lines": list(t.lines),
             "splits": [{"defender": sp.defender, "loss": sp.loss,
                         "attackers": [[k, n] for k, n in sorted(sp.attackers.items())]} for sp in t.splits]}
@@ -312,7 +313,7 @@ def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event], *, ask: bool
             rec["vp"] = [[k, n] for k, n in sorted(vp.items())]
         events.append(Event(text, kind="combat"))
         t.lines.append(text)
-        t.combats.append(rec)
+        t.combats.append(cast(CombatView, rec))  # its outcome is set by now
     if not fought:
         events.append(Event("Combat: nobody attacked.", kind="combat"))
 
@@ -385,11 +386,11 @@ def _resolve_breeding(s: CultWarsState, t: Turn, events: list[Event]) -> dict[in
 # ----------------------------------------------------------------------------- record
 
 def _record(s: CultWarsState, t: Turn, before: list[tuple[int, int]], drawn: dict[int, int],
-            born: dict[int, int]) -> dict[str, Any]:
+            born: dict[int, int]) -> TurnRecordView:
     """Public record of a resolved turn (``state.last_turn``). ``loss_order`` is the split a
     ``"single"`` game chose in advance (``"proportional"`` in ``"two_step"`` games, where the
     combat records say ``"split": "chosen"`` when the defender chose after the reveal)."""
-    cults: list[dict[str, Any]] = []
+    cults: list[RecordCultView] = []
     for k in range(s.players):
         o = t.orders[k]
         cults.append({

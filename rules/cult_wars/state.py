@@ -20,6 +20,7 @@ from typing import Any
 
 from ..engine import Rng
 from .content import SLOTS
+from .views import OrdersPlayView, OrdersView, StandingView, TurnRecordView
 
 TURNS = 8
 START_FOLLOWERS = 12
@@ -35,7 +36,7 @@ class Play:
     target: int | None
     """Seat it is aimed at (opponent cards), or None for a card that affects its own cult."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OrdersPlayView:
         return {"card": self.card, "target": self.target}
 
 
@@ -62,7 +63,7 @@ class Orders:
     def total(self) -> int:
         return sum(self.slot_total(s) for s in SLOTS)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OrdersView:
         return {
             "target": self.target,
             "slots": {s: list(self.slots[s]) for s in SLOTS},
@@ -118,9 +119,9 @@ class CultWarsState:
     it was revealed). See :class:`rules.cult_wars.resolve.Turn`."""
     reshuffles: int = 0
     """How many times the discard pile has been shuffled back into the deck."""
-    last_turn: dict[str, Any] | None = None
+    last_turn: TurnRecordView | None = None
     """Public record of the last reveal and its resolution (what the board image draws)."""
-    history: list[dict[str, Any]] = field(default_factory=list)
+    history: list[StandingView] = field(default_factory=list)
     """Public per-turn standings: ``{"turn", "followers": [...], "vp": [...]}``."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CultWarsState:
