@@ -9,6 +9,7 @@ governance's trait, Blitz Orders' rally and the global era's effects.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,37 +142,61 @@ def passives(s: State, seat: int, effect: str) -> list[Any]:
 
 def power(s: State, p: Perm, role: str) -> int:
     """``p``'s combat power when it ``"attack"``s or ``"defend"``s, with every modifier."""
-    total = p.power
-    kws = p.keywords
-    for ab in passives(s, p.owner, "boost"):
-        if p.kind != "unit":
-            continue
-        if ab.scope == "any" or (ab.scope == "naval" and "naval" in kws) or (
-                ab.scope == "attack" and role == "attack"):
-            total += ab.amount
-    effect = NATIONS[s.sides[p.owner].nation].effect
-    if effect["kind"] == "power":
-        scope = effect["scope"]
-        if (scope == "naval" and "naval" in kws) or (
-                scope == "rapid_attack" and "rapid_deployment" in kws and role == "attack") or (
-                scope == "defence" and role == "defend"):
-            total += int(effect["amount"])
-    if effect["kind"] == "arsenal" and effect["scope"] in kws and p.kind == "unit":
-        total += int(effect["amount"])
-    if effect["kind"] == "fortress" and role == "defend":
-        total += int(effect["amount"])
-    if effect["kind"] == "tie" and effect["scope"] == "attack" and role == "attack" \
-            and p.kind == "unit":
-        total += int(effect["amount"])
-    geffect = GOVERNANCES[s.sides[p.owner].governance].effect
-    if geffect["kind"] == "power" and geffect["scope"] == "small_units" and p.kind == "unit" \
-            and p.power <= 150:
-        total += int(geffect["amount"])
+    total = p.power + _boost_power(s, p, role)
+    total += _nation_power(NATIONS[s.sides[p.owner].nation].effect, p, role)
+    total += _governance_power(GOVERNANCES[s.sides[p.owner].governance].effect, p)
     if s.rally and p.owner == s.current and p.kind == "unit":
         total += s.rally
-    if s.global_era >= ATOMIC and "espionage" in kws:
+    if s.global_era >= ATOMIC and "espionage" in p.keywords:
         total += ESPIONAGE_ERA_BONUS
     return total
+
+
+_BOOST_SCOPES: dict[str, Callable[[Perm, str], bool]] = {
+    "any": lambda p, role: True,
+    "naval": lambda p, role: "naval" in p.keywords,
+    "attack": lambda p, role: role == "attack",
+}
+"""Which units a ``boost`` passive strengthens, by its scope."""
+
+
+def _boost_power(s: State, p: Perm, role: str) -> int:
+    """What the ``boost`` passives of the owner's face-up permanents add to unit ``p``."""
+    if p.kind != "unit":
+        return 0
+    return sum(ab.amount for ab in passives(s, p.owner, "boost")
+               if ab.scope in _BOOST_SCOPES and _BOOST_SCOPES[ab.scope](p, role))
+
+
+_NATION_POWER_SCOPES: dict[str, Callable[[Perm, str], bool]] = {
+    "naval": lambda p, role: "naval" in p.keywords,
+    "rapid_attack": lambda p, role: "rapid_deployment" in p.keywords and role == "attack",
+    "defence": lambda p, role: role == "defend",
+}
+"""Which permanents a nation's ``power`` trait strengthens, by its scope."""
+
+_NATION_POWER: dict[str, Callable[[Mapping[str, Any], Perm, str], bool]] = {
+    "power": lambda e, p, role: (e["scope"] in _NATION_POWER_SCOPES
+                                 and _NATION_POWER_SCOPES[e["scope"]](p, role)),
+    "arsenal": lambda e, p, role: e["scope"] in p.keywords and p.kind == "unit",
+    "fortress": lambda e, p, role: role == "defend",
+    "tie": lambda e, p, role: e["scope"] == "attack" and role == "attack" and p.kind == "unit",
+}
+"""Whether a nation's trait adds its amount to ``p``'s power, by the trait's kind (a kind not
+here never changes power)."""
+
+
+def _nation_power(effect: Mapping[str, Any], p: Perm, role: str) -> int:
+    applies = _NATION_POWER.get(effect["kind"])
+    return int(effect["amount"]) if applies is not None and applies(effect, p, role) else 0
+
+
+def _governance_power(effect: Mapping[str, Any], p: Perm) -> int:
+    """Communism's strength for small units (the only governance trait that changes power)."""
+    if effect["kind"] == "power" and effect["scope"] == "small_units" and p.kind == "unit" \
+            and p.power <= 150:
+        return int(effect["amount"])
+    return 0
 
 
 def mobility(s: State, p: Perm, intercepting: bool = False) -> int:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rules.engine import Action, Prompt
 
 from .board import RESHUFFLE_BURN
-from .content import CARDS, HAND_SIZE, NATIONS
+from .content import CARDS, HAND_SIZE, NATIONS, Ability, Card
 from .state import LEGACY_RULES, State
 
 # P(X - Y > k) for X, Y uniform on 1..100 (both sides add a 1-100 card value to their power).
@@ -159,54 +161,122 @@ def _attack_score(view: dict[str, Any], seat: int, action: dict[str, Any]) -> fl
 
 
 def _play_score(view: dict[str, Any], seat: int, card_id: str, step: str) -> float:
+    """What playing ``card_id`` in phase ``step`` is worth, less what its ✋ cost takes."""
     c = CARDS[card_id]
     mine = _mine(view, seat)
-    theirs = _theirs(view, seat)
     units = [p for p in mine if p["kind"] == "unit" and p["token"] is None]
     cost = int(view["private"]["playable"].get(card_id, c.cost.discard))
     effects = {ab.effect: ab for ab in c.abilities}
     if "end_game" in effects:
-        if effects["end_game"].mode == "win":
-            return 1e6
-        count = _cards_left if _legacy(view) else _deck_and_graveyard
-        return 1e5 if count(view, seat) > count(view, 1 - seat) + 4 else -1
-    score = 0.0
-    if c.kind == "unit":
-        if len(units) >= 7:
-            return -1
-        score = c.power / 10 + c.mobility * 1.5 + (12 if "nuclear" in c.keywords else 0)
-        if step == "events":
-            score += 4
-    elif c.kind in ("infrastructure", "resource"):
-        same = sum(1 for p in mine if p["card"] == card_id)
-        score = 14.0 - 6 * same
-        if any(ab.trigger == "untap" for ab in c.abilities):
-            score += 6
-    else:
-        if "strike" in effects:
-            best = max((p["power"] for p in theirs if p["power"] <= effects["strike"].amount
-                        and "espionage" not in p["keywords"]), default=0)
-            score = best / 8
-        if "rally" in effects:
-            score = 6.0 * sum(1 for p in units if not p["tapped"]) - 6 if step == "events" else -1
-        if "recover" in effects:
-            score = max(score, 4.0 * effects["recover"].amount)
-        if "draw" in effects and "spy_hunt" not in effects:
-            score = max(score, 8.0)
-        if "compute" in effects:
-            score = max(score, 9.0)
-        if "tokenize_hand" in effects:
-            score = max(score, 10.0)
-        if "tokenize_deck" in effects:
-            score = max(score, 6.0)  # the units come out of the deck: out of the player's life
-        if "scout" in effects:
-            score = max(score, 3.0)
-        if "spy_hunt" in effects:
-            spies = [p for p in theirs if "espionage" in p["keywords"]]
-            score = 8.0 if spies else 2.0
+        return _end_game_score(view, seat, effects["end_game"])
+    if c.kind == "unit" and len(units) >= 7:
+        return -1
+    play = _Play(view, seat, c, step, mine, units, effects)
+    score = _KIND_SCORES.get(c.kind, _event_score)(play)
     # Under the rulebook's draw phase the cards left in hand go to the graveyard anyway, so a ✋
     # spent costs only what else it could have paid for this turn.
     return score - (5.0 if _legacy(view) else 1.5) * cost
+
+
+@dataclass(frozen=True)
+class _Play:
+    """A card the player may play, and what its worth is judged from."""
+
+    view: dict[str, Any]
+    seat: int
+    card: Card
+    step: str
+    mine: list[dict[str, Any]]
+    units: list[dict[str, Any]]
+    """The player's own units in play (not tokens)."""
+    effects: dict[str, Ability]
+    """The card's abilities by effect."""
+
+
+def _end_game_score(view: dict[str, Any], seat: int, ability: Ability) -> float:
+    """A card that ends the game: always worth playing when it wins, and otherwise only when the
+    player is clearly ahead on what it counts."""
+    if ability.mode == "win":
+        return 1e6
+    count = _cards_left if _legacy(view) else _deck_and_graveyard
+    return 1e5 if count(view, seat) > count(view, 1 - seat) + 4 else -1
+
+
+def _unit_score(play: _Play) -> float:
+    c = play.card
+    score = c.power / 10 + c.mobility * 1.5 + (12 if "nuclear" in c.keywords else 0)
+    if play.step == "events":
+        score += 4
+    return score
+
+
+def _economy_score(play: _Play) -> float:
+    """Infrastructure and resources: less for each copy already in play, more when it untaps."""
+    same = sum(1 for p in play.mine if p["card"] == play.card.id)
+    score = 14.0 - 6 * same
+    if any(ab.trigger == "untap" for ab in play.card.abilities):
+        score += 6
+    return score
+
+
+_KIND_SCORES: dict[str, Callable[[_Play], float]] = {
+    "unit": _unit_score,
+    "infrastructure": _economy_score,
+    "resource": _economy_score,
+}
+"""What a card is worth by its kind; an event is worth what its effects are (:func:`_event_score`)."""
+
+
+def _strike_score(score: float, play: _Play) -> float:
+    best = max((p["power"] for p in _theirs(play.view, play.seat) if p["power"] <= play.effects["strike"].amount
+                and "espionage" not in p["keywords"]), default=0)
+    return best / 8
+
+
+def _rally_score(score: float, play: _Play) -> float:
+    return 6.0 * sum(1 for p in play.units if not p["tapped"]) - 6 if play.step == "events" else -1
+
+
+def _recover_score(score: float, play: _Play) -> float:
+    return max(score, 4.0 * play.effects["recover"].amount)
+
+
+def _draw_score(score: float, play: _Play) -> float:
+    return score if "spy_hunt" in play.effects else max(score, 8.0)
+
+
+def _at_least(floor: float) -> Callable[[float, _Play], float]:
+    def scored(score: float, play: _Play) -> float:
+        return max(score, floor)
+    return scored
+
+
+def _spy_hunt_score(score: float, play: _Play) -> float:
+    spies = [p for p in _theirs(play.view, play.seat) if "espionage" in p["keywords"]]
+    return 8.0 if spies else 2.0
+
+
+_EVENT_SCORES: tuple[tuple[str, Callable[[float, _Play], float]], ...] = (
+    ("strike", _strike_score),
+    ("rally", _rally_score),
+    ("recover", _recover_score),
+    ("draw", _draw_score),
+    ("compute", _at_least(9.0)),
+    ("tokenize_hand", _at_least(10.0)),
+    ("tokenize_deck", _at_least(6.0)),  # the units come out of the deck: out of the player's life
+    ("scout", _at_least(3.0)),
+    ("spy_hunt", _spy_hunt_score),
+)
+"""An event's worth, effect by effect in this order: each of its effects rescores it from the
+score so far (most keep the best; ``strike``, ``rally`` and ``spy_hunt`` set it)."""
+
+
+def _event_score(play: _Play) -> float:
+    score = 0.0
+    for effect, rescore in _EVENT_SCORES:
+        if effect in play.effects:
+            score = rescore(score, play)
+    return score
 
 
 def _pick(view: dict[str, Any], prompt: Prompt) -> list[str]:

@@ -17,7 +17,7 @@ import base64
 import json
 import zlib
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -410,15 +410,9 @@ def copies_allowed(card: Card, governance: str) -> int:
 
 def validate_deck(nation: str, governance: str, cards: Sequence[str]) -> list[str]:
     """Every rule the deck breaks, one sentence each naming the rule; ``[]`` when it is valid."""
-    errors: list[str] = []
     n = NATIONS.get(nation)
     g = GOVERNANCES.get(governance)
-    if n is None:
-        errors.append(f"Unknown nation {nation!r}: choose one of "
-                      f"{', '.join(NATIONS)}.")
-    if g is None:
-        errors.append(f"Unknown governance {governance!r}: choose one of "
-                      f"{', '.join(GOVERNANCES)}.")
+    errors = _identity_errors(nation, governance)
     if len(cards) != DECK_SIZE:
         errors.append(f"A deck holds exactly {DECK_SIZE} cards; this one has {len(cards)}.")
     counts = Counter(cards)
@@ -426,54 +420,99 @@ def validate_deck(nation: str, governance: str, cards: Sequence[str]) -> list[st
         errors.append(f"{cid!r} is not a card of the pool.")
     for cid, k in sorted(counts.items()):
         card = CARDS.get(cid)
-        if card is None:
-            continue
-        if g is not None:
-            most = copies_allowed(card, governance)
-            if k > most:
-                per_gov = int(g.rules.get("copies", DEFAULT_COPIES))
-                if card.limit < per_gov:
-                    why = f"{card.name} is limited to {card.limit} per deck"
-                elif per_gov < DEFAULT_COPIES:
-                    why = f"a {g.name} deck may hold at most {most} copies of a card"
-                else:
-                    why = f"a deck may hold at most {most} copies of a card"
-                errors.append(f"{card.name} appears {k} times, but {why}.")
-        if n is not None and card.nations and nation not in card.nations:
-            owners = " or ".join(NATIONS[x].name for x in card.nations if x in NATIONS)
-            errors.append(f"{card.name} is a card of {owners}; national cards stay with their nation, "
-                          f"so a {n.name} deck cannot hold it.")
-        if g is not None and card.governances and governance not in card.governances:
-            allowed = " or ".join(GOVERNANCES[x].name for x in card.governances if x in GOVERNANCES)
-            errors.append(f"{card.name} needs {allowed}; a {g.name} deck cannot hold it.")
+        if card is not None:
+            errors += _card_errors(card, k, n, g)
     if n is not None:
-        rule = "a national deck rule"
-        for kw, least in n.rules.get("min_keyword", {}).items():
-            have = keyword_count(cards, kw)
-            if have < least:
-                errors.append(f"A {n.name} deck needs at least {least} {KEYWORDS[kw][0].lower()} cards "
-                              f"({rule}); this one has {have}.")
-        for kw, most in n.rules.get("max_keyword", {}).items():
-            have = keyword_count(cards, kw)
-            if have > most:
-                errors.append(f"A {n.name} deck holds at most {most} {KEYWORDS[kw][0].lower()} cards "
-                              f"({rule}); this one has {have}.")
-        for kinds, least in n.rules.get("min_kind", {}).items():
-            have = kind_count(cards, kinds)
-            if have < least:
-                errors.append(f"A {n.name} deck needs at least {least} {_kinds_words(kinds)} "
-                              f"({rule}); this one has {have}.")
+        errors += _shape_errors(n.name, n.rules, _NATION_SHAPE_RULES, "a national deck rule", cards)
     if g is not None:
-        rule = "a governance deck rule"
-        for kinds, least in g.rules.get("min_kind", {}).items():
-            have = kind_count(cards, kinds)
-            if have < least:
-                errors.append(f"A {g.name} deck needs at least {least} {_kinds_words(kinds)} "
+        errors += _shape_errors(g.name, g.rules, _GOVERNANCE_SHAPE_RULES, "a governance deck rule",
+                                cards)
+    return errors
+
+
+def _identity_errors(nation: str, governance: str) -> list[str]:
+    """An unknown nation or governance, each named with the choices there are."""
+    errors: list[str] = []
+    if nation not in NATIONS:
+        errors.append(f"Unknown nation {nation!r}: choose one of "
+                      f"{', '.join(NATIONS)}.")
+    if governance not in GOVERNANCES:
+        errors.append(f"Unknown governance {governance!r}: choose one of "
+                      f"{', '.join(GOVERNANCES)}.")
+    return errors
+
+
+def _card_errors(card: Card, k: int, n: Nation | None, g: Governance | None) -> list[str]:
+    """What ``k`` copies of ``card`` break: the copy limit, a national card of another nation, a
+    card of another governance (a rule is checked only when its nation or governance is known)."""
+    errors: list[str] = []
+    if g is not None:
+        errors += _copies_errors(card, k, g)
+    if n is not None and card.nations and n.key not in card.nations:
+        owners = " or ".join(NATIONS[x].name for x in card.nations if x in NATIONS)
+        errors.append(f"{card.name} is a card of {owners}; national cards stay with their nation, "
+                      f"so a {n.name} deck cannot hold it.")
+    if g is not None and card.governances and g.key not in card.governances:
+        allowed = " or ".join(GOVERNANCES[x].name for x in card.governances if x in GOVERNANCES)
+        errors.append(f"{card.name} needs {allowed}; a {g.name} deck cannot hold it.")
+    return errors
+
+
+def _copies_errors(card: Card, k: int, g: Governance) -> list[str]:
+    """Too many copies of ``card``, naming the limit that binds: the card's own, the
+    governance's, or the rule for every deck."""
+    most = copies_allowed(card, g.key)
+    if k <= most:
+        return []
+    per_gov = int(g.rules.get("copies", DEFAULT_COPIES))
+    if card.limit < per_gov:
+        why = f"{card.name} is limited to {card.limit} per deck"
+    elif per_gov < DEFAULT_COPIES:
+        why = f"a {g.name} deck may hold at most {most} copies of a card"
+    else:
+        why = f"a deck may hold at most {most} copies of a card"
+    return [f"{card.name} appears {k} times, but {why}."]
+
+
+@dataclass(frozen=True)
+class _ShapeRule:
+    """One kind of deck-shape rule a nation or governance sets (``min_kind``: at least so many
+    cards of these kinds): how the deck is counted, which way the bound goes, and the words."""
+
+    count: Callable[[Sequence[str], str], int]
+    least: bool
+    """True: a lower bound ("needs at least"); False: an upper one ("holds at most")."""
+    words: Callable[[str], str]
+
+
+def _keyword_words(kw: str) -> str:
+    return f"{KEYWORDS[kw][0].lower()} cards"
+
+
+_SHAPE_RULES: dict[str, _ShapeRule] = {
+    "min_keyword": _ShapeRule(keyword_count, True, _keyword_words),
+    "max_keyword": _ShapeRule(keyword_count, False, _keyword_words),
+    "min_kind": _ShapeRule(kind_count, True, _kinds_words),
+    "max_kind": _ShapeRule(kind_count, False, _kinds_words),
+}
+_NATION_SHAPE_RULES = ("min_keyword", "max_keyword", "min_kind")
+_GOVERNANCE_SHAPE_RULES = ("min_kind", "max_kind")
+"""The shape rules each side of a deck may set, in the order they are reported."""
+
+
+def _shape_errors(owner: str, rules: Mapping[str, Any], keys: Sequence[str], rule: str,
+                  cards: Sequence[str]) -> list[str]:
+    """The deck-shape rules of ``owner`` (a nation or governance) the deck breaks."""
+    errors: list[str] = []
+    for key in keys:
+        shape = _SHAPE_RULES[key]
+        for what, bound in rules.get(key, {}).items():
+            have = shape.count(cards, what)
+            if shape.least and have < bound:
+                errors.append(f"A {owner} deck needs at least {bound} {shape.words(what)} "
                               f"({rule}); this one has {have}.")
-        for kinds, most in g.rules.get("max_kind", {}).items():
-            have = kind_count(cards, kinds)
-            if have > most:
-                errors.append(f"A {g.name} deck holds at most {most} {_kinds_words(kinds)} "
+            elif not shape.least and have > bound:
+                errors.append(f"A {owner} deck holds at most {bound} {shape.words(what)} "
                               f"({rule}); this one has {have}.")
     return errors
 

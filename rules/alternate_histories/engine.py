@@ -30,6 +30,7 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any, cast
 
@@ -1010,54 +1011,15 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     if view["phase"] != "turn" or (pending is not None and pending["kind"] != "react"):
         raise IllegalAction("only a turn's phase prompts and the defender's reaction are searched.")
     priv = view["private"]
-    other = 1 - seat
-    opp = view["sides"][other]
-    seen = Counter(opp["graveyard"]) + Counter(opp["burned"])
-    seen += Counter(p["card"] for p in view["battlefield"]
-                    if p["owner"] == other and p["card"] is not None)
-    decks = [k for k, (n, g, _) in READY_DECKS.items() if n == opp["nation"] and g == opp["governance"]]
-    decks = decks or [k for k, (n, _, _) in READY_DECKS.items() if n == opp["nation"]] or list(READY_DECKS)
-    pool = list((Counter(READY_DECKS[decks[0]][2]) - seen).elements())
-    rng.shuffle(pool)
-    face_down = [p for p in view["battlefield"] if p["owner"] == other and p["face_down"]]
-    need = int(opp["hand"]) + int(opp["deck"]) + len(face_down)
-    filler = [c for c in READY_DECKS[decks[0]][2]]
-    while len(pool) < need:  # (a deck brought as a code, or cards that changed hands)
-        pool.append(rng.choice(filler))
-    known = [str(c) for c in priv["known_top"]]
-    for c in known:  # the seen top cards come out of the pool, and go back on top
-        if c in pool:
-            pool.remove(c)
-    hidden_cards = {str(p["uid"]): pool.pop() for p in face_down}
-    their_hand = [pool.pop() for _ in range(int(opp["hand"]))]
-    their_deck = known + pool[:int(opp["deck"]) - len(known)]
+    deal = _deal_other_side(view, 1 - seat, [str(c) for c in priv["known_top"]], rng)
     my_deck = list(priv["deck_cards"])
     rng.shuffle(my_deck)
-    sides = []
-    for k, sd in enumerate(view["sides"]):
-        mine = k == seat
-        sides.append(Side(
-            nation=str(sd["nation"]), governance=str(sd["governance"]),
-            deck_name=str(priv["deck_name"]) if mine else decks[0],
-            deck=my_deck if mine else their_deck,
-            hand=list(priv["hand"]) if mine else their_hand,
-            graveyard=list(sd["graveyard"]), burned=list(sd["burned"]), era=int(sd["era"]),
-            compute=int(sd["compute"]), chosen=True, opened=True))
-    perms = []
-    for p in view["battlefield"]:
-        if p["token"] == "academic":
-            card = ACADEMIC
-        elif p["face_down"]:
-            card = (str(priv["face_down"][str(p["uid"])]) if p["owner"] == seat
-                    else hidden_cards[str(p["uid"])])
-        else:
-            card = str(p["card"])
-        perms.append(Perm(uid=int(p["uid"]), owner=int(p["owner"]), card=card, kind=str(p["kind"]),
-                          power=int(p["power"]), mobility=int(p["mobility"]),
-                          face_down=bool(p["face_down"]), tapped=bool(p["tapped"]),
-                          rapid=bool(p["rapid"]), station=p["station"]))
+    sides = [_side_of(sd, str(priv["deck_name"]), my_deck, list(priv["hand"])) if k == seat
+             else _side_of(sd, deal.deck_name, deal.deck, deal.hand)
+             for k, sd in enumerate(view["sides"])]
+    perms = [_perm_of(p, seat, priv, deal.face_down) for p in view["battlefield"]]
     known_by: list[list[str]] = [[], []]
-    known_by[seat] = list(known)
+    known_by[seat] = list(deal.known)
     return State(
         rng=Rng(rng.randrange(2**31)), reaction_window=DEFAULT_WINDOW_MINUTES * 60,
         max_turns=int(view["max_turns"]), rules=int(view["rules"]), phase="turn",
@@ -1068,6 +1030,81 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> State:
                                            "att": pending["attacker"], "target": pending["target"]}],
         rally=int(view["rally"]), spy_hunt=bool(view["spy_hunt"]), hits=0,
         last_combat=view["last_combat"])
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """What the searching seat imagines the other side holds."""
+
+    deck_name: str
+    hand: list[str]
+    deck: list[str]
+    face_down: dict[str, str]
+    """The card under each face-down permanent of the other side, by uid (as text)."""
+    known: list[str]
+    """The top cards of the other deck the searching seat has seen, top first."""
+
+
+def _ready_deck_of(opp: Mapping[str, Any]) -> str:
+    """The ready-made deck the other side is taken to play: its nation and governance's, else its
+    nation's, else the first there is."""
+    decks = [k for k, (n, g, _) in READY_DECKS.items() if n == opp["nation"] and g == opp["governance"]]
+    decks = decks or [k for k, (n, _, _) in READY_DECKS.items() if n == opp["nation"]] or list(READY_DECKS)
+    return decks[0]
+
+
+def _seen_cards(view: Mapping[str, Any], other: int) -> Counter[str]:
+    """The other side's cards seen in the open: graveyard, burned, face up in play."""
+    opp = view["sides"][other]
+    seen = Counter(opp["graveyard"]) + Counter(opp["burned"])
+    seen += Counter(p["card"] for p in view["battlefield"]
+                    if p["owner"] == other and p["card"] is not None)
+    return seen
+
+
+def _deal_other_side(view: Mapping[str, Any], other: int, known: list[str],
+                     rng: random.Random) -> _Deal:
+    """Deal the other side's unseen cards (its ready-made deck less what was seen) out to its
+    public counts: face-down cards, hand, then deck below the ``known`` top cards."""
+    opp = view["sides"][other]
+    deck_name = _ready_deck_of(opp)
+    pool = list((Counter(READY_DECKS[deck_name][2]) - _seen_cards(view, other)).elements())
+    rng.shuffle(pool)
+    face_down = [p for p in view["battlefield"] if p["owner"] == other and p["face_down"]]
+    need = int(opp["hand"]) + int(opp["deck"]) + len(face_down)
+    filler = [c for c in READY_DECKS[deck_name][2]]
+    while len(pool) < need:  # (a deck brought as a code, or cards that changed hands)
+        pool.append(rng.choice(filler))
+    for c in known:  # the seen top cards come out of the pool, and go back on top
+        if c in pool:
+            pool.remove(c)
+    hidden_cards = {str(p["uid"]): pool.pop() for p in face_down}
+    their_hand = [pool.pop() for _ in range(int(opp["hand"]))]
+    their_deck = known + pool[:int(opp["deck"]) - len(known)]
+    return _Deal(deck_name, their_hand, their_deck, hidden_cards, known)
+
+
+def _side_of(sd: Mapping[str, Any], deck_name: str, deck: list[str], hand: list[str]) -> Side:
+    """A side from its public view, with the deck and hand given."""
+    return Side(
+        nation=str(sd["nation"]), governance=str(sd["governance"]), deck_name=deck_name,
+        deck=deck, hand=hand, graveyard=list(sd["graveyard"]), burned=list(sd["burned"]),
+        era=int(sd["era"]), compute=int(sd["compute"]), chosen=True, opened=True)
+
+
+def _perm_of(p: Mapping[str, Any], seat: int, priv: Mapping[str, Any],
+             dealt: Mapping[str, str]) -> Perm:
+    """A permanent from the battlefield view: a face-down card is what ``seat`` knows lies under
+    its own, or what was ``dealt`` under the other side's."""
+    if p["token"] == "academic":
+        card = ACADEMIC
+    elif p["face_down"]:
+        card = str(priv["face_down"][str(p["uid"])]) if p["owner"] == seat else dealt[str(p["uid"])]
+    else:
+        card = str(p["card"])
+    return Perm(uid=int(p["uid"]), owner=int(p["owner"]), card=card, kind=str(p["kind"]),
+                power=int(p["power"]), mobility=int(p["mobility"]), face_down=bool(p["face_down"]),
+                tapped=bool(p["tapped"]), rapid=bool(p["rapid"]), station=p["station"])
 
 
 # ================================================================================= variants

@@ -95,6 +95,17 @@ def _game(seed: int, decks: tuple[str, str], players: tuple) -> State:  # type: 
     return s
 
 
+
+def test_every_event_effect_is_one_the_computer_player_scores() -> None:
+    """An event card is worth what its effects are to the computer player: every effect an event
+    may carry has a score (ending the game is judged before any other)."""
+    from rules.alternate_histories.bot import _EVENT_SCORES
+
+    scored = [effect for effect, _ in _EVENT_SCORES]
+    assert len(scored) == len(set(scored))
+    events = {ab.effect for c in CARDS.values() if c.kind == "event" for ab in c.abilities}
+    assert events - {"end_game"} <= set(scored)
+
 def test_every_ready_deck_is_played_to_a_real_end() -> None:
     keys = sorted(READY_DECKS)
     played_out = 0

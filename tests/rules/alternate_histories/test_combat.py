@@ -417,6 +417,17 @@ def test_national_and_governance_traits_in_combat() -> None:
     assert mobility(s, plane) == 6 and power(s, plane, "defend") == 100  # Arsenal of Democracy
 
 
+
+def test_every_boost_scope_and_national_power_trait_is_one_combat_reads() -> None:
+    """Each scope a boost passive may name, and each national power trait with each of its
+    scopes, has a rule in the power calculation (the data library and the table agree)."""
+    from rules.alternate_histories import board
+    from rules.alternate_histories.content import NATION_EFFECTS, SCOPES
+
+    assert set(SCOPES["boost"]) == set(board._BOOST_SCOPES)
+    assert set(NATION_EFFECTS["power"]) == set(board._NATION_POWER_SCOPES)
+    assert set(board._NATION_POWER) <= set(NATION_EFFECTS)
+
 def test_hands_and_face_down_cards_never_reach_the_other_seat() -> None:
     from rules.alternate_histories.content import CARDS
 

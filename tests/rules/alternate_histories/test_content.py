@@ -89,6 +89,16 @@ def test_nations_and_governances() -> None:
         assert set(g.rules) == {"copies", "min_kind", "max_kind"}
 
 
+
+def test_every_deck_rule_the_data_sets_is_one_validate_checks() -> None:
+    """A nation's or governance's deck restriction in the data is checked by validate_deck: each
+    shape rule it sets has a check, and a nation or governance reports only its own kinds."""
+    for n in C.NATIONS.values():
+        assert set(n.rules) <= set(C._NATION_SHAPE_RULES), n.key
+    for g in C.GOVERNANCES.values():
+        assert set(g.rules) - {"copies"} <= set(C._GOVERNANCE_SHAPE_RULES), g.key
+    assert {*C._NATION_SHAPE_RULES, *C._GOVERNANCE_SHAPE_RULES} <= set(C._SHAPE_RULES)
+
 def test_the_pool_covers_the_rulebook() -> None:
     for kw in C.KEYWORDS:
         users = [c.id for c in C.CARDS.values() if kw in c.keywords]
