@@ -91,9 +91,35 @@ def plan_undo(engine: Engine[Any], game: GameRow, seat: int,
               log_: Sequence[tuple[int, dict[str, Any], str]]) -> UndoPlan:
     """Check every rule for taking back ``seat``'s last move and rebuild the state before it, or
     raise :class:`UndoRefused`. Pure engine work (run it in a worker thread)."""
+    _check_last_move(game, seat, log_)
+    _, action, _ = log_[-1]
+    players = len(game.seats)
+    before = engine.replay(players, game.seed, engine.replay_options(game.options, game.state),
+                           [(s, a) for s, a, _ in log_[:-1]])
+    after, events = engine.apply(before, seat, action)
+    if engine.to_json(after) != game.state:
+        raise _Mismatch("this game's history does not replay exactly, so nothing was taken back.")
+    prompts = engine.prompts(before)
+    _check_turns(game, seat, prompts, engine.prompts(after))
+    reason = engine.undoable(before, seat, action, after, events)
+    if reason is not None:  # (the game's reason first: it says most precisely why)
+        text = reason.rstrip(".")
+        raise UndoRefused(f"that move cannot be taken back: {text}.")
+    _check_told(game, seat, events)
+    privates = [engine.view(before, k).get("private") for k in range(players)]
+    after_privates = [engine.view(after, k).get("private") for k in range(players)]
+    changed = {k for k in range(players) if privates[k] != after_privates[k]}
+    _check_privates(game, seat, changed)
+    return UndoPlan(seat, action, before, engine.to_json(before), prompts, privates, changed,
+                    _undo_note(seat, events))
+
+
+def _check_last_move(game: GameRow, seat: int,
+                     log_: Sequence[tuple[int, dict[str, Any], str]]) -> None:
+    """The log's last move must be ``seat``'s own, made by their own click."""
     if not any(s == seat for s, _, _ in log_):
         raise UndoRefused("you have not made a move in this game yet, so there is nothing to take back.")
-    last_seat, action, origin = log_[-1]
+    last_seat, _, origin = log_[-1]
     if last_seat != seat:
         later = [s for s, _, _ in log_[max(i for i, (s, _, _) in enumerate(log_) if s == seat):]
                  if s != seat]
@@ -104,42 +130,44 @@ def plan_undo(engine: Engine[Any], game: GameRow, seat: int,
                           "be taken back.")
     if origin != "player":
         raise UndoRefused("your last move was made by a computer player, so it cannot be taken back.")
-    players = len(game.seats)
-    before = engine.replay(players, game.seed, engine.replay_options(game.options, game.state),
-                           [(s, a) for s, a, _ in log_[:-1]])
-    after, events = engine.apply(before, seat, action)
-    if engine.to_json(after) != game.state:
-        raise _Mismatch("this game's history does not replay exactly, so nothing was taken back.")
-    prompts = engine.prompts(before)
-    was, now = _first_kinds(prompts), _first_kinds(engine.prompts(after))
-    moved = [k for k in range(players) if k != seat and was.get(k) != now.get(k)]
-    if moved:
-        asked = [k for k in moved if k in now]
-        if asked:
-            raise UndoRefused(f"your move passed the decision to {_names(game, asked)}, and taking "
-                              "it back would change whose turn it is.")
-        raise UndoRefused(f"your move settled what {_names(game, moved)} had to decide, and taking "
+
+
+def _check_turns(game: GameRow, seat: int, before: Sequence[Prompt], after: Sequence[Prompt]) -> None:
+    """No other seat's open decision may change (whose turn it is)."""
+    was, now = _first_kinds(before), _first_kinds(after)
+    moved = [k for k in range(len(game.seats)) if k != seat and was.get(k) != now.get(k)]
+    if not moved:
+        return
+    asked = [k for k in moved if k in now]
+    if asked:
+        raise UndoRefused(f"your move passed the decision to {_names(game, asked)}, and taking "
                           "it back would change whose turn it is.")
-    reason = engine.undoable(before, seat, action, after, events)
-    if reason is not None:  # (the game's reason first: it says most precisely why)
-        text = reason.rstrip(".")
-        raise UndoRefused(f"that move cannot be taken back: {text}.")
+    raise UndoRefused(f"your move settled what {_names(game, moved)} had to decide, and taking "
+                      "it back would change whose turn it is.")
+
+
+def _check_told(game: GameRow, seat: int, events: Sequence[Event]) -> None:
+    """No other seat may have been shown something in secret by the move."""
     told = sorted({k for e in events if e.to is not None for k in e.to if k != seat})
     if told:
         raise UndoRefused(f"{_names(game, told)} {'was' if len(told) == 1 else 'were'} shown "
                           "something in secret by your move, so it cannot be taken back.")
-    privates = [engine.view(before, k).get("private") for k in range(players)]
-    after_privates = [engine.view(after, k).get("private") for k in range(players)]
-    changed = {k for k in range(players) if privates[k] != after_privates[k]}
+
+
+def _check_privates(game: GameRow, seat: int, changed: set[int]) -> None:
+    """No other seat's private view may have changed (what they hold or know)."""
     others = sorted(changed - {seat})
     if others:
         raise UndoRefused(f"your move changed what {_names(game, others)} "
                           f"{'holds' if len(others) == 1 else 'hold'} or knows, so it cannot be "
                           "taken back.")
+
+
+def _undo_note(seat: int, events: Sequence[Event]) -> Event:
+    """The undo's own public line, quoting what the move said in public."""
     public = [e.text.strip().rstrip(".") for e in events if e.to is None and e.text.strip()]
     said = ": " + "; ".join(public) if public else ""
-    note = Event(f"↩️ {seat_name(seat)} took back their last move{said}."[:400], kind=UNDO_KIND)
-    return UndoPlan(seat, action, before, engine.to_json(before), prompts, privates, changed, note)
+    return Event(f"↩️ {seat_name(seat)} took back their last move{said}."[:400], kind=UNDO_KIND)
 
 
 async def undo(sessions: Sessions, game_id: int, user_id: int) -> Update:
