@@ -1,6 +1,7 @@
-"""Persistence: the interface (:mod:`.base`), the SQL both backends share (:mod:`.sql`, read
-through a :mod:`.dialect`; the schema steps in :mod:`.migrations`; the servers' settings
-registered in :mod:`.settings`) and the backends (:mod:`.sqlite`, :mod:`.postgres`).
+"""Persistence: the rows (:mod:`.base`), the interface with the SQL both backends share
+(:mod:`.sql`, read through a :mod:`.dialect`; the schema steps in :mod:`.migrations`; the
+servers' settings registered in :mod:`.settings`) and the backends (:mod:`.sqlite`,
+:mod:`.postgres`).
 
 Only the storage speaks SQL. ``open_storage`` picks the backend for a configured location.
 """
@@ -15,7 +16,6 @@ from .base import (
     GameRow,
     GuildSettings,
     SeatRow,
-    Storage,
     StorageBusy,
     StorageCorrupt,
     StorageError,
@@ -28,6 +28,7 @@ from .base import (
     VersionConflict,
 )
 from .postgres import PostgresStorage, is_postgres_url, redacted
+from .sql import Storage
 from .sqlite import MIGRATIONS, SqliteStorage
 
 

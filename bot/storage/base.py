@@ -1,20 +1,21 @@
-"""The storage interface: the rows the bot reads and writes, and what a backend must do.
+"""The storage's rows: what the bot reads and writes, the errors a backend raises, and how both
+backends store the rows (the same columns, the same JSON text).
 
 Only storage backends speak SQL. Every accepted action is one transaction: append to the action
 log, record its events, update the state, version and open-prompt instances (only if the version
 is still the one that was read: an optimistic check) and replace the game's open deadlines.
-:class:`Storage` is what the rest of the bot uses; :mod:`bot.storage.sqlite` is the SQLite backend
-and a PostgreSQL backend implements the same methods.
+:class:`~bot.storage.sql.Storage`, what the rest of the bot uses, is the interface written once
+with its statements (:mod:`bot.storage.sql`); :mod:`bot.storage.sqlite` and
+:mod:`bot.storage.postgres` are its backends.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -407,310 +408,6 @@ Rater = Callable[[Mapping[int, RatingRow]], Mapping[int, tuple[float, float]]]
 what ``Storage.settle_game`` runs inside its transaction."""
 
 
-class Storage(ABC):
-    """What the bot needs from a database. One implementation per backend."""
-
-    transient_errors: tuple[type[BaseException], ...] = (StorageUnavailable,)
-    """The backend's errors that may pass if tried again later (a locked or full database, a lost
-    connection); callers back off and retry instead of giving up. Backends translate their
-    driver's errors into :class:`StorageError` subclasses at their boundary."""
-
-    def forget(self, game_id: int | None = None) -> None:
-        """Drop whatever the backend keeps in memory of one game (or of everything), for whoever
-        changed the database behind its back (a repair by hand, a test). A backend that keeps
-        nothing has nothing to drop; every write through the storage keeps its memory current."""
-        return None
-
-    async def listen(self, on_new_deadline: Callable[[], None]) -> bool:
-        """Call ``on_new_deadline`` whenever ANOTHER process stores a deadline this one has not
-        seen, so its scheduler wakes for it instead of at its next pass. True when the backend
-        can tell (PostgreSQL's LISTEN/NOTIFY); a single-process backend has no other process to
-        hear from, returns False and never calls it."""
-        return False
-
-    @abstractmethod
-    async def open(self) -> None: ...
-    @abstractmethod
-    async def close(self) -> None: ...
-
-    # games
-    @abstractmethod
-    async def create_game(self, *, guild_id: int | None, channel_id: int | None, game_key: str,
-                          seed: int, options: dict[str, Any], host_id: int | None,
-                          deadline: int | None, now: float, seats: Sequence[SeatRow] = ()) -> int:
-        """A new lobby and its first seats, in one transaction (never a table without its host)."""
-    @abstractmethod
-    async def get_game(self, game_id: int) -> GameRow | None: ...
-    async def game_and_deadlines(self, game_id: int) -> tuple[GameRow | None, list[DeadlineRow]]:
-        """A game and, while it runs, its deadlines (none otherwise): what a player's move starts
-        from. A backend that can reads both at once (PostgreSQL: one statement, one snapshot)."""
-        game = await self.get_game(game_id)
-        if game is None or game.status != "active":
-            return game, []
-        return game, await self.deadlines(game_id)
-    @abstractmethod
-    async def list_games(self, *, guild_id: int | None = None,
-                         statuses: Sequence[str] = ("lobby", "active")) -> list[GameRow]: ...
-    @abstractmethod
-    async def games_of_user(self, user_id: int, statuses: Sequence[str] = ("active",)) -> list[GameRow]: ...
-    @abstractmethod
-    async def page_games(self, *, guild_id: int, statuses: Sequence[str] = ("lobby", "active"),
-                         limit: int = 15, offset: int = 0) -> GamePage:
-        """A server's games, most recently active first: ``limit`` of them from ``offset``, with
-        the total."""
-    @abstractmethod
-    async def search_games(self, *, guild_id: int | None, user_id: int, statuses: Sequence[str],
-                           text: str = "", game_keys: Sequence[str] = (),
-                           limit: int = 25) -> list[GameRow]:
-        """At most ``limit`` games, most recently active first: the server's (``guild_id``), or
-        without a server those where ``user_id`` is seated. With ``text``, only games whose number
-        or a seat's name contains it, or whose game is one of ``game_keys``."""
-    @abstractmethod
-    async def games_near(self, *, guild_id: int, channel_id: int | None, user_id: int,
-                         statuses: Sequence[str], limit: int = 25) -> list[GameRow]:
-        """At most ``limit`` of a server's games played in ``channel_id`` (its lobby channel or its
-        thread) or with ``user_id`` seated: the candidates when a command names no game."""
-    @abstractmethod
-    async def count_tables(self, guild_id: int, user_id: int, *,
-                           lobbies_since: float = 0.0) -> TableCounts:
-        """Open tables in a server, and those of them the member is seated at (the limits)."""
-    @abstractmethod
-    async def update_game(self, game_id: int, **fields: Any) -> None: ...
-    @abstractmethod
-    async def set_seats(self, game_id: int, seats: Sequence[SeatRow], *,
-                        now: float | None = None) -> None:
-        """Replace a lobby's seats (and, given ``now``, mark the table active at that time)."""
-    @abstractmethod
-    async def start_game(self, game_id: int, *, seats: Sequence[SeatRow], state: dict[str, Any],
-                         opened: Mapping[int, int], deadlines: Sequence[DeadlineRow],
-                         now: float) -> None: ...
-    @abstractmethod
-    async def commit_action(self, game_id: int, *, expected_version: int, seat: int,
-                            action: dict[str, Any], origin: str, user_id: int | None,
-                            state: dict[str, Any], events: Sequence[dict[str, Any]],
-                            status: str, result: dict[str, Any] | None,
-                            opened: Mapping[int, int], answered: Mapping[int, int],
-                            deadlines: Sequence[DeadlineRow], now: float,
-                            prompt_kind: str | None = None, secret: bool | None = None) -> int:
-        """Append the action and its events, store the new state, version and prompt instances,
-        replace the deadlines — all or nothing. Raises VersionConflict if the game is no longer at
-        ``expected_version`` (another process won the race); returns the new version.
-
-        The action's number in the log (its ``n``) is the version it made, less one: a game's
-        actions and the versions they made stay paired after an undo removed some of them (the
-        numbers then have gaps; the order is what counts).
-
-        ``state`` and ``result`` are plain JSON values, exactly as a read gives them back (lists,
-        never tuples; text keys only: what ``Engine.to_json`` returns, checked by the conformance
-        suite), and nobody changes them afterwards: a storage may remember them as given.
-
-        ``prompt_kind`` and ``secret`` are stored with the action (see :class:`ActionRow`): the
-        kind of decision it answered and whether a running game's export withholds it."""
-    @abstractmethod
-    async def undo_actions(self, game_id: int, *, expected_version: int, keep: int,
-                           state: dict[str, Any], events: Sequence[dict[str, Any]],
-                           opened: Mapping[int, int], answered: Mapping[int, int],
-                           deadlines: Sequence[DeadlineRow], now: float) -> int:
-        """Take back every action after the first ``keep`` of the log: remove them and the events
-        they made (earlier undo notices, kind ``"undo"``, stay), store the rebuilt state, the
-        undo's own ``events``, a new version and prompt instances, replace the deadlines — all or
-        nothing. The version goes up, never back, so a ticket drawn before the undo never matches
-        a decision opened by it. Raises VersionConflict if the game is no longer active at
-        ``expected_version`` or is paused (as ``commit_action``); returns the new version."""
-    @abstractmethod
-    async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]:
-        """The game's log in order, each action an :class:`ActionRow` (declared as the plain
-        triple its older readers take, which it is)."""
-    @abstractmethod
-    async def events(self, game_id: int, *, viewer_seat: int | None,
-                     limit: int = 20) -> list[EventRow]: ...
-
-    # deadlines
-    @abstractmethod
-    async def deadlines(self, game_id: int) -> list[DeadlineRow]: ...
-    @abstractmethod
-    async def next_deadline_time(self, owner: str | None = None) -> float | None:
-        """When the next reminder or deadline falls due. With ``owner``, a deadline another owner
-        holds a claim on counts from when that claim expires (``claim_deadlines``): a process
-        sleeps past what another is handling instead of waking for it again and again."""
-    @abstractmethod
-    async def due_deadlines(self, now: float) -> list[DeadlineRow]:
-        """Every deadline or reminder due at ``now``, claimed or not (a plain read)."""
-
-    async def claim_deadlines(self, now: float, owner: str, lease_s: float,
-                              limit: int = 100) -> list[DeadlineRow]:
-        """Take up to ``limit`` due deadlines for ``owner`` (one process's scheduler) for
-        ``lease_s`` seconds, in due order: no other owner gets them until the lease expires, so
-        of several processes exactly one handles each, and a claim of a process that died comes
-        back when its lease runs out. The owner's own unexpired claims are returned again (its
-        retries). Handling a deadline ends the claim: the timeout's action replaces the row, a
-        reminder's ``mark_reminded`` releases it.
-
-        This default claims nothing (a backend serving one process): it is ``due_deadlines``."""
-        return (await self.due_deadlines(now))[:limit]
-
-    @abstractmethod
-    async def mark_reminded(self, game_id: int, seat: int, kind: str,
-                            opened: int | None = None) -> bool:
-        """Mark the reminder of a deadline (of prompt instance ``opened``, if given) as sent and
-        release its claim; True only for the call that changed it, so that of several processes
-        exactly one sends the reminder."""
-    @abstractmethod
-    async def clear_deadlines(self, game_id: int) -> None: ...
-    @abstractmethod
-    async def replace_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None: ...
-
-    # ratings
-    @abstractmethod
-    async def note_departure(self, d: Departure) -> None:
-        """Remember that a member left a running game's seat (once per member and game)."""
-    @abstractmethod
-    async def departures(self, game_id: int) -> list[Departure]: ...
-    @abstractmethod
-    async def settle_game(self, game: RatedGame, rate: Rater, now: float) -> bool:
-        """Record a finished game's places and update its players' ratings, games and wins, in one
-        transaction that holds off every other settlement of the same server and game while it
-        reads and writes the ratings (``rate`` computes the new ones from those it reads). False,
-        changing nothing, if the game was settled before: a game counts exactly once."""
-    @abstractmethod
-    async def unsettled_games(self, limit: int = 100) -> list[int]:
-        """Finished games of a server that were never settled (a crash or a failure between the
-        game's last move and its settlement), oldest first."""
-    @abstractmethod
-    async def leaderboard(self, guild_id: int, game_key: str, *, limit: int = 10,
-                          offset: int = 0) -> tuple[list[RatingRow], int]:
-        """A page of a server's members rated in a game, best first (the conservative rating
-        mu − 3σ), and how many there are; computer players left out."""
-    @abstractmethod
-    async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
-        """A member's ratings in a server, one per game they played there."""
-    @abstractmethod
-    async def longest_game(self, guild_id: int, user_id: int) -> LongestGame | None:
-        """The member's settled game in a server that ran longest (opening to last move)."""
-
-    # player preferences, time away and paused games
-    @abstractmethod
-    async def player_prefs(self, user_ids: Sequence[int]) -> dict[int, PlayerPrefs]:
-        """The preferences of each of ``user_ids``: defaults for a member who never set any. One
-        statement however many members (a step reads those of the seats it asks to decide)."""
-    @abstractmethod
-    async def save_player_prefs(self, prefs: PlayerPrefs) -> None: ...
-    @abstractmethod
-    async def pause_game(self, game_id: int, *, by: int | None, now: float) -> GamePause | None:
-        """Pause a running game in one transaction: its deadlines are taken out (kept in the
-        pause, so no reminder or timeout falls due) and no action commits until it resumes
-        (``commit_action`` raises ``VersionConflict``). None, changing nothing, if it is paused
-        already or not running."""
-    @abstractmethod
-    async def resume_game(self, game_id: int, *, now: float) -> GamePause | None:
-        """End a game's pause in one transaction: its frozen deadlines come back shifted by the
-        time it was paused (what was left of each is left again) and that time is added to
-        ``used``. Returns the pause as it was (None if the game was not paused: of two processes
-        resuming at once exactly one gets it). A game no longer running gets no deadlines back."""
-    @abstractmethod
-    async def game_pause(self, game_id: int) -> GamePause | None:
-        """The game's pause (``paused_at`` None when it is not paused; None: no such game)."""
-    @abstractmethod
-    async def paused_games(self) -> list[GamePause]:
-        """Every running game paused now, the earliest paused first."""
-
-    # settings and DMs
-    @abstractmethod
-    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
-    @abstractmethod
-    async def save_guild_settings(self, s: GuildSettings) -> None: ...
-    @abstractmethod
-    async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None: ...
-    @abstractmethod
-    async def dm_reachable(self, user_id: int) -> bool | None: ...
-    @abstractmethod
-    async def note_dm_notice(self, game_id: int, user_id: int) -> bool:
-        """Record that the thread was told this user cannot be DMed; False if already recorded."""
-    @abstractmethod
-    async def dm_channel(self, user_id: int) -> int | None:
-        """The id of the DM channel Discord opened with this user (None: none is known)."""
-    @abstractmethod
-    async def log_posted(self, game_id: int) -> int | None:
-        """The game version up to which its log lines are posted in its thread (None: not told)."""
-    @abstractmethod
-    async def set_log_posted(self, game_id: int, version: int) -> None: ...
-    @abstractmethod
-    async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
-        """Remember the user's DM channel (None: forget it, Discord no longer knows it), so a
-        DM is one request, with no look-up of the user, across restarts and processes."""
-
-    # web pages (``bot.web``)
-    @abstractmethod
-    async def web_link(self, game_id: int, token: str, now: float) -> str:
-        """The game's web token: the one stored, else ``token``, stored now (of two processes
-        asking at once, both get the one stored first)."""
-    @abstractmethod
-    async def web_links(self, game_ids: Sequence[int]) -> dict[int, str]:
-        """The stored web tokens of these games (games without one are left out)."""
-    @abstractmethod
-    async def game_of_link(self, token: str) -> int | None:
-        """The game whose web token is ``token``, else None. Found by the token's digest (an
-        index look-up tells nothing of the token) and compared in constant time."""
-
-    @abstractmethod
-    async def web_secret(self, candidate: str) -> str:
-        """The secret player links are signed with: the one stored, else ``candidate``, stored now
-        (every process signs and checks with the same one)."""
-    @abstractmethod
-    async def seat_link_generation(self, game_id: int, seat: int) -> int:
-        """The generation of the seat's player link (0: never renewed); a link signed for an
-        older generation is revoked."""
-    @abstractmethod
-    async def renew_seat_link(self, game_id: int, seat: int) -> int:
-        """Revoke the seat's player links: its generation goes up by one; returns the new one."""
-
-    async def announce_update(self, game_id: int, version: int) -> None:
-        """Tell the other processes that the game reached ``version`` (their web pages update at
-        once). A single-process backend has nobody to tell."""
-        return None
-
-    def listen_updates(self, on_update: Callable[[int, int], None] | None) -> bool:
-        """Call ``on_update(game_id, version)`` when another process announces an update; False
-        when this backend cannot hear other processes (a single process has none)."""
-        return False
-
-    _on_settings: Callable[[int], None] | None = None
-
-    def listen_settings(self, on_change: Callable[[int], None] | None) -> None:
-        """Call ``on_change(guild_id)`` when a server's settings changed (the web server closes
-        the open pages of a server that turned them off at once): for each change the saving
-        process reports (:meth:`settings_changed`), and over PostgreSQL for every process's
-        change as its notice is heard."""
-        self._on_settings = on_change
-
-    def settings_changed(self, guild_id: int) -> None:
-        """A server's settings changed and are stored: tell this process's listener."""
-        if self._on_settings is not None:
-            self._on_settings(guild_id)
-
-    # saved decks
-    @abstractmethod
-    async def decks(self, user_id: int, game_key: str | None = None) -> list[DeckRow]:
-        """A player's saved decks (of one game, if given), by name."""
-    @abstractmethod
-    async def deck(self, deck_id: int) -> DeckRow | None:
-        """One saved deck, whoever owns it (the caller checks the owner)."""
-    @abstractmethod
-    async def create_deck(self, user_id: int, game_key: str, name: str, data: dict[str, Any], *,
-                          now: float, limit: int) -> int | None:
-        """Save a new deck and return its id — or None, storing nothing, when the player already
-        has ``limit`` saved decks (of every game) or a deck of this game with the same name
-        (:func:`deck_name_key`). Checked and written in one statement, so two commands at once
-        cannot pass the limit together."""
-    @abstractmethod
-    async def update_deck(self, deck_id: int, user_id: int, data: dict[str, Any], *,
-                          now: float) -> bool:
-        """Replace the deck's data; False (nothing changed) if it is not this player's deck."""
-    @abstractmethod
-    async def delete_deck(self, deck_id: int, user_id: int) -> bool:
-        """Delete the deck; False if it is not this player's deck (or is gone already)."""
-
-
 # ------------------------------------------------------------------ rows, as both backends keep them
 # (the same columns, the same JSON text and the same rows read back: a database written by one
 # backend reads the same through the other, and a copy from SQLite to PostgreSQL moves text as is)
@@ -812,3 +509,15 @@ def event_values(e: Mapping[str, Any]) -> tuple[str, str | None, str, str]:
     data = e.get("data")
     return (e["text"], to_json(e["to"]) if e.get("to") is not None else None, e.get("kind", "log"),
             to_json(data) if data else "{}")
+
+
+if TYPE_CHECKING:
+    from .sql import Storage as Storage
+else:
+    def __getattr__(name: str) -> Any:
+        """``Storage`` lives with its statements in :mod:`bot.storage.sql` (which reads these
+        rows); it is named here too, for the callers that import it with them."""
+        if name == "Storage":
+            from .sql import Storage
+            return Storage
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The PostgreSQL backend of :class:`bot.storage.base.Storage`, for communities that outgrow a file.
+"""The PostgreSQL backend of :class:`bot.storage.sql.Storage`, for communities that outgrow a file.
 
 asyncpg with a small pool of connections; every write that must be all-or-nothing is one
 transaction. An action's is a single statement (one round trip: see ``_COMMIT``) whose
@@ -59,7 +59,7 @@ from .base import (
 from .dialect import POSTGRES
 from .migrations import scripts
 from .migrations import tables as schema_tables
-from .sql import Executor, Landed, SqlStorage, boundary, row_to_game
+from .sql import Executor, Landed, Storage, boundary, row_to_game
 
 log = logging.getLogger("herald.storage")
 
@@ -372,7 +372,7 @@ class _Connection:
         return await self.conn.fetchval(POSTGRES.sql(sql), *params)
 
 
-class PostgresStorage(SqlStorage):
+class PostgresStorage(Storage):
     """PostgreSQL backend (asyncpg, a pool of connections; concurrent calls run concurrently and
     the database's row locks order the writes to one game)."""
 

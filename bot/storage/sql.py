@@ -1,6 +1,7 @@
-"""The storage's SQL, written once for both backends.
+"""The storage interface, with its SQL written once for both backends.
 
-:class:`SqlStorage` holds every statement the backends share, with ``?`` placeholders, run
+:class:`Storage` is what the rest of the bot uses: every method documented once, and every
+statement the backends share, with ``?`` placeholders, run
 through an :class:`Executor` (three methods: execute, rows, one value) that each backend makes
 from its driver and its :class:`~bot.storage.dialect.Dialect`. A backend keeps only what truly
 differs: opening a database and its checks, migrating, the hot commit path of a move, claiming
@@ -18,7 +19,7 @@ from __future__ import annotations
 import functools
 import hmac
 import json
-from abc import abstractmethod
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
@@ -47,8 +48,8 @@ from .base import (
     Rater,
     RatingRow,
     SeatRow,
-    Storage,
     StorageError,
+    StorageUnavailable,
     TableCounts,
     VersionConflict,
     deadline_row,
@@ -85,12 +86,12 @@ class Executor(Protocol):
 Landed = Callable[[Executor], Awaitable[bool]]
 """Asked after a failed COMMIT, on a working connection: is this very write stored?"""
 
-_S = TypeVar("_S", bound="SqlStorage")
+_S = TypeVar("_S", bound="Storage")
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 _WAIT = object()
-"""What ``SqlStorage._enter`` returns when the call must wait for its turn."""
+"""What ``Storage._enter`` returns when the call must wait for its turn."""
 
 
 def boundary(method: Callable[Concatenate[_S, _P], Awaitable[_R]]
@@ -164,12 +165,59 @@ def _deck(r: Sequence[Any]) -> DeckRow:
                    float(r[5]), float(r[6]))
 
 
-class SqlStorage(Storage):
-    """The statements both SQL backends share; see the module's docstring."""
+class Storage(ABC):
+    """What the bot needs from a database, with every statement the two backends share; a
+    backend provides the hooks below (see the module's docstring)."""
 
     dialect: Dialect
     driver_errors: tuple[type[BaseException], ...] = ()
     """What the driver raises (translated at the boundary by ``_fault``)."""
+    transient_errors: tuple[type[BaseException], ...] = (StorageUnavailable,)
+    """The backend's errors that may pass if tried again later (a locked or full database, a lost
+    connection); callers back off and retry instead of giving up. Backends translate their
+    driver's errors into :class:`StorageError` subclasses at their boundary."""
+
+    @abstractmethod
+    async def open(self) -> None: ...
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    def forget(self, game_id: int | None = None) -> None:
+        """Drop whatever the backend keeps in memory of one game (or of everything), for whoever
+        changed the database behind its back (a repair by hand, a test). A backend that keeps
+        nothing has nothing to drop; every write through the storage keeps its memory current."""
+        return None
+
+    async def listen(self, on_new_deadline: Callable[[], None]) -> bool:
+        """Call ``on_new_deadline`` whenever ANOTHER process stores a deadline this one has not
+        seen, so its scheduler wakes for it instead of at its next pass. True when the backend
+        can tell (PostgreSQL's LISTEN/NOTIFY); a single-process backend has no other process to
+        hear from, returns False and never calls it."""
+        return False
+
+    async def announce_update(self, game_id: int, version: int) -> None:
+        """Tell the other processes that the game reached ``version`` (their web pages update at
+        once). A single-process backend has nobody to tell."""
+        return None
+
+    def listen_updates(self, on_update: Callable[[int, int], None] | None) -> bool:
+        """Call ``on_update(game_id, version)`` when another process announces an update; False
+        when this backend cannot hear other processes (a single process has none)."""
+        return False
+
+    _on_settings: Callable[[int], None] | None = None
+
+    def listen_settings(self, on_change: Callable[[int], None] | None) -> None:
+        """Call ``on_change(guild_id)`` when a server's settings changed (the web server closes
+        the open pages of a server that turned them off at once): for each change the saving
+        process reports (:meth:`settings_changed`), and over PostgreSQL for every process's
+        change as its notice is heard."""
+        self._on_settings = on_change
+
+    def settings_changed(self, guild_id: int) -> None:
+        """A server's settings changed and are stored: tell this process's listener."""
+        if self._on_settings is not None:
+            self._on_settings(guild_id)
 
     # ------------------------------------------------------------ what a backend provides
 
@@ -207,9 +255,11 @@ class SqlStorage(Storage):
     async def _lock_key(self, x: Executor, key: str) -> None:
         """Hold off, until the transaction ends, every other transaction that locks ``key``
         (SQLite: BEGIN IMMEDIATE already made this the only writer)."""
+        return None
 
     async def _settings_saved(self, x: Executor, guild_id: int) -> None:
         """Tell every process a server's settings changed (inside the saving transaction)."""
+        return None
 
     # what a backend remembers (SQLite's write-through cache): no-ops for one that keeps nothing
 
@@ -222,12 +272,15 @@ class SqlStorage(Storage):
 
     def _game_updated(self, kept: GameRow, fields: Mapping[str, Any]) -> None:
         """A remembered game's row changed by ``update_game`` (stored already)."""
+        return None
 
     def _deadlines_written(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
         """A live game's deadlines as just written."""
+        return None
 
     def _settings_dropped(self, guild_id: int) -> None:
         """A server's settings are about to change."""
+        return None
 
     # ------------------------------------------------------------------ games
 
@@ -235,6 +288,7 @@ class SqlStorage(Storage):
     async def create_game(self, *, guild_id: int | None, channel_id: int | None, game_key: str,
                           seed: int, options: dict[str, Any], host_id: int | None,
                           deadline: int | None, now: float, seats: Sequence[SeatRow] = ()) -> int:
+        """A new lobby and its first seats, in one transaction (never a table without its host)."""
         async with self._tx() as x:
             game_id = int(await x.value(
                 "INSERT INTO games (guild_id, channel_id, game_key, status, version, seed, options, "
@@ -243,6 +297,17 @@ class SqlStorage(Storage):
                 guild_id, channel_id, game_key, seed, to_json(options), host_id, deadline, now, now))
             await self._write_seats(x, game_id, seats)
         return game_id
+
+    @abstractmethod
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    async def game_and_deadlines(self, game_id: int) -> tuple[GameRow | None, list[DeadlineRow]]:
+        """A game and, while it runs, its deadlines (none otherwise): what a player's move starts
+        from. A backend that can reads both at once (PostgreSQL: one statement, one snapshot)."""
+        game = await self.get_game(game_id)
+        if game is None or game.status != "active":
+            return game, []
+        return game, await self.deadlines(game_id)
 
     async def _read_game(self, x: Executor, game_id: int) -> GameRow | None:
         """A game and its seats (two statements)."""
@@ -290,6 +355,8 @@ class SqlStorage(Storage):
     @boundary
     async def page_games(self, *, guild_id: int, statuses: Sequence[str] = ("lobby", "active"),
                          limit: int = 15, offset: int = 0) -> GamePage:
+        """A server's games, most recently active first: ``limit`` of them from ``offset``, with
+        the total."""
         status, values = self.dialect.members("g.status", list(statuses), "text")
         where = f"g.guild_id=? AND {status}"
         async with self._session() as x:
@@ -304,6 +371,9 @@ class SqlStorage(Storage):
     async def search_games(self, *, guild_id: int | None, user_id: int, statuses: Sequence[str],
                            text: str = "", game_keys: Sequence[str] = (),
                            limit: int = 25) -> list[GameRow]:
+        """At most ``limit`` games, most recently active first: the server's (``guild_id``), or
+        without a server those where ``user_id`` is seated. With ``text``, only games whose number
+        or a seat's name contains it, or whose game is one of ``game_keys``."""
         params: list[Any]
         if guild_id is not None:
             where, params = "g.guild_id=?", [guild_id]
@@ -331,6 +401,8 @@ class SqlStorage(Storage):
     @boundary
     async def games_near(self, *, guild_id: int, channel_id: int | None, user_id: int,
                          statuses: Sequence[str], limit: int = 25) -> list[GameRow]:
+        """At most ``limit`` of a server's games played in ``channel_id`` (its lobby channel or its
+        thread) or with ``user_id`` seated: the candidates when a command names no game."""
         status, values = self.dialect.members("g.status", list(statuses), "text")
         return await self._many(
             f"SELECT {G_COLUMNS} FROM games g WHERE g.guild_id=? AND {status} "
@@ -342,6 +414,7 @@ class SqlStorage(Storage):
     @boundary
     async def count_tables(self, guild_id: int, user_id: int, *,
                            lobbies_since: float = 0.0) -> TableCounts:
+        """Open tables in a server, and those of them the member is seated at (the limits)."""
         status, values = self.dialect.members("g.status", list(_OPEN), "text")
         async with self._session() as x:
             rows = await x.rows(
@@ -374,6 +447,7 @@ class SqlStorage(Storage):
     @boundary
     async def set_seats(self, game_id: int, seats: Sequence[SeatRow], *,
                         now: float | None = None) -> None:
+        """Replace a lobby's seats (and, given ``now``, mark the table active at that time)."""
         self._drop_game(game_id)
         async with self._tx() as x:
             await self._write_seats(x, game_id, seats)
@@ -407,11 +481,40 @@ class SqlStorage(Storage):
             await self._write_deadlines(x, game_id, deadlines)
         self._deadlines_written(game_id, deadlines)
 
+    @abstractmethod
+    async def commit_action(self, game_id: int, *, expected_version: int, seat: int,
+                            action: dict[str, Any], origin: str, user_id: int | None,
+                            state: dict[str, Any], events: Sequence[dict[str, Any]],
+                            status: str, result: dict[str, Any] | None,
+                            opened: Mapping[int, int], answered: Mapping[int, int],
+                            deadlines: Sequence[DeadlineRow], now: float,
+                            prompt_kind: str | None = None, secret: bool | None = None) -> int:
+        """Append the action and its events, store the new state, version and prompt instances,
+        replace the deadlines — all or nothing. Raises VersionConflict if the game is no longer at
+        ``expected_version`` (another process won the race); returns the new version.
+
+        The action's number in the log (its ``n``) is the version it made, less one: a game's
+        actions and the versions they made stay paired after an undo removed some of them (the
+        numbers then have gaps; the order is what counts).
+
+        ``state`` and ``result`` are plain JSON values, exactly as a read gives them back (lists,
+        never tuples; text keys only: what ``Engine.to_json`` returns, checked by the conformance
+        suite), and nobody changes them afterwards: a storage may remember them as given.
+
+        ``prompt_kind`` and ``secret`` are stored with the action (see :class:`ActionRow`): the
+        kind of decision it answered and whether a running game's export withholds it."""
+
     @boundary
     async def undo_actions(self, game_id: int, *, expected_version: int, keep: int,
                            state: dict[str, Any], events: Sequence[dict[str, Any]],
                            opened: Mapping[int, int], answered: Mapping[int, int],
                            deadlines: Sequence[DeadlineRow], now: float) -> int:
+        """Take back every action after the first ``keep`` of the log: remove them and the events
+        they made (earlier undo notices, kind ``"undo"``, stay), store the rebuilt state, the
+        undo's own ``events``, a new version and prompt instances, replace the deadlines — all or
+        nothing. The version goes up, never back, so a ticket drawn before the undo never matches
+        a decision opened by it. Raises VersionConflict if the game is no longer active at
+        ``expected_version`` or is paused (as ``commit_action``); returns the new version."""
         new_version = expected_version + 1
 
         async def landed(x: Executor) -> bool:
@@ -458,6 +561,8 @@ class SqlStorage(Storage):
 
     @boundary
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]:
+        """The game's log in order, each action an :class:`ActionRow` (declared as the plain
+        triple its older readers take, which it is)."""
         async with self._session() as x:
             rows = await x.rows(
                 "SELECT seat, action, origin, prompt_kind, secret FROM actions WHERE game_id=? "
@@ -505,6 +610,9 @@ class SqlStorage(Storage):
 
     @boundary
     async def next_deadline_time(self, owner: str | None = None) -> float | None:
+        """When the next reminder or deadline falls due. With ``owner``, a deadline another owner
+        holds a claim on counts from when that claim expires (``claim_deadlines``): a process
+        sleeps past what another is handling instead of waking for it again and again."""
         async with self._session() as x:
             value = await x.value(
                 "SELECT MIN(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> CAST(? AS TEXT) "
@@ -519,6 +627,7 @@ class SqlStorage(Storage):
 
     @boundary
     async def due_deadlines(self, now: float) -> list[DeadlineRow]:
+        """Every deadline or reminder due at ``now``, claimed or not (a plain read)."""
         async with self._session() as x:
             rows = await x.rows(f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE {self._DUE} "
                                 "ORDER BY due_at, game_id, seat", now, now)
@@ -533,6 +642,12 @@ class SqlStorage(Storage):
     @boundary
     async def claim_deadlines(self, now: float, owner: str, lease_s: float,
                               limit: int = 100) -> list[DeadlineRow]:
+        """Take up to ``limit`` due deadlines for ``owner`` (one process's scheduler) for
+        ``lease_s`` seconds, in due order: no other owner gets them until the lease expires, so
+        of several processes exactly one handles each, and a claim of a process that died comes
+        back when its lease runs out. The owner's own unexpired claims are returned again (its
+        retries). Handling a deadline ends the claim: the timeout's action replaces the row, a
+        reminder's ``mark_reminded`` releases it."""
         claimable = (f"SELECT {self._CLAIM_KEY} FROM deadlines WHERE {self._DUE} "
                      "AND (claimed_by IS NULL OR claimed_until <= ? OR claimed_by = ?) "
                      f"ORDER BY due_at, game_id, seat LIMIT ?{self._CLAIM_LOCK}")
@@ -545,6 +660,9 @@ class SqlStorage(Storage):
     @boundary
     async def mark_reminded(self, game_id: int, seat: int, kind: str,
                             opened: int | None = None) -> bool:
+        """Mark the reminder of a deadline (of prompt instance ``opened``, if given) as sent and
+        release its claim; True only for the call that changed it, so that of several processes
+        exactly one sends the reminder."""
         self._drop_deadlines(game_id)
         async with self._session() as x:
             return await x.execute(
@@ -569,6 +687,7 @@ class SqlStorage(Storage):
 
     @boundary
     async def note_departure(self, d: Departure) -> None:
+        """Remember that a member left a running game's seat (once per member and game)."""
         async with self._session() as x:
             await x.execute("INSERT INTO departures (game_id, user_id, seat, name) "
                             "VALUES (?,?,?,?) ON CONFLICT DO NOTHING",
@@ -583,6 +702,10 @@ class SqlStorage(Storage):
 
     @boundary
     async def settle_game(self, game: RatedGame, rate: Rater, now: float) -> bool:
+        """Record a finished game's places and update its players' ratings, games and wins, in one
+        transaction that holds off every other settlement of the same server and game while it
+        reads and writes the ratings (``rate`` computes the new ones from those it reads). False,
+        changing nothing, if the game was settled before: a game counts exactly once."""
         async def landed(x: Executor) -> bool:
             return bool(await x.rows("SELECT 1 FROM settled_games WHERE game_id=?", game.game_id))
 
@@ -622,6 +745,8 @@ class SqlStorage(Storage):
 
     @boundary
     async def unsettled_games(self, limit: int = 100) -> list[int]:
+        """Finished games of a server that were never settled (a crash or a failure between the
+        game's last move and its settlement), oldest first."""
         async with self._session() as x:
             rows = await x.rows(
                 "SELECT g.id FROM games g WHERE g.status='finished' AND g.guild_id IS NOT NULL "
@@ -632,6 +757,8 @@ class SqlStorage(Storage):
     @boundary
     async def leaderboard(self, guild_id: int, game_key: str, *, limit: int = 10,
                           offset: int = 0) -> tuple[list[RatingRow], int]:
+        """A page of a server's members rated in a game, best first (the conservative rating
+        mu − 3σ), and how many there are; computer players left out."""
         where = "guild_id=? AND game_key=? AND user_id<>?"
         async with self._session() as x:
             total = await x.value(f"SELECT COUNT(*) FROM ratings WHERE {where}",
@@ -644,6 +771,7 @@ class SqlStorage(Storage):
 
     @boundary
     async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
+        """A member's ratings in a server, one per game they played there."""
         async with self._session() as x:
             rows = await x.rows(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id=? "
                                 "AND user_id=? ORDER BY games DESC, game_key", guild_id, user_id)
@@ -651,6 +779,7 @@ class SqlStorage(Storage):
 
     @boundary
     async def longest_game(self, guild_id: int, user_id: int) -> LongestGame | None:
+        """The member's settled game in a server that ran longest (opening to last move)."""
         async with self._session() as x:
             rows = await x.rows(
                 "SELECT s.game_id, s.game_key, s.finished_at - s.started_at, s.moves "
@@ -667,6 +796,8 @@ class SqlStorage(Storage):
 
     @boundary
     async def player_prefs(self, user_ids: Sequence[int]) -> dict[int, PlayerPrefs]:
+        """The preferences of each of ``user_ids``: defaults for a member who never set any. One
+        statement however many members (a step reads those of the seats it asks to decide)."""
         ids = list(dict.fromkeys(user_ids))
         out = {uid: PlayerPrefs(uid) for uid in ids}
         async with self._session() as x:
@@ -698,6 +829,10 @@ class SqlStorage(Storage):
 
     @boundary
     async def pause_game(self, game_id: int, *, by: int | None, now: float) -> GamePause | None:
+        """Pause a running game in one transaction: its deadlines are taken out (kept in the
+        pause, so no reminder or timeout falls due) and no action commits until it resumes
+        (``commit_action`` raises ``VersionConflict``). None, changing nothing, if it is paused
+        already or not running."""
         self._drop_deadlines(game_id)
         async with self._tx() as x:
             row = await self._pause_row(x, game_id, lock=True)
@@ -711,6 +846,10 @@ class SqlStorage(Storage):
 
     @boundary
     async def resume_game(self, game_id: int, *, now: float) -> GamePause | None:
+        """End a game's pause in one transaction: its frozen deadlines come back shifted by the
+        time it was paused (what was left of each is left again) and that time is added to
+        ``used``. Returns the pause as it was (None if the game was not paused: of two processes
+        resuming at once exactly one gets it). A game no longer running gets no deadlines back."""
         self._drop_deadlines(game_id)
         async with self._tx() as x:
             row = await self._pause_row(x, game_id, lock=True)
@@ -726,18 +865,25 @@ class SqlStorage(Storage):
 
     @boundary
     async def game_pause(self, game_id: int) -> GamePause | None:
+        """The game's pause (``paused_at`` None when it is not paused; None: no such game)."""
         async with self._session() as x:
             row = await self._pause_row(x, game_id)
         return None if row is None else row[1]
 
     @boundary
     async def paused_games(self) -> list[GamePause]:
+        """Every running game paused now, the earliest paused first."""
         async with self._session() as x:
             rows = await x.rows(f"SELECT {PAUSE_COLUMNS} FROM games WHERE paused_at IS NOT NULL "
                                 "AND status='active' ORDER BY paused_at, id")
         return [pause_row(r) for r in rows]
 
     # ------------------------------------------------------- settings and DMs
+
+    @abstractmethod
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (defaults for a server that never set any), from what the backend
+        keeps in memory while it knows it current, else read (``_read_guild_settings``)."""
 
     async def _read_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings as stored (defaults for a server that never set any)."""
@@ -768,18 +914,22 @@ class SqlStorage(Storage):
 
     @boundary
     async def note_dm_notice(self, game_id: int, user_id: int) -> bool:
+        """Record that the thread was told this user cannot be DMed; False if already recorded."""
         async with self._session() as x:
             return await x.execute("INSERT INTO dm_notices (game_id, user_id) VALUES (?,?) "
                                    "ON CONFLICT DO NOTHING", game_id, user_id) == 1
 
     @boundary
     async def dm_channel(self, user_id: int) -> int | None:
+        """The id of the DM channel Discord opened with this user (None: none is known)."""
         async with self._session() as x:
             value = await x.value("SELECT channel_id FROM dm_channels WHERE user_id=?", user_id)
         return None if value is None else int(value)
 
     @boundary
     async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
+        """Remember the user's DM channel (None: forget it, Discord no longer knows it), so a
+        DM is one request, with no look-up of the user, across restarts and processes."""
         async with self._session() as x:
             if channel_id is None:
                 await x.execute("DELETE FROM dm_channels WHERE user_id=?", user_id)
@@ -791,6 +941,7 @@ class SqlStorage(Storage):
 
     @boundary
     async def log_posted(self, game_id: int) -> int | None:
+        """The game version up to which its log lines are posted in its thread (None: not told)."""
         async with self._session() as x:
             value = await x.value("SELECT version FROM thread_logs WHERE game_id=?", game_id)
         return None if value is None else int(value)
@@ -806,6 +957,8 @@ class SqlStorage(Storage):
 
     @boundary
     async def web_link(self, game_id: int, token: str, now: float) -> str:
+        """The game's web token: the one stored, else ``token``, stored now (of two processes
+        asking at once, both get the one stored first)."""
         async with self._session() as x:
             await x.execute("INSERT INTO web_links (game_id, token, digest, created_at) "
                             "VALUES (?,?,?,?) ON CONFLICT (game_id) DO NOTHING",
@@ -814,6 +967,7 @@ class SqlStorage(Storage):
 
     @boundary
     async def web_links(self, game_ids: Sequence[int]) -> dict[int, str]:
+        """The stored web tokens of these games (games without one are left out)."""
         out: dict[int, str] = {}
         async with self._session() as x:
             for chunk in self.dialect.chunks(list(game_ids)):
@@ -824,6 +978,8 @@ class SqlStorage(Storage):
 
     @boundary
     async def game_of_link(self, token: str) -> int | None:
+        """The game whose web token is ``token``, else None. Found by the token's digest (an
+        index look-up tells nothing of the token) and compared in constant time."""
         async with self._session() as x:
             rows = await x.rows("SELECT game_id, token FROM web_links WHERE digest=?",
                                 link_digest(token))
@@ -834,6 +990,8 @@ class SqlStorage(Storage):
 
     @boundary
     async def web_secret(self, candidate: str) -> str:
+        """The secret player links are signed with: the one stored, else ``candidate``, stored now
+        (every process signs and checks with the same one)."""
         async with self._session() as x:
             await x.execute("INSERT INTO web_secret (id, secret) VALUES (1, ?) "
                             "ON CONFLICT (id) DO NOTHING", candidate)
@@ -841,6 +999,8 @@ class SqlStorage(Storage):
 
     @boundary
     async def seat_link_generation(self, game_id: int, seat: int) -> int:
+        """The generation of the seat's player link (0: never renewed); a link signed for an
+        older generation is revoked."""
         async with self._session() as x:
             value = await x.value(
                 "SELECT generation FROM web_seat_links WHERE game_id=? AND seat=?", game_id, seat)
@@ -848,6 +1008,7 @@ class SqlStorage(Storage):
 
     @boundary
     async def renew_seat_link(self, game_id: int, seat: int) -> int:
+        """Revoke the seat's player links: its generation goes up by one; returns the new one."""
         async with self._session() as x:
             return int(await x.value(
                 "INSERT INTO web_seat_links (game_id, seat, generation) VALUES (?,?,1) "
@@ -858,6 +1019,7 @@ class SqlStorage(Storage):
 
     @boundary
     async def decks(self, user_id: int, game_key: str | None = None) -> list[DeckRow]:
+        """A player's saved decks (of one game, if given), by name."""
         async with self._session() as x:
             rows = await x.rows(
                 f"SELECT {_DECK_COLUMNS} FROM decks WHERE user_id=? "
@@ -867,6 +1029,7 @@ class SqlStorage(Storage):
 
     @boundary
     async def deck(self, deck_id: int) -> DeckRow | None:
+        """One saved deck, whoever owns it (the caller checks the owner)."""
         async with self._session() as x:
             rows = await x.rows(f"SELECT {_DECK_COLUMNS} FROM decks WHERE id=?", deck_id)
         return None if not rows else _deck(rows[0])
@@ -874,6 +1037,10 @@ class SqlStorage(Storage):
     @boundary
     async def create_deck(self, user_id: int, game_key: str, name: str, data: dict[str, Any], *,
                           now: float, limit: int) -> int | None:
+        """Save a new deck and return its id — or None, storing nothing, when the player already
+        has ``limit`` saved decks (of every game) or a deck of this game with the same name
+        (:func:`deck_name_key`). Checked and written in one statement, so two commands at once
+        cannot pass the limit together."""
         key = deck_name_key(name)
         async with self._tx() as x:
             # the player's decks are counted under a per-player lock: two creations at once
@@ -890,12 +1057,14 @@ class SqlStorage(Storage):
     @boundary
     async def update_deck(self, deck_id: int, user_id: int, data: dict[str, Any], *,
                           now: float) -> bool:
+        """Replace the deck's data; False (nothing changed) if it is not this player's deck."""
         async with self._session() as x:
             return await x.execute("UPDATE decks SET data=?, updated_at=? WHERE id=? AND user_id=?",
                                    to_json(data), now, deck_id, user_id) == 1
 
     @boundary
     async def delete_deck(self, deck_id: int, user_id: int) -> bool:
+        """Delete the deck; False if it is not this player's deck (or is gone already)."""
         async with self._session() as x:
             return await x.execute("DELETE FROM decks WHERE id=? AND user_id=?",
                                    deck_id, user_id) == 1

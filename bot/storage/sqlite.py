@@ -1,4 +1,4 @@
-"""The SQLite backend of :class:`bot.storage.base.Storage`.
+"""The SQLite backend of :class:`bot.storage.sql.Storage`.
 
 The standard library's ``sqlite3``, WAL mode, the numbered migrations of
 :mod:`bot.storage.migrations` tracked in ``PRAGMA user_version``; one connection whose statement
@@ -67,7 +67,7 @@ from .sql import (
     LAST_EVENT,
     Executor,
     Landed,
-    SqlStorage,
+    Storage,
     boundary,
     events_insert,
 )
@@ -483,7 +483,7 @@ _HERALD_TABLES = schema_tables(MIGRATIONS)
 """The tables the migrations leave behind."""
 
 
-class SqliteStorage(SqlStorage):
+class SqliteStorage(Storage):
     """SQLite backend (one file, WAL). One connection; calls are serialised by an asyncio lock."""
 
     dialect = SQLITE
