@@ -57,7 +57,8 @@ class PetitionCog(commands.Cog):
         self.controller = herald.controller
 
     async def cog_load(self) -> None:
-        self.herald.forms.add_panel(KEY, FREE_FORM, self.panel)
+        # (the form's answer reads back the cards laid: their "face-down cards" line is no news)
+        self.herald.forms.add_panel(KEY, FREE_FORM, self.panel, echoes=("own_cards",))
 
     async def cog_unload(self) -> None:
         self.herald.forms.remove(KEY)
