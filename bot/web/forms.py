@@ -26,7 +26,7 @@ address (a GET, nothing applied), and the page shows the seat's private aim prev
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,83 +86,120 @@ def _believers(view: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
 
 def web_form(game_key: str, prompt: Prompt, view: Mapping[str, Any] | None = None) -> WebForm | None:
     """The page's form for a free-form decision (``view``: the seat's own), None where it has none."""
+    build = _FORMS.get((game_key, prompt.free_form))
+    return build(prompt, view) if build is not None else None
+
+
+def _flick_form(prompt: Prompt, view: Mapping[str, Any] | None) -> WebForm:
     p = prompt.params
-    if (game_key, prompt.free_form) == ("flick_of_faith", "flick"):
-        pieces = [str(x) for x in p.get("pieces") or []]
-        hands = [str(x) for x in p.get("hand_targets") or []]
-        extra = {"angle": (float(p.get("angle_min", -180)), float(p.get("angle_max", 180))),
-                 "power": (float(p.get("power_min", 1)), float(p.get("power_max", 10))),
-                 "pieces": pieces, "piece": p.get("piece_default"), "hands": hands,
-                 "preview": bool((view or {}).get("aim_preview", True))}
-        return WebForm("flick", (), 0, 0, "Flick", "Angle 0 aims straight at the navel, + turns "
-                       "clockwise; power from 1 to 10. A real flick wobbles a little.", extra)
-    if (game_key, prompt.free_form) == ("cult_wars", "orders"):
-        private = (view or {}).get("private")
-        hand = [c for c in (private.get("hand") if isinstance(private, Mapping) else None) or []
-                if isinstance(c, Mapping)]
-        players = _int((view or {}).get("players"), 0)
-        others = [k for k in range(players) if k != prompt.seat]
-        values = [_int(v, 0) for v in p.get("strategy_cards") or []]
-        extra = {"values": values, "slots": [str(x) for x in p.get("slots") or []], "hand": hand,
-                 "others": others, "targets": [_int(t, -1) for t in p.get("targets") or []],
-                 "fixed": p.get("target"), "replace": bool(p.get("replace"))}
-        hint = (f"Lay strategy cards on the slots: they hold at most {_int(p.get('max_assign'), 0)} "
-                "followers in all. Cards left on no slot stay in your hand.")
-        return WebForm("orders", (), 0, 0, "Send my orders", hint, extra)
-    if (game_key, prompt.free_form) == ("flick_of_faith", "temple"):
-        prophets = [q for q in p.get("prophets") or [] if isinstance(q, Mapping)]
-        islands = {i.get("index"): i for i in p.get("islands") or [] if isinstance(i, Mapping)}
-        builders: list[Item] = []
-        for q in prophets:
-            where = ", ".join(str(islands.get(i, {}).get("name", i)) for i in q.get("islands") or [])
-            builders.append(Item(f"your {q.get('kind', 'prophet')} on {where or 'a city'}", str(q.get("id"))))
-        centres = "; ".join(f"{i.get('name')} at {float(i.get('x', 0)):g}, {float(i.get('y', 0)):g}"
-                            for i in islands.values() if "x" in i and "y" in i)
-        hint = ("Or a place of your own: board coordinates from 0 to 100, within "
-                f"{float(p.get('max_distance', 0)):g} of the island's centre"
-                + (f" (centres: {centres})." if centres else "."))
-        return WebForm("temple", tuple(builders), 0, 0, "Build here", hint)
-    if (game_key, prompt.free_form) == ("hegemony_of_faith", "lineup"):
-        grave = sorted({_int(t, 0) for t in (view or {}).get("graveyard") or []}) if p.get("zombies") else []
-        kinds: dict[int, Item] = {}
-        for b in _believers(view):
-            beats = b.get("beats") or []
-            note = f"beats {beats[0]} & {beats[1]}" if len(beats) == 2 else ""
-            kinds.setdefault(_int(b.get("id"), 0), Item(f"{b.get('name', '?')} ({b.get('id')})", note))
-        items = tuple(kinds[k] for k in sorted(kinds))
-        least, most = _int(p.get("min"), 1), _int(p.get("max"), 1)
-        raised = len((view or {}).get("graveyard") or []) if grave else 0
-        hint = _between(least, most, "of your believers") + " They meet the other side's in this order."
-        if grave:  # Zombie Army: graveyard believers may join the line-up too
-            hint += " Zombie Army: believers from the graveyard may join them."
-        return WebForm("lineup", items, least, most, "Send this line-up", hint,
-                       {"grave": grave, "places": most + raised})
+    pieces = [str(x) for x in p.get("pieces") or []]
+    hands = [str(x) for x in p.get("hand_targets") or []]
+    extra = {"angle": (float(p.get("angle_min", -180)), float(p.get("angle_max", 180))),
+             "power": (float(p.get("power_min", 1)), float(p.get("power_max", 10))),
+             "pieces": pieces, "piece": p.get("piece_default"), "hands": hands,
+             "preview": bool((view or {}).get("aim_preview", True))}
+    return WebForm("flick", (), 0, 0, "Flick", "Angle 0 aims straight at the navel, + turns "
+                   "clockwise; power from 1 to 10. A real flick wobbles a little.", extra)
+
+
+def _orders_form(prompt: Prompt, view: Mapping[str, Any] | None) -> WebForm:
+    p = prompt.params
+    private = (view or {}).get("private")
+    hand = [c for c in (private.get("hand") if isinstance(private, Mapping) else None) or []
+            if isinstance(c, Mapping)]
+    players = _int((view or {}).get("players"), 0)
+    others = [k for k in range(players) if k != prompt.seat]
+    values = [_int(v, 0) for v in p.get("strategy_cards") or []]
+    extra = {"values": values, "slots": [str(x) for x in p.get("slots") or []], "hand": hand,
+             "others": others, "targets": [_int(t, -1) for t in p.get("targets") or []],
+             "fixed": p.get("target"), "replace": bool(p.get("replace"))}
+    hint = (f"Lay strategy cards on the slots: they hold at most {_int(p.get('max_assign'), 0)} "
+            "followers in all. Cards left on no slot stay in your hand.")
+    return WebForm("orders", (), 0, 0, "Send my orders", hint, extra)
+
+
+def _temple_form(prompt: Prompt, view: Mapping[str, Any] | None) -> WebForm:
+    p = prompt.params
+    prophets = [q for q in p.get("prophets") or [] if isinstance(q, Mapping)]
+    islands = {i.get("index"): i for i in p.get("islands") or [] if isinstance(i, Mapping)}
+    builders: list[Item] = []
+    for q in prophets:
+        where = ", ".join(str(islands.get(i, {}).get("name", i)) for i in q.get("islands") or [])
+        builders.append(Item(f"your {q.get('kind', 'prophet')} on {where or 'a city'}", str(q.get("id"))))
+    centres = "; ".join(f"{i.get('name')} at {float(i.get('x', 0)):g}, {float(i.get('y', 0)):g}"
+                        for i in islands.values() if "x" in i and "y" in i)
+    hint = ("Or a place of your own: board coordinates from 0 to 100, within "
+            f"{float(p.get('max_distance', 0)):g} of the island's centre"
+            + (f" (centres: {centres})." if centres else "."))
+    return WebForm("temple", tuple(builders), 0, 0, "Build here", hint)
+
+
+def _lineup_form(prompt: Prompt, view: Mapping[str, Any] | None) -> WebForm:
+    p = prompt.params
+    grave = sorted({_int(t, 0) for t in (view or {}).get("graveyard") or []}) if p.get("zombies") else []
+    kinds: dict[int, Item] = {}
+    for b in _believers(view):
+        beats = b.get("beats") or []
+        note = f"beats {beats[0]} & {beats[1]}" if len(beats) == 2 else ""
+        kinds.setdefault(_int(b.get("id"), 0), Item(f"{b.get('name', '?')} ({b.get('id')})", note))
+    items = tuple(kinds[k] for k in sorted(kinds))
+    least, most = _int(p.get("min"), 1), _int(p.get("max"), 1)
+    raised = len((view or {}).get("graveyard") or []) if grave else 0
+    hint = _between(least, most, "of your believers") + " They meet the other side's in this order."
+    if grave:  # Zombie Army: graveyard believers may join the line-up too
+        hint += " Zombie Army: believers from the graveyard may join them."
+    return WebForm("lineup", items, least, most, "Send this line-up", hint,
+                   {"grave": grave, "places": most + raised})
+
+
+def _petition_cards_form(prompt: Prompt, view: Mapping[str, Any] | None) -> WebForm:
+    p = prompt.params
     cards = _cards(p)
-    if (game_key, prompt.free_form) == ("petition", "cards"):
-        least, most = _int(p.get("min"), 0), _int(p.get("max"), len(cards))
-        if not cards and least == 0:
-            return WebForm("boxes", (), 0, 0, str(p.get("confirm") or "Pass"), "You have no card to add.")
-        items = tuple(Item(str(c.get("name", "?")), str(c.get("text", ""))) for c in cards)
-        return WebForm("boxes", items, least, most, str(p.get("confirm") or "Send these cards"),
-                       _between(least, most, "cards"))
-    if (game_key, prompt.free_form) == ("alternate_histories", "pick"):
-        items = tuple(Item(str(c.get("name", "?"))) for c in cards)
-        least, most = _int(p.get("min"), 0), _int(p.get("count"), len(cards))
-        if prompt.kind == "reorder":
-            return WebForm("order", items, len(items), len(items), "Put them back",
-                           "Choose the card for each place, the top card first.")
-        return WebForm("boxes", items, least, most, "Send", _between(least, most, "cards"))
-    if (game_key, prompt.free_form) == ("alternate_histories", "opening"):
-        items = tuple(Item(str(c.get("name", "?")), "", _int(c.get("count"), 1)) for c in cards)
-        pick = _int(p.get("pick"), 7)
-        return WebForm("counts", items, pick, pick, "Keep this hand", f"Choose {pick} cards in all.")
-    if (game_key, prompt.free_form) == ("alternate_histories", "deck"):
-        ready = p.get("ready")
-        names = [str(r) for r in ready] if isinstance(ready, list) else []
-        items = tuple(Item(n.replace("-", " · ").title()) for n in names)
-        return WebForm("one", items, 1, 1, "Play this deck", "Choose a ready-made deck, or paste the "
-                       "code of a deck of your own (`/deck export` on Discord gives it).")
-    return None
+    least, most = _int(p.get("min"), 0), _int(p.get("max"), len(cards))
+    if not cards and least == 0:
+        return WebForm("boxes", (), 0, 0, str(p.get("confirm") or "Pass"), "You have no card to add.")
+    items = tuple(Item(str(c.get("name", "?")), str(c.get("text", ""))) for c in cards)
+    return WebForm("boxes", items, least, most, str(p.get("confirm") or "Send these cards"),
+                   _between(least, most, "cards"))
+
+
+def _pick_form(prompt: Prompt, view: Mapping[str, Any] | None) -> WebForm:
+    p = prompt.params
+    cards = _cards(p)
+    items = tuple(Item(str(c.get("name", "?"))) for c in cards)
+    least, most = _int(p.get("min"), 0), _int(p.get("count"), len(cards))
+    if prompt.kind == "reorder":
+        return WebForm("order", items, len(items), len(items), "Put them back",
+                       "Choose the card for each place, the top card first.")
+    return WebForm("boxes", items, least, most, "Send", _between(least, most, "cards"))
+
+
+def _opening_form(prompt: Prompt, view: Mapping[str, Any] | None) -> WebForm:
+    p = prompt.params
+    items = tuple(Item(str(c.get("name", "?")), "", _int(c.get("count"), 1)) for c in _cards(p))
+    pick = _int(p.get("pick"), 7)
+    return WebForm("counts", items, pick, pick, "Keep this hand", f"Choose {pick} cards in all.")
+
+
+def _deck_form(prompt: Prompt, view: Mapping[str, Any] | None) -> WebForm:
+    ready = prompt.params.get("ready")
+    names = [str(r) for r in ready] if isinstance(ready, list) else []
+    items = tuple(Item(n.replace("-", " · ").title()) for n in names)
+    return WebForm("one", items, 1, 1, "Play this deck", "Choose a ready-made deck, or paste the "
+                   "code of a deck of your own (`/deck export` on Discord gives it).")
+
+
+_FORMS: dict[tuple[str, str | None], Callable[[Prompt, Mapping[str, Any] | None], WebForm]] = {
+    ("flick_of_faith", "flick"): _flick_form,
+    ("cult_wars", "orders"): _orders_form,
+    ("flick_of_faith", "temple"): _temple_form,
+    ("hegemony_of_faith", "lineup"): _lineup_form,
+    ("petition", "cards"): _petition_cards_form,
+    ("alternate_histories", "pick"): _pick_form,
+    ("alternate_histories", "opening"): _opening_form,
+    ("alternate_histories", "deck"): _deck_form,
+}
+"""The form of each (game, free-form decision) the page answers itself (the table above)."""
 
 
 def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str]],
@@ -171,71 +208,112 @@ def form_action(game_key: str, prompt: Prompt, fields: Mapping[str, Sequence[str
     form = web_form(game_key, prompt, view)
     if form is None:
         raise FormRefused("this decision has no form on the page")
-    n = len(form.items)
+    read = _ACTIONS.get(form.style, _boxes_action)
+    return read(_Posted(game_key, prompt, form, fields, view))
 
-    def index(raw: str) -> int:
-        if not (raw.isascii() and raw.isdigit() and len(raw) < 5) or int(raw) >= n:
+
+@dataclass(frozen=True)
+class _Posted:
+    """A posted form, with the form it answers."""
+
+    game_key: str
+    prompt: Prompt
+    form: WebForm
+    fields: Mapping[str, Sequence[str]]
+    view: Mapping[str, Any] | None
+
+    def index(self, raw: str) -> int:
+        """The form's item ``raw`` names (its position, as sent)."""
+        if not (raw.isascii() and raw.isdigit() and len(raw) < 5) or int(raw) >= len(self.form.items):
             raise FormRefused("that is not one of the choices on your page")
         return int(raw)
 
-    p = prompt.params
-    if form.style == "flick":
-        return flick_action(form, fields)
-    if form.style == "orders":
-        return orders_action(form, fields)
-    if form.style == "temple":
-        action: dict[str, Any] = {"type": "build", "x": _number(fields, "x", 0, 100),
-                                  "y": _number(fields, "y", 0, 100)}
-        raw = (fields.get("prophet") or [""])[0]
-        if raw:
-            action["prophet"] = form.items[index(raw)].note
-            if str(action["prophet"]).isdigit():
-                action["prophet"] = int(action["prophet"])
-        return action
-    if form.style == "lineup":
-        held = sorted({_int(b.get("id"), 0) for b in _believers(view)})
-        grave = form.extra.get("grave") or []
-        order: list[int | str] = []
-        for v in fields.get("at", []):
-            if v.startswith("z") and v[1:].isascii() and v[1:].isdigit() and int(v[1:]) in grave:
-                order.append(v)  # (a graveyard believer: "z<ID>")
-            elif v != "":
-                order.append(held[index(v)])
-        own = sum(1 for e in order if isinstance(e, int))
-        if not form.least <= own <= form.most:
-            raise FormRefused(_between(form.least, form.most, "of your believers").lower().rstrip("."))
-        return {"type": "lineup", "order": order}
-    if form.style == "one":
-        code = (fields.get("code") or [""])[0].strip()
-        if code:  # (a deck of the player's own: the engine reads and checks the code)
-            if len(code) > 4000:
-                raise FormRefused("that deck code is too long")
-            return {"type": "deck", "code": code}
-        picked = [index(v) for v in fields.get("pick", [])]
-        if len(picked) != 1:
-            raise FormRefused("choose one deck, or paste a deck code")
-        return {"type": "deck", "ready": str(p["ready"][picked[0]])}
-    ids = [str(c.get("id")) for c in _cards(p)]
-    if form.style == "counts":
-        chosen: list[str] = []
-        for i, item in enumerate(form.items):
-            raw = (fields.get(f"count-{i}") or ["0"])[0] or "0"
-            if not (raw.isascii() and raw.isdigit() and len(raw) < 4) or int(raw) > item.most:
-                raise FormRefused(f"you hold {item.most} of {item.label}")
-            chosen += [ids[i]] * int(raw)
-        if len(chosen) != form.least:
-            raise FormRefused(f"choose {form.least} cards in all, not {len(chosen)}")
-        return {"type": "opening", "cards": chosen}
-    if form.style == "order":
-        picked = [index(v) for v in fields.get("at", [])]
-        if sorted(picked) != list(range(n)):
-            raise FormRefused("put each card in one place")
-        return {"type": "pick", "cards": [ids[i] for i in picked]}
-    picked = [index(v) for v in fields.get("pick", [])]
+    def ids(self) -> list[str]:
+        """The ids of the prompt's cards, in the form's order."""
+        return [str(c.get("id")) for c in _cards(self.prompt.params)]
+
+
+def _temple_action(posted: _Posted) -> dict[str, Any]:
+    fields = posted.fields
+    action: dict[str, Any] = {"type": "build", "x": _number(fields, "x", 0, 100),
+                              "y": _number(fields, "y", 0, 100)}
+    raw = (fields.get("prophet") or [""])[0]
+    if raw:
+        action["prophet"] = posted.form.items[posted.index(raw)].note
+        if str(action["prophet"]).isdigit():
+            action["prophet"] = int(action["prophet"])
+    return action
+
+
+def _lineup_action(posted: _Posted) -> dict[str, Any]:
+    form = posted.form
+    held = sorted({_int(b.get("id"), 0) for b in _believers(posted.view)})
+    grave = form.extra.get("grave") or []
+    order: list[int | str] = []
+    for v in posted.fields.get("at", []):
+        if v.startswith("z") and v[1:].isascii() and v[1:].isdigit() and int(v[1:]) in grave:
+            order.append(v)  # (a graveyard believer: "z<ID>")
+        elif v != "":
+            order.append(held[posted.index(v)])
+    own = sum(1 for e in order if isinstance(e, int))
+    if not form.least <= own <= form.most:
+        raise FormRefused(_between(form.least, form.most, "of your believers").lower().rstrip("."))
+    return {"type": "lineup", "order": order}
+
+
+def _deck_action(posted: _Posted) -> dict[str, Any]:
+    code = (posted.fields.get("code") or [""])[0].strip()
+    if code:  # (a deck of the player's own: the engine reads and checks the code)
+        if len(code) > 4000:
+            raise FormRefused("that deck code is too long")
+        return {"type": "deck", "code": code}
+    picked = [posted.index(v) for v in posted.fields.get("pick", [])]
+    if len(picked) != 1:
+        raise FormRefused("choose one deck, or paste a deck code")
+    return {"type": "deck", "ready": str(posted.prompt.params["ready"][picked[0]])}
+
+
+def _opening_action(posted: _Posted) -> dict[str, Any]:
+    form, ids = posted.form, posted.ids()
+    chosen: list[str] = []
+    for i, item in enumerate(form.items):
+        raw = (posted.fields.get(f"count-{i}") or ["0"])[0] or "0"
+        if not (raw.isascii() and raw.isdigit() and len(raw) < 4) or int(raw) > item.most:
+            raise FormRefused(f"you hold {item.most} of {item.label}")
+        chosen += [ids[i]] * int(raw)
+    if len(chosen) != form.least:
+        raise FormRefused(f"choose {form.least} cards in all, not {len(chosen)}")
+    return {"type": "opening", "cards": chosen}
+
+
+def _order_action(posted: _Posted) -> dict[str, Any]:
+    ids = posted.ids()
+    picked = [posted.index(v) for v in posted.fields.get("at", [])]
+    if sorted(picked) != list(range(len(posted.form.items))):
+        raise FormRefused("put each card in one place")
+    return {"type": "pick", "cards": [ids[i] for i in picked]}
+
+
+def _boxes_action(posted: _Posted) -> dict[str, Any]:
+    form, ids = posted.form, posted.ids()
+    picked = [posted.index(v) for v in posted.fields.get("pick", [])]
     if len(set(picked)) != len(picked) or not form.least <= len(picked) <= form.most:
         raise FormRefused(_between(form.least, form.most, "cards").lower().rstrip("."))
-    kind = "cards" if game_key == "petition" else "pick"
+    kind = "cards" if posted.game_key == "petition" else "pick"
     return {"type": kind, "cards": [ids[i] for i in sorted(picked)]}
+
+
+_ACTIONS: dict[str, Callable[[_Posted], dict[str, Any]]] = {
+    "flick": lambda posted: flick_action(posted.form, posted.fields),
+    "orders": lambda posted: orders_action(posted.form, posted.fields),
+    "temple": _temple_action,
+    "lineup": _lineup_action,
+    "one": _deck_action,
+    "counts": _opening_action,
+    "order": _order_action,
+    "boxes": _boxes_action,
+}
+"""How each style of form is read back into the engine's action."""
 
 
 def _number(fields: Mapping[str, Sequence[str]], name: str, lo: float, hi: float) -> float:

@@ -183,6 +183,18 @@ def test_a_form_reads_back_only_what_it_offers() -> None:
         raise AssertionError("a card put in two places was read as an answer")
 
 
+
+def test_every_form_a_page_offers_is_read_back_by_a_reader_of_its_style() -> None:
+    """Each free-form decision with a form on the page belongs to a built-in game, and the form it
+    gives (here from empty parameters) has a reader of its own style, not the fallback's."""
+    from bot.web.forms import _ACTIONS, _FORMS
+
+    for (key, free_form), build in _FORMS.items():
+        assert key in registry.GAMES, key
+        form = build(Prompt(0, "decide", "Decide.", free_form=free_form), None)
+        assert form.style in _ACTIONS, (key, free_form, form.style)
+        assert web_form(key, Prompt(0, "decide", "Decide.", free_form=free_form)) == form
+
 async def test_a_flick_is_previewed_and_made_from_the_page(env: Env, web: WebServer, client: Client) -> None:
     s = env.sessions
     table = await s.open_table(guild_id=1, channel_id=2, host_id=HOST, host_name="Ann",
