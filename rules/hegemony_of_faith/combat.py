@@ -27,6 +27,8 @@ returns both; if any Y beats X, X is taken by the first such defender clockwise 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rules.engine import Choice, IllegalAction, Prompt, fields, seat_name, shown
@@ -35,12 +37,17 @@ from rules.text import count
 from . import reactions
 from .cards import (
     ACTION_CARDS,
+    ATTACK_KEY,
+    ATTACK_NAME,
     DEFENCE_FOR,
+    KARMA_REVERSED,
+    ZOMBIE_ARMY,
     beats_reason,
     believers_text,
     blabel,
     bname,
     btype,
+    check_table,
     compare,
     is_bonus,
     with_article,
@@ -59,9 +66,6 @@ from .sects import (
 )
 from .state import Ctx, State
 
-WAR_CARDS = ("Faith War", "Showdown War")
-ONE_AGAINST_MANY = ("Martyrdom", "Conspiracy", "Showdown Martyrdom")
-
 
 def new_attack(s: State, card: str, mode: str, by: int, side: int, targets: list[int],
                believer: int | None = None) -> AttackFrame:
@@ -76,17 +80,19 @@ def new_attack(s: State, card: str, mode: str, by: int, side: int, targets: list
     return f
 
 
-def new_showdown(card: str, by: int, others: list[int]) -> AttackFrame:
-    """A tie-break confrontation between candidates (no defence, no skills)."""
+def new_showdown(key: str, by: int, others: list[int]) -> AttackFrame:
+    """A tie-break confrontation (the showdown ``key``) between candidates (no defence, no
+    skills)."""
     fighters = {str(k): k for k in [by, *others]}
-    return {"k": "attack", "card": card, "mode": "physical", "by": by, "side": by,
+    return {"k": "attack", "card": ATTACK_NAME[key], "mode": "physical", "by": by, "side": by,
             "targets": list(others), "stage": "pick", "wait": sorted(fighters.values()),
             "defq": [], "fighters": fighters, "karmaq": [], "flips": 0, "picks": {},
             "showdown": True}
 
 
 def is_lineup(f: AttackFrame) -> bool:
-    return f["card"] in WAR_CARDS or f["card"] == "Faith Debate"
+    """Whether the fighters of ``f`` send a line-up rather than one believer."""
+    return rules_of(f).lineup
 
 
 # ----------------------------------------------------------------------------------- prompts
@@ -114,7 +120,7 @@ def attack_prompts(s: State, f: AttackFrame) -> list[Prompt]:
             out.append(Prompt(seat, "designate", f"{what}: choose which member of your sect confronts.",
                               ch, timeout_note="the member with the most believers confronts"))
         elif stage == "karma":
-            if can_use(s, seat, "Karma Reversed"):
+            if can_use(s, seat, KARMA_REVERSED):
                 out.append(reactions.prompt(
                     s, seat, "karma", f"{what} is about to compare believers. Use Karma Reversed to "
                     "reverse every comparison of this confrontation? (Answers stay secret until "
@@ -149,9 +155,9 @@ def _opponent_count(s: State, f: AttackFrame, seat: int) -> int:
 def lineup_bounds(s: State, f: AttackFrame, seat: int) -> tuple[int, int, bool]:
     """(min length, max length of own believers, zombies allowed) for ``seat``'s line-up."""
     own = len(s.believers[seat])
-    if f["card"] in WAR_CARDS:
+    if rules_of(f).war:
         zombies = (not f["showdown"] and _fighter_side(f, seat) == "att"
-                   and can_use(s, seat, "Zombie Army") and bool(s.graveyard))
+                   and can_use(s, seat, ZOMBIE_ARMY) and bool(s.graveyard))
         return own, own, zombies
     if _fighter_side(f, seat) == "att":
         return 1, min(5, own, _opponent_count(s, f, seat)), False
@@ -277,15 +283,13 @@ def attack_step(ctx: Ctx, f: AttackFrame) -> bool:
         f["stage"] = "effect"
         return True
     if stage == "effect":
-        f["targets"] = [t for t in f["targets"] if sect_count(s, t) > 0 or f["card"] == "Witch Hunt"]
+        rules = rules_of(f)
+        f["targets"] = [t for t in f["targets"] if sect_count(s, t) > 0 or rules.strikes_empty]
         if not f["targets"]:
             ctx.say(f"{f['card']} finds nobody to strike.")
             return False
-        if f["card"] == "Spread Rumors":
-            _spread_rumors(ctx, f)
-            return False
-        if f["card"] == "Witch Hunt":
-            _witch_hunt(ctx, f)
+        if rules.at_once:
+            rules.resolve(ctx, f)
             return False
         waiting = []
         for sect in [f["side"], *f["targets"]]:
@@ -299,14 +303,14 @@ def attack_step(ctx: Ctx, f: AttackFrame) -> bool:
         return True
     if stage == "designate":
         taking_part = [m for sect in [f["side"], *f["targets"]] for m in members(s, sect)]
-        f["karmaq"] = skill_eligible(s, taking_part, "Karma Reversed")
+        f["karmaq"] = skill_eligible(s, taking_part, KARMA_REVERSED)
         f["wait"] = list(f["karmaq"])
         f["stage"] = "karma"
         return True
     if stage == "karma":
         for seat in sorted(f.get("reversers", [])):
-            if can_use(s, seat, "Karma Reversed"):
-                mark_used(ctx, seat, "Karma Reversed")
+            if can_use(s, seat, KARMA_REVERSED):
+                mark_used(ctx, seat, KARMA_REVERSED)
                 f["flips"] += 1
                 ctx.say(f"{seat_name(seat)} uses Karma Reversed: every comparison of this {f['card']} is reversed.")
         f["reversers"] = []
@@ -314,7 +318,7 @@ def attack_step(ctx: Ctx, f: AttackFrame) -> bool:
         f["wait"] = sorted(set(f["fighters"].values()))
         return True
     if stage == "pick":
-        _resolve(ctx, f)
+        rules_of(f).resolve(ctx, f)
         return False
     raise AssertionError(stage)
 
@@ -367,15 +371,6 @@ def _witch_hunt(ctx: Ctx, f: AttackFrame) -> None:
         ctx.say(f"Witch Hunt: {count(total, bname(t))} of {seat_name(sect)}'s sect {'dies' if total == 1 else 'die'}.")
 
 
-def _resolve(ctx: Ctx, f: AttackFrame) -> None:
-    if f["card"] in WAR_CARDS:
-        _war(ctx, f)
-    elif f["card"] == "Faith Debate":
-        _debate(ctx, f)
-    else:
-        _one_against_many(ctx, f)
-
-
 def _war_or_debate_sides(f: AttackFrame) -> tuple[int, int]:
     att = int(f["fighters"][str(f["side"])])
     dfd = int(f["fighters"][str(f["targets"][0])])
@@ -389,7 +384,7 @@ def _war(ctx: Ctx, f: AttackFrame) -> None:
     d_order: list[int] = f["picks"][str(dfd)]
     n = min(len(a_order), len(d_order))
     rev = f["flips"] % 2 == 1
-    bonus_ok = f["card"] == "Faith War"
+    bonus_ok = rules_of(f).bonus
     ctx.say(f"{f['card']}: {seat_name(att)} and {seat_name(dfd)} send {count(n, 'pair')} of believers.")
     for i in range(n):
         a_e, d_t = a_order[i], d_order[i]
@@ -561,3 +556,45 @@ def _one_against_many(ctx: Ctx, f: AttackFrame) -> None:
         ctx.say(f"{seat_name(x_taker)} takes {seat_name(att)}'s {blabel(x_t)}.")
     else:
         s.believers[att].append(x_card)
+
+
+# ----------------------------------------------------------------------------- the table
+
+@dataclass(frozen=True)
+class Attack:
+    """The rules of one attack key (an attack card's, or a tie-break showdown's)."""
+
+    resolve: Callable[[Ctx, AttackFrame], None]
+    """Makes the attack take effect: at once after the defence (``at_once``), or once the
+    fighters have chosen their believers."""
+    at_once: bool = False
+    """It strikes the targeted sects directly, with no confrontation."""
+    strikes_empty: bool = False
+    """A targeted sect without believers stays targeted (the hunt is named all the same)."""
+    lineup: bool = False
+    """The fighters send a line-up, not one believer."""
+    war: bool = False
+    """A war's line-up: every believer of the fighter (Zombie Army may add to the attacker's)."""
+    bonus: bool = False
+    """Beating the type just below earns a bonus believer from the deck."""
+
+
+ATTACKS: dict[str, Attack] = {
+    "spread_rumors": Attack(_spread_rumors, at_once=True),
+    "witch_hunt": Attack(_witch_hunt, at_once=True, strikes_empty=True),
+    "faith_debate": Attack(_debate, lineup=True),
+    "faith_war": Attack(_war, lineup=True, war=True, bonus=True),
+    "showdown_war": Attack(_war, lineup=True, war=True),
+    "conspiracy": Attack(_one_against_many),
+    "martyrdom": Attack(_one_against_many),
+    "showdown_martyrdom": Attack(_one_against_many),
+}
+"""Attack key (``cards.json``: the physical and mental action cards, and the showdowns) → its
+rules. Whether a one-against-many confrontation kills or converts is the frame's ``mode``."""
+
+check_table("attacks", ATTACKS, ATTACK_KEY.values())
+
+
+def rules_of(f: AttackFrame) -> Attack:
+    """The rules of the attack ``f`` (its ``card`` is the name of an attack card or showdown)."""
+    return ATTACKS[ATTACK_KEY[f["card"]]]

@@ -46,6 +46,7 @@ from .cards import (
     N_ACTIONS,
     N_BELIEVERS,
     N_SKILLS,
+    PURPLE_HERMIT,
     SKILL_LIMIT,
     SKILL_NAMES,
     SKILL_TEXT,
@@ -58,10 +59,11 @@ from .cards import (
     skill_limit_text,
     skill_uid,
 )
-from .frames import Frame, SkillsFrame
+from .frames import AttackFrame, Frame, SkillsFrame
 from .sects import (
     gate_usable,
     hand_limit,
+    skill_key,
     skill_name,
     unification,
 )
@@ -236,61 +238,76 @@ class HegemonyEngine(Engine[State]):
         answers made with them (a defence chosen, a prediction, a line-up), so a variant there
         would not look reachable. The check still sees the reaction windows open, on the action
         that opens them (who is asked there depends on public information only)."""
-        s = state
+        top = state.stack[-1] if state.stack else None
         out: list[State] = []
-        top = s.stack[-1] if s.stack else None
         if top is not None and top["k"] == "skills":
-            opts: list[int] = top["opts"][str(seat)]
-            if seat not in top["wait"]:
-                v = self.clone(s)
-                v.skill[seat] = next(c for c in opts if c != s.skill[seat])
-                out.append(v)
-            elif s.skill_deck:
-                v = self.clone(s)
-                j = rng.randrange(len(v.skill_deck))
-                v_top = v.stack[-1]
-                assert v_top["k"] == "skills"  # (a copy of ``top``)
-                v_opts: list[int] = v_top["opts"][str(seat)]
-                v_opts[0], v.skill_deck[j] = v.skill_deck[j], v_opts[0]
-                out.append(v)
+            out += self._skill_choice_variants(state, top, seat, rng)
         if top is not None and top["k"] == "attack" and top["stage"] == "pick" \
                 and str(seat) in top["picks"]:
-            pick: list[Any] = top["picks"][str(seat)]
-            if combat.is_lineup(top):
-                if len(set(map(str, pick))) > 1:
-                    other = list(pick)
-                    while other == pick:
-                        rng.shuffle(other)
-                    v = self.clone(s)
-                    v_attack = v.stack[-1]
-                    assert v_attack["k"] == "attack"  # (a copy of ``top``)
-                    v_attack["picks"][str(seat)] = other
-                    out.append(v)
-            else:
-                held = sorted({btype(c) for c in s.believers[seat]} - {pick[0]})
-                if held:
-                    v = self.clone(s)
-                    v_attack = v.stack[-1]
-                    assert v_attack["k"] == "attack"  # (a copy of ``top``)
-                    v_attack["picks"][str(seat)] = [rng.choice(held)]
-                    out.append(v)
-        if top is None and s.phase == "play":
-            if s.hands[seat] and len(s.action_deck) > _SWAP_CLEAR_OF_TOP:
-                v = self.clone(s)
-                _swap_with_deck(v.hands[seat], v.action_deck, rng)
+            out += self._pick_variants(state, top, seat, rng)
+        if top is None and state.phase == "play":
+            out += self._hidden_card_variants(state, seat, rng)
+        return out
+
+    def _skill_choice_variants(self, s: State, top: SkillsFrame, seat: int,
+                               rng: random.Random) -> list[State]:
+        """The other skill kept, or (still choosing) an option swapped with the skill deck."""
+        opts: list[int] = top["opts"][str(seat)]
+        if seat not in top["wait"]:
+            v = self.clone(s)
+            v.skill[seat] = next(c for c in opts if c != s.skill[seat])
+            return [v]
+        if not s.skill_deck:
+            return []
+        v = self.clone(s)
+        j = rng.randrange(len(v.skill_deck))
+        v_top = v.stack[-1]
+        assert v_top["k"] == "skills"  # (a copy of ``top``)
+        v_opts: list[int] = v_top["opts"][str(seat)]
+        v_opts[0], v.skill_deck[j] = v.skill_deck[j], v_opts[0]
+        return [v]
+
+    def _pick_variants(self, s: State, top: AttackFrame, seat: int,
+                       rng: random.Random) -> list[State]:
+        """Another legal line-up (the same believers in another order) or believer pick."""
+        pick: list[Any] = top["picks"][str(seat)]
+        if combat.is_lineup(top):
+            if len(set(map(str, pick))) <= 1:
+                return []
+            other = list(pick)
+            while other == pick:
+                rng.shuffle(other)
+        else:
+            held = sorted({btype(c) for c in s.believers[seat]} - {pick[0]})
+            if not held:
+                return []
+            other = [rng.choice(held)]
+        v = self.clone(s)
+        v_attack = v.stack[-1]
+        assert v_attack["k"] == "attack"  # (a copy of ``top``)
+        v_attack["picks"][str(seat)] = other
+        return [v]
+
+    def _hidden_card_variants(self, s: State, seat: int, rng: random.Random) -> list[State]:
+        """Between decisions: the seat's action cards, believers (when the types change) and
+        unrevealed, unused skill, each swapped with cards of the matching hidden deck."""
+        out: list[State] = []
+        if s.hands[seat] and len(s.action_deck) > _SWAP_CLEAR_OF_TOP:
+            v = self.clone(s)
+            _swap_with_deck(v.hands[seat], v.action_deck, rng)
+            out.append(v)
+        if s.believers[seat] and len(s.believer_deck) > _SWAP_CLEAR_OF_TOP:
+            v = self.clone(s)
+            _swap_with_deck(v.believers[seat], v.believer_deck, rng)
+            if sorted(map(btype, v.believers[seat])) != sorted(map(btype, s.believers[seat])):
                 out.append(v)
-            if s.believers[seat] and len(s.believer_deck) > _SWAP_CLEAR_OF_TOP:
-                v = self.clone(s)
-                _swap_with_deck(v.believers[seat], v.believer_deck, rng)
-                if sorted(map(btype, v.believers[seat])) != sorted(map(btype, s.believers[seat])):
-                    out.append(v)
-            sk = s.skill[seat]
-            if sk is not None and not s.revealed[seat] and not s.uses[seat] \
-                    and not s.round_uses[seat] and s.skill_deck:
-                v = self.clone(s)
-                j = 0  # the bottom of the skill deck: nobody's next skill changes
-                v.skill[seat], v.skill_deck[j] = v.skill_deck[j], sk
-                out.append(v)
+        sk = s.skill[seat]
+        if sk is not None and not s.revealed[seat] and not s.uses[seat] \
+                and not s.round_uses[seat] and s.skill_deck:
+            v = self.clone(s)
+            j = 0  # the bottom of the skill deck: nobody's next skill changes
+            v.skill[seat], v.skill_deck[j] = v.skill_deck[j], sk
+            out.append(v)
         return out
 
     def undoable(self, before: State, seat: int, action: Action, after: State,
@@ -599,7 +616,7 @@ def _sealed(s: State, k: int, *, public: bool) -> bool:
     if s.role[k] != FOLLOWER:
         return False
     known = s.revealed[k] or not public
-    return not (known and (skill_name(s, k) == "Purple Hermit" or gate_usable(s, k, "Purple Hermit")))
+    return not (known and (skill_key(s, k) == PURPLE_HERMIT or gate_usable(s, k, PURPLE_HERMIT)))
 
 
 def public_view(s: State) -> View:

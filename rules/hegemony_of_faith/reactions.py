@@ -25,7 +25,8 @@ from typing import Any
 
 from rules.engine import Choice, Prompt
 
-from .sects import NOT_COPYABLE, can_use, skill_name
+from .cards import GATE_OF_TRUTH, SKILL_COPYABLE
+from .sects import can_use, skill_key
 from .state import LEADER, State
 
 KINDS = ("defend", "counter", "karma", "prophet", "rebirth")
@@ -52,24 +53,24 @@ def may_react_with_cards(s: State, seat: int) -> bool:
     return bool(s.hands[seat])
 
 
-def may_use_skill(s: State, seat: int, name: str) -> bool:
-    """Whether ``seat`` might, as far as the other seats know, use the skill ``name`` now."""
+def may_use_skill(s: State, seat: int, key: str) -> bool:
+    """Whether ``seat`` might, as far as the other seats know, use the skill ``key`` now."""
     if s.role[seat] != LEADER or s.skill[seat] is None:
         return False
     if s.revealed[seat]:
-        return can_use(s, seat, name)
+        return can_use(s, seat, key)
 
     def shown_elsewhere(skill: str) -> bool:
-        return any(k != seat and s.revealed[k] and skill_name(s, k) == skill for k in range(s.players))
+        return any(k != seat and s.revealed[k] and skill_key(s, k) == skill for k in range(s.players))
 
-    if not shown_elsewhere(name):
+    if not shown_elsewhere(key):
         return True
-    return name not in NOT_COPYABLE and not shown_elsewhere("Gate of Truth")
+    return SKILL_COPYABLE[key] and not shown_elsewhere(GATE_OF_TRUTH)
 
 
-def skill_eligible(s: State, seats: list[int], name: str) -> list[int]:
-    """The seats of ``seats`` asked in a window of the skill ``name`` (in seat order)."""
-    return sorted(k for k in set(seats) if may_use_skill(s, k, name))
+def skill_eligible(s: State, seats: list[int], key: str) -> list[int]:
+    """The seats of ``seats`` asked in a window of the skill ``key`` (in seat order)."""
+    return sorted(k for k in set(seats) if may_use_skill(s, k, key))
 
 
 def prompt(s: State, seat: int, kind: str, text: str, options: list[Choice]) -> Prompt:

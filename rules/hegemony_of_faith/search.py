@@ -27,12 +27,17 @@ from ..engine import Action, IllegalAction, Prompt, Rng
 from . import bot
 from .cards import (
     ACTION_CARDS,
+    ASCEND_WITH_ME,
     BELIEVER_COPIES,
     DECK_SIZE,
+    IMPERMANENCE,
+    KABOOM,
     N_ACTIONS,
     N_BELIEVERS,
     N_SKILLS,
+    SKILL_KEYS,
     SKILL_LIMIT,
+    SKILL_NAME,
     SKILL_NAMES,
     btype,
 )
@@ -99,7 +104,7 @@ def _kaboom_this_turn(log: list[str]) -> bool:
     """Whether the public log shows KABOOM! used since the current turn began (no attack may
     follow it this turn): its line after the latest turn's opening line."""
     for line in reversed(log):
-        if line.startswith("KABOOM!"):
+        if line.startswith(SKILL_NAME[KABOOM]):
             return True
         if line.startswith("— ") and "'s turn" in line:
             return False
@@ -112,15 +117,38 @@ def determinize(view: JSON, seat: int, rng: random.Random) -> State:
     pending = view.get("pending") or {}
     if view["phase"] != "play" or pending.get("kind") != "turn":
         raise IllegalAction("only a seat's own turn is searched")
-    priv = view["private"]
     n = int(view["players"])
     seats = view["seats"]
     turn_no = int(view["turn"])
-    intel = priv.get("intel")
+    intel = view["private"].get("intel")
     fresh = intel if intel is not None and intel.get("turn") == turn_no else None
+    actions = _deal_actions(view, seat, fresh, rng)
+    believers = _deal_believers(view, seat, fresh, rng)
+    skills = _deal_skills(view, seat, rng)
+    current = int(view["current"])
+    gate = [seats[k]["gate_copy"] for k in range(n)]
+    no_attack = gate[current] == SKILL_NAME[KABOOM] or _kaboom_this_turn(view["log"])
+    return State(
+        players=n, rng=Rng(rng.randrange(2**31)), phase="play", **actions, **believers, **skills,
+        role=[str(x["role"]) for x in seats],
+        leader=[x["leader"] for x in seats], steals=[int(x["steals"]) for x in seats],
+        imm_mental=[bool(x["immune_mental"]) for x in seats],
+        imm_physical=[bool(x["immune_physical"]) for x in seats],
+        skip=[bool(x["skips_next_turn"]) for x in seats], gate=gate,
+        gate_history=[[g] if g else [] for g in gate], hermit=[bool(x["hermit"]) for x in seats],
+        intel=[intel if k == seat else None for k in range(n)], deaths=[0] * n,
+        follower_draws=[0] * n, current=current, first=int(view["first"]), turn_no=turn_no,
+        round_no=int(view["round"]), used_kinds=list(view["actions_used"]),
+        extra=int(view["extra_actions"]), no_attack=no_attack, stack=[], log=list(view["log"]),
+        max_rounds=int(view["max_rounds"]))
 
-    # action cards
-    mine_a = [_uid(a["uid"]) for a in priv["actions"]]
+
+def _deal_actions(view: JSON, seat: int, fresh: JSON | None, rng: random.Random) -> dict[str, Any]:
+    """The hands, the action deck and its discards: the seat's own hand as it is, the one its
+    Info-Spy showed this turn as seen (if still the same size), the rest drawn at random."""
+    n = int(view["players"])
+    seats = view["seats"]
+    mine_a = [_uid(a["uid"]) for a in view["private"]["actions"]]
     pool_a = [c for c in range(N_ACTIONS) if c not in set(mine_a)]
     rng.shuffle(pool_a)
     hands: list[list[int]] = [[] for _ in range(n)]
@@ -136,11 +164,19 @@ def determinize(view: JSON, seat: int, rng: random.Random) -> State:
     action_discard = _take(pool_a, int(view["action_discard"]))
     if pool_a:
         raise IllegalAction("the view's action cards do not add up")
+    return {"action_deck": action_deck, "action_discard": action_discard, "hands": hands}
 
-    # believers
+
+def _deal_believers(view: JSON, seat: int, fresh: JSON | None,
+                    rng: random.Random) -> dict[str, Any]:
+    """The believers: the graveyard's types in order, the seat's own and (as seen this turn)
+    its Info-Spy's target's, the rest drawn at random; the box is what this table size leaves
+    out."""
+    n = int(view["players"])
+    seats = view["seats"]
     per_type = DECK_SIZE[n] // 5
     box = [c for c in range(N_BELIEVERS) if c % BELIEVER_COPIES >= per_type]
-    mine_b = [_uid(b["uid"]) for b in priv["believers"]]
+    mine_b = [_uid(b["uid"]) for b in view["private"]["believers"]]
     pool_b = [c for c in range(N_BELIEVERS)
               if c % BELIEVER_COPIES < per_type and c not in set(mine_b)]
     rng.shuffle(pool_b)
@@ -162,9 +198,16 @@ def determinize(view: JSON, seat: int, rng: random.Random) -> State:
     believer_deck = _take(pool_b, int(view["believer_deck"]))
     if pool_b:
         raise IllegalAction("the view's believers do not add up")
+    return {"believer_deck": believer_deck, "box": box, "graveyard": graveyard,
+            "removed": removed, "believers": believers}
 
-    # skills
-    own = priv["skill"]
+
+def _deal_skills(view: JSON, seat: int, rng: random.Random) -> dict[str, Any]:
+    """The skills: the seat's own and the revealed ones with their uses, the rest drawn at
+    random from those nobody shows."""
+    n = int(view["players"])
+    seats = view["seats"]
+    own = view["private"]["skill"]
     skill: list[int | None] = [None] * n
     revealed = [False] * n
     uses = [0] * n
@@ -186,35 +229,15 @@ def determinize(view: JSON, seat: int, rng: random.Random) -> State:
     skill_discard: list[int] = []
     if gone > 0:
         # only Impermanence of Life is ever discarded (revealed as its condition breaks)
-        skill_discard = [SKILL_NAMES.index("Impermanence of Life")]
+        skill_discard = [SKILL_KEYS.index(IMPERMANENCE)]
         placed |= set(skill_discard)
     pool_s = [c for c in range(N_SKILLS) if c not in placed]
     rng.shuffle(pool_s)
     for k in range(n):
         if skill[k] is None:
             skill[k] = pool_s.pop()
-    skill_deck = pool_s
-
-    current = int(view["current"])
-    gate = [seats[k]["gate_copy"] for k in range(n)]
-    no_attack = gate[current] == "KABOOM!" or _kaboom_this_turn(view["log"])
-    state = State(
-        players=n, rng=Rng(rng.randrange(2**31)), phase="play", action_deck=action_deck,
-        action_discard=action_discard, believer_deck=believer_deck, box=box,
-        graveyard=graveyard, removed=removed, skill_deck=skill_deck, skill_discard=skill_discard,
-        hands=hands, believers=believers, skill=skill, revealed=revealed, uses=uses,
-        round_uses=round_uses, role=[str(x["role"]) for x in seats],
-        leader=[x["leader"] for x in seats], steals=[int(x["steals"]) for x in seats],
-        imm_mental=[bool(x["immune_mental"]) for x in seats],
-        imm_physical=[bool(x["immune_physical"]) for x in seats],
-        skip=[bool(x["skips_next_turn"]) for x in seats], gate=gate,
-        gate_history=[[g] if g else [] for g in gate], hermit=[bool(x["hermit"]) for x in seats],
-        intel=[intel if k == seat else None for k in range(n)], deaths=[0] * n,
-        follower_draws=[0] * n, current=current, first=int(view["first"]), turn_no=turn_no,
-        round_no=int(view["round"]), used_kinds=list(view["actions_used"]),
-        extra=int(view["extra_actions"]), no_attack=no_attack, stack=[], log=list(view["log"]),
-        max_rounds=int(view["max_rounds"]))
-    return state
+    return {"skill_deck": pool_s, "skill_discard": skill_discard, "skill": skill,
+            "revealed": revealed, "uses": uses, "round_uses": round_uses}
 
 
 # ------------------------------------------------------------------------------ candidates
@@ -231,7 +254,7 @@ def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Ac
     if prompt.kind not in SEARCHED:
         return None
     acts = [dict(c.action) for c in prompt.choices]
-    if any(a.get("skill") == "Ascend with Me" for a in acts):
+    if any(a.get("skill") == SKILL_NAME[ASCEND_WITH_ME] for a in acts):
         return None
     if prompt.kind != "turn" or len(acts) <= TURN_CANDIDATES:
         return acts

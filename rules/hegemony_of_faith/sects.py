@@ -8,13 +8,23 @@ from __future__ import annotations
 
 from rules.engine import seat_name
 
-from .cards import ACTION_CARDS, SKILL_LIMIT, SKILL_NAMES, btype
+from .cards import (
+    ACTION_CARDS,
+    ASCEND_WITH_ME,
+    GATE_OF_TRUTH,
+    IMPERMANENCE,
+    SKILL_ACTIVATED,
+    SKILL_COPYABLE,
+    SKILL_HOLDER,
+    SKILL_KEYS,
+    SKILL_LIMIT,
+    SKILL_NAME,
+    SKILL_NAMES,
+    btype,
+)
 from .state import FOLLOWER, LEADER, WANDERER, Ctx, State
 
 HAND_LIMIT = 6
-NOT_COPYABLE = ("Impermanence of Life",)
-"""The one skill Gate of Truth may not copy (7-4). Gate of Truth itself needs no entry: the game
-has one card of each skill, so no other player can ever show a Gate of Truth to copy."""
 
 
 def sect_of(s: State, seat: int) -> int | None:
@@ -58,8 +68,14 @@ def skill_name(s: State, seat: int) -> str | None:
     return None if sk is None else SKILL_NAMES[sk]
 
 
-def _limit_ok(s: State, seat: int, name: str) -> bool:
-    lim = SKILL_LIMIT[name]
+def skill_key(s: State, seat: int) -> str | None:
+    """The key of the skill the seat holds (None without one)."""
+    sk = s.skill[seat]
+    return None if sk is None else SKILL_KEYS[sk]
+
+
+def _limit_ok(s: State, seat: int, key: str) -> bool:
+    lim = SKILL_LIMIT[SKILL_NAME[key]]
     if lim == "unlimited":
         return True
     if lim == "round":
@@ -69,49 +85,49 @@ def _limit_ok(s: State, seat: int, name: str) -> bool:
     return s.uses[seat] < int(lim)
 
 
-def own_skill_usable(s: State, seat: int, name: str) -> bool:
-    """The seat holds ``name`` itself, it is not sealed, and a use is left."""
-    if skill_name(s, seat) != name:
+def own_skill_usable(s: State, seat: int, key: str) -> bool:
+    """The seat holds the skill ``key`` itself, it is not sealed (its holder has the role it
+    needs), it is ever used at all, and a use is left."""
+    if skill_key(s, seat) != key or s.role[seat] != SKILL_HOLDER[key]:
         return False
-    if name == "Purple Hermit":
-        if s.role[seat] != FOLLOWER:
-            return False
-    elif s.role[seat] != LEADER:
+    if not SKILL_ACTIVATED[key]:
         return False
-    if name == "Impermanence of Life":
-        return False
-    return _limit_ok(s, seat, name)
+    return _limit_ok(s, seat, key)
 
 
-def revealed_elsewhere(s: State, seat: int, name: str) -> bool:
-    return any(k != seat and s.revealed[k] and skill_name(s, k) == name for k in range(s.players))
+def revealed_elsewhere(s: State, seat: int, key: str) -> bool:
+    return any(k != seat and s.revealed[k] and skill_key(s, k) == key for k in range(s.players))
 
 
-def gate_usable(s: State, seat: int, name: str) -> bool:
-    """``seat`` may use ``name`` by copying it with Gate of Truth (or through an active copy).
+def gate_usable(s: State, seat: int, key: str) -> bool:
+    """``seat`` may use the skill ``key`` by copying it with Gate of Truth (or through an active
+    copy).
 
     Gate of Truth is a Leader's skill, sealed in a Follower, except for one copy: Purple Hermit
     works only for a Follower, so a Follower may open the Gate to copy it (its timing is the
     copied skill's, 7-4)."""
-    if skill_name(s, seat) != "Gate of Truth":
+    if skill_key(s, seat) != GATE_OF_TRUTH:
         return False
-    if s.role[seat] != (FOLLOWER if name == "Purple Hermit" else LEADER):
+    if s.role[seat] != SKILL_HOLDER[key]:
         return False
+    name = SKILL_NAME[key]
     if s.gate[seat] == name and SKILL_LIMIT[name] == "unlimited":
         return True
-    if name in NOT_COPYABLE or name in s.gate_history[seat]:
+    if not SKILL_COPYABLE[key] or name in s.gate_history[seat]:
         return False
-    return revealed_elsewhere(s, seat, name) and _limit_ok(s, seat, "Gate of Truth")
+    return revealed_elsewhere(s, seat, key) and _limit_ok(s, seat, GATE_OF_TRUTH)
 
 
-def can_use(s: State, seat: int, name: str) -> bool:
-    return own_skill_usable(s, seat, name) or gate_usable(s, seat, name)
+def can_use(s: State, seat: int, key: str) -> bool:
+    return own_skill_usable(s, seat, key) or gate_usable(s, seat, key)
 
 
-def mark_used(ctx: Ctx, seat: int, name: str) -> None:
-    """Record one activation of ``name`` by ``seat`` (its own skill or a Gate of Truth copy)."""
+def mark_used(ctx: Ctx, seat: int, key: str) -> None:
+    """Record one activation of the skill ``key`` by ``seat`` (its own skill or a Gate of Truth
+    copy)."""
     s = ctx.s
-    if own_skill_usable(s, seat, name):
+    name = SKILL_NAME[key]
+    if own_skill_usable(s, seat, key):
         s.uses[seat] += 1
         s.round_uses[seat] += 1
         if not s.revealed[seat]:
@@ -133,8 +149,8 @@ def hand_limit(s: State, seat: int) -> int:
     """Six, plus one per Follower with Ascend with Me: the seat's own, or a Gate of Truth copy
     made this round (a copy that could still be made raises nothing)."""
     extra = 0
-    if s.role[seat] == LEADER and (own_skill_usable(s, seat, "Ascend with Me")
-                                   or s.gate[seat] == "Ascend with Me"):
+    if s.role[seat] == LEADER and (own_skill_usable(s, seat, ASCEND_WITH_ME)
+                                   or s.gate[seat] == SKILL_NAME[ASCEND_WITH_ME]):
         extra = len(followers(s, seat))
     return HAND_LIMIT + extra
 
@@ -212,12 +228,12 @@ def take_action_card(s: State, seat: int, name: str) -> int:
 def break_impermanence(ctx: Ctx, seat: int) -> None:
     """Impermanence of Life is revealed, discarded and replaced when its holder breaks a condition."""
     s = ctx.s
-    if skill_name(s, seat) != "Impermanence of Life":
+    if skill_key(s, seat) != IMPERMANENCE:
         return
     old = s.skill[seat]
     assert old is not None
     s.skill_discard.append(old)
-    ctx.say(f"{seat_name(seat)} reveals and discards Impermanence of Life: its condition is broken.")
+    ctx.say(f"{seat_name(seat)} reveals and discards {SKILL_NAME[IMPERMANENCE]}: its condition is broken.")
     s.uses[seat] = 0
     s.round_uses[seat] = 0
     s.revealed[seat] = False
