@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import dataclasses
 import logging
 import re
@@ -59,7 +58,7 @@ from .base import (
 from .dialect import POSTGRES
 from .migrations import scripts
 from .migrations import tables as schema_tables
-from .sql import Executor, Landed, Storage, boundary, row_to_game
+from .sql import Executor, Landed, Storage, boundary, doing, row_to_game
 
 log = logging.getLogger("herald.storage")
 
@@ -153,9 +152,6 @@ _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError,
                   asyncpg.exceptions.InternalClientError, OSError, TimeoutError)
 """What the driver raises: the server's errors, the client's, the network's, a timeout."""
 
-_doing: contextvars.ContextVar[str] = contextvars.ContextVar("herald_storage_doing", default="open")
-"""The storage method in progress in this task, named when a failure is logged (calls run
-concurrently on the pool, so this is per task, not per storage)."""
 
 
 def _kind(exc: BaseException) -> type[StorageError] | None:
@@ -432,12 +428,6 @@ class PostgresStorage(Storage):
         async with self._connection() as conn:
             yield _Connection(conn)
 
-    def _enter(self, doing: str) -> object:
-        return _doing.set(doing)
-
-    def _leave(self, token: object) -> None:
-        _doing.reset(token)  # type: ignore[arg-type]
-
     async def _lock_key(self, x: Executor, key: str) -> None:
         await x.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", key)
 
@@ -451,27 +441,22 @@ class PostgresStorage(Storage):
 
     # ------------------------------------------------------------ failures
 
-    def _fault(self, exc: BaseException, *, stored: bool | None = False) -> StorageError | None:
-        kind = _kind(exc)
-        if kind is None:
-            return None
-        where = f"the database {self.where}"
-        text = {
-            StorageBusy: f"{where} kept Herald waiting for more than {self.busy_timeout:g}s (rows "
-                         "locked by another process, or the server overloaded)",
-            StorageFull: f"could not write to {where}: the server's disk is full",
-            StorageReadOnly: f"{where} refused a write (a read-only server or transaction, or "
-                             "Herald's database user lacks the privilege)",
-            StorageCorrupt: f"{where} reports damaged data; restore it from a backup (pg_dump) "
-                            "or repair it before starting Herald again",
-            StorageUnavailable: f"{where} could not be reached just now",
-        }[kind]
-        if stored is None:
-            text += "; what was being committed may or may not be stored"
-        err = kind(f"{text} ({scrubbed(_cause(exc), self.url)}).", stored=stored)
-        log.log(logging.WARNING if kind is StorageBusy else logging.ERROR,
-                "%s failed: %s", _doing.get(), err)
-        return err
+    _FAULTS = {
+        StorageBusy: "{where} kept Herald waiting for more than {timeout}s (rows locked by "
+                     "another process, or the server overloaded)",
+        StorageFull: "could not write to {where}: the server's disk is full",
+        StorageReadOnly: "{where} refused a write (a read-only server or transaction, or Herald's "
+                         "database user lacks the privilege)",
+        StorageCorrupt: "{where} reports damaged data; restore it from a backup (pg_dump) or "
+                        "repair it before starting Herald again",
+        StorageUnavailable: "{where} could not be reached just now",
+    }
+
+    def _kind(self, exc: BaseException) -> type[StorageError] | None:
+        return _kind(exc)
+
+    def _cause(self, exc: BaseException) -> str:
+        return scrubbed(_cause(exc), self.url)
 
     @contextlib.asynccontextmanager
     async def _tx(self, landed: Landed | None = None) -> AsyncIterator[Executor]:
@@ -489,7 +474,7 @@ class PostgresStorage(Storage):
                 try:
                     await tr.rollback()
                 except _DRIVER_ERRORS as err:  # the server rolls back a lost session itself
-                    log.warning("%s: rolling back after %s failed too (%s)", _doing.get(),
+                    log.warning("%s: rolling back after %s failed too (%s)", doing.get(),
                                 scrubbed(_cause(exc), self.url), _cause(err))
                 raise
             try:
@@ -529,14 +514,7 @@ class PostgresStorage(Storage):
                     stored = await landed(_Connection(other))
             except _DRIVER_ERRORS:
                 stored = None
-        if stored:
-            log.warning("%s: the connection failed while committing (%s), but the change "
-                        "is stored", _doing.get(), scrubbed(_cause(exc), self.url))
-            return
-        fault = self._fault(exc, stored=stored)
-        if fault is None:
-            raise exc
-        raise fault from exc
+        self._settled(exc, stored, "the connection failed while committing")
 
     # ------------------------------------------------------------ opening
 
@@ -546,7 +524,7 @@ class PostgresStorage(Storage):
         Refuses (``StorageOpenError``, one sentence for the admin) an unreachable server, a
         refused login, a missing database, another program's tables, a newer Herald's schema or a
         read-only database — before writing anything. A failed open closes its connections."""
-        token = _doing.set("open")
+        token = doing.set("open")
         try:
             self._pool = await self._connect()
             version = await self.schema_version()
@@ -567,7 +545,7 @@ class PostgresStorage(Storage):
                 raise
             raise self._refusal(exc) from exc
         finally:
-            _doing.reset(token)
+            doing.reset(token)
 
     async def _connect(self) -> asyncpg.Pool:
         def traced(record: Any) -> None:

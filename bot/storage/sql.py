@@ -19,10 +19,12 @@ from __future__ import annotations
 import functools
 import hmac
 import json
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+from contextvars import ContextVar
+from typing import Any, ClassVar, Concatenate, ParamSpec, Protocol, TypeVar
 
 from .base import (
     COMPUTER_ID,
@@ -48,6 +50,7 @@ from .base import (
     Rater,
     RatingRow,
     SeatRow,
+    StorageBusy,
     StorageError,
     StorageUnavailable,
     TableCounts,
@@ -68,6 +71,8 @@ from .base import (
 )
 from .dialect import Dialect
 from .settings import SETTINGS_SELECT, SETTINGS_UPSERT, settings_from_row, settings_values
+
+log = logging.getLogger("herald.storage")
 
 
 class Executor(Protocol):
@@ -90,21 +95,23 @@ _S = TypeVar("_S", bound="Storage")
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
-_WAIT = object()
-"""What ``Storage._enter`` returns when the call must wait for its turn."""
+doing: ContextVar[str] = ContextVar("herald_storage_doing", default="open")
+"""The storage method in progress in this task, named when a failure is logged (PostgreSQL's
+calls run concurrently on its pool, so this is per task, not per storage)."""
 
 
 def boundary(method: Callable[Concatenate[_S, _P], Awaitable[_R]]
              ) -> Callable[Concatenate[_S, _P], Coroutine[Any, Any, _R]]:
-    """The storage's boundary around a method: its turn (``_enter``; SQLite: one statement group
-    at a time on the shared connection), and a driver error met in service leaving as the
-    :class:`StorageError` subclass ``_fault`` gives (keeping the driver's error as its cause)."""
-    doing = method.__name__.lstrip("_")
+    """The storage's boundary around a method: its turn (``_take_turn``; SQLite: one statement
+    group at a time on the shared connection), its name for the logs (:data:`doing`), and a
+    driver error met in service leaving as the :class:`StorageError` subclass ``_fault`` gives
+    (keeping the driver's error as its cause)."""
+    name = method.__name__.lstrip("_")
 
     async def wrapper(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        token = self._enter(doing)
-        if token is _WAIT:
-            token = await self._wait_turn(doing)
+        if not self._take_turn():
+            await self._wait_turn()
+        token = doing.set(name)
         try:
             return await method(self, *args, **kwargs)
         except self.driver_errors as exc:
@@ -113,7 +120,8 @@ def boundary(method: Callable[Concatenate[_S, _P], Awaitable[_R]]
                 raise
             raise fault from exc
         finally:
-            self._leave(token)
+            doing.reset(token)
+            self._leave()
 
     functools.update_wrapper(wrapper, method)
     return wrapper
@@ -221,21 +229,64 @@ class Storage(ABC):
 
     # ------------------------------------------------------------ what a backend provides
 
-    @abstractmethod
-    def _enter(self, doing: str) -> object:
-        """Begin a call named ``doing``: a token for ``_leave``, or ``_WAIT`` when the call must
-        wait for its turn (``_wait_turn`` then gives the token)."""
+    where: str
+    """The database as messages name it (a file's path, a URL without its password)."""
+    busy_timeout: float
+    """Seconds to wait for another writer's lock before ``StorageBusy``."""
+    _FAULTS: ClassVar[Mapping[type[StorageError], str]] = {}
+    """What a failure in service tells the admin, by kind (of ``{where}``, the database, and
+    ``{timeout}``, the busy timeout)."""
 
-    async def _wait_turn(self, doing: str) -> object:
-        raise NotImplementedError  # (a backend whose calls never wait)
+    def _take_turn(self) -> bool:
+        """Begin a call: False when it must wait for its turn (``_wait_turn``) first."""
+        return True
+
+    async def _wait_turn(self) -> None:
+        return None
+
+    def _leave(self) -> None:
+        """End a call (its turn)."""
+        return None
 
     @abstractmethod
-    def _leave(self, token: object) -> None: ...
+    def _kind(self, exc: BaseException) -> type[StorageError] | None:
+        """What a driver error means for Herald; None for a bug in Herald (SQL, a constraint),
+        which is not translated: it reaches the one place unexpected failures are logged in
+        full."""
 
     @abstractmethod
+    def _cause(self, exc: BaseException) -> str:
+        """The driver's own words, for the admin (never any SQL or parameters: they hold
+        states)."""
+
     def _fault(self, exc: BaseException, *, stored: bool | None = False) -> StorageError | None:
-        """The :class:`StorageError` for a driver error met in service (logged once); None for
-        a bug in Herald (bad SQL, a broken constraint), which goes on untranslated."""
+        """The :class:`StorageError` for a driver error met in service, logged here once with its
+        cause; None for a bug in Herald (see ``_kind``)."""
+        kind = self._kind(exc)
+        if kind is None:
+            return None
+        text = self._FAULTS[kind].format(where=f"the database {self.where}",
+                                         timeout=f"{self.busy_timeout:g}")
+        if stored is None:
+            text += "; what was being committed may or may not be stored"
+        err = kind(f"{text} ({self._cause(exc)}).", stored=stored)
+        log.log(logging.WARNING if kind is StorageBusy else logging.ERROR,
+                "%s failed: %s", doing.get(), err)
+        return err
+
+    def _settled(self, exc: BaseException, stored: bool | None, failure: str) -> None:
+        """After ``exc`` ended a commit, ``stored`` being what the database said of it since
+        (``Landed``; None: it could not be asked): return if the change is stored all the same
+        (a warning names the ``failure``), else raise what the caller must hear — that nothing
+        was stored, or that the outcome is unknown."""
+        if stored:
+            log.warning("%s: %s (%s), but the change is stored", doing.get(), failure,
+                        self._cause(exc))
+            return
+        fault = self._fault(exc, stored=stored)
+        if fault is None:
+            raise exc
+        raise fault from exc
 
     @abstractmethod
     def _session(self) -> AbstractAsyncContextManager[Executor]:

@@ -62,13 +62,13 @@ from .dialect import SQLITE
 from .migrations import scripts
 from .migrations import tables as schema_tables
 from .sql import (
-    _WAIT,
     EVENTS_PER_STATEMENT,
     LAST_EVENT,
     Executor,
     Landed,
     Storage,
     boundary,
+    doing,
     events_insert,
 )
 
@@ -494,14 +494,11 @@ class SqliteStorage(Storage):
     (bad SQL), not something to retry."""
 
     def __init__(self, path: str, *, busy_timeout: float = 5.0) -> None:
-        self.path = path
+        self.path = self.where = path
         self.busy_timeout = busy_timeout
-        """Seconds to wait for another process's write lock before ``StorageBusy``."""
         self._db: SqliteConnection | None = None
         self._lock = Turns()
         """One statement group at a time on the shared connection (see ``bot.turns``)."""
-        self._doing = "open"
-        """The method in progress (under the lock), named when a failure is logged."""
         self._inline = False
         """True once open: statements run on the event loop's own thread (see ``_run``)."""
         self._x_inline = _Inline(self)
@@ -515,18 +512,13 @@ class SqliteStorage(Storage):
 
     # ------------------------------------------------------------ turns and memory
 
-    def _enter(self, doing: str) -> object:
-        if not self._lock.take():  # (nearly always free: taken without a coroutine's cost)
-            return _WAIT
-        self._doing = doing
-        return None
+    def _take_turn(self) -> bool:
+        return self._lock.take()  # (nearly always free: taken without a coroutine's cost)
 
-    async def _wait_turn(self, doing: str) -> object:
+    async def _wait_turn(self) -> None:
         await self._lock.acquire()
-        self._doing = doing
-        return None
 
-    def _leave(self, token: object) -> None:
+    def _leave(self) -> None:
         self._lock.release()
 
     def forget(self, game_id: int | None = None) -> None:
@@ -655,29 +647,20 @@ class SqliteStorage(Storage):
 
     # ------------------------------------------------------------ failures
 
-    def _fault(self, exc: BaseException, *, stored: bool | None = False) -> StorageError | None:
-        """The :class:`StorageError` for a driver error met in service, logged here once with its
-        cause; None for a bug in Herald (see ``_kind``)."""
-        kind = _kind(exc) if isinstance(exc, sqlite3.Error) else None
-        if kind is None:
-            return None
-        where = f"the database {self.path}"
-        text = {
-            StorageBusy: f"{where} stayed locked by another process for more than "
-                         f"{self.busy_timeout:g}s",
-            StorageFull: f"could not write to {where}: the disk, a quota or a file-size limit is "
-                         "full, or the disk is failing",
-            StorageReadOnly: f"{where} is read-only; Herald needs to write to the file and its "
-                             "folder",
-            StorageCorrupt: f"{where} is damaged; {_RESTORE}",
-            StorageUnavailable: f"{where} could not be used just now",
-        }[kind]
-        if stored is None:
-            text += "; what was being committed may or may not be stored"
-        err = kind(f"{text} ({_cause(exc)}).", stored=stored)
-        log.log(logging.WARNING if kind is StorageBusy else logging.ERROR,
-                "%s failed: %s", self._doing, err)
-        return err
+    _FAULTS = {
+        StorageBusy: "{where} stayed locked by another process for more than {timeout}s",
+        StorageFull: "could not write to {where}: the disk, a quota or a file-size limit is full, "
+                     "or the disk is failing",
+        StorageReadOnly: "{where} is read-only; Herald needs to write to the file and its folder",
+        StorageCorrupt: "{where} is damaged; " + _RESTORE,
+        StorageUnavailable: "{where} could not be used just now",
+    }
+
+    def _kind(self, exc: BaseException) -> type[StorageError] | None:
+        return _kind(exc) if isinstance(exc, sqlite3.Error) else None
+
+    def _cause(self, exc: BaseException) -> str:
+        return _cause(exc)
 
     async def _rollback(self, why: str) -> None:
         """Undo the open transaction, if there still is one: after a full disk or an I/O error
@@ -687,7 +670,7 @@ class SqliteStorage(Storage):
             if self.db.in_transaction:
                 await self._x("ROLLBACK")
         except sqlite3.Error as err:
-            log.warning("%s: rolling back after %s failed too (%s)", self._doing, why, _cause(err))
+            log.warning("%s: rolling back after %s failed too (%s)", doing.get(), why, _cause(err))
 
     def _commit(self, conn: _Statements) -> None:
         """COMMIT (a method of its own, so that the fault tests can make it fail)."""
@@ -754,14 +737,7 @@ class SqliteStorage(Storage):
                 stored = await landed(_OnThread(self))
             except sqlite3.Error:
                 stored = None
-        if stored:
-            log.warning("%s: COMMIT reported an error (%s), but the change is stored",
-                        self._doing, _cause(exc))
-            return
-        fault = self._fault(exc, stored=stored)
-        if fault is None:
-            raise exc
-        raise fault from exc
+        self._settled(exc, stored, "COMMIT reported an error")
 
 
     # ------------------------------------------------------------ opening
@@ -773,7 +749,6 @@ class SqliteStorage(Storage):
         SQLite database, another program's database, from a newer Herald, damaged (``PRAGMA
         quick_check``) or read-only — before writing anything to it. A failed open closes its
         connection (a live one keeps the process from exiting) and removes a file it created."""
-        self._doing = "open"
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             raise StorageOpenError(
                 f"Herald needs SQLite {'.'.join(map(str, MIN_SQLITE))} or newer (RETURNING, "
