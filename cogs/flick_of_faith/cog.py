@@ -37,8 +37,8 @@ from bot.session import Decision, Ticket
 from bot.storage import GameRow
 from bot.text import NO_PINGS, clip, humanise
 from bot.views import Claims, checked_ticket, choice_view
+from rules.flick_of_faith import gods, temples
 from rules.flick_of_faith import map as board
-from rules.flick_of_faith import temples
 
 from .placement import placement_image, problem_for
 from .render import aim_alt, aim_image
@@ -419,10 +419,10 @@ class FlickCog(commands.Cog):
             if found is None:
                 raise TableError("you are not playing in this game — only seated players can flick.")
             mission, seat, answers = True, found, NO_DECISION
-        god = snap.view(seat)["gods"][seat] or ""
+        hand = gods.rule(snap.view(seat)["gods"][seat]).hand
         title = "Flick" if op == "flick" else "Preview aim (private)"
         await interaction.response.send_modal(self.herald.forms.modal(
-            f"fof_{op}", game_id, answers, title, flick_inputs(mission=mission, dagda=god == "dagda")))
+            f"fof_{op}", game_id, answers, title, flick_inputs(mission=mission, dagda=hand)))
 
     async def flick_submitted(self, interaction: discord.Interaction, game_id: int, ticket: Ticket,
                               values: dict[str, str]) -> None:

@@ -316,7 +316,7 @@ def _players(c: Canvas, view: JSON, who: list[str], y: int) -> int:
         first = " · 1st player" if view["first_player"] == k and view["phase"] not in ("gods", "setup_flick") else ""
         c.text((x + 12, yy + 48), _god(view, k) + first, SMALL, width=cw - 24)
         hand = ", ".join(plural(m, kd) for kd, m in view["supply"][k].items() if m) or "no prophets"
-        extra = ", Heart" if view["gods"][k] == "freja" and view["heart_ready"] else ""
+        extra = ", Heart" if gods.rule(view["gods"][k]).heart and view["heart_ready"] else ""
         c.text((x + 12, yy + 80), f"To flick: {hand}{extra}", SMALL, PALETTE["muted"], width=cw - 24)
         built = sum(1 for d in view["discs"] if d["kind"] == "temple" and d.get("owner") == k)
         left = int(view["temples"][k])

@@ -2,7 +2,8 @@
 
 Modules: ``map`` (layout), ``geometry`` (inside-or-touching tests), ``discs`` (sizes and masses),
 ``physics`` (pymunk sliding), ``flick`` (actions to physics input, wobble), ``scoring``,
-``gods`` and ``laws`` (+ their JSON data), ``state``, ``engine``, ``aim`` (preview), ``bot``.
+``gods`` and ``laws`` (their JSON data and a rule per key), ``powers`` (the hooks those rules
+name), ``state``, ``engine``, ``aim`` (preview), ``bot``.
 """
 
 from .engine import FlickOfFaith

@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.engine import IllegalAction
 
-from . import flick, physics
+from . import flick, laws, physics
 
 JSON = dict[str, Any]
 
@@ -45,7 +45,7 @@ def plan_from_view(view: JSON, seat: int, angle: float, power: float, *, piece: 
     in_corner = list(view["in_corner"]) if mine else []
     pieces: list[str] = []
     if not in_corner:
-        pieces = flick.pieces_for_flick(view["supply"][seat], piece, "twin_flight" in law_keys,
+        pieces = flick.pieces_for_flick(view["supply"][seat], piece, laws.twin(law_keys),
                                         view["turn_extra"] if mine else None) or ["prophet"]
     return flick.plan(view["discs"], seat=seat, corner=corner, gods=view["gods"],
                       law_keys=law_keys, angle=angle, power=power, pieces=pieces,

@@ -19,7 +19,7 @@ from typing import Any
 
 from rules.engine import Action, Prompt
 
-from . import aim, flick, geometry, physics, scoring, temples
+from . import aim, flick, geometry, gods, laws, physics, powers, scoring, temples
 from . import map as board
 from .discs import KINDS, PROPHET_KINDS
 from .physics import DECEL, power_for_distance
@@ -27,14 +27,6 @@ from .physics import DECEL, power_for_distance
 JSON = dict[str, Any]
 CANDIDATES = 8
 """How many candidate flicks the computer player simulates (raise it for a stronger bot)."""
-
-ANUBIS_HIT = 12.0
-"""Extra slide distance Anubis puts into a shot at an enemy disc (others: 6)."""
-
-LAW_TASTE = {
-    "tithe": -1.0, "king_ape": 0.0, "eyes_closed": -0.5, "weak_hand": -0.3, "grand_tour": 0.5,
-    "pilgrimage": 0.5, "consecration": 0.5, "divine_right": 0.3, "sealed_gates": -0.3,
-}
 
 
 def choose(view: JSON, prompt: Prompt, rng: random.Random, candidates: int | None = None) -> Action:
@@ -47,7 +39,7 @@ def choose(view: JSON, prompt: Prompt, rng: random.Random, candidates: int | Non
         return {"type": "flick", "angle": 0.0, "power": round(min(10.0, power_for_distance(d)), 2)}
     if prompt.kind == "vote":
         return _vote(view, seat, rng)
-    if prompt.kind == "anubis":
+    if prompt.kind == powers.SECOND_CHANCE:
         return {"type": "anubis", "reflick": True}
     if prompt.kind == "build":
         return _build(view, seat, prompt)
@@ -58,12 +50,8 @@ def _vote(view: JSON, seat: int, rng: random.Random) -> Action:
     up, low = (c["key"] for c in view["council"])
     leader = view["vp"][seat] == max(view["vp"]) and max(view["vp"]) > 0
 
-    def taste(k: str) -> float:
-        t = LAW_TASTE.get(k, 0.0)
-        if k == "tithe":
-            t = -2.0 if leader else 1.0
-        if k == "last_first":
-            t = -0.5 if leader else 0.5
+    def taste(k: str) -> float:  # (each law's taste, while leading or not: ``LawRule.taste``)
+        t = laws.rule(k).taste[0 if leader else 1]
         return t + rng.uniform(-0.4, 0.4)
 
     return {"type": "vote", "thumb": "up" if taste(up) >= taste(low) else "down"}
@@ -157,7 +145,7 @@ def evaluate(view: JSON, seat: int, discs: list[JSON]) -> float:
     mine = res[seat]["vp"]
     rival = max((res[k]["vp"] for k in range(players) if k != seat), default=0)
     u = float(mine) - 0.6 * float(rival)
-    can_build = "sealed_gates" not in law_keys and view["temples"][seat] > 0
+    can_build = laws.builds_allowed(law_keys) and view["temples"][seat] > 0
     for d in discs:
         if d["owner"] != seat or d["kind"] not in PROPHET_KINDS:
             continue
@@ -170,18 +158,19 @@ def evaluate(view: JSON, seat: int, discs: list[JSON]) -> float:
 
 
 def _targets(view: JSON, seat: int) -> list[tuple[float, float, float]]:
-    """(x, y, extra distance) aim points, most promising first. Anubis loses little when his disc
-    flies off after a hard hit (he may flick it again), so his shots at enemy discs are harder."""
+    """(x, y, extra distance) aim points, most promising first. Shots at enemy discs aim the
+    god's ``hit_reach`` beyond them (Anubis loses little when his disc flies off after a hard hit,
+    he may flick it again, so his are harder)."""
     out: list[tuple[float, float, float]] = []
     presence = {geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius)
                 for d in view["discs"] if d["owner"] == seat}
     cities = sorted(board.ISLANDS, key=lambda i: (i.index in presence, i.index))
-    anubis = view["gods"][seat] == "anubis"
+    reach = gods.rule(view["gods"][seat]).hit_reach
     hits: list[tuple[float, float, float]] = []
     for d in view["discs"]:
         if d["owner"] not in (None, seat) and d["kind"] in PROPHET_KINDS + ("temple",):
             if geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius) is not None:
-                extra = 0.0 if d["kind"] == "temple" else (ANUBIS_HIT if anubis else 6.0)
+                extra = 0.0 if d["kind"] == "temple" else reach
                 hits.append((d["x"], d["y"], extra))
     for isl in cities:
         out.append((isl.x, isl.y, 0.0))
@@ -252,10 +241,11 @@ def _ranked_flicks(view: JSON, seat: int, candidates: int = CANDIDATES, *,
     decel = float(view.get("decel", DECEL))
     base = aim.plan_from_view(view, seat, 0.0, 5.0)
     origin = next((b.x, b.y) for b in base.bodies if b.id == base.flicked)
-    heart = (view["gods"][seat] == "freja" and view["heart_ready"] and not view["in_corner"]
+    own = gods.rule(view["gods"][seat])
+    heart = (own.heart and view["heart_ready"] and not view["in_corner"]
              and view.get("turn_extra") is None and sum(view["supply"][seat].values()) <= 1)
     piece = "heart" if heart else None
-    dagda = view["gods"][seat] == "dagda"
+    dagda = own.hand
     options: list[JSON] = []
     for tx, ty, extra in _targets(view, seat):
         dist = math.hypot(tx - origin[0], ty - origin[1])

@@ -61,7 +61,7 @@ from rules.engine import (
 
 from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
 from ..text import count, number
-from . import flick, geometry, gods, laws, physics, scoring, temples
+from . import flick, geometry, gods, laws, physics, powers, scoring, temples
 from . import map as board
 from .discs import KINDS, PROPHET_KINDS
 from .state import DiscD, FlickState, state_from_json, state_to_json
@@ -221,6 +221,7 @@ class FlickOfFaith(Engine[FlickState]):
         return []
 
     def _mission_prompt(self, s: FlickState, seat: int) -> Prompt:
+        own = gods.rule(s.gods[seat])
         if s.stage == "flick":
             bits = []
             if s.in_corner:
@@ -235,18 +236,19 @@ class FlickOfFaith(Engine[FlickState]):
                 kinds = [k for k in PROPHET_KINDS if s.supply[seat].get(k, 0)]
                 if len(kinds) > 1:
                     bits.append(f"Optional \"piece\": {', '.join(kinds)} (default {kinds[0]}).")
-                if s.gods[seat] == "freja" and s.heart_ready:
-                    bits.append("Freja: \"piece\": \"heart\" flicks your Heart instead (once per Generation).")
-                if "twin_flight" in s.laws:
+                if own.heart and s.heart_ready:
+                    bits.append(f"{gods.name(s.gods[seat])}: \"piece\": \"heart\" flicks your Heart "
+                                "instead (once per Generation).")
+                if laws.twin(s.laws):
                     bits.append("Twin Flight: two of your prophets are placed in a line; you flick the rear one.")
-            if s.gods[seat] == "dagda":
+            if own.hand:
                 bits.append("Dagda: optional \"hand\": I, II, III, IV or navel stands the Hand of God beyond it.")
             bits.append(PROMPT_ANGLE + ".")
             pieces = self._piece_options(s, seat) if not s.in_corner and not s.turn.get("extra") else []
             params = {
                 **_flick_ranges(), "pieces": pieces,
                 "piece_default": flick.default_piece(s.supply[seat]) if pieces else None,
-                "hand_targets": list(board.HAND_TARGETS) if s.gods[seat] == "dagda" else [],
+                "hand_targets": list(board.HAND_TARGETS) if own.hand else [],
                 "in_corner": bool(s.in_corner), "attempt": s.attempts + 1,
                 "max_attempts": flick.REFLICK_LIMIT,
             }
@@ -257,11 +259,14 @@ class FlickOfFaith(Engine[FlickState]):
                 if s.in_corner else ()
             return Prompt(seat, "flick", " ".join(bits), leave, free_form="flick",
                           timeout_note="the computer player flicks for you", params=params)
-        if s.stage == "anubis":
+        if s.stage == powers.SECOND_CHANCE:
             kind = s.turn.get("fallen_kind", "prophet")
-            return Prompt(seat, "anubis", f"Anubis: your {kind} left the map. Return it to your corner and flick it again?",
-                          (Choice("Flick it again", {"type": "anubis", "reflick": True}),
-                           Choice("Leave it in the reserve", {"type": "anubis", "reflick": False})),
+            return Prompt(seat, powers.SECOND_CHANCE,
+                          f"{gods.name(s.gods[seat])}: your {kind} left the map. Return it to your "
+                          "corner and flick it again?",
+                          (Choice("Flick it again", {"type": powers.SECOND_CHANCE, "reflick": True}),
+                           Choice("Leave it in the reserve",
+                                  {"type": powers.SECOND_CHANCE, "reflick": False})),
                           timeout_note="the fallen prophet is flicked again by the computer player")
         if s.stage == "build":
             return self._build_prompt(s, seat)
@@ -276,7 +281,7 @@ class FlickOfFaith(Engine[FlickState]):
         """What a fresh Mission flick's ``piece`` may name: a prophet kind in supply, or Freja's
         Heart while it is ready."""
         out = [k for k in PROPHET_KINDS if s.supply[seat].get(k, 0) > 0]
-        if s.gods[seat] == "freja" and s.heart_ready:
+        if gods.rule(s.gods[seat]).heart and s.heart_ready:
             out.append("heart")
         return out
 
@@ -299,7 +304,7 @@ class FlickOfFaith(Engine[FlickState]):
                     quick.append(Choice(f"Temple on the city of island {isl.name}",
                                         {"type": "build", "x": isl.x, "y": isl.y, "prophet": o["id"]}))
         cities = ", ".join(sorted({board.ISLANDS[o["city"]].name for o in options}))
-        where = "any island" if s.gods[seat] == "zeus" else f"island {cities}"
+        where = "any island" if gods.rule(s.gods[seat]).builds_anywhere else f"island {cities}"
         text = (f"Build a temple: your prophet touches the city of island {cities}. Place the temple "
                 f"anywhere on {where} (wholly on the island, on free ground), or stop building.")
         params = {"prophets": options, "max_distance": temples.MAX_DISTANCE,
@@ -313,11 +318,12 @@ class FlickOfFaith(Engine[FlickState]):
         """Each of the seat's prophets touching a city: its id, kind, city and the islands its
         temple may go to (that island; any island for Zeus)."""
         out: list[dict[str, Any]] = []
+        anywhere = gods.rule(s.gods[seat]).builds_anywhere
         for d in self._city_prophets(s, seat):
             city = geometry.city_at(d["x"], d["y"], KINDS[d["kind"]].radius)
             assert city is not None
             out.append({"id": d["id"], "kind": d["kind"], "city": city,
-                        "islands": list(range(4)) if s.gods[seat] == "zeus" else [city]})
+                        "islands": list(range(4)) if anywhere else [city]})
         return out
 
     def _city_prophets(self, s: FlickState, seat: int) -> list[DiscD]:
@@ -340,7 +346,7 @@ class FlickOfFaith(Engine[FlickState]):
             self._vote(s, seat, action["thumb"], ev)
         elif kind == "flick":
             self._mission_flick(s, seat, action, ev)
-        elif kind == "anubis":
+        elif kind == powers.SECOND_CHANCE:
             self._anubis(s, seat, bool(action["reflick"]), ev)
         elif kind == "build":
             if action["type"] == "build_done":
@@ -380,7 +386,7 @@ class FlickOfFaith(Engine[FlickState]):
             if after.phase == before.phase and after.council == before.council:
                 return None
             return "everyone has voted, so the votes are out"
-        if kind in ("leave", "build", "anubis", "reuse"):
+        if kind in ("leave", "build", powers.SECOND_CHANCE, "reuse"):
             return None
         return "that kind of move is final in Flick of Faith"
 
@@ -395,7 +401,8 @@ class FlickOfFaith(Engine[FlickState]):
         for k in range(s.players):
             g = s.picks[str(k)]
             s.gods[k] = g
-            s.pool[k] = {"prophet": per - 1, "sphinx": 1} if g == "ra" else {"prophet": per}
+            swap = gods.rule(g).swap
+            s.pool[k] = {"prophet": per - 1, swap: 1} if swap is not None else {"prophet": per}
             s.supply[k] = dict(s.pool[k])
         s.picks = {}
         ev.append(Event("The gods are revealed: " + ", ".join(
@@ -492,10 +499,9 @@ class FlickOfFaith(Engine[FlickState]):
             chosen, how = upper, "more thumbs up"
         elif downs > ups:
             chosen, how = lower, "more thumbs down"
-        elif "themis" in s.gods and s.players > 2:
-            themis = s.gods.index("themis")
-            chosen = upper if s.votes[str(themis)] == "up" else lower
-            how = "a tie, settled by Themis's vote"
+        elif (caster := gods.seat_with(s.gods, lambda r: r.casting_vote)) is not None and s.players > 2:
+            chosen = upper if s.votes[str(caster)] == "up" else lower
+            how = f"a tie, settled by {gods.name(s.gods[caster])}'s vote"
         else:
             pair = [upper, lower]
             s.rng.shuffle(pair)
@@ -511,36 +517,20 @@ class FlickOfFaith(Engine[FlickState]):
         self._start_mission(s, ev)
 
     def _law_enters(self, s: FlickState, key: str, ev: list[Event]) -> None:
-        if key == "templars":
-            for k in range(s.players):
-                s.pool[k]["templar"] = s.pool[k].get("templar", 0) + 2
-                s.supply[k]["templar"] = s.supply[k].get("templar", 0) + 2
-            ev.append(Event("Every player gains 2 Templars."))
-        elif key == "tithe":
-            top = max(s.vp)
-            payers = [k for k in range(s.players) if s.vp[k] == top and top > 0]
-            for k in payers:
-                s.vp[k] = max(0, s.vp[k] - 2)
-            if payers:
-                ev.append(Event("Tithe: " + ", ".join(seat_name(k) for k in payers) + " pay 2 VP."))
-        elif key == "iconoclasm":
-            gone = [d for d in s.discs if d["kind"] == "temple"
-                    and geometry.city_at(d["x"], d["y"], KINDS["temple"].radius) is not None]
-            for d in gone:
-                s.temples[d["owner"]] += 1
-                s.discs.remove(d)
-            if gone:
-                ev.append(Event("Iconoclasm: temples on cities fall — " + ", ".join(f"{seat_name(d['owner'])}'s" for d in gone) + "."))
+        hook = laws.rule(key).enters
+        if hook is not None:
+            hook(s, s.active if s.active is not None else 0, ev)
 
     # ---------------------------------------------------------------------------- mission
     def _start_mission(self, s: FlickState, ev: list[Event]) -> None:
         s.phase = "mission"
-        if "king_ape" in s.laws:
-            s.discs = [d for d in s.discs if d["kind"] != "king_ape"]
-            self._add_disc(s, "king_ape", None, board.CENTRE[0], board.CENTRE[1])
-        step = -1 if "procession" in s.laws else 1
+        for kind in laws.guardians(s.laws):  # (the King Ape) back on the navel
+            s.discs = [d for d in s.discs if d["kind"] != kind]
+            self._add_disc(s, kind, None, board.CENTRE[0], board.CENTRE[1])
+        in_force = laws.rules(s.laws)
+        step = -1 if any(r.reverse for r in in_force) else 1
         start = s.first_player
-        if "last_first" in s.laws:
+        if any(r.fewest_first for r in in_force):
             base = [(s.first_player + step * i) % s.players for i in range(s.players)]
             low = min(s.vp)
             start = next(k for k in base if s.vp[k] == low)
@@ -586,8 +576,9 @@ class FlickOfFaith(Engine[FlickState]):
         angle, power, got = _read_flick(action, "a flick", mission=True)
         piece: str | None = got.get("piece")
         hand: str | None = got.get("hand")
-        if hand is not None and (s.gods[seat] != "dagda" or hand not in board.HAND_TARGETS):
-            allowed = ", ".join(board.HAND_TARGETS) if s.gods[seat] == "dagda" else "only Dagda may use it"
+        dagda = gods.rule(s.gods[seat]).hand
+        if hand is not None and (not dagda or hand not in board.HAND_TARGETS):
+            allowed = ", ".join(board.HAND_TARGETS) if dagda else "only Dagda may use it"
             raise IllegalAction(f"hand {hand[:20]!r} is not allowed: {allowed}.")
         pieces: list[str] = []
         if not s.in_corner:
@@ -597,7 +588,7 @@ class FlickOfFaith(Engine[FlickState]):
                 if piece not in allowed_pieces:
                     raise IllegalAction(f"piece {piece[:20]!r} is not available; choose one of: "
                                         f"{', '.join(allowed_pieces)}.")
-            pieces = flick.pieces_for_flick(s.supply[seat], piece, "twin_flight" in s.laws, extra)
+            pieces = flick.pieces_for_flick(s.supply[seat], piece, laws.twin(s.laws), extra)
             if extra is not None:
                 s.turn["extra"] = None
             for k in pieces:
@@ -664,12 +655,12 @@ class FlickOfFaith(Engine[FlickState]):
         s.in_corner = []
         s.attempts = 0
         # Anubis: the first of his prophets to leave the map this turn may be flicked again
-        if s.gods[seat] == "anubis" and not s.turn.get("anubis_used"):
+        if gods.rule(s.gods[seat]).second_chance and not s.turn.get("anubis_used"):
             mine = [k for (i, k, o, to) in s.turn.get("fell_log", []) if o == seat and k in PROPHET_KINDS and to == "reserve"]
             if mine:
                 s.turn["anubis_used"] = True
                 s.turn["fallen_kind"] = mine[0]
-                s.stage = "anubis"
+                s.stage = powers.SECOND_CHANCE
                 return
         self._after_flicks(s, ev)
 
@@ -692,18 +683,18 @@ class FlickOfFaith(Engine[FlickState]):
         """A prophet-kind disc leaves the map: to the reserve (or back to hand: Lost Sheep)."""
         owner = d["owner"]
         if d["kind"] in PROPHET_KINDS and owner is not None:
-            if "lost_sheep" in s.laws and not s.lost_sheep[owner]:
+            if any(r.first_fall_returns for r in laws.rules(s.laws)) and not s.lost_sheep[owner]:
                 s.lost_sheep[owner] = True
                 s.supply[owner][d["kind"]] = s.supply[owner].get(d["kind"], 0) + 1
                 return "hand"
-            if (s.gods[owner] == "anubis" and s.phase == "mission" and owner != s.active
+            if (gods.rule(s.gods[owner]).second_chance and s.phase == "mission" and owner != s.active
                     and (s.players == 2 or not s.turn.get("anubis_saved"))):
                 # Anubis on another player's turn: the first of his prophets knocked off the
                 # map (with two players, every one) goes back to his hand, to be flicked again
                 # on a later turn.
                 s.turn["anubis_saved"] = True
                 s.supply[owner][d["kind"]] = s.supply[owner].get(d["kind"], 0) + 1
-                return "anubis"
+                return powers.SECOND_CHANCE
             s.reserve[owner] += 1
             return "reserve"
         if d["kind"] == "temple" and owner is not None:
@@ -723,7 +714,8 @@ class FlickOfFaith(Engine[FlickState]):
             to = self._to_reserve(s, d)
             s.turn.setdefault("fell_log", []).append([i, d["kind"], d["owner"], to])
             who = seat_name(d["owner"]) + "'s " if d["owner"] is not None else "the "
-            note = {"hand": " (back to hand: Lost Sheep)", "anubis": " (back to hand: Anubis)"}.get(to, "")
+            note = {"hand": " (back to hand: Lost Sheep)",
+                    powers.SECOND_CHANCE: " (back to hand: Anubis)"}.get(to, "")
             fallen.append(who + d["kind"].replace("_", " ") + note)
         fell = set(out.fell)
         for d in s.discs:
@@ -747,7 +739,7 @@ class FlickOfFaith(Engine[FlickState]):
             self._after_flicks(s, ev)
 
     def _after_flicks(self, s: FlickState, ev: list[Event]) -> None:
-        if "sealed_gates" not in s.laws and self._city_prophets(s, s.active if s.active is not None else 0):
+        if laws.builds_allowed(s.laws) and self._city_prophets(s, s.active if s.active is not None else 0):
             s.stage = "build"
             return
         self._finish_turn(s, ev)
@@ -804,9 +796,11 @@ class FlickOfFaith(Engine[FlickState]):
         island, _ = temples.nearest_island(x, y)
         verb = "moves a temple to" if moved is not None else "builds a temple on"
         ev.append(Event(f"{seat_name(seat)} {verb} {temples.describe(island, x, y)}."))
-        if "consecration" in s.laws:
-            s.vp[seat] += 1
-            ev.append(Event(f"Consecration: {seat_name(seat)} gains 1 VP."))
+        for key in s.laws:
+            vp = laws.rule(key).temple_vp
+            if vp:
+                s.vp[seat] += vp
+                ev.append(Event(f"{laws.name(key)}: {seat_name(seat)} gains {vp} VP."))
         s.stage = "build" if self._city_prophets(s, seat) else ""
         if not s.stage:
             self._finish_turn(s, ev)
@@ -829,37 +823,19 @@ class FlickOfFaith(Engine[FlickState]):
                 s.discs.remove(d)
                 s.temples[d["owner"]] += 1
                 ev.append(Event(f"{seat_name(d['owner'])}'s temple was pushed into the sea and returns to supply."))
-        # Morrigan drowns the enemy prophets she struck that now rest in the sea
-        if s.gods[seat] == "morrigan":
-            struck = set(s.turn.get("struck", []))
-            for d in [x for x in s.discs if x["id"] in struck]:
-                if d["kind"] in PROPHET_KINDS and d["owner"] not in (None, seat) and self._in_sea(s, d):
-                    s.discs.remove(d)
-                    s.reserve[d["owner"]] += 1
-                    ev.append(Event(f"Morrigan's crows drown {seat_name(d['owner'])}'s {d['kind']} in the sea."))
-        # the Kraken takes prophets resting in the sea
-        if "kraken" in s.laws:
-            for d in [x for x in s.discs if x["kind"] in PROPHET_KINDS and self._in_sea(s, x)]:
-                s.discs.remove(d)
-                s.reserve[d["owner"]] += 1
-                ev.append(Event(f"The Kraken drags {seat_name(d['owner'])}'s {d['kind']} under."))
+        # the active god's power at the end of its turn (Morrigan's crows), then the laws' (the
+        # Kraken)
+        own = gods.rule(s.gods[seat]).turn_end
+        for hook in [own, *(r.turn_end for r in laws.rules(s.laws))]:
+            if hook is not None:
+                hook(s, seat, ev)
         self._next_turn(s, ev)
-
-    @staticmethod
-    def _in_sea(s: FlickState, d: DiscD) -> bool:
-        r = KINDS[d["kind"]].radius
-        return geometry.island_at(d["x"], d["y"], r) is None and not geometry.on_navel(d["x"], d["y"], r)
 
     # ---------------------------------------------------------------------------- worship
     def _worship(self, s: FlickState, ev: list[Event]) -> None:
-        if "tornado" in s.laws:
-            i = s.rng.randint(0, 3)
-            hit = [d for d in s.discs if d["kind"] in PROPHET_KINDS
-                   and geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius) == i]
-            for d in hit:
-                s.discs.remove(d)
-                s.reserve[d["owner"]] += 1
-            ev.append(Event(f"The Tornado strikes island {board.ISLANDS[i].name}: {count(len(hit), 'prophet')} blown away."))
+        for law in laws.rules(s.laws):  # (the Tornado)
+            if law.before_worship is not None:
+                law.before_worship(s, s.active if s.active is not None else 0, ev)
         res = scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)
         lines = []
         for k in range(s.players):

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import geometry, laws
+from . import geometry, gods, laws
 from . import map as board
 from .discs import KINDS, PROPHET_KINDS
 from .physics import Body, launch_velocity
@@ -35,10 +35,8 @@ WOBBLE_POWER = (0.02, 0.008)
 grows with power to the 1.7th, so a long shot's length is much less certain than a short one's
 (at power 6, the navel's distance, about ±12%: was ±7% with (0.012, 0.005))."""
 HAND_ID = -1
-TYR_MASS = 2.0
-TYR_MASS_TWO_PLAYERS = 1.7
-"""Tyr's Iron Will: his prophet-kind discs weigh this many times as much as usual (less in a
-two-player game, where the heavier discs made him too strong)."""
+TYR_MASS = gods.TYR_MASS
+TYR_MASS_TWO_PLAYERS = gods.TYR_MASS_TWO_PLAYERS
 
 
 def wobble_sd(power: float, law_keys: Sequence[str]) -> tuple[float, float]:
@@ -48,16 +46,18 @@ def wobble_sd(power: float, law_keys: Sequence[str]) -> tuple[float, float]:
             (WOBBLE_POWER[0] + WOBBLE_POWER[1] * power) * f)
 
 
-def mass_scale(kind: str, owner: int | None, gods: Sequence[str | None]) -> float:
-    """Tyr's prophets (templars and Sphinx too) are heavier: ``TYR_MASS`` times the usual,
-    ``TYR_MASS_TWO_PLAYERS`` with two players (``gods`` has one entry per seat)."""
-    if owner is not None and kind in PROPHET_KINDS and gods[owner] == "tyr":
-        return TYR_MASS_TWO_PLAYERS if len(gods) == 2 else TYR_MASS
+def mass_scale(kind: str, owner: int | None, seat_gods: Sequence[str | None]) -> float:
+    """How heavy a disc is against the usual: its owner's god's ``mass`` for a prophet-kind disc
+    (Tyr's, templars and Sphinx too, ``TYR_MASS`` times the usual, ``TYR_MASS_TWO_PLAYERS`` with
+    two players), else 1 (``seat_gods`` has one entry per seat)."""
+    if owner is not None and kind in PROPHET_KINDS:
+        many, two = gods.rule(seat_gods[owner]).mass
+        return two if len(seat_gods) == 2 else many
     return 1.0
 
 
-def bodies_of(discs: Sequence[DiscD], gods: Sequence[str | None]) -> list[Body]:
-    return [Body(d["id"], d["kind"], d["x"], d["y"], mass_scale(d["kind"], d["owner"], gods))
+def bodies_of(discs: Sequence[DiscD], seat_gods: Sequence[str | None]) -> list[Body]:
+    return [Body(d["id"], d["kind"], d["x"], d["y"], mass_scale(d["kind"], d["owner"], seat_gods))
             for d in discs]
 
 

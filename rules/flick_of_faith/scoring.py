@@ -1,9 +1,11 @@
 """Presence, Domination, navel scoring and Worship (rulebook: Glossary, Mission b, Worship a–b).
 
 Counts use the geometry tests: a prophet (of any kind) or a temple is on an island when it is
-inside or touching the island's border. Laws and gods that change scoring are applied here:
-King Ape (an island it touches scores nothing), Flood (smaller islands), Divine Right,
-Grand Tour, Pilgrimage (in the engine), Freja's Heart and Themis's Scales.
+inside or touching the island's border. What the laws and gods in play change about scoring
+is read from their rules (:data:`.laws.RULES`, :data:`.gods.RULES`): a disc on the navel whose
+islands score nothing (the King Ape), smaller islands (Flood), Domination's value (Divine Right),
+a bonus for Presence on many islands (Grand Tour), the navel's bonus (Pilgrimage), enemy
+prophets won by a token (Freja's Heart) and a point for a tie (Themis's Scales).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import geometry, laws
+from . import gods as pantheon
 from .discs import HEART_REACH, KINDS, PROPHET_KINDS
 
 DiscD = dict[str, Any]
@@ -21,21 +24,27 @@ THEMIS_MIN_TIE = 2
 
 
 def ape_islands(discs: Sequence[DiscD]) -> set[int]:
-    """Islands the King Ape touches (they score nothing)."""
+    """Islands touched by a disc that a law stands on the navel (the King Ape): they score
+    nothing while that law is in force."""
     out: set[int] = set()
     for d in discs:
-        if d["kind"] == "king_ape":
-            i = geometry.island_at(d["x"], d["y"], KINDS["king_ape"].radius)
+        if d["kind"] in laws.GUARDIANS:
+            i = geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius)
             if i is not None:
                 out.add(i)
     return out
 
 
+def dead_islands(discs: Sequence[DiscD], law_keys: Sequence[str]) -> set[int]:
+    """Islands that score nothing with these laws in force."""
+    return ape_islands(discs) if laws.guardians(law_keys) else set()
+
+
 def heart_converts(discs: Sequence[DiscD], gods: Sequence[str | None]) -> set[int]:
     """Ids of enemy prophets won by Freja's Heart (if it is on the map)."""
-    if "freja" not in gods:
+    freja = pantheon.seat_with(gods, lambda r: r.heart)
+    if freja is None:
         return set()
-    freja = list(gods).index("freja")
     won: set[int] = set()
     for h in discs:
         if h["kind"] != "heart":
@@ -53,7 +62,7 @@ def island_counts(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
     """``counts[island][seat]`` = prophets + temples there (Heart conversions if ``heart``)."""
     shrink = laws.island_shrink(law_keys)
     won = heart_converts(discs, gods) if heart else set()
-    freja = list(gods).index("freja") if "freja" in gods else None
+    freja = pantheon.seat_with(gods, lambda r: r.heart)
     counts = [[0] * players for _ in range(4)]
     for d in discs:
         if d["owner"] is None or (d["kind"] not in PROPHET_KINDS and d["kind"] != "temple"):
@@ -70,7 +79,7 @@ def presence(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
              gods: Sequence[str | None], seat: int) -> list[int]:
     """Islands where ``seat`` has Presence right now (no Heart; King Ape islands excluded)."""
     counts = island_counts(discs, players, law_keys, gods, heart=False)
-    dead = ape_islands(discs) if "king_ape" in law_keys else set()
+    dead = dead_islands(discs, law_keys)
     return [i for i in range(4) if counts[i][seat] > 0 and i not in dead]
 
 
@@ -94,7 +103,7 @@ def worship(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
     """Worship scoring for every seat: islands with Presence, islands dominated, VP gained.
     ``vp`` (the scores before this Worship) matters only for Themis in a two-player game."""
     counts = island_counts(discs, players, law_keys, gods, heart=True)
-    dead = ape_islands(discs) if "king_ape" in law_keys else set()
+    dead = dead_islands(discs, law_keys)
     dom_vp = laws.domination_value(law_keys)
     out: list[dict[str, Any]] = [{"presence": [], "domination": [], "bonus": 0, "vp": 0}
                                  for _ in range(players)]
@@ -113,12 +122,13 @@ def worship(discs: Sequence[DiscD], players: int, law_keys: Sequence[str],
             out[leaders[0]]["domination"].append(i)
         else:
             for seat in leaders:
-                if (gods[seat] == "themis" and top >= THEMIS_MIN_TIE
+                if (pantheon.rule(gods[seat]).scales and top >= THEMIS_MIN_TIE
                         and scales_apply(seat, players, vp)):
                     out[seat]["bonus"] = max(out[seat]["bonus"], 1)
     for seat in range(players):
         o = out[seat]
-        if "grand_tour" in law_keys and len(o["presence"]) >= 3:
-            o["bonus"] += 3
+        for r in laws.rules(law_keys):
+            if r.tour is not None and len(o["presence"]) >= r.tour[0]:
+                o["bonus"] += r.tour[1]
         o["vp"] = len(o["presence"]) + dom_vp * len(o["domination"]) + o["bonus"]
     return out
