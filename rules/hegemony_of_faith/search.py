@@ -118,29 +118,35 @@ def determinize(view: JSON, seat: int, rng: random.Random) -> State:
     if view["phase"] != "play" or pending.get("kind") != "turn":
         raise IllegalAction("only a seat's own turn is searched")
     n = int(view["players"])
-    seats = view["seats"]
     turn_no = int(view["turn"])
     intel = view["private"].get("intel")
     fresh = intel if intel is not None and intel.get("turn") == turn_no else None
     actions = _deal_actions(view, seat, fresh, rng)
     believers = _deal_believers(view, seat, fresh, rng)
     skills = _deal_skills(view, seat, rng)
-    current = int(view["current"])
-    gate = [seats[k]["gate_copy"] for k in range(n)]
-    no_attack = gate[current] == SKILL_NAME[KABOOM] or _kaboom_this_turn(view["log"])
     return State(
         players=n, rng=Rng(rng.randrange(2**31)), phase="play", **actions, **believers, **skills,
-        role=[str(x["role"]) for x in seats],
-        leader=[x["leader"] for x in seats], steals=[int(x["steals"]) for x in seats],
-        imm_mental=[bool(x["immune_mental"]) for x in seats],
-        imm_physical=[bool(x["immune_physical"]) for x in seats],
-        skip=[bool(x["skips_next_turn"]) for x in seats], gate=gate,
-        gate_history=[[g] if g else [] for g in gate], hermit=[bool(x["hermit"]) for x in seats],
-        intel=[intel if k == seat else None for k in range(n)], deaths=[0] * n,
-        follower_draws=[0] * n, current=current, first=int(view["first"]), turn_no=turn_no,
-        round_no=int(view["round"]), used_kinds=list(view["actions_used"]),
-        extra=int(view["extra_actions"]), no_attack=no_attack, stack=[], log=list(view["log"]),
-        max_rounds=int(view["max_rounds"]))
+        **_public_seats(view), intel=[intel if k == seat else None for k in range(n)],
+        deaths=[0] * n, follower_draws=[0] * n, current=int(view["current"]),
+        first=int(view["first"]), turn_no=turn_no, round_no=int(view["round"]),
+        used_kinds=list(view["actions_used"]), extra=int(view["extra_actions"]), stack=[],
+        log=list(view["log"]), max_rounds=int(view["max_rounds"]))
+
+
+def _public_seats(view: JSON) -> dict[str, Any]:
+    """What the view shows of every seat: roles, Leaders, steals, immunities, lost turns, Gate of
+    Truth copies (each the only one known made), Purple Hermit, and whether KABOOM! forbids
+    attacks for the rest of the current turn."""
+    seats = view["seats"]
+    gate = [x["gate_copy"] for x in seats]
+    no_attack = gate[int(view["current"])] == SKILL_NAME[KABOOM] or _kaboom_this_turn(view["log"])
+    return {"role": [str(x["role"]) for x in seats], "leader": [x["leader"] for x in seats],
+            "steals": [int(x["steals"]) for x in seats],
+            "imm_mental": [bool(x["immune_mental"]) for x in seats],
+            "imm_physical": [bool(x["immune_physical"]) for x in seats],
+            "skip": [bool(x["skips_next_turn"]) for x in seats], "gate": gate,
+            "gate_history": [[g] if g else [] for g in gate],
+            "hermit": [bool(x["hermit"]) for x in seats], "no_attack": no_attack}
 
 
 def _deal_actions(view: JSON, seat: int, fresh: JSON | None, rng: random.Random) -> dict[str, Any]:
