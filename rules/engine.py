@@ -215,9 +215,16 @@ class Prompt:
     deadline for a reaction nobody may have."""
 
 
+ECHO = "echo"
+"""The kind of a private line that only restates the seat's own answer ("You keep the skill…",
+"Your choice is locked in."): the answer to their click shows it already, so delivery sends them
+nothing for it (no DM, no edit of their hand DM)."""
+
+
 @dataclass(frozen=True)
 class Event:
-    """Something that happened. Public when ``to`` is None, otherwise seen only by those seats."""
+    """Something that happened. Public when ``to`` is None, otherwise seen only by those seats.
+    ``kind``: what it is, for delivery and the interfaces (:data:`ECHO`, a game's own kinds)."""
 
     text: str
     to: tuple[int, ...] | None = None
