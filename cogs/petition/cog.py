@@ -27,6 +27,7 @@ from bot.platform import Platform, platform_of
 from bot.refusals import answering, refusals
 from bot.session import Decision, Ticket
 from bot.text import humanise
+from rules.petition.views import read_view
 
 from . import form
 
@@ -77,13 +78,13 @@ class PetitionCog(commands.Cog):
     def known(d: Decision) -> dict[str, Any]:
         """What the form's summary needs from the seat's own view: the gods' names and, for a
         bid, the beads this seat offered (the god weighs them with the citizens)."""
-        view = d.view()
-        gods = {str(g["key"]): str(g["name"]) for g in view.get("gods", [])}
+        view = read_view(d.view())
+        gods = {g["key"]: g["name"] for g in view["gods"]}
         beads = None
-        pet = view.get("petition")
+        pet = view["petition"]
         if d.prompt.params.get("purpose") == "bid" and pet:
-            side = next((b for b in (pet.get("holder"), pet.get("challenger")) if b and b["seat"] == d.seat), None)
-            beads = int(side["beads"]) if side else None
+            side = next((b for b in (pet["holder"], pet["challenger"]) if b and b["seat"] == d.seat), None)
+            beads = side["beads"] if side else None
         return {"gods": gods, "beads": beads}
 
     def payload(self, d: Decision, ids: list[str], notes: list[str] | None = None) -> Payload:

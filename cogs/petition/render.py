@@ -35,6 +35,17 @@ from bot.render import (
     wrap,
 )
 from bot.render.kit import Ranked, banner, icon_text, icon_width, moves_box, ranking_box
+from rules.petition.views import (
+    BidView,
+    CardFaceView,
+    GodView,
+    PillarView,
+    RevealView,
+    SeatView,
+    SoloBattleView,
+    View,
+    read_view,
+)
 from rules.text import listing
 
 JSON = dict[str, Any]
@@ -64,11 +75,11 @@ def points_text(points: Mapping[str, int], *, short: bool = False) -> str:
     return ", ".join(f"{pillar_name(p)} {points[p]}" for p in PILLARS if points.get(p)) or "no points"
 
 
-def god_of(view: JSON, key: str | None) -> JSON | None:
+def god_of(view: View, key: str | None) -> GodView | None:
     return next((g for g in view.get("gods", []) if g["key"] == key), None)
 
 
-def god_label(view: JSON, key: str | None) -> str:
+def god_label(view: View, key: str | None) -> str:
     """A god named with its pillar: "Harth (War)"."""
     g = god_of(view, key)
     if g is None:
@@ -76,7 +87,7 @@ def god_label(view: JSON, key: str | None) -> str:
     return f"{g['name']} ({pillar_name(g['key'])})"
 
 
-def favour_of(view: JSON, seat: int) -> str:
+def favour_of(view: View, seat: int) -> str:
     """What a seat holds from the gods, in words ("Harth +3", "heathen", "")."""
     held = [g for g in view.get("gods", []) if g.get("holder") == seat]
     bits = [f"{g['name']} +{g['bonus']}" + (" (locked)" if g.get("lock") else "") for g in held]
@@ -85,7 +96,7 @@ def favour_of(view: JSON, seat: int) -> str:
     return ", ".join(bits)
 
 
-def favour_line(view: JSON, seat: int) -> str:
+def favour_line(view: View, seat: int) -> str:
     """A seat's favour for its panel: "Favour: Harth +3", "Godless heathen", "No favour"."""
     fav = favour_of(view, seat)
     if not fav:
@@ -95,7 +106,7 @@ def favour_line(view: JSON, seat: int) -> str:
 
 # ---------------------------------------------------------------------------------- in words
 
-def awaited(view: JSON, who: Sequence[str]) -> str:
+def awaited(view: View, who: Sequence[str]) -> str:
     """What the table does now and whose decision it is, in words (public)."""
     if view.get("solo"):
         return solo_awaited(view)
@@ -108,43 +119,45 @@ def awaited(view: JSON, who: Sequence[str]) -> str:
     camp = view.get("campaign")
     phase = view.get("phase")
     if pet:
-        holder = pet.get("holder") or {}
+        holder, ch = pet["holder"], pet["challenger"]
         god = god_label(view, pet["god"])
-        stage = pet.get("stage")
+        stage = pet["stage"]
         if stage == "offer":
             return f"{who[pet['petitioner']]} petitions {god} and chooses an offer of beads."
         if stage == "challenge":
-            return (f"{who[pet['petitioner']]} offers {plural(holder.get('beads', 0), 'bead')} to {god}. "
-                    f"Challenge window open: waiting for {waiting}.")
-        ch = pet.get("challenger") or {}
-        if stage == "respond":
+            return (f"{who[pet['petitioner']]} offers {plural(holder['beads'] if holder else 0, 'bead')} "
+                    f"to {god}. Challenge window open: waiting for {waiting}.")
+        if stage == "respond" and holder and ch:
             return (f"{who[ch['seat']]} challenges {who[holder['seat']]} for {god} with "
-                    f"{plural(ch.get('beads', 0), 'bead')}: {who[holder['seat']]} withdraws or meets it.")
-        if stage == "bid":
+                    f"{plural(ch['beads'], 'bead')}: {who[holder['seat']]} withdraws or meets it.")
+        if stage == "bid" and holder and ch:
             return (f"{who[holder['seat']]} and {who[ch['seat']]} bid citizens of {god} face down: "
                     f"waiting for {waiting}.")
         return f"A petition to {god}: waiting for {waiting}."
-    if camp and camp.get("stage") != "done":
+    if camp and camp["stage"] != "done":
         at, de = who[camp["attacker"]], who[camp["defender"]]
         target = f"{de}'s {pillar_name(camp['pillar'])}"
-        if camp.get("stage") == "gather":
+        to_act = camp["to_act"]
+        if camp["stage"] == "gather" or to_act is None:
             return f"{at} attacks {target}: both lay cards face down. Waiting for {waiting}."
-        return f"Battle for {target}: {who[camp['to_act']]} adds cards or passes."
-    if phase == "place" and view.get("placer") is not None:
-        return f"{who[view['placer']]} fortifies a pillar with a captured card or sets it aside."
-    if phase == "claim" and view.get("placer") is not None:
-        return f"{who[view['placer']]} claims one of the attacker's pillars."
+        return f"Battle for {target}: {who[to_act]} adds cards or passes."
+    placer = view["placer"]
+    if phase == "place" and placer is not None:
+        return f"{who[placer]} fortifies a pillar with a captured card or sets it aside."
+    if phase == "claim" and placer is not None:
+        return f"{who[placer]} claims one of the attacker's pillars."
     if phase == "extra":
         return f"{turn}'s turn: swap a card, buy one, or end the turn."
     return f"{turn}'s turn: draw, take beads, petition a god or attack."
 
 
-def solo_awaited(view: JSON) -> str:
-    solo = view.get("solo") or {}
-    phase = view.get("phase")
-    battle = solo.get("battle")
-    if phase == "tithe" and solo.get("tithe_card"):
-        return (f"Tithe: match a power of {solo['tithe_card']['name']} from your hand, or lose a bead.")
+def solo_awaited(view: View) -> str:
+    solo = view["solo"]
+    phase = view["phase"]
+    battle = solo["battle"] if solo else None
+    tithe = solo["tithe_card"] if solo else None
+    if phase == "tithe" and tithe:
+        return (f"Tithe: match a power of {tithe['name']} from your hand, or lose a bead.")
     if battle:
         target = pillar_name(battle["pillar"])
         if phase == "solo_add":
@@ -153,7 +166,7 @@ def solo_awaited(view: JSON) -> str:
     return "Your turn: draw a card (each pillar draws too) or attack a pillar."
 
 
-def ranking(view: JSON) -> list[JSON]:
+def ranking(view: View) -> list[SeatView]:
     """Seats in the rulebook's order: captured pillars, then captured + surviving, then beads."""
     return sorted(view["seats"], key=lambda s: (-s["captured_count"],
                                                 -(s["captured_count"] + s["active_count"]),
@@ -176,7 +189,7 @@ def _box(c: Canvas, y: int, lines: Sequence[str], colour: RGB, size: int = TEXT)
     return y + h + GAP
 
 
-def _gods(c: Canvas, y: int, view: JSON, who: Sequence[str]) -> int:
+def _gods(c: Canvas, y: int, view: View, who: Sequence[str]) -> int:
     gods = view.get("gods", [])
     if not gods:
         return y
@@ -186,15 +199,15 @@ def _gods(c: Canvas, y: int, view: JSON, who: Sequence[str]) -> int:
     for i, g in enumerate(gods):
         x = GAP + i * (tw + GAP)
         col = PILLAR_COLOUR.get(g["key"], PALETTE["accent"])
-        held = g.get("holder") is not None
-        c.rect((x, y, x + tw, y + th), fill=PALETTE["panel_hi"] if held else PALETTE["panel"],
+        holder = g["holder"]
+        c.rect((x, y, x + tw, y + th), fill=PALETTE["panel_hi"] if holder is not None else PALETTE["panel"],
                outline=col, radius=12, width=4)
         c.rect((x + 4, y + 4, x + tw - 4, y + 38), fill=col, radius=9, width=0)
         c.text((x + tw / 2, y + 7), g["name"], TEXT, PALETTE["bg"], anchor="ma", width=tw - 12)
         c.text((x + tw / 2, y + 44), f"of {pillar_name(g['key'])}", TEXT, PALETTE["muted"], anchor="ma",
                width=tw - 12)
-        if held:
-            c.text((x + tw / 2, y + 74), who[g["holder"]], TEXT, seat_colour(g["holder"]), anchor="ma",
+        if holder is not None:
+            c.text((x + tw / 2, y + 74), who[holder], TEXT, seat_colour(holder), anchor="ma",
                    width=tw - 12)
             side = f"+{g['bonus']}" + (" mono" if g["bonus"] == 1 else "") + (" · lock" if g.get("lock") else "")
             c.text((x + tw / 2, y + 104), side, TEXT, PALETTE["accent"], anchor="ma", width=tw - 12)
@@ -207,17 +220,18 @@ CHIP_W = 120
 ROW_H = 36
 
 
-def _pillar_words(p: JSON, who: Sequence[str]) -> tuple[str, RGB]:
+def _pillar_words(p: PillarView, who: Sequence[str]) -> tuple[str, RGB]:
     """What became of a pillar: standing, fortified with whose card, or taken by whom."""
-    if not p.get("active", p.get("captured_by") is None):
-        return f"taken by {who[p['captured_by']]}", PALETTE["muted"]
+    by = p["captured_by"]
+    if by is not None:  # (a pillar is active until it is captured)
+        return f"taken by {who[by]}", PALETTE["muted"]
     fort = p.get("fortification")
     if fort:
         return f"+1, fortified with {pillar_name(fort['kind'])}", PALETTE["good"]
     return "standing", PALETTE["ink"]
 
 
-def _pillar_lines(p: JSON, who: Sequence[str], width: int) -> list[str]:
+def _pillar_lines(p: PillarView, who: Sequence[str], width: int) -> list[str]:
     words, _ = _pillar_words(p, who)
     room = width - CHIP_W - 10
     if words.startswith("taken by"):  # a name is cut at the row's end rather than wrapped
@@ -225,7 +239,7 @@ def _pillar_lines(p: JSON, who: Sequence[str], width: int) -> list[str]:
     return wrap(words, TEXT, room)
 
 
-def _pillar_row(c: Canvas, x: int, y: int, width: int, p: JSON, who: Sequence[str]) -> int:
+def _pillar_row(c: Canvas, x: int, y: int, width: int, p: PillarView, who: Sequence[str]) -> int:
     """One pillar: a chip in the pillar's colour (filled while it stands, hollow once captured)
     and what became of it, wrapped beside the chip; returns the y below it."""
     col = PILLAR_COLOUR.get(p["kind"], PALETTE["accent"])
@@ -243,22 +257,22 @@ def _pillar_row(c: Canvas, x: int, y: int, width: int, p: JSON, who: Sequence[st
     return y + max(ROW_H, LINE * len(lines) + 6)
 
 
-def _captured_text(s: JSON, who: Sequence[str]) -> str:
+def _captured_text(s: SeatView, who: Sequence[str]) -> str:
     """The pillars a seat has captured: how many and whose, fortifying or set aside."""
-    under = [f"{who[p['fortification']['owner']]}'s {pillar_name(p['fortification']['kind'])}"
-             for p in s["pillars"] if p.get("fortification")]
+    under = [f"{who[f['owner']]}'s {pillar_name(f['kind'])}"
+             for f in (p["fortification"] for p in s["pillars"]) if f]
     stash = [f"{who[r['owner']]}'s {pillar_name(r['kind'])}" for r in s.get("stash", [])]
     parts = ([", ".join(under) + " (fortifying)"] if under else []) + (
         [", ".join(stash) + " (set aside)"] if stash else [])
     return f"Captured {s['captured_count']}" + (": " + "; ".join(parts) if parts else "")
 
 
-def _panel_height(s: JSON, who: Sequence[str]) -> int:
+def _panel_height(s: SeatView, who: Sequence[str]) -> int:
     rows = sum(max(ROW_H, LINE * len(_pillar_lines(p, who, PANEL_W - 28)) + 6) for p in s["pillars"])
     return 112 + rows + 6 + LINE * len(wrap(_captured_text(s, who), TEXT, PANEL_W - 28)) + 10
 
 
-def _panel(c: Canvas, x: int, y: int, height: int, s: JSON, view: JSON, who: Sequence[str]) -> None:
+def _panel(c: Canvas, x: int, y: int, height: int, s: SeatView, view: View, who: Sequence[str]) -> None:
     seat = s["seat"]
     colour = seat_colour(seat)
     turn = view.get("turn_seat") == seat and view.get("phase") not in ("over",)
@@ -287,7 +301,7 @@ def _panel(c: Canvas, x: int, y: int, height: int, s: JSON, view: JSON, who: Seq
                  spacing=LINE - TEXT)
 
 
-def _campaign_lines(view: JSON, who: Sequence[str]) -> list[str]:
+def _campaign_lines(view: View, who: Sequence[str]) -> list[str]:
     camp = view.get("campaign")
     if not camp:
         return []
@@ -298,21 +312,22 @@ def _campaign_lines(view: JSON, who: Sequence[str]) -> list[str]:
     elif not camp.get("attack_bonus"):
         head += " as a godless heathen"
 
-    def side(seat: int, cards: list[JSON] | None, n: int, ready: bool, locked: bool, bonus: int) -> str:
+    def side(seat: int, cards: list[CardFaceView] | None, n: int | None, ready: bool, locked: bool,
+             bonus: int) -> str:
         if cards is not None:
             body = ", ".join(c["name"] for c in cards) or "no cards"
         elif ready:
-            body = f"{plural(n, 'card')} face down"
+            body = f"{plural(n or 0, 'card')} face down"
         else:
             body = "choosing cards face down"
         extra = (f", god +{bonus}" if bonus else "") + (" (locked)" if locked else "")
         return f"{who[seat]}: {body}{extra}"
 
     lines = [head,
-             side(at, camp.get("attack"), camp.get("attack_count", 0), camp.get("attack_ready", False),
-                  camp.get("attack_locked", False), camp.get("attack_bonus", 0)),
-             side(de, camp.get("defend"), camp.get("defend_count", 0), camp.get("defend_ready", False),
-                  camp.get("defend_locked", False), camp.get("defend_bonus", 0))]
+             side(at, camp["attack"], camp["attack_count"], camp["attack_ready"], camp["attack_locked"],
+                  camp["attack_bonus"]),
+             side(de, camp["defend"], camp["defend_count"], camp["defend_ready"], camp["defend_locked"],
+                  camp["defend_bonus"])]
     if camp.get("attack_now") is not None and camp.get("attack_total") is None:
         lines.append(f"So far: {who[at]} {camp['attack_now']} against {who[de]} {camp['defend_now']}")
     if camp.get("attack_total") is not None:
@@ -321,12 +336,12 @@ def _campaign_lines(view: JSON, who: Sequence[str]) -> list[str]:
     return lines
 
 
-def _petition_lines(view: JSON, who: Sequence[str]) -> list[str]:
+def _petition_lines(view: View, who: Sequence[str]) -> list[str]:
     pet = view.get("petition")
     if not pet:
         return []
     god = god_label(view, pet["god"])
-    holder = pet.get("holder") or {}
+    holder = pet["holder"]
     lines = [f"Petition to {god} by {who[pet['petitioner']]}"]
     if holder:
         lines.append(f"{who[holder['seat']]} holds it with {plural(holder.get('beads', 0), 'bead')}"
@@ -345,7 +360,7 @@ def _petition_lines(view: JSON, who: Sequence[str]) -> list[str]:
     return lines
 
 
-def _bid_state(side: JSON) -> str:
+def _bid_state(side: BidView) -> str:
     """A side of a petition duel: citizens still on the table from the duel it won (public), and
     whether its new bid is down (face down: how many, never which)."""
     out = ""
@@ -357,16 +372,21 @@ def _bid_state(side: JSON) -> str:
     return out
 
 
-def _reveal_line(view: JSON, who: Sequence[str]) -> str:
+def _reveal_line(view: View, who: Sequence[str]) -> str:
     r = view.get("last_reveal")
     return reveal_summary(r, view, who) if r else ""
 
 
 def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+    """:func:`_board_image` of the platform's view, read as declared (:mod:`rules.petition.views`)."""
+    return _board_image(read_view(view), names)
+
+
+def _board_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
     """The public board (see the module docstring)."""
     if view.get("solo"):
         return solo_board(view, names)
-    seats: list[JSON] = view["seats"]
+    seats = view["seats"]
     who = seat_names(names, len(seats))
     c = Canvas(WIDTH, 4000)
     over = view.get("phase") == "over"
@@ -397,7 +417,7 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     return c.image.crop((0, 0, WIDTH, y))
 
 
-def _final(c: Canvas, y: int, view: JSON, who: Sequence[str]) -> int:
+def _final(c: Canvas, y: int, view: View, who: Sequence[str]) -> int:
     """The final ranking in the kit's box: each seat's captured and standing pillars and beads
     (the rulebook's order), then why the game ended."""
     result = view["result"]
@@ -411,20 +431,21 @@ def _final(c: Canvas, y: int, view: JSON, who: Sequence[str]) -> int:
 
 # --------------------------------------------------------------------------------- solo board
 
-def solo_board(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+def solo_board(view: View, names: Sequence[str] | None = None) -> Image.Image:
     """The solo game: the four pillars with their face-down stacks, the gods, your beads, hand
     size and favour, the battle under way and a tithe to pay."""
     who = seat_names(names, 1)
-    solo = view.get("solo") or {}
+    solo = view["solo"]
     me = view["seats"][0]
     c = Canvas(WIDTH, 3000)
     over = view.get("phase") == "over"
     c.header("Petition - solo", "game over" if over else f"round {view.get('round', 1)}")
     y = 64 + GAP
     if over:
-        result = view.get("result") or {}
-        reason = with_names(str(result.get("reason") or "the game is over"), who)
-        head = f"Game over: {who[0]} wins" if 0 in result.get("winners", []) else "Game over: the pillars stand"
+        result = view.get("result")
+        reason = with_names(str((result["reason"] if result else "") or "the game is over"), who)
+        head = (f"Game over: {who[0]} wins" if result and 0 in result["winners"]
+                else "Game over: the pillars stand")
         y = _box(c, y, [head, reason[:1].upper() + reason[1:] + "."], PALETTE["accent"])
     else:
         y = banner(c, y, [solo_awaited(view)])
@@ -438,10 +459,10 @@ def solo_board(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     y = c.text_block((20, y), "Favour: " + (fav or godless), WIDTH - 40, TEXT, PALETTE["ink"],
                      spacing=LINE - TEXT) + 6
     # the pillars and their stacks
-    stacks: Mapping[str, int] = solo.get("stacks") or {}
-    captured = list(solo.get("captured") or [])
+    stacks: Mapping[str, int] = solo["stacks"] if solo else {}
+    captured = list(solo["captured"]) if solo else []
     tw = (WIDTH - 5 * GAP) // 4
-    battle = solo.get("battle")
+    battle = solo["battle"] if solo else None
     for i, kind in enumerate(PILLARS):
         x = GAP + i * (tw + GAP)
         col = PILLAR_COLOUR[kind]
@@ -464,17 +485,17 @@ def solo_board(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     y += 38
     if battle:
         y = _solo_battle(c, y, battle)
-    tithe = solo.get("tithe_card")
-    if tithe:
-        god = god_label(view, solo.get("tithe_god"))
+    tithe = solo["tithe_card"] if solo else None
+    if solo and tithe:
+        god = god_label(view, solo["tithe_god"])
         y = _box(c, y, [f"Tithe to {god}", f"{tithe['name']}: {points_text(tithe.get('points', {}))}"],
                  PALETTE["accent"])
     return c.image.crop((0, 0, WIDTH, y + 10))
 
 
-def _solo_battle(c: Canvas, y: int, battle: JSON) -> int:
-    played: list[JSON] = battle.get("played") or []
-    revealed: list[JSON] = battle.get("revealed") or []
+def _solo_battle(c: Canvas, y: int, battle: SoloBattleView) -> int:
+    played = battle.get("played") or []
+    revealed = battle.get("revealed") or []
     kind = battle.get("pillar", "")
     lines = [f"Battle for the {pillar_name(kind)} pillar"]
     mine = battle.get("mine", sum(int(x.get("points", {}).get(kind, 0)) for x in played))
@@ -491,13 +512,13 @@ def _solo_battle(c: Canvas, y: int, battle: JSON) -> int:
 
 # ------------------------------------------------------------------------------------ hands
 
-def _card_image(info: JSON, width: int, height: int | None, view: JSON) -> Image.Image:
+def _card_image(info: CardFaceView, width: int, height: int | None, view: View) -> Image.Image:
     title, body, foot, colour = _card_parts(info, view)
     return card(title, body, width=width, height=height, colour=colour, footer=foot, body_lines=40,
                 title_size=TEXT, body_size=TEXT)
 
 
-def _card_parts(info: JSON, view: JSON) -> tuple[str, str, str, RGB]:
+def _card_parts(info: CardFaceView, view: View) -> tuple[str, str, str, RGB]:
     if info.get("kind") == "powerup":
         return info["name"], str(info.get("text", "")), "powerup", PALETTE["accent"]
     god = god_of(view, info.get("god"))
@@ -507,7 +528,7 @@ def _card_parts(info: JSON, view: JSON) -> tuple[str, str, str, RGB]:
     return info["name"], body, foot, PILLAR_COLOUR.get(info.get("god") or "", PALETTE["accent"])
 
 
-def _cards_grid(c: Canvas, y: int, cards: Sequence[JSON], view: JSON, per_row: int = 3) -> int:
+def _cards_grid(c: Canvas, y: int, cards: Sequence[CardFaceView], view: View, per_row: int = 3) -> int:
     cw = (WIDTH - 40 - (per_row - 1) * 12) // per_row
     for i in range(0, len(cards), per_row):
         row = cards[i:i + per_row]
@@ -521,12 +542,17 @@ def _cards_grid(c: Canvas, y: int, cards: Sequence[JSON], view: JSON, per_row: i
 
 
 def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+    """:func:`_hand_image` of the platform's view, read as declared (:mod:`rules.petition.views`)."""
+    return _hand_image(read_view(view), names)
+
+
+def _hand_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
     """One seat's hand: each card's name, god, points per pillar or powerup text, and the cards
     it has face down in a bid or a campaign."""
     priv = view["private"]
     seat = priv["seat"]
     who = seat_names(names, len(view["seats"]))
-    hand: list[JSON] = priv.get("hand", [])
+    hand = priv.get("hand", [])
     me = view["seats"][seat]
     c = Canvas(WIDTH, 4000)
     c.rect((0, 0, WIDTH, 64), fill=PALETTE["panel"], radius=0)
@@ -541,8 +567,8 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     if not hand:
         y = c.text_block((20, y), "No cards in hand.", WIDTH - 40, TEXT, PALETTE["muted"]) + 10
     y = _cards_grid(c, y, hand, view)
-    for key, label in (("bid", "Your face-down bid"), ("campaign_cards", "Your campaign cards")):
-        down = priv.get(key)
+    for down, label in ((priv["bid"], "Your face-down bid"),
+                        (priv["campaign_cards"], "Your campaign cards")):
         if down:
             c.text((20, y + 4), label, 24, PALETTE["accent"])
             y = _cards_grid(c, y + 40, down, view)
@@ -550,6 +576,11 @@ def hand_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
 
 
 def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+    """:func:`_hand_alt` of the platform's view, read as declared (:mod:`rules.petition.views`)."""
+    return _hand_alt(read_view(view), names)
+
+
+def _hand_alt(view: View, names: Sequence[str] | None = None) -> str:
     priv = view["private"]
     cards = "; ".join(f"{h['name']} ({points_text(h.get('points', {})) if h.get('kind') != 'powerup' else 'powerup'})"
                       for h in priv.get("hand", [])) or "none"
@@ -558,13 +589,9 @@ def hand_alt(view: JSON, names: Sequence[str] | None = None) -> str:
 
 # ------------------------------------------------------------------------------------ reveal
 
-def _side_of(r: JSON, which: str) -> JSON:
-    return r.get(which) or {}
-
-
-def reveal_summary(r: JSON, view: JSON, who: Sequence[str]) -> str:
+def reveal_summary(r: RevealView, view: View, who: Sequence[str]) -> str:
     """A reveal in one or two sentences (public: everything in it was turned face up)."""
-    if r.get("type") == "campaign":
+    if r["type"] == "campaign":
         at, de = r["attacker"], r["defender"]
         head = f"{who[at]} against {who[de]}'s {pillar_name(r.get('pillar', ''))}"
         if r.get("surrendered") or not r.get("defend"):
@@ -575,7 +602,7 @@ def reveal_summary(r: JSON, view: JSON, who: Sequence[str]) -> str:
         if "captured" not in r:  # drawn at the reveal: the battle is still to come
             return f"{score} on the reveal; the battle follows."
         return f"{score}: " + (f"{who[at]} captures it." if r["captured"] else "the pillar holds.")
-    holder, ch = _side_of(r, "holder"), _side_of(r, "challenger")
+    holder, ch = r.get("holder"), r.get("challenger")
     god = god_label(view, r.get("god"))
     if not holder or not ch:
         return f"Bids to {god} revealed."
@@ -590,18 +617,24 @@ def reveal_summary(r: JSON, view: JSON, who: Sequence[str]) -> str:
     return out + (f" ({with_names(why, who)})" if why else "") + "."
 
 
-def reveal_image(r: JSON, view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+def reveal_image(r: RevealView, view: View, names: Sequence[str] | None = None) -> Image.Image:
     """Both sides of a reveal side by side: a petition duel's beads and citizens, or a
     campaign's cards, with the totals and who won."""
     who = seat_names(names, len(view["seats"]))
-    campaign = r.get("type") == "campaign"
-    if campaign:
+    sides: list[tuple[int, str, list[CardFaceView], int | None]]
+    totals: tuple[int | None, int | None] = (None, None)
+    surrendered = False
+    if r["type"] == "campaign":
+        campaign = True
         sides = [(r["attacker"], "attacks", r.get("attack") or [], None),
                  (r["defender"], "defends", r.get("defend") or [], None)]
         title = f"{pillar_name(r.get('pillar', ''))} pillar: campaign revealed"
         focus = str(r.get("pillar") or "")
+        totals = (r.get("attack_total"), r.get("defend_total"))
+        surrendered = bool(r.get("surrendered"))
     else:
-        h, ch = _side_of(r, "holder"), _side_of(r, "challenger")
+        campaign = False
+        h, ch = r["holder"], r["challenger"]
         sides = [(h["seat"], "holds", h.get("cards") or [], h.get("beads", 0)),
                  (ch["seat"], "challenges", ch.get("cards") or [], ch.get("beads", 0))]
         title = f"Bids to {god_label(view, r.get('god'))}"
@@ -622,7 +655,7 @@ def reveal_image(r: JSON, view: JSON, names: Sequence[str] | None = None) -> Ima
         if beads is not None:
             c.text((x + 8, yy), f"{plural(beads, 'bead')} offered", TEXT, PALETTE["accent"], width=col_w - 16)
             yy += 34
-        if campaign and i == 1 and (r.get("surrendered") or not cards):
+        if campaign and i == 1 and (surrendered or not cards):
             c.text((x + 8, yy), "surrendered: no cards", TEXT, PALETTE["muted"], width=col_w - 16)
             yy += 34
         elif not cards:
@@ -650,7 +683,7 @@ def reveal_image(r: JSON, view: JSON, names: Sequence[str] | None = None) -> Ima
                 ly += LINE
             yy += box_h + 8
         if campaign:
-            total = r.get("attack_total" if i == 0 else "defend_total")
+            total = totals[i]
             pts_sum = sum(int(k.get("points", {}).get(focus, 0)) for k in cards)
             text = f"{pillar_name(focus)} points {pts_sum}" + (f" · total {total}" if total is not None else "")
             c.text((x + 8, yy + 4), text, TEXT, PALETTE["ink"], width=col_w - 16)
@@ -666,30 +699,42 @@ def reveal_image(r: JSON, view: JSON, names: Sequence[str] | None = None) -> Ima
     return c.image.crop((0, 0, WIDTH, y))
 
 
-def reveal_alt(r: JSON, view: JSON, names: Sequence[str] | None = None) -> str:
+def reveal_alt(r: RevealView, view: View, names: Sequence[str] | None = None) -> str:
     who = seat_names(names, len(view["seats"]), drawn=False)
-    if r.get("type") == "campaign":
+    if r["type"] == "campaign":
         parts = [f"{who[r['attacker']]} played: " + (", ".join(c["name"] for c in r.get("attack") or []) or "no cards"),
                  f"{who[r['defender']]} played: " + (", ".join(c["name"] for c in r.get("defend") or []) or "no cards")]
     else:
         parts = [f"{who[s['seat']]} offered {plural(s.get('beads', 0), 'bead')} and bid "
                  + (", ".join(c["name"] for c in s.get("cards") or []) or "no citizens")
-                 for s in (_side_of(r, "holder"), _side_of(r, "challenger")) if s]
+                 for s in (r.get("holder"), r.get("challenger")) if s]
     return alt_text("Petition reveal.", *parts, reveal_summary(r, view, who))
 
 
 # ------------------------------------------------------------------------------------ alt text
 
 def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+    """:func:`_board_alt` of the platform's view, read as declared (:mod:`rules.petition.views`)."""
+    return _board_alt(read_view(view), names)
+
+
+def _held(g: GodView, who: Sequence[str]) -> str:
+    """Who holds a god and at which bonus, or that it is in the temple."""
+    holder = g["holder"]
+    return f"held by {who[holder]} at +{g['bonus']}" if holder is not None else "in the temple"
+
+
+def _board_alt(view: View, names: Sequence[str] | None = None) -> str:
     """The board in words: what happens, whose decision it is, the standing (or who won)."""
     who = seat_names(names, len(view["seats"]), drawn=False)
-    if view.get("solo"):
-        solo = view.get("solo") or {}
+    solo = view["solo"]
+    if solo:
         me = view["seats"][0]
         stacks = ", ".join(f"{pillar_name(k)} {v} face down" for k, v in (solo.get("stacks") or {}).items())
         taken = listing([pillar_name(k) for k in solo.get("captured") or []]) or "none"
         if view.get("phase") == "over":
-            reason = with_names(str((view.get("result") or {}).get("reason", "")), who)
+            result = view.get("result")
+            reason = with_names(str(result["reason"] if result else ""), who)
             return alt_text(f"Petition solo game, game over for {who[0]}.", reason,
                             f"Final ranking: {who[0]} captured {taken}")
         return alt_text(f"Petition solo game, round {view.get('round', 1)}.", solo_awaited(view),
@@ -700,13 +745,11 @@ def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
         f"{plural(s['beads'], 'bead')}, {plural(s['hand_size'], 'card')} in hand"
         + (f", {favour_of(view, s['seat'])}" if favour_of(view, s["seat"]) else "")
         for s in ranking(view))
-    if view.get("phase") == "over" and view.get("result"):
-        r = view["result"]
+    r = view.get("result")
+    if view.get("phase") == "over" and r:
         won = listing([who[k] for k in r.get("winners", [])]) or "nobody"
         return alt_text(f"Petition, game over: {won} {'wins' if len(r.get('winners', [])) == 1 else 'win'}.",
                         f"Final ranking: {standing}.", with_names(str(r.get("reason", "")), who))
-    gods = "; ".join(f"{g['name']} ({pillar_name(g['key'])}) " + (
-        f"held by {who[g['holder']]} at +{g['bonus']}" if g.get("holder") is not None else "in the temple")
-        for g in view.get("gods", []))
+    gods = "; ".join(f"{g['name']} ({pillar_name(g['key'])}) " + _held(g, who) for g in view.get("gods", []))
     return alt_text(f"Petition board, round {view.get('round', 1)}.", awaited(view, who),
                     f"Gods: {gods}.", f"Standing: {standing}.")

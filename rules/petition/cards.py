@@ -10,25 +10,26 @@ confirm label and whether an empty pick (a pass, a surrender) is allowed. The an
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from ..engine import Action, IllegalAction, Prompt, fields, shown
 from ..text import count
 from .content import CARDS
+from .views import CardFaceView, CardView
 
 CARDS_USAGE = '{"type": "cards", "cards": ["PT07", ...]}'
 
 
-def card_json(card_id: str) -> dict[str, Any]:
-    return CARDS[card_id].prompt_json()
+def card_json(card_id: str) -> CardView:
+    return cast(CardView, CARDS[card_id].prompt_json())
 
 
-def card_face(card_id: str) -> dict[str, Any]:
+def card_face(card_id: str) -> CardFaceView:
     """A card shown publicly that may go back to a hand (a revealed bid, a card lock): everything
     but its instance id, so a later hand never matches it by id."""
-    face = CARDS[card_id].prompt_json()
-    del face["id"]
-    return face
+    face = card_json(card_id)
+    return {"name": face["name"], "kind": face["kind"], "god": face["god"], "points": face["points"],
+            "text": face["text"]}
 
 
 def cards_prompt(seat: int, kind: str, text: str, *, purpose: str, pillar: str | None,
@@ -42,7 +43,7 @@ def cards_prompt(seat: int, kind: str, text: str, *, purpose: str, pillar: str |
     the rules; each listed card then carries ``"value"``."""
     listed = []
     for c in cards:
-        face = card_json(c)
+        face = CARDS[c].prompt_json()
         if values is not None and c in values:
             face["value"] = int(values[c])
         listed.append(face)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..engine import (
     REVISION_OPTION,
@@ -79,6 +79,21 @@ from .content import (
     card_name,
 )
 from .state import Bid, Campaign, GodState, Petition, PetitionState, PillarRef, Player, upgrade
+from .views import (
+    BidsRevealView,
+    BidView,
+    CampaignRevealView,
+    CampaignStage,
+    CampaignView,
+    GodView,
+    PetitionStage,
+    PetitionView,
+    Phase,
+    PrivateView,
+    ResultView,
+    SeatView,
+    View,
+)
 
 SUMMARY = """\
 Two to six rival cultures, each with four pillars (Art, Economy, Magic, War), petition the gods \
@@ -780,7 +795,7 @@ class PetitionEngine(Engine[PetitionState]):
         pet.duels += 1
         (winner, won_with), (loser, lost_with) = (((holder, held), (ch, challenging)) if v.holder_wins
                                                   else ((ch, challenging), (holder, held)))
-        record = {
+        record: BidsRevealView = {
             "type": "bids", "god": pet.god, "duel": pet.duels,
             "holder": {"seat": holder.seat, "beads": holder.beads, "cards": [card_face(c) for c in held]},
             "challenger": {"seat": ch.seat, "beads": ch.beads, "cards": [card_face(c) for c in challenging]},
@@ -801,7 +816,7 @@ class PetitionEngine(Engine[PetitionState]):
         lock = "; card lock" if v.lock else ""
         events = [Event(f"The bids are revealed: {side(holder, held)} against {side(ch, challenging)}. "
                         f"{GODS[pet.god].name} favours {seat_name(winner.seat)} (+{v.bonus}{lock}): {v.why}.",
-                        kind="reveal_bids", data=record)]
+                        kind="reveal_bids", data=cast(dict[str, Any], record))]
         return events + self._next_challenger(s, pet)
 
     # ---------------------------------------------------------------- campaign
@@ -934,7 +949,7 @@ class PetitionEngine(Engine[PetitionState]):
 
     def _reveal_campaign(self, s: PetitionState, c: Campaign) -> list[Event]:
         a, d = self._totals(s, c)
-        record = {"type": "campaign", "attacker": c.attacker, "defender": c.defender, "pillar": c.pillar,
+        record: CampaignRevealView = {"type": "campaign", "attacker": c.attacker, "defender": c.defender, "pillar": c.pillar,
                   "attack": [card_face(x) for x in c.attack], "defend": [card_face(x) for x in c.defend],
                   "attack_total": a, "defend_total": d}
         s.last_reveal = record
@@ -944,7 +959,7 @@ class PetitionEngine(Engine[PetitionState]):
 
         events = [Event(f"The campaign cards are revealed: {seat_name(c.attacker)} {names(c.attack)} "
                         f"({a}) against {seat_name(c.defender)} {names(c.defend)} ({d}).",
-                        kind="reveal_campaign", data=record)]
+                        kind="reveal_campaign", data=cast(dict[str, Any], record))]
         if not c.defend:
             c.surrendered = True
             events.append(Event(f"{seat_name(c.defender)} surrenders their {pillar_label(c.pillar)} without a "
@@ -962,9 +977,10 @@ class PetitionEngine(Engine[PetitionState]):
         s.discard += c.attack + c.defend
         events: list[Event] = []
         won = c.surrendered or a > d
-        if s.last_reveal is not None and s.last_reveal.get("type") == "campaign":
+        last = s.last_reveal
+        if last is not None and last["type"] == "campaign":
             # faces without ids: discarded cards come back to hands after a reshuffle
-            s.last_reveal = {**s.last_reveal, "attack": [card_face(x) for x in c.attack],
+            s.last_reveal = {**last, "attack": [card_face(x) for x in c.attack],
                              "defend": [card_face(x) for x in c.defend], "attack_total": a,
                              "defend_total": d, "captured": won, "surrendered": c.surrendered}
         if s.rules < 2:
@@ -1043,8 +1059,18 @@ class PetitionEngine(Engine[PetitionState]):
 
     # ------------------------------------------------------------------ views
     def view(self, state: PetitionState, seat: int | None) -> dict[str, Any]:
-        s = state
-        seats = []
+        v = self._public_view(state)
+        if seat is not None:
+            v["private"] = self._private(state, seat)
+        return cast(dict[str, Any], v)  # the engine contract's plain JSON (declared in ``views``)
+
+    def private_view(self, state: PetitionState, seat: int) -> dict[str, Any]:
+        """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
+        return cast(dict[str, Any], self._private(state, seat))
+
+    def _public_view(self, s: PetitionState) -> View:
+        """What every seat sees, as declared in :mod:`rules.petition.views`."""
+        seats: list[SeatView] = []
         for k, p in enumerate(s.seats):
             seats.append({
                 "seat": k, "beads": p.beads, "hand_size": len(p.hand),
@@ -1056,14 +1082,15 @@ class PetitionEngine(Engine[PetitionState]):
                             for q in p.pillars.values()],
                 "stash": [{"owner": r.owner, "kind": r.kind} for r in p.stash],
             })
-        gods = [{"key": g.key, "name": GODS[g.key].name, "title": GODS[g.key].title, "pillar": g.key,
-                 "holder": g.holder, "bonus": g.bonus,
-                 "lock": None if g.lock is None else [card_face(x) for x in g.lock], "since": g.since}
-                for g in s.gods.values()]
-        v: dict[str, Any] = {
-            "game": self.key, "players": s.players,
+        gods: list[GodView] = [
+            {"key": g.key, "name": GODS[g.key].name, "title": GODS[g.key].title, "pillar": g.key,
+             "holder": g.holder, "bonus": g.bonus,
+             "lock": None if g.lock is None else [card_face(x) for x in g.lock], "since": g.since}
+            for g in s.gods.values()]
+        v: View = {
+            "game": "petition", "players": s.players,
             "turn": s.turn, "round": s.round, "round_limit": s.round_limit, "turn_seat": s.turn_seat,
-            "phase": s.phase, "waiting_for": sorted({p.seat for p in self.prompts(s)}),
+            "phase": cast(Phase, s.phase), "waiting_for": sorted({p.seat for p in self.prompts(s)}),
             "options": {"winner_takes_all": s.winner_takes_all, "last_man_standing": s.last_man_standing,
                         "challenge_window": s.challenge_window, "rules": s.rules,
                         "pillar_stand": s.stand},
@@ -1080,28 +1107,22 @@ class PetitionEngine(Engine[PetitionState]):
         }
         r = self.result(s)
         if r is not None:
-            v["result"] = r.to_json()
-        if seat is not None:
-            v["private"] = self._private(s, seat)
+            v["result"] = cast(ResultView, r.to_json())
         return v
 
-    def private_view(self, state: PetitionState, seat: int) -> dict[str, Any]:
-        """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
-        return self._private(state, seat)
-
     @staticmethod
-    def _petition_view(pet: Petition | None) -> dict[str, Any] | None:
+    def _petition_view(pet: Petition | None) -> PetitionView | None:
         if pet is None:
             return None
 
-        def side(b: Bid | None) -> dict[str, Any] | None:
+        def side(b: Bid | None) -> BidView | None:
             if b is None:
                 return None
             return {"seat": b.seat, "beads": b.beads, "ready": b.cards is not None,
                     "count": None if b.cards is None else len(b.cards),
                     "standing": [card_face(x) for x in b.standing]}
 
-        return {"petitioner": pet.petitioner, "god": pet.god, "stage": pet.stage,
+        return {"petitioner": pet.petitioner, "god": pet.god, "stage": cast(PetitionStage, pet.stage),
                 "challenges": {str(k): v for k, v in sorted(pet.answers.items())},
                 "challengers": list(pet.challengers), "holder": side(pet.holder),
                 "challenger": side(pet.challenger), "duels": pet.duels,
@@ -1109,7 +1130,7 @@ class PetitionEngine(Engine[PetitionState]):
                 "lock": None if pet.result_lock is None else [card_face(x) for x in pet.result_lock],
                 "beads_on_god": pet.holder.beads if pet.holder is not None and pet.refundable else 0}
 
-    def _campaign_view(self, s: PetitionState, c: Campaign | None) -> dict[str, Any] | None:
+    def _campaign_view(self, s: PetitionState, c: Campaign | None) -> CampaignView | None:
         if c is None:
             return None
         live = self._totals(s, c) if c.stage == "battle" else (None, None)
@@ -1118,7 +1139,8 @@ class PetitionEngine(Engine[PetitionState]):
         # ids: these cards are discarded after the battle and may come back to a hand
         attack = None if hidden and not c.attack_locked else [card_face(x) for x in c.attack]
         defend = None if hidden and not c.defend_locked else [card_face(x) for x in c.defend]
-        return {"attacker": c.attacker, "defender": c.defender, "pillar": c.pillar, "stage": c.stage,
+        return {"attacker": c.attacker, "defender": c.defender, "pillar": c.pillar,
+                "stage": cast(CampaignStage, c.stage),
                 "attack": attack, "defend": defend,
                 "attack_count": len(c.attack) if c.attack_ready or c.attack_locked else None,
                 "defend_count": len(c.defend) if c.defend_ready or c.defend_locked else None,
@@ -1130,7 +1152,7 @@ class PetitionEngine(Engine[PetitionState]):
                 "surrendered": c.surrendered, "attack_now": live[0], "defend_now": live[1],
                 "licence": c.licence}
 
-    def _private(self, s: PetitionState, seat: int) -> dict[str, Any]:
+    def _private(self, s: PetitionState, seat: int) -> PrivateView:
         p = s.seats[seat]
         bid = None
         pet = s.petition

@@ -25,8 +25,6 @@ Rulebook "Solo game rules", with Herald's readings (see ``docs/rules/petition.md
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..engine import Action, Choice, Event, Prompt, Result
 from ..text import count, listing
 from .cards import card_json, cards_prompt, read_cards
@@ -41,6 +39,7 @@ from .content import (
     card_name,
 )
 from .state import PetitionState, Solo, SoloBattle
+from .views import SoloView
 
 SOLO_HAND = 5
 PILLAR_FAVOUR = 3
@@ -356,7 +355,7 @@ def result(s: PetitionState) -> Result:
                   f"{s.over_reason}; {len(solo.captured)} of 4 pillars taken")
 
 
-def view(s: PetitionState) -> dict[str, Any]:
+def view(s: PetitionState) -> SoloView:
     solo = s.solo
     assert solo is not None
     b = solo.battle

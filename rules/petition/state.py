@@ -19,6 +19,7 @@ from typing import Any
 
 from ..engine import Rng
 from .content import PILLARS
+from .views import RevealView
 
 
 @dataclass(frozen=True)
@@ -348,7 +349,7 @@ class PetitionState:
     """Seconds a challenge window stays open at most (table option ``challenge_window``, minutes)."""
     round_limit: int = 40
     """Table option: the game ends after this many rounds (tie-breaks decide)."""
-    last_reveal: dict[str, Any] | None = None
+    last_reveal: RevealView | None = None
     """Public record of the last reveal (a petition duel or a campaign's cards), for the board."""
     over_reason: str = ""
     solo: Solo | None = None
