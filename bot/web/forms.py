@@ -485,50 +485,90 @@ def form_html(form: WebForm, token: str, ticket: str, names: Sequence[str],
             f'<input type="hidden" name="ticket" value="{esc(ticket)}">'
             f'<input type="hidden" name="answer" value="form">'
             f'<p class="hint">{esc(form.hint)}</p>')
-    if form.style == "flick":
+    if form.style == "flick":  # (its own buttons: Preview beside Flick, the preview under them)
         return f'{head}{_flick_html(form, prefill or {}, version)}</form>'
-    if form.style == "orders":
-        return f'{head}{_orders_html(form, names)}<p><button type="submit">{esc(form.submit)}</button></p></form>'
-    if form.style == "temple":
-        who = "".join(f'<option value="{i}">{esc(item.label)}</option>' for i, item in enumerate(form.items))
-        rows_t = ['<li><label>x <input type="number" name="x" min="0" max="100" step="any" required></label> '
-                  '<label>y <input type="number" name="y" min="0" max="100" step="any" required></label></li>']
-        if len(form.items) > 1:
-            rows_t.append(f'<li><label>Built by <select name="prophet">{who}</select></label></li>')
-        return f'{head}<ul>{"".join(rows_t)}</ul><p><button type="submit">{esc(form.submit)}</button></p></form>'
+    draw = _BODIES.get(form.style)
+    if draw is not None:
+        body = draw(form, names)
+    else:
+        rows = _ROWS.get(form.style, _no_rows)(form, names)
+        body = f'<ul>{"".join(rows)}</ul>' if rows else ""
+    return f'{head}{body}<p><button type="submit">{esc(form.submit)}</button></p></form>'
+
+
+def _temple_html(form: WebForm, names: Sequence[str]) -> str:
+    who = "".join(f'<option value="{i}">{esc(item.label)}</option>' for i, item in enumerate(form.items))
+    rows = ['<li><label>x <input type="number" name="x" min="0" max="100" step="any" required></label> '
+            '<label>y <input type="number" name="y" min="0" max="100" step="any" required></label></li>']
+    if len(form.items) > 1:
+        rows.append(f'<li><label>Built by <select name="prophet">{who}</select></label></li>')
+    return f'<ul>{"".join(rows)}</ul>'
+
+
+_BODIES: dict[str, Callable[[WebForm, Sequence[str]], str]] = {
+    "orders": _orders_html,
+    "temple": _temple_html,
+}
+"""The forms drawn whole by a function of their own (above the submit button)."""
+
+
+def _boxes_rows(form: WebForm, names: Sequence[str]) -> list[str]:
     rows: list[str] = []
     for i, item in enumerate(form.items):
-        label = humanised(item.label, names)
         note = f' <span class="desc">{humanised(item.note, names)}</span>' if item.note else ""
-        if form.style == "boxes":
-            rows.append(f'<li><label><input type="checkbox" name="pick" value="{i}"> {label}</label>{note}</li>')
-        elif form.style == "one":
-            rows.append(f'<li><label><input type="radio" name="pick" value="{i}"> {label}</label></li>')
-        elif form.style == "counts":
-            rows.append(f'<li><label><input type="number" name="count-{i}" value="0" min="0" '
-                        f'max="{item.most}" inputmode="numeric"> {label}</label>'
-                        f' <span class="desc">(you have {item.most})</span></li>')
-    if form.style == "order":
-        options = "".join(f'<option value="{i}">{humanised(item.label, names)}</option>'
-                          for i, item in enumerate(form.items))
-        for place in range(len(form.items)):
-            chosen = options.replace(f'<option value="{place}">', f'<option value="{place}" selected>', 1)
-            rows.append(f'<li><label>Place {place + 1}{" (top)" if place == 0 else ""} '
-                        f'<select name="at">{chosen}</select></label></li>')
-    if form.style == "lineup":
-        options = '<option value="">—</option>' + "".join(
-            f'<option value="{i}">{humanised(item.label, names)}'
-            + (f" — {esc(item.note)}" if item.note else "") + "</option>"
-            for i, item in enumerate(form.items)) + "".join(
-            f'<option value="z{t}">believer {t} from the graveyard</option>' for t in form.extra.get("grave") or [])
-        for place in range(form.extra.get("places", form.most)):
-            rows.append(f'<li><label>{"First" if place == 0 else f"Then, {place + 1}."} '
-                        f'<select name="at">{options}</select></label></li>')
-    if form.style == "one":
-        rows.append('<li><label>Or a deck code <input type="text" name="code" maxlength="4000" '
-                    'autocomplete="off" spellcheck="false"></label></li>')
-    body = f'<ul>{"".join(rows)}</ul>' if rows else ""
-    return f'{head}{body}<p><button type="submit">{esc(form.submit)}</button></p></form>'
+        rows.append(f'<li><label><input type="checkbox" name="pick" value="{i}"> '
+                    f'{humanised(item.label, names)}</label>{note}</li>')
+    return rows
+
+
+def _one_rows(form: WebForm, names: Sequence[str]) -> list[str]:
+    rows = [f'<li><label><input type="radio" name="pick" value="{i}"> {humanised(item.label, names)}</label></li>'
+            for i, item in enumerate(form.items)]
+    rows.append('<li><label>Or a deck code <input type="text" name="code" maxlength="4000" '
+                'autocomplete="off" spellcheck="false"></label></li>')
+    return rows
+
+
+def _counts_rows(form: WebForm, names: Sequence[str]) -> list[str]:
+    return [f'<li><label><input type="number" name="count-{i}" value="0" min="0" '
+            f'max="{item.most}" inputmode="numeric"> {humanised(item.label, names)}</label>'
+            f' <span class="desc">(you have {item.most})</span></li>' for i, item in enumerate(form.items)]
+
+
+def _order_rows(form: WebForm, names: Sequence[str]) -> list[str]:
+    options = "".join(f'<option value="{i}">{humanised(item.label, names)}</option>'
+                      for i, item in enumerate(form.items))
+    rows: list[str] = []
+    for place in range(len(form.items)):
+        chosen = options.replace(f'<option value="{place}">', f'<option value="{place}" selected>', 1)
+        rows.append(f'<li><label>Place {place + 1}{" (top)" if place == 0 else ""} '
+                    f'<select name="at">{chosen}</select></label></li>')
+    return rows
+
+
+def _lineup_rows(form: WebForm, names: Sequence[str]) -> list[str]:
+    options = '<option value="">—</option>' + "".join(
+        f'<option value="{i}">{humanised(item.label, names)}'
+        + (f" — {esc(item.note)}" if item.note else "") + "</option>"
+        for i, item in enumerate(form.items)) + "".join(
+        f'<option value="z{t}">believer {t} from the graveyard</option>' for t in form.extra.get("grave") or [])
+    return [f'<li><label>{"First" if place == 0 else f"Then, {place + 1}."} '
+            f'<select name="at">{options}</select></label></li>'
+            for place in range(form.extra.get("places", form.most))]
+
+
+def _no_rows(form: WebForm, names: Sequence[str]) -> list[str]:
+    return []
+
+
+_ROWS: dict[str, Callable[[WebForm, Sequence[str]], list[str]]] = {
+    "boxes": _boxes_rows,
+    "one": _one_rows,
+    "counts": _counts_rows,
+    "order": _order_rows,
+    "lineup": _lineup_rows,
+}
+"""The forms drawn as a list of rows, one function per style."""
 
 
 __all__ = ["FormRefused", "Item", "WebForm", "aim_png", "flick_aim", "form_action", "form_html",
