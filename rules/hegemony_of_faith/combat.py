@@ -283,24 +283,7 @@ def attack_step(ctx: Ctx, f: AttackFrame) -> bool:
         f["stage"] = "effect"
         return True
     if stage == "effect":
-        rules = rules_of(f)
-        f["targets"] = [t for t in f["targets"] if sect_count(s, t) > 0 or rules.strikes_empty]
-        if not f["targets"]:
-            ctx.say(f"{f['card']} finds nobody to strike.")
-            return False
-        if rules.at_once:
-            rules.resolve(ctx, f)
-            return False
-        waiting = []
-        for sect in [f["side"], *f["targets"]]:
-            able = [m for m in members(s, sect) if s.believers[m]]
-            if len(able) == 1:
-                f["fighters"][str(sect)] = able[0]
-            elif len(able) > 1:
-                waiting.append(sect)
-        f["wait"] = waiting
-        f["stage"] = "designate"
-        return True
+        return _effect(ctx, f)
     if stage == "designate":
         taking_part = [m for sect in [f["side"], *f["targets"]] for m in members(s, sect)]
         f["karmaq"] = skill_eligible(s, taking_part, KARMA_REVERSED)
@@ -308,19 +291,51 @@ def attack_step(ctx: Ctx, f: AttackFrame) -> bool:
         f["stage"] = "karma"
         return True
     if stage == "karma":
-        for seat in sorted(f.get("reversers", [])):
-            if can_use(s, seat, KARMA_REVERSED):
-                mark_used(ctx, seat, KARMA_REVERSED)
-                f["flips"] += 1
-                ctx.say(f"{seat_name(seat)} uses Karma Reversed: every comparison of this {f['card']} is reversed.")
-        f["reversers"] = []
-        f["stage"] = "pick"
-        f["wait"] = sorted(set(f["fighters"].values()))
+        _reverse(ctx, f)
         return True
     if stage == "pick":
         rules_of(f).resolve(ctx, f)
         return False
     raise AssertionError(stage)
+
+
+def _effect(ctx: Ctx, f: AttackFrame) -> bool:
+    """After the defence: an attack on nobody ends, one that strikes at once takes effect, and a
+    confrontation asks each sect with several members holding believers who confronts for it
+    (False when the frame is done)."""
+    s = ctx.s
+    rules = rules_of(f)
+    f["targets"] = [t for t in f["targets"] if sect_count(s, t) > 0 or rules.strikes_empty]
+    if not f["targets"]:
+        ctx.say(f"{f['card']} finds nobody to strike.")
+        return False
+    if rules.at_once:
+        rules.resolve(ctx, f)
+        return False
+    waiting = []
+    for sect in [f["side"], *f["targets"]]:
+        able = [m for m in members(s, sect) if s.believers[m]]
+        if len(able) == 1:
+            f["fighters"][str(sect)] = able[0]
+        elif len(able) > 1:
+            waiting.append(sect)
+    f["wait"] = waiting
+    f["stage"] = "designate"
+    return True
+
+
+def _reverse(ctx: Ctx, f: AttackFrame) -> None:
+    """Close the Karma Reversed window (each use, in seat order, flips every comparison) and
+    ask the fighters for their picks."""
+    s = ctx.s
+    for seat in sorted(f.get("reversers", [])):
+        if can_use(s, seat, KARMA_REVERSED):
+            mark_used(ctx, seat, KARMA_REVERSED)
+            f["flips"] += 1
+            ctx.say(f"{seat_name(seat)} uses Karma Reversed: every comparison of this {f['card']} is reversed.")
+    f["reversers"] = []
+    f["stage"] = "pick"
+    f["wait"] = sorted(set(f["fighters"].values()))
 
 
 def _defend(ctx: Ctx, f: AttackFrame) -> None:
