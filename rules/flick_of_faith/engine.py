@@ -565,37 +565,15 @@ class FlickOfFaith(Engine[FlickState]):
         return d
 
     def _mission_flick(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
+        """A Mission flick, or leaving the disc in the corner: the pieces it places, the finger's
+        wobble, the physics, what is told, and whether the disc is still in the corner."""
         if action["type"] == "leave":
-            fields(action, "leaving a disc", {"type": str})
-            if not s.in_corner:
-                raise IllegalAction("there is no disc in your corner to leave: send a flick: "
-                                    f"{FLICK_USAGE}.")
-            ev.append(Event(f"{seat_name(seat)} leaves the disc where it lies in the corner."))
-            self._done_flicking(s, seat, ev)
+            self._leave(s, seat, action, ev)
             return
         angle, power, got = _read_flick(action, "a flick", mission=True)
-        piece: str | None = got.get("piece")
         hand: str | None = got.get("hand")
-        dagda = gods.rule(s.gods[seat]).hand
-        if hand is not None and (not dagda or hand not in board.HAND_TARGETS):
-            allowed = ", ".join(board.HAND_TARGETS) if dagda else "only Dagda may use it"
-            raise IllegalAction(f"hand {hand[:20]!r} is not allowed: {allowed}.")
-        pieces: list[str] = []
-        if not s.in_corner:
-            extra = s.turn.get("extra")
-            if piece is not None and extra is None:
-                allowed_pieces = self._piece_options(s, seat)
-                if piece not in allowed_pieces:
-                    raise IllegalAction(f"piece {piece[:20]!r} is not available; choose one of: "
-                                        f"{', '.join(allowed_pieces)}.")
-            pieces = flick.pieces_for_flick(s.supply[seat], piece, laws.twin(s.laws), extra)
-            if extra is not None:
-                s.turn["extra"] = None
-            for k in pieces:
-                if k == "heart":
-                    s.heart_ready = False
-                elif extra is None:
-                    s.supply[seat][k] -= 1
+        self._check_hand(s, seat, hand)
+        pieces = self._take_pieces(s, seat, got.get("piece")) if not s.in_corner else []
         a_sd, p_sd = flick.wobble_sd(power, s.laws)
         da = s.rng.gauss(0.0, a_sd)
         dp = s.rng.gauss(0.0, p_sd)
@@ -611,6 +589,57 @@ class FlickOfFaith(Engine[FlickState]):
         s.turn["struck"] = s.turn.get("struck", []) + [i for i in out.struck.get(plan.flicked, []) if i > 0]
         fallen = self._apply_outcome(s, out, ev)
         s.attempts += 1
+        self._tell_flick(s, seat, plan, out, before, pieces, hand, (angle, power, da, real_power), ev)
+        if fallen:
+            ev.append(Event("Off the map: " + ", ".join(fallen) + "."))
+        # the discs this flick put in the corner, or the one flicked again from it
+        ids = [d["id"] for d in plan.placed] if pieces else list(s.in_corner)
+        self._still_in_corner(s, seat, ids, corner, ev)
+
+    def _leave(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
+        """The disc still in the corner is left where it lies."""
+        fields(action, "leaving a disc", {"type": str})
+        if not s.in_corner:
+            raise IllegalAction("there is no disc in your corner to leave: send a flick: "
+                                f"{FLICK_USAGE}.")
+        ev.append(Event(f"{seat_name(seat)} leaves the disc where it lies in the corner."))
+        self._done_flicking(s, seat, ev)
+
+    @staticmethod
+    def _check_hand(s: FlickState, seat: int, hand: str | None) -> None:
+        """A flick's ``hand`` names one of the Hand of God's places, and only for a god who has
+        it (Dagda)."""
+        may = gods.rule(s.gods[seat]).hand
+        if hand is not None and (not may or hand not in board.HAND_TARGETS):
+            allowed = ", ".join(board.HAND_TARGETS) if may else "only Dagda may use it"
+            raise IllegalAction(f"hand {hand[:20]!r} is not allowed: {allowed}.")
+
+    def _take_pieces(self, s: FlickState, seat: int, piece: str | None) -> list[str]:
+        """The discs a fresh flick puts in the corner, taken from the seat's supply (the Heart:
+        no longer ready; a prophet Anubis returned: from nowhere). ``piece`` is checked."""
+        extra = s.turn.get("extra")
+        if piece is not None and extra is None:
+            allowed = self._piece_options(s, seat)
+            if piece not in allowed:
+                raise IllegalAction(f"piece {piece[:20]!r} is not available; choose one of: "
+                                    f"{', '.join(allowed)}.")
+        pieces = flick.pieces_for_flick(s.supply[seat], piece, laws.twin(s.laws), extra)
+        if extra is not None:
+            s.turn["extra"] = None
+        for k in pieces:
+            if k == "heart":
+                s.heart_ready = False
+            elif extra is None:
+                s.supply[seat][k] -= 1
+        return pieces
+
+    def _tell_flick(self, s: FlickState, seat: int, plan: flick.Plan, out: physics.Outcome,
+                    before: list[DiscD], pieces: list[str], hand: str | None,
+                    wobble: tuple[float, float, float, float], ev: list[Event]) -> None:
+        """The flick as everyone sees it: ``last_flick`` and the flick's line with what an
+        animation needs. ``wobble``: the angle and power aimed, the angle's wobble and the power
+        that resulted."""
+        angle, power, da, real_power = wobble
         vx, vy = plan.launches[plan.flicked]
         origin = next([b.x, b.y] for b in plan.bodies if b.id == plan.flicked)
         data = flick.event_data(plan, before, seat)
@@ -632,12 +661,11 @@ class FlickOfFaith(Engine[FlickState]):
         flew = f"the wobble sent it at {round(angle + da)}°, power {number(round(real_power, 1))}"
         ev.append(Event(f"{seat_name(seat)} flicks {what}{hand_txt} ({aimed}; {flew}): {where}.",
                         kind="flick", data=data))
-        if fallen:
-            ev.append(Event("Off the map: " + ", ".join(fallen) + "."))
-        # still in the corner?
-        ids = [plan.flicked] if not pieces else [d["id"] for d in plan.placed]
-        if not pieces:
-            ids = list(s.in_corner)
+
+    def _still_in_corner(self, s: FlickState, seat: int, ids: list[int], corner: int,
+                         ev: list[Event]) -> None:
+        """After a flick: a disc of ``ids`` still in the corner may be flicked again, up to the
+        limit; otherwise the seat is done flicking."""
         on = {d["id"]: d for d in s.discs}
         still = [i for i in ids if i in on and geometry.in_corner(on[i]["x"], on[i]["y"], KINDS[on[i]["kind"]].radius, corner)]
         if still and s.attempts < flick.REFLICK_LIMIT:
