@@ -27,6 +27,7 @@ from .bot import choose
 from .cards import card_face
 from .content import CARDS, DECK_IDS, PILLARS
 from .state import Bid, Campaign, GodState, Petition, PetitionState, Pillar, PillarRef, Player
+from .views import BidView, CampaignView, CardFaceView, PetitionView, View, read_view
 
 JSON = dict[str, Any]
 
@@ -37,14 +38,14 @@ class _Pool:
     def __init__(self, unseen: list[str]) -> None:
         self.cards = unseen
 
-    def face(self, face: JSON) -> str:
+    def face(self, face: CardFaceView) -> str:
         name = face["name"]
         for i, cid in enumerate(self.cards):
             if CARDS[cid].name == name and card_face(cid) == face:
                 return self.cards.pop(i)
         raise IllegalAction(f"no unplaced card matches the public card {name}")
 
-    def faces(self, faces: list[JSON] | None) -> list[str]:
+    def faces(self, faces: list[CardFaceView] | None) -> list[str]:
         return [self.face(f) for f in faces or []]
 
     def deal(self, n: int, fits: Any = None) -> list[str]:
@@ -59,120 +60,127 @@ class _Pool:
 
 def determinize(view: JSON, seat: int, rng: random.Random) -> PetitionState:
     """A full state consistent with ``view`` (seat ``seat``'s own view); see the module's
-    docstring. The solo game is not searched."""
-    if view.get("solo") is not None:
+    docstring. The solo game is not searched. What is dealt is dealt in one order (the gods'
+    locks, the petition's sides, the campaign's, the hands, the deck, the discard pile), so one
+    rng gives one state."""
+    v = read_view(view)
+    if v.get("solo") is not None:
         raise IllegalAction("the solo game is not searched")
-    priv = view["private"]
-    mine = [str(c["id"]) for c in priv["hand"]]
-    own_bid = [str(c["id"]) for c in priv.get("bid") or []]
-    own_camp = [str(c["id"]) for c in priv.get("campaign_cards") or []]
+    priv = v["private"]
+    mine = [c["id"] for c in priv["hand"]]
+    own_bid = [c["id"] for c in priv["bid"] or []]
+    own_camp = [c["id"] for c in priv["campaign_cards"] or []]
     known = set(mine) | set(own_bid) | set(own_camp)
     unseen = [c for c in DECK_IDS if c not in known]
     rng.shuffle(unseen)
     pool = _Pool(unseen)
-    turn = int(view["turn"])
 
     gods: dict[str, GodState] = {}
-    for g in view["gods"]:
+    for g in v["gods"]:
         lock = None if g["lock"] is None else pool.faces(g["lock"])
-        gods[g["key"]] = GodState(g["key"], g["holder"], int(g["bonus"]), lock, int(g["since"]))
+        gods[g["key"]] = GodState(g["key"], g["holder"], g["bonus"], lock, g["since"])
+    pv = v["petition"]
+    pet = None if pv is None else _petition(pv, seat, own_bid, pool)
+    cv = v["campaign"]
+    camp, spent = (None, []) if cv is None else _campaign(cv, v, seat, own_camp, pool)
+    seats = _seats(v, seat, mine, pool)
+    deck = pool.deal(v["deck_size"])
+    discard = pool.deal(v["discard_size"] - len(spent)) + spent
+    if pool.cards:
+        raise IllegalAction("the view's card counts do not add up")
+    opts = v["options"]
+    return PetitionState(
+        players=v["players"], rng=Rng(rng.randrange(2**31)), seats=seats, deck=deck,
+        discard=discard, temple=v["temple"], gods={k: gods[k] for k in PILLARS},
+        turn_seat=v["turn_seat"], turn=v["turn"], round=v["round"],
+        phase=v["phase"], petition=pet, campaign=camp,
+        placing=[PillarRef(r["owner"], r["kind"]) for r in v["placing"]],
+        placer=v["placer"], winner_takes_all=opts["winner_takes_all"],
+        last_man_standing=opts["last_man_standing"],
+        challenge_window=opts["challenge_window"], round_limit=v["round_limit"],
+        last_reveal=v["last_reveal"], over_reason=v["over_reason"],
+        rules=opts["rules"], stand=opts["pillar_stand"])
 
-    pet = None
-    pv = view.get("petition")
-    if pv is not None:
-        pet = Petition(int(pv["petitioner"]), str(pv["god"]), str(pv["stage"]),
-                       {int(k): int(v) for k, v in pv["challenges"].items()},
-                       [int(x) for x in pv["challengers"]], None, None,
-                       refundable=bool(pv["beads_on_god"]), duels=int(pv["duels"]),
-                       result_bonus=int(pv["bonus"]))
-        god = pet.god
 
-        def side(b: JSON | None) -> Bid | None:
-            if b is None:
-                return None
-            standing = pool.faces(b["standing"])
-            cards: list[str] | None = None
-            if b["ready"]:
-                if int(b["seat"]) == seat:
-                    cards = list(own_bid)
-                else:
-                    cards = pool.deal(int(b["count"]),
-                                      lambda c: c.is_citizen and c.god == god)
-            return Bid(int(b["seat"]), int(b["beads"]), cards, standing)
+def _petition(pv: PetitionView, seat: int, own_bid: list[str], pool: _Pool) -> Petition:
+    """The petition under way: a face-down bid of another seat is dealt citizens of the god."""
+    pet = Petition(pv["petitioner"], pv["god"], pv["stage"],
+                   {int(k): v for k, v in pv["challenges"].items()},
+                   list(pv["challengers"]), None, None,
+                   refundable=bool(pv["beads_on_god"]), duels=pv["duels"],
+                   result_bonus=pv["bonus"])
+    god = pet.god
 
-        pet.holder = side(pv["holder"])
-        pet.challenger = side(pv["challenger"])
-        if pv["lock"] is not None:
-            # the lock won so far is the holder's standing citizens
-            pet.result_lock = list(pet.holder.standing) if pet.holder is not None else []
-
-    camp = None
-    spent: list[str] = []
-    """A tallied campaign's cards, already in the discard pile (and still shown with it)."""
-    cv = view.get("campaign")
-    if cv is not None:
-        camp = Campaign(int(cv["attacker"]), int(cv["defender"]), str(cv["pillar"]),
-                        str(cv["stage"]), attack_ready=bool(cv["attack_ready"]),
-                        defend_ready=bool(cv["defend_ready"]),
-                        attack_locked=bool(cv["attack_locked"]),
-                        defend_locked=bool(cv["defend_locked"]),
-                        to_act=int(cv["to_act"]) if cv["to_act"] is not None else 0,
-                        passes=int(cv["passes"]), attack_bonus=int(cv["attack_bonus"]),
-                        defend_bonus=int(cv["defend_bonus"]), surrendered=bool(cv["surrendered"]),
-                        attack_total=cv["attack_total"], defend_total=cv["defend_total"],
-                        licence=cv["licence"])
-        fort_kind = None
-        for q in view["seats"][camp.defender]["pillars"]:
-            if q["kind"] == camp.pillar and q["fortification"] is not None:
-                fort_kind = q["fortification"]["kind"]
-        for role in ("attack", "defend"):
-            who = camp.attacker if role == "attack" else camp.defender
-            faces = cv[role]
-            if faces is not None:
-                cards = pool.faces(faces)
-            elif who == seat:
-                cards = list(own_camp)
-            elif cv[f"{role}_count"] is not None:
-                favour = (camp.attack_bonus if role == "attack" else camp.defend_bonus) > 0
-                fort = fort_kind if role == "defend" else None
-                cards = pool.deal(int(cv[f"{role}_count"]),
-                                  lambda c, r=role, p=camp.pillar, f=favour, ft=fort: can_play(
-                                      c, r, p, favour=f, locked=False, fortification=ft))
+    def side(b: BidView | None) -> Bid | None:
+        if b is None:
+            return None
+        standing = pool.faces(b["standing"])
+        cards: list[str] | None = None
+        if b["ready"]:
+            if b["seat"] == seat:
+                cards = list(own_bid)
             else:
-                cards = []
-            setattr(camp, role, cards)
-            if camp.stage == "done":
-                spent += cards
+                cards = pool.deal(b["count"] or 0, lambda c: c.is_citizen and c.god == god)
+        return Bid(b["seat"], b["beads"], cards, standing)
 
-    seats: list[Player] = []
-    hands: dict[int, list[str]] = {}
-    for k, sv in enumerate(view["seats"]):
-        hands[k] = list(mine) if k == seat else pool.deal(int(sv["hand_size"]))
-    for k, sv in enumerate(view["seats"]):
+    pet.holder = side(pv["holder"])
+    pet.challenger = side(pv["challenger"])
+    if pv["lock"] is not None:
+        # the lock won so far is the holder's standing citizens
+        pet.result_lock = list(pet.holder.standing) if pet.holder is not None else []
+    return pet
+
+
+def _campaign(cv: CampaignView, v: View, seat: int, own_camp: list[str],
+              pool: _Pool) -> tuple[Campaign, list[str]]:
+    """The campaign under way, and its cards already in the discard pile once it is tallied (and
+    still shown with it): a face-down side of another seat is dealt cards it could play."""
+    camp = Campaign(cv["attacker"], cv["defender"], cv["pillar"], cv["stage"],
+                    attack_ready=cv["attack_ready"], defend_ready=cv["defend_ready"],
+                    attack_locked=cv["attack_locked"], defend_locked=cv["defend_locked"],
+                    to_act=cv["to_act"] if cv["to_act"] is not None else 0,
+                    passes=cv["passes"], attack_bonus=cv["attack_bonus"],
+                    defend_bonus=cv["defend_bonus"], surrendered=cv["surrendered"],
+                    attack_total=cv["attack_total"], defend_total=cv["defend_total"],
+                    licence=cv["licence"])
+    fort_kind = None
+    for q in v["seats"][camp.defender]["pillars"]:
+        fort = q["fortification"]
+        if q["kind"] == camp.pillar and fort is not None:
+            fort_kind = fort["kind"]
+    spent: list[str] = []
+    sides = (("attack", camp.attacker, cv["attack"], cv["attack_count"], camp.attack_bonus, None),
+             ("defend", camp.defender, cv["defend"], cv["defend_count"], camp.defend_bonus, fort_kind))
+    for role, who, faces, n, bonus, ft in sides:
+        if faces is not None:
+            cards = pool.faces(faces)
+        elif who == seat:
+            cards = list(own_camp)
+        elif n is not None:
+            cards = pool.deal(n, lambda c, r=role, p=camp.pillar, f=bonus > 0, ft=ft: can_play(
+                c, r, p, favour=f, locked=False, fortification=ft))
+        else:
+            cards = []
+        setattr(camp, role, cards)
+        if camp.stage == "done":
+            spent += cards
+    return camp, spent
+
+
+def _seats(v: View, seat: int, mine: list[str], pool: _Pool) -> list[Player]:
+    """The seats: the other hands dealt from the pool, in seat order, then the public rest."""
+    hands = [list(mine) if k == seat else pool.deal(sv["hand_size"]) for k, sv in enumerate(v["seats"])]
+    out: list[Player] = []
+    for k, sv in enumerate(v["seats"]):
         pillars = {}
         for q in sv["pillars"]:
             f = q["fortification"]
             pillars[q["kind"]] = Pillar(q["kind"], q["captured_by"],
                                         None if f is None else PillarRef(f["owner"], f["kind"]))
-        seats.append(Player(hands[k], int(sv["beads"]), {p: pillars[p] for p in PILLARS},
-                            [PillarRef(r["owner"], r["kind"]) for r in sv["stash"]],
-                            turn - 1 if sv["heathen"] else None))
-    deck = pool.deal(int(view["deck_size"]))
-    discard = pool.deal(int(view["discard_size"]) - len(spent)) + spent
-    if pool.cards:
-        raise IllegalAction("the view's card counts do not add up")
-    opts = view["options"]
-    return PetitionState(
-        players=int(view["players"]), rng=Rng(rng.randrange(2**31)), seats=seats, deck=deck,
-        discard=discard, temple=int(view["temple"]), gods={k: gods[k] for k in PILLARS},
-        turn_seat=int(view["turn_seat"]), turn=turn, round=int(view["round"]),
-        phase=str(view["phase"]), petition=pet, campaign=camp,
-        placing=[PillarRef(r["owner"], r["kind"]) for r in view["placing"]],
-        placer=view["placer"], winner_takes_all=bool(opts["winner_takes_all"]),
-        last_man_standing=bool(opts["last_man_standing"]),
-        challenge_window=int(opts["challenge_window"]), round_limit=int(view["round_limit"]),
-        last_reveal=view["last_reveal"], over_reason=str(view["over_reason"]),
-        rules=int(opts["rules"]), stand=int(opts["pillar_stand"]))
+        out.append(Player(hands[k], sv["beads"], {p: pillars[p] for p in PILLARS},
+                          [PillarRef(r["owner"], r["kind"]) for r in sv["stash"]],
+                          v["turn"] - 1 if sv["heathen"] else None))
+    return out
 
 
 # ------------------------------------------------------------------------------ candidates

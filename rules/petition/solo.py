@@ -128,84 +128,118 @@ def pillar_total(b: SoloBattle) -> int:
 
 
 def play(s: PetitionState, seat: int, action: Action, prompt: Prompt) -> list[Event]:
+    """Apply the solo player's answer to ``prompt``: the turn, the opening attack, the cards
+    added in a battle, or the tithe."""
+    assert s.solo is not None
+    if prompt.kind == "solo_turn":
+        return _play_turn(s, action)
+    if prompt.kind == "solo_attack":
+        return _play_attack(s, action, prompt)
+    if prompt.kind == "solo_add":
+        return _play_add(s, action, prompt)
+    return _play_tithe(s, action, prompt)
+
+
+def _play_turn(s: PetitionState, action: Action) -> list[Event]:
+    """Draw (each pillar grows by a card), give up, or attack a pillar."""
     solo = s.solo
     assert solo is not None
     me = s.seats[0]
-    if prompt.kind == "solo_turn":
-        if action["type"] == "draw":
-            got = _draw(s)
-            if got is not None:
-                me.hand.append(got)
-            fed = _feed_pillars(s)
-            events = [Event(f"P1 draws a card; {count(fed, 'pillar')} grow by a card.", kind="solo_draw")]
-            if got is not None:
-                events.append(Event(f"You draw {card_name(got)}.", to=(0,), kind="draw", data={"cards": [got]}))
-            return events + _next_turn(s)
-        if action["type"] == "give_up":
-            return _over(s, "nothing was left to play or draw")
-        solo.battle = SoloBattle(str(action["pillar"]))
-        s.phase = "solo_attack"
-        return [Event(f"P1 attacks the {PILLAR_NAMES[solo.battle.pillar]} pillar.", kind="solo_attack")]
+    if action["type"] == "draw":
+        got = _draw(s)
+        if got is not None:
+            me.hand.append(got)
+        fed = _feed_pillars(s)
+        events = [Event(f"P1 draws a card; {count(fed, 'pillar')} grow by a card.", kind="solo_draw")]
+        if got is not None:
+            events.append(Event(f"You draw {card_name(got)}.", to=(0,), kind="draw", data={"cards": [got]}))
+        return events + _next_turn(s)
+    if action["type"] == "give_up":
+        return _over(s, "nothing was left to play or draw")
+    solo.battle = SoloBattle(str(action["pillar"]))
+    s.phase = "solo_attack"
+    return [Event(f"P1 attacks the {PILLAR_NAMES[solo.battle.pillar]} pillar.", kind="solo_attack")]
+
+
+def _play_attack(s: PetitionState, action: Action, prompt: Prompt) -> list[Event]:
+    """The attack cards laid, as many fortifications turned up; the lower power wins the god's
+    favour."""
+    solo = s.solo
+    assert solo is not None
     b = solo.battle
-    if prompt.kind == "solo_attack":
-        assert b is not None
-        picked = read_cards(action, prompt)
-        for c in picked:
-            me.hand.remove(c)
-        b.played = picked
-        stack = solo.stacks[b.pillar]
-        n = min(len(picked), len(stack))
-        b.revealed = stack[:n]
-        del stack[:n]
-        mine, theirs = total(b.played, b.pillar), total(b.revealed, b.pillar)
-        events = [Event(f"P1 lays {listing([card_name(c) for c in picked])} ({mine}); the pillar turns up "
-                        f"{listing([card_name(c) for c in b.revealed]) or 'nothing'} ({theirs}).",
-                        kind="solo_reveal",
-                        data={"played": [card_json(c) for c in picked],
-                              "revealed": [card_json(c) for c in b.revealed], "mine": mine, "theirs": theirs})]
-        god = GODS[b.pillar].name
-        if mine < theirs:
-            b.favoured = "player"
-            g = s.gods[b.pillar]
-            g.holder, g.bonus, g.since = 0, PILLAR_FAVOUR, s.turn
-            if s.rules >= 2:
-                # the rulebook: with the god's favour the battle is won with faith, and a won
-                # battle takes the pillar
-                events.append(Event(f"The lower power wins {god}'s favour (+3): P1 wins the battle "
-                                    "with faith.", kind="solo_faith"))
-                return events + _win(s, b)
-            events.append(Event(f"The lower power wins {god}'s favour (+3): P1 wins the battle with faith "
-                                "and keeps their beads, but the pillar stands.", kind="solo_faith"))
-            s.discard += b.played + b.revealed
-            solo.battle = None
-            return events + _reset(s)
-        if mine > theirs:
-            b.favoured = "pillar"
-            events.append(Event(f"The pillar's lower power wins {god}'s favour (+3): P1 is godless and must "
-                                "overpower it.", kind="solo_godless"))
-        else:
-            events.append(Event("Equal power: nobody wins the favour, and P1 must overpower the pillar.",
-                                kind="solo_godless"))
-        return events + _check_force(s, b)
-    if prompt.kind == "solo_add":
-        assert b is not None
-        picked = read_cards(action, prompt)
-        if not picked:
-            return [Event("P1 gives up the battle.", kind="solo_pass")] + _lose(s, b)
-        for c in picked:
-            me.hand.remove(c)
-        b.played += picked
-        stack = solo.stacks[b.pillar]
-        n = min(len(picked), len(stack))
-        more = stack[:n]
-        del stack[:n]
-        b.revealed += more
-        events = [Event(f"P1 adds {listing([card_name(c) for c in picked])}; the pillar turns up "
-                        f"{listing([card_name(c) for c in more]) or 'nothing more'}: "
-                        f"{total(b.played, b.pillar)} against {pillar_total(b)}.", kind="solo_add",
-                        data={"added": [card_json(c) for c in picked], "revealed": [card_json(c) for c in more]})]
-        return events + _check_force(s, b)
-    # the tithe
+    assert b is not None
+    me = s.seats[0]
+    picked = read_cards(action, prompt)
+    for c in picked:
+        me.hand.remove(c)
+    b.played = picked
+    stack = solo.stacks[b.pillar]
+    n = min(len(picked), len(stack))
+    b.revealed = stack[:n]
+    del stack[:n]
+    mine, theirs = total(b.played, b.pillar), total(b.revealed, b.pillar)
+    events = [Event(f"P1 lays {listing([card_name(c) for c in picked])} ({mine}); the pillar turns up "
+                    f"{listing([card_name(c) for c in b.revealed]) or 'nothing'} ({theirs}).",
+                    kind="solo_reveal",
+                    data={"played": [card_json(c) for c in picked],
+                          "revealed": [card_json(c) for c in b.revealed], "mine": mine, "theirs": theirs})]
+    god = GODS[b.pillar].name
+    if mine < theirs:
+        b.favoured = "player"
+        g = s.gods[b.pillar]
+        g.holder, g.bonus, g.since = 0, PILLAR_FAVOUR, s.turn
+        if s.rules >= 2:
+            # the rulebook: with the god's favour the battle is won with faith, and a won
+            # battle takes the pillar
+            events.append(Event(f"The lower power wins {god}'s favour (+3): P1 wins the battle "
+                                "with faith.", kind="solo_faith"))
+            return events + _win(s, b)
+        events.append(Event(f"The lower power wins {god}'s favour (+3): P1 wins the battle with faith "
+                            "and keeps their beads, but the pillar stands.", kind="solo_faith"))
+        s.discard += b.played + b.revealed
+        solo.battle = None
+        return events + _reset(s)
+    if mine > theirs:
+        b.favoured = "pillar"
+        events.append(Event(f"The pillar's lower power wins {god}'s favour (+3): P1 is godless and must "
+                            "overpower it.", kind="solo_godless"))
+    else:
+        events.append(Event("Equal power: nobody wins the favour, and P1 must overpower the pillar.",
+                            kind="solo_godless"))
+    return events + _check_force(s, b)
+
+
+def _play_add(s: PetitionState, action: Action, prompt: Prompt) -> list[Event]:
+    """More cards added to the battle (as many more fortifications turned up), or none: the
+    battle given up."""
+    solo = s.solo
+    assert solo is not None
+    b = solo.battle
+    assert b is not None
+    me = s.seats[0]
+    picked = read_cards(action, prompt)
+    if not picked:
+        return [Event("P1 gives up the battle.", kind="solo_pass")] + _lose(s, b)
+    for c in picked:
+        me.hand.remove(c)
+    b.played += picked
+    stack = solo.stacks[b.pillar]
+    n = min(len(picked), len(stack))
+    more = stack[:n]
+    del stack[:n]
+    b.revealed += more
+    events = [Event(f"P1 adds {listing([card_name(c) for c in picked])}; the pillar turns up "
+                    f"{listing([card_name(c) for c in more]) or 'nothing more'}: "
+                    f"{total(b.played, b.pillar)} against {pillar_total(b)}.", kind="solo_add",
+                    data={"added": [card_json(c) for c in picked], "revealed": [card_json(c) for c in more]})]
+    return events + _check_force(s, b)
+
+
+def _play_tithe(s: PetitionState, action: Action, prompt: Prompt) -> list[Event]:
+    """The tithe: a matching card given, or a bead paid (the last bead ends the game)."""
+    solo = s.solo
+    assert solo is not None
+    me = s.seats[0]
     picked = read_cards(action, prompt)
     god_card = solo.tithe_card
     assert god_card is not None
