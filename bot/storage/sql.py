@@ -86,6 +86,8 @@ class Executor(Protocol):
 
     async def value(self, sql: str, *params: Any) -> Any:
         """The first column of the first row a statement returns (None: no row)."""
+        rows = await self.rows(sql, *params)
+        return rows[0][0] if rows else None
 
 
 Landed = Callable[[Executor], Awaitable[bool]]
@@ -292,6 +294,21 @@ class Storage(ABC):
     def _session(self) -> AbstractAsyncContextManager[Executor]:
         """A connection for statements outside any transaction."""
 
+    async def _execute(self, sql: str, *params: Any) -> int:
+        """One statement outside any transaction (``_session``); the rows it changed."""
+        async with self._session() as x:
+            return await x.execute(sql, *params)
+
+    async def _rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
+        """Every row of one statement outside any transaction."""
+        async with self._session() as x:
+            return await x.rows(sql, *params)
+
+    async def _value(self, sql: str, *params: Any) -> Any:
+        """The one value of one statement outside any transaction (None: no row)."""
+        async with self._session() as x:
+            return await x.value(sql, *params)
+
     @abstractmethod
     def _tx(self, landed: Landed | None = None) -> AbstractAsyncContextManager[Executor]:
         """A transaction that holds the write locks it needs (SQLite: BEGIN IMMEDIATE), rolled
@@ -410,8 +427,7 @@ class Storage(ABC):
         the total."""
         status, values = self.dialect.members("g.status", list(statuses), "text")
         where = f"g.guild_id=? AND {status}"
-        async with self._session() as x:
-            total = int(await x.value(f"SELECT COUNT(*) FROM games g WHERE {where}",
+        total = int(await self._value(f"SELECT COUNT(*) FROM games g WHERE {where}",
                                       guild_id, *values) or 0)
         games = await self._many(
             f"SELECT {G_COLUMNS} FROM games g WHERE {where} {RECENT_FIRST} LIMIT ? OFFSET ?",
@@ -467,16 +483,15 @@ class Storage(ABC):
                            lobbies_since: float = 0.0) -> TableCounts:
         """Open tables in a server, and those of them the member is seated at (the limits)."""
         status, values = self.dialect.members("g.status", list(_OPEN), "text")
-        async with self._session() as x:
-            rows = await x.rows(
-                "SELECT COUNT(*) FILTER (WHERE g.status='lobby'), "
-                "COUNT(*) FILTER (WHERE g.status<>'lobby'), "
-                "COUNT(*) FILTER (WHERE g.status='lobby' AND m.game_id IS NOT NULL), "
-                "COUNT(m.game_id) FROM games g LEFT JOIN "
-                "(SELECT DISTINCT game_id FROM seats WHERE user_id=? AND NOT is_bot) m "
-                f"ON m.game_id=g.id WHERE g.guild_id=? AND {status} "
-                "AND (g.status<>'lobby' OR g.updated_at>=?)",
-                user_id, guild_id, *values, float(lobbies_since))
+        rows = await self._rows(
+            "SELECT COUNT(*) FILTER (WHERE g.status='lobby'), "
+            "COUNT(*) FILTER (WHERE g.status<>'lobby'), "
+            "COUNT(*) FILTER (WHERE g.status='lobby' AND m.game_id IS NOT NULL), "
+            "COUNT(m.game_id) FROM games g LEFT JOIN "
+            "(SELECT DISTINCT game_id FROM seats WHERE user_id=? AND NOT is_bot) m "
+            f"ON m.game_id=g.id WHERE g.guild_id=? AND {status} "
+            "AND (g.status<>'lobby' OR g.updated_at>=?)",
+            user_id, guild_id, *values, float(lobbies_since))
         return TableCounts(*(int(v) for v in rows[0])) if rows else TableCounts(0, 0, 0, 0)
 
     @boundary
@@ -490,8 +505,7 @@ class Storage(ABC):
         values = [(to_json(v) if k in ("options", "result") and v is not None else v)
                   for k, v in fields.items()]
         sets = ", ".join(f"{k}=?" for k in fields)
-        async with self._session() as x:
-            await x.execute(f"UPDATE games SET {sets} WHERE id=?", *values, game_id)
+        await self._execute(f"UPDATE games SET {sets} WHERE id=?", *values, game_id)
         if kept is not None:
             self._game_updated(kept, fields)
 
@@ -614,10 +628,9 @@ class Storage(ABC):
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]:
         """The game's log in order, each action an :class:`ActionRow` (declared as the plain
         triple its older readers take, which it is)."""
-        async with self._session() as x:
-            rows = await x.rows(
-                "SELECT seat, action, origin, prompt_kind, secret FROM actions WHERE game_id=? "
-                "ORDER BY n", game_id)
+        rows = await self._rows(
+            "SELECT seat, action, origin, prompt_kind, secret FROM actions WHERE game_id=? "
+            "ORDER BY n", game_id)
         return [ActionRow(r[0], json.loads(r[1]), r[2], r[3], None if r[4] is None else bool(r[4]))
                 for r in rows]
 
@@ -664,13 +677,12 @@ class Storage(ABC):
         """When the next reminder or deadline falls due. With ``owner``, a deadline another owner
         holds a claim on counts from when that claim expires (``claim_deadlines``): a process
         sleeps past what another is handling instead of waking for it again and again."""
-        async with self._session() as x:
-            value = await x.value(
-                "SELECT MIN(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> CAST(? AS TEXT) "
-                f"THEN {self.dialect.greatest('at', 'claimed_until')} ELSE at END) FROM "
-                "(SELECT CASE WHEN NOT reminded AND remind_at IS NOT NULL AND remind_at < due_at "
-                "THEN remind_at ELSE due_at END AS at, claimed_by, claimed_until FROM deadlines) "
-                "AS d", owner)
+        value = await self._value(
+            "SELECT MIN(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> CAST(? AS TEXT) "
+            f"THEN {self.dialect.greatest('at', 'claimed_until')} ELSE at END) FROM "
+            "(SELECT CASE WHEN NOT reminded AND remind_at IS NOT NULL AND remind_at < due_at "
+            "THEN remind_at ELSE due_at END AS at, claimed_by, claimed_until FROM deadlines) "
+            "AS d", owner)
         return float(value) if value is not None else None
 
     _DUE = "(due_at <= ? OR (NOT reminded AND remind_at IS NOT NULL AND remind_at <= ?))"
@@ -679,8 +691,7 @@ class Storage(ABC):
     @boundary
     async def due_deadlines(self, now: float) -> list[DeadlineRow]:
         """Every deadline or reminder due at ``now``, claimed or not (a plain read)."""
-        async with self._session() as x:
-            rows = await x.rows(f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE {self._DUE} "
+        rows = await self._rows(f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE {self._DUE} "
                                 "ORDER BY due_at, game_id, seat", now, now)
         return [deadline_row(r) for r in rows]
 
@@ -702,8 +713,7 @@ class Storage(ABC):
         claimable = (f"SELECT {self._CLAIM_KEY} FROM deadlines WHERE {self._DUE} "
                      "AND (claimed_by IS NULL OR claimed_until <= ? OR claimed_by = ?) "
                      f"ORDER BY due_at, game_id, seat LIMIT ?{self._CLAIM_LOCK}")
-        async with self._session() as x:
-            rows = await x.rows(self._CLAIM.format(claimable=claimable),
+        rows = await self._rows(self._CLAIM.format(claimable=claimable),
                                 owner, now + lease_s, now, now, now, owner, limit)
         return sorted((deadline_row(r) for r in rows),
                       key=lambda d: (d.due_at, d.game_id, d.seat, d.kind))
@@ -715,18 +725,16 @@ class Storage(ABC):
         release its claim; True only for the call that changed it, so that of several processes
         exactly one sends the reminder."""
         self._drop_deadlines(game_id)
-        async with self._session() as x:
-            return await x.execute(
-                "UPDATE deadlines SET reminded=TRUE, claimed_by=NULL, claimed_until=NULL "
-                "WHERE game_id=? AND seat=? AND kind=? AND NOT reminded "
-                "AND (CAST(? AS BIGINT) IS NULL OR opened=?)",
-                game_id, seat, kind, opened, opened) == 1
+        return await self._execute(
+            "UPDATE deadlines SET reminded=TRUE, claimed_by=NULL, claimed_until=NULL "
+            "WHERE game_id=? AND seat=? AND kind=? AND NOT reminded "
+            "AND (CAST(? AS BIGINT) IS NULL OR opened=?)",
+            game_id, seat, kind, opened, opened) == 1
 
     @boundary
     async def clear_deadlines(self, game_id: int) -> None:
         self._drop_deadlines(game_id)
-        async with self._session() as x:
-            await x.execute("DELETE FROM deadlines WHERE game_id=?", game_id)
+        await self._execute("DELETE FROM deadlines WHERE game_id=?", game_id)
 
     @boundary
     async def replace_deadlines(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
@@ -739,15 +747,13 @@ class Storage(ABC):
     @boundary
     async def note_departure(self, d: Departure) -> None:
         """Remember that a member left a running game's seat (once per member and game)."""
-        async with self._session() as x:
-            await x.execute("INSERT INTO departures (game_id, user_id, seat, name) "
+        await self._execute("INSERT INTO departures (game_id, user_id, seat, name) "
                             "VALUES (?,?,?,?) ON CONFLICT DO NOTHING",
                             d.game_id, d.user_id, d.seat, d.name)
 
     @boundary
     async def departures(self, game_id: int) -> list[Departure]:
-        async with self._session() as x:
-            rows = await x.rows("SELECT game_id, seat, user_id, name FROM departures "
+        rows = await self._rows("SELECT game_id, seat, user_id, name FROM departures "
                                 "WHERE game_id=? ORDER BY seat, user_id", game_id)
         return [Departure(r[0], r[1], r[2], r[3]) for r in rows]
 
@@ -798,11 +804,10 @@ class Storage(ABC):
     async def unsettled_games(self, limit: int = 100) -> list[int]:
         """Finished games of a server that were never settled (a crash or a failure between the
         game's last move and its settlement), oldest first."""
-        async with self._session() as x:
-            rows = await x.rows(
-                "SELECT g.id FROM games g WHERE g.status='finished' AND g.guild_id IS NOT NULL "
-                "AND NOT EXISTS (SELECT 1 FROM settled_games s WHERE s.game_id=g.id) "
-                "ORDER BY g.updated_at, g.id LIMIT ?", max(0, limit))
+        rows = await self._rows(
+            "SELECT g.id FROM games g WHERE g.status='finished' AND g.guild_id IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM settled_games s WHERE s.game_id=g.id) "
+            "ORDER BY g.updated_at, g.id LIMIT ?", max(0, limit))
         return [int(r[0]) for r in rows]
 
     @boundary
@@ -823,21 +828,19 @@ class Storage(ABC):
     @boundary
     async def ratings_of(self, guild_id: int, user_id: int) -> list[RatingRow]:
         """A member's ratings in a server, one per game they played there."""
-        async with self._session() as x:
-            rows = await x.rows(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id=? "
+        rows = await self._rows(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id=? "
                                 "AND user_id=? ORDER BY games DESC, game_key", guild_id, user_id)
         return [RatingRow(*r) for r in rows]
 
     @boundary
     async def longest_game(self, guild_id: int, user_id: int) -> LongestGame | None:
         """The member's settled game in a server that ran longest (opening to last move)."""
-        async with self._session() as x:
-            rows = await x.rows(
-                "SELECT s.game_id, s.game_key, s.finished_at - s.started_at, s.moves "
-                "FROM settled_places p JOIN settled_games s ON s.game_id=p.game_id "
-                "WHERE p.guild_id=? AND p.user_id=? "
-                "ORDER BY s.finished_at - s.started_at DESC, s.moves DESC, s.game_id LIMIT 1",
-                guild_id, user_id)
+        rows = await self._rows(
+            "SELECT s.game_id, s.game_key, s.finished_at - s.started_at, s.moves "
+            "FROM settled_places p JOIN settled_games s ON s.game_id=p.game_id "
+            "WHERE p.guild_id=? AND p.user_id=? "
+            "ORDER BY s.finished_at - s.started_at DESC, s.moves DESC, s.game_id LIMIT 1",
+            guild_id, user_id)
         if not rows:
             return None
         r = rows[0]
@@ -861,14 +864,13 @@ class Storage(ABC):
 
     @boundary
     async def save_player_prefs(self, prefs: PlayerPrefs) -> None:
-        async with self._session() as x:
-            await x.execute(
-                f"INSERT INTO player_prefs ({PREFS_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
-                "ON CONFLICT (user_id) DO UPDATE SET pings=excluded.pings, dms=excluded.dms, "
-                "quiet_start=excluded.quiet_start, quiet_end=excluded.quiet_end, "
-                "zone=excluded.zone, away_until=excluded.away_until, away_mode=excluded.away_mode",
-                prefs.user_id, bool(prefs.pings), prefs.dms, prefs.quiet_start, prefs.quiet_end,
-                prefs.zone, prefs.away_until, prefs.away_mode)
+        await self._execute(
+            f"INSERT INTO player_prefs ({PREFS_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) "
+            "ON CONFLICT (user_id) DO UPDATE SET pings=excluded.pings, dms=excluded.dms, "
+            "quiet_start=excluded.quiet_start, quiet_end=excluded.quiet_end, "
+            "zone=excluded.zone, away_until=excluded.away_until, away_mode=excluded.away_mode",
+            prefs.user_id, bool(prefs.pings), prefs.dms, prefs.quiet_start, prefs.quiet_end,
+            prefs.zone, prefs.away_until, prefs.away_mode)
 
     async def _pause_row(self, x: Executor, game_id: int, *,
                          lock: bool = False) -> tuple[str, GamePause] | None:
@@ -924,8 +926,7 @@ class Storage(ABC):
     @boundary
     async def paused_games(self) -> list[GamePause]:
         """Every running game paused now, the earliest paused first."""
-        async with self._session() as x:
-            rows = await x.rows(f"SELECT {PAUSE_COLUMNS} FROM games WHERE paused_at IS NOT NULL "
+        rows = await self._rows(f"SELECT {PAUSE_COLUMNS} FROM games WHERE paused_at IS NOT NULL "
                                 "AND status='active' ORDER BY paused_at, id")
         return [pause_row(r) for r in rows]
 
@@ -938,8 +939,7 @@ class Storage(ABC):
 
     async def _read_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings as stored (defaults for a server that never set any)."""
-        async with self._session() as x:
-            rows = await x.rows(SETTINGS_SELECT, guild_id)
+        rows = await self._rows(SETTINGS_SELECT, guild_id)
         return GuildSettings(guild_id) if not rows else settings_from_row(guild_id, rows[0])
 
     @boundary
@@ -951,56 +951,48 @@ class Storage(ABC):
 
     @boundary
     async def set_dm_reachable(self, user_id: int, reachable: bool, now: float) -> None:
-        async with self._session() as x:
-            await x.execute(
-                "INSERT INTO dm_status (user_id, reachable, checked_at) VALUES (?,?,?) "
-                "ON CONFLICT (user_id) DO UPDATE SET reachable=excluded.reachable, "
-                "checked_at=excluded.checked_at", user_id, bool(reachable), now)
+        await self._execute(
+            "INSERT INTO dm_status (user_id, reachable, checked_at) VALUES (?,?,?) "
+            "ON CONFLICT (user_id) DO UPDATE SET reachable=excluded.reachable, "
+            "checked_at=excluded.checked_at", user_id, bool(reachable), now)
 
     @boundary
     async def dm_reachable(self, user_id: int) -> bool | None:
-        async with self._session() as x:
-            value = await x.value("SELECT reachable FROM dm_status WHERE user_id=?", user_id)
+        value = await self._value("SELECT reachable FROM dm_status WHERE user_id=?", user_id)
         return None if value is None else bool(value)
 
     @boundary
     async def note_dm_notice(self, game_id: int, user_id: int) -> bool:
         """Record that the thread was told this user cannot be DMed; False if already recorded."""
-        async with self._session() as x:
-            return await x.execute("INSERT INTO dm_notices (game_id, user_id) VALUES (?,?) "
+        return await self._execute("INSERT INTO dm_notices (game_id, user_id) VALUES (?,?) "
                                    "ON CONFLICT DO NOTHING", game_id, user_id) == 1
 
     @boundary
     async def dm_channel(self, user_id: int) -> int | None:
         """The id of the DM channel Discord opened with this user (None: none is known)."""
-        async with self._session() as x:
-            value = await x.value("SELECT channel_id FROM dm_channels WHERE user_id=?", user_id)
+        value = await self._value("SELECT channel_id FROM dm_channels WHERE user_id=?", user_id)
         return None if value is None else int(value)
 
     @boundary
     async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
         """Remember the user's DM channel (None: forget it, Discord no longer knows it), so a
         DM is one request, with no look-up of the user, across restarts and processes."""
-        async with self._session() as x:
-            if channel_id is None:
-                await x.execute("DELETE FROM dm_channels WHERE user_id=?", user_id)
-                return
-            await x.execute(
-                "INSERT INTO dm_channels (user_id, channel_id) VALUES (?,?) "
-                "ON CONFLICT (user_id) DO UPDATE SET channel_id=excluded.channel_id",
-                user_id, channel_id)
+        if channel_id is None:
+            await self._execute("DELETE FROM dm_channels WHERE user_id=?", user_id)
+            return
+        await self._execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?,?) "
+                            "ON CONFLICT (user_id) DO UPDATE SET channel_id=excluded.channel_id",
+                            user_id, channel_id)
 
     @boundary
     async def log_posted(self, game_id: int) -> int | None:
         """The game version up to which its log lines are posted in its thread (None: not told)."""
-        async with self._session() as x:
-            value = await x.value("SELECT version FROM thread_logs WHERE game_id=?", game_id)
+        value = await self._value("SELECT version FROM thread_logs WHERE game_id=?", game_id)
         return None if value is None else int(value)
 
     @boundary
     async def set_log_posted(self, game_id: int, version: int) -> None:
-        async with self._session() as x:
-            await x.execute("INSERT INTO thread_logs (game_id, version) VALUES (?,?) "
+        await self._execute("INSERT INTO thread_logs (game_id, version) VALUES (?,?) "
                             "ON CONFLICT (game_id) DO UPDATE SET version=excluded.version",
                             game_id, version)
 
@@ -1031,8 +1023,7 @@ class Storage(ABC):
     async def game_of_link(self, token: str) -> int | None:
         """The game whose web token is ``token``, else None. Found by the token's digest (an
         index look-up tells nothing of the token) and compared in constant time."""
-        async with self._session() as x:
-            rows = await x.rows("SELECT game_id, token FROM web_links WHERE digest=?",
+        rows = await self._rows("SELECT game_id, token FROM web_links WHERE digest=?",
                                 link_digest(token))
         if not rows or not hmac.compare_digest(str(rows[0][1]).encode(),
                                                token.encode("utf-8", "surrogatepass")):
@@ -1052,37 +1043,33 @@ class Storage(ABC):
     async def seat_link_generation(self, game_id: int, seat: int) -> int:
         """The generation of the seat's player link (0: never renewed); a link signed for an
         older generation is revoked."""
-        async with self._session() as x:
-            value = await x.value(
-                "SELECT generation FROM web_seat_links WHERE game_id=? AND seat=?", game_id, seat)
+        value = await self._value(
+            "SELECT generation FROM web_seat_links WHERE game_id=? AND seat=?", game_id, seat)
         return 0 if value is None else int(value)
 
     @boundary
     async def renew_seat_link(self, game_id: int, seat: int) -> int:
         """Revoke the seat's player links: its generation goes up by one; returns the new one."""
-        async with self._session() as x:
-            return int(await x.value(
-                "INSERT INTO web_seat_links (game_id, seat, generation) VALUES (?,?,1) "
-                "ON CONFLICT (game_id, seat) DO UPDATE SET generation=web_seat_links.generation+1 "
-                "RETURNING generation", game_id, seat))
+        return int(await self._value(
+            "INSERT INTO web_seat_links (game_id, seat, generation) VALUES (?,?,1) "
+            "ON CONFLICT (game_id, seat) DO UPDATE SET generation=web_seat_links.generation+1 "
+            "RETURNING generation", game_id, seat))
 
     # ------------------------------------------------------------- saved decks
 
     @boundary
     async def decks(self, user_id: int, game_key: str | None = None) -> list[DeckRow]:
         """A player's saved decks (of one game, if given), by name."""
-        async with self._session() as x:
-            rows = await x.rows(
-                f"SELECT {_DECK_COLUMNS} FROM decks WHERE user_id=? "
-                "AND (CAST(? AS TEXT) IS NULL OR game_key=?) ORDER BY name_key, id",
-                user_id, game_key, game_key)
+        rows = await self._rows(
+            f"SELECT {_DECK_COLUMNS} FROM decks WHERE user_id=? "
+            "AND (CAST(? AS TEXT) IS NULL OR game_key=?) ORDER BY name_key, id",
+            user_id, game_key, game_key)
         return [_deck(r) for r in rows]
 
     @boundary
     async def deck(self, deck_id: int) -> DeckRow | None:
         """One saved deck, whoever owns it (the caller checks the owner)."""
-        async with self._session() as x:
-            rows = await x.rows(f"SELECT {_DECK_COLUMNS} FROM decks WHERE id=?", deck_id)
+        rows = await self._rows(f"SELECT {_DECK_COLUMNS} FROM decks WHERE id=?", deck_id)
         return None if not rows else _deck(rows[0])
 
     @boundary
@@ -1109,13 +1096,11 @@ class Storage(ABC):
     async def update_deck(self, deck_id: int, user_id: int, data: dict[str, Any], *,
                           now: float) -> bool:
         """Replace the deck's data; False (nothing changed) if it is not this player's deck."""
-        async with self._session() as x:
-            return await x.execute("UPDATE decks SET data=?, updated_at=? WHERE id=? AND user_id=?",
+        return await self._execute("UPDATE decks SET data=?, updated_at=? WHERE id=? AND user_id=?",
                                    to_json(data), now, deck_id, user_id) == 1
 
     @boundary
     async def delete_deck(self, deck_id: int, user_id: int) -> bool:
         """Delete the deck; False if it is not this player's deck (or is gone already)."""
-        async with self._session() as x:
-            return await x.execute("DELETE FROM decks WHERE id=? AND user_id=?",
+        return await self._execute("DELETE FROM decks WHERE id=? AND user_id=?",
                                    deck_id, user_id) == 1

@@ -268,45 +268,48 @@ class SqliteConnection:
             self._worker.shutdown(wait=False)
 
 
-class _OnThread:
+def _execute(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:
+    """Run one statement and close its cursor (an open cursor blocks COMMIT); the rows it
+    changed."""
+    cur = conn.execute(sql, params)
+    cur.close()  # (its rowcount stays readable)
+    return cur.rowcount
+
+
+class _OnThread(Executor):
     """An executor whose statements run on the connection's thread through its public
     ``execute`` (what asks, after a failed COMMIT, whether the write landed)."""
 
-    __slots__ = ("_s",)
+    __slots__ = ("_db",)
 
-    def __init__(self, storage: SqliteStorage) -> None:
-        self._s = storage
-
-    async def execute(self, sql: str, *params: Any) -> int:
-        return (await self._s.db.execute(sql, params)).rowcount
-
-    async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
-        async with self._s.db.execute(sql, params) as cur:
-            return await cur.fetchall()
-
-    async def value(self, sql: str, *params: Any) -> Any:
-        rows = await self.rows(sql, *params)
-        return rows[0][0] if rows else None
-
-
-class _Inline:
-    """The executor of :mod:`bot.storage.sql` on SQLite: statements run inline (``_run``), inside
-    the caller's turn; also its own session (nothing to open or close)."""
-
-    __slots__ = ("_s",)
-
-    def __init__(self, storage: SqliteStorage) -> None:
-        self._s = storage
+    def __init__(self, db: SqliteConnection) -> None:
+        self._db = db
 
     async def execute(self, sql: str, *params: Any) -> int:
-        return (await self._s._x(sql, params)).rowcount
+        return (await self._db.execute(sql, params)).rowcount
 
     async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
-        return await self._s._rows(sql, params)
+        return await (await self._db.execute(sql, params)).fetchall()
 
-    async def value(self, sql: str, *params: Any) -> Any:
-        rows = await self._s._rows(sql, params)
-        return rows[0][0] if rows else None
+
+class _Inline(Executor):
+    """The executor of :mod:`bot.storage.sql` on SQLite: statements run inline (``run``, the
+    storage's ``_run``), inside the caller's turn; also its own session (nothing to open or
+    close)."""
+
+    __slots__ = ("_run",)
+
+    def __init__(self, run: Callable[[Callable[[sqlite3.Connection], Any]], Awaitable[Any]]
+                 ) -> None:
+        self._run = run
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        return int(await self._run(lambda conn: _execute(conn, sql, params)))
+
+    async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
+        rows: list[Sequence[Any]] = await self._run(
+            lambda conn: conn.execute(sql, params).fetchall())
+        return rows
 
     async def __aenter__(self) -> _Inline:
         return self
@@ -501,7 +504,7 @@ class SqliteStorage(Storage):
         """One statement group at a time on the shared connection (see ``bot.turns``)."""
         self._inline = False
         """True once open: statements run on the event loop's own thread (see ``_run``)."""
-        self._x_inline = _Inline(self)
+        self._x_inline = _Inline(self._run)
         self._checkpoints: Checkpointer | None = None
         self._games: dict[int, GameRow] = {}
         """Live games as last read or written, oldest written first (see ``CACHED_GAMES``)."""
@@ -622,25 +625,11 @@ class SqliteStorage(Storage):
         finally:
             conn.execute("PRAGMA busy_timeout=0")
 
-    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        """The rows of one short query, read inline (``_run``)."""
-        rows: list[Any] = await self._run(lambda conn: conn.execute(sql, params).fetchall())
-        return rows
-
     @property
     def db(self) -> SqliteConnection:
         if self._db is None:
             raise StorageError("storage is not open")
         return self._db
-
-    async def _x(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
-        """Execute one statement and close its cursor (an open cursor blocks COMMIT)."""
-        def run(conn: sqlite3.Connection) -> sqlite3.Cursor:
-            cur = conn.execute(sql, params)
-            cur.close()  # (its rowcount and lastrowid stay readable)
-            return cur
-
-        return await self._run(run)
 
     def _session(self) -> _Inline:
         return self._x_inline
@@ -668,7 +657,7 @@ class SqliteStorage(Storage):
         (``why``)."""
         try:
             if self.db.in_transaction:
-                await self._x("ROLLBACK")
+                await self._execute("ROLLBACK")
         except sqlite3.Error as err:
             log.warning("%s: rolling back after %s failed too (%s)", doing.get(), why, _cause(err))
 
@@ -684,7 +673,7 @@ class SqliteStorage(Storage):
         way, ``_write``: its statements and COMMIT in one call.)"""
         if self.db.in_transaction:  # left over by a rollback that failed
             await self._rollback("an earlier failure")
-        await self._x("BEGIN IMMEDIATE")
+        await self._execute("BEGIN IMMEDIATE")
         try:
             yield self._x_inline
         except BaseException as exc:
@@ -734,7 +723,7 @@ class SqliteStorage(Storage):
         stored: bool | None = False
         if landed is not None:
             try:
-                stored = await landed(_OnThread(self))
+                stored = await landed(_OnThread(self.db))
             except sqlite3.Error:
                 stored = None
         self._settled(exc, stored, "COMMIT reported an error")
@@ -757,21 +746,21 @@ class SqliteStorage(Storage):
         created = self._inspect_file()
         try:
             self._db = await self._connect()
-            await self._x(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+            await self._execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             if not created:
                 await self._check_intact()
                 await self._check_herald()
                 await self._check_writable()
-            await self._x("PRAGMA journal_mode=WAL")
-            await self._x("PRAGMA foreign_keys=ON")
-            await self._x("PRAGMA synchronous=NORMAL")
+            await self._execute("PRAGMA journal_mode=WAL")
+            await self._execute("PRAGMA foreign_keys=ON")
+            await self._execute("PRAGMA synchronous=NORMAL")
             await self.migrate()
             await self._check_tables()
             if not created:
                 await self._note_orphans()
-            await self._x("PRAGMA wal_autocheckpoint=0")  # (``Checkpointer`` does it off the loop)
-            await self._x(f"PRAGMA journal_size_limit={LOG_LIMIT}")
-            await self._x("PRAGMA busy_timeout=0")  # (``_run`` waits for locks on the thread)
+            await self._execute("PRAGMA wal_autocheckpoint=0")  # (``Checkpointer`` does it off the loop)
+            await self._execute(f"PRAGMA journal_size_limit={LOG_LIMIT}")
+            await self._execute("PRAGMA busy_timeout=0")  # (``_run`` waits for locks on the thread)
             self._checkpoints = Checkpointer(self.path, self.db.raw, self._finish_checkpoint)
             self._inline = True
         except BaseException as exc:
@@ -854,9 +843,9 @@ class SqliteStorage(Storage):
         """SQLite opens a file it may not write without a word and fails at the first write: a
         write that is rolled back finds out now instead of at the first move."""
         version = await self.schema_version()
-        await self._x("BEGIN IMMEDIATE")
+        await self._execute("BEGIN IMMEDIATE")
         try:
-            await self._x(f"PRAGMA user_version = {version}")
+            await self._execute(f"PRAGMA user_version = {version}")
         finally:
             await self._rollback("the write check")
 
@@ -938,13 +927,13 @@ class SqliteStorage(Storage):
             raise self._newer(current)
         for number in range(current + 1, len(MIGRATIONS) + 1):
             script = MIGRATIONS[number - 1]
-            await self._x("BEGIN")
+            await self._execute("BEGIN")
             try:
                 for stmt in (s.strip() for s in script.split(";")):
                     if stmt:
-                        await self._x(stmt)
-                await self._x(f"PRAGMA user_version = {number}")
-                await self._x("COMMIT")
+                        await self._execute(stmt)
+                await self._execute(f"PRAGMA user_version = {number}")
+                await self._execute("COMMIT")
             except BaseException as exc:
                 await self._rollback(_cause(exc))
                 raise
