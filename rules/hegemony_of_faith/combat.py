@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine import Choice, IllegalAction, Prompt, fields, seat_name, shown
+from rules.engine import ECHO, Choice, IllegalAction, Prompt, fields, seat_name, shown
 from rules.text import count
 
 from . import reactions
@@ -264,7 +264,7 @@ def attack_answer(ctx: Ctx, f: AttackFrame, seat: int, action: dict[str, Any]) -
         else:
             f["picks"][str(seat)] = [action["believer"]]
         f["wait"].remove(seat)
-        ctx.tell(seat, "Your choice is locked in.")
+        ctx.tell(seat, "Your choice is locked in.", kind=ECHO)
         ctx.say(f"{seat_name(seat)} has chosen in secret.")
 
 

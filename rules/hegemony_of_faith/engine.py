@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from rules.engine import (
+    ECHO,
     Action,
     Choice,
     Engine,
@@ -423,7 +424,7 @@ def _skills_answer(ctx: Ctx, f: SkillsFrame, seat: int, action: dict[str, Any]) 
     keep = next(c for c in opts if SKILL_NAMES[c] == action["skill"])
     s.skill[seat] = keep
     f["wait"].remove(seat)
-    ctx.tell(seat, f"You keep the skill {SKILL_NAMES[keep]}.")
+    ctx.tell(seat, f"You keep the skill {SKILL_NAMES[keep]}.", kind=ECHO)
     ctx.say(f"{seat_name(seat)} has chosen a skill.")
 
 

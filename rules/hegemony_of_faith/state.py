@@ -190,6 +190,6 @@ class Ctx:
         if len(self.s.log) > 12:
             del self.s.log[: len(self.s.log) - 12]
 
-    def tell(self, seat: int, text: str) -> None:
-        self.events.append(Event(text, to=(seat,)))
+    def tell(self, seat: int, text: str, kind: str = "log") -> None:
+        self.events.append(Event(text, to=(seat,), kind=kind))
 
