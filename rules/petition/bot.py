@@ -18,12 +18,14 @@ against a pillar to win the god's favour.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine import Action, Prompt
 from .content import PILLARS
+from .views import CampaignView, GodView, PetitionView, SoloBattleView, View
 
-Card = dict[str, Any]
+Card = Mapping[str, Any]
 
 FAVOUR_BONUS = 3
 """The favour an unchallenged petition brings."""
@@ -86,7 +88,7 @@ def _value(card: Card, pillar: str | None, fort: str | None = None, citizens: in
     return 2
 
 
-def choose(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def choose(view: View, prompt: Prompt, rng: random.Random) -> Action:
     kind = prompt.kind
     handler = _HANDLERS.get(kind)
     if handler is not None:
@@ -98,26 +100,51 @@ def choose(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
 
 # ------------------------------------------------------------------------------ helpers
 
-def _me(view: dict[str, Any]) -> int:
+def _me(view: View) -> int:
     return int(view["private"]["seat"])
 
 
-def _hand(view: dict[str, Any]) -> list[Card]:
+def _hand(view: View) -> Sequence[Card]:
     return list(view["private"]["hand"])
 
 
-def _strength(hand: list[Card], pillar: str) -> int:
+def _petition(view: View) -> PetitionView:
+    """The petition a petition prompt is about (such a prompt is open only while one is)."""
+    pet = view["petition"]
+    if pet is None:
+        raise ValueError("no petition under way")
+    return pet
+
+
+def _campaign(view: View) -> CampaignView:
+    """The campaign a campaign prompt is about (such a prompt is open only while one is)."""
+    c = view["campaign"]
+    if c is None:
+        raise ValueError("no campaign under way")
+    return c
+
+
+def _solo_battle(view: View) -> SoloBattleView:
+    """The solo game's battle a battle prompt is about."""
+    solo = view["solo"]
+    b = solo["battle"] if solo else None
+    if b is None:
+        raise ValueError("no solo battle under way")
+    return b
+
+
+def _strength(hand: Sequence[Card], pillar: str) -> int:
     return sum(c["points"][pillar] for c in hand if c["kind"] == "citizen")
 
 
-def _god_of(view: dict[str, Any], seat: int, pillar: str) -> dict[str, Any] | None:
+def _god_of(view: View, seat: int, pillar: str) -> GodView | None:
     for g in view["gods"]:
         if g["key"] == pillar and g["holder"] == seat:
-            return dict(g)
+            return g.copy()
     return None
 
 
-def _defence_estimate(view: dict[str, Any], seat: int, pillar: str) -> float:
+def _defence_estimate(view: View, seat: int, pillar: str) -> float:
     """What ``seat`` can likely bring to defend ``pillar``: its hand (unseen, so an average per
     card, more when a fortification lets a second kind defend), the fortification's +1, the
     pillar's own stand (a defender with cards fights) and a favour of the pillar's god."""
@@ -131,12 +158,12 @@ def _defence_estimate(view: dict[str, Any], seat: int, pillar: str) -> float:
     return hand * AVG_POINTS_PER_CARD * (1.5 if fort else 1.0) + fort + bonus + stand
 
 
-def _stand(view: dict[str, Any]) -> int:
+def _stand(view: View) -> int:
     """What a pillar card adds to a defence that lays a card (the table's ``pillar_stand``)."""
     return int(view["options"]["pillar_stand"])
 
 
-def _lock(view: dict[str, Any], seat: int) -> list[Card] | None:
+def _lock(view: View, seat: int) -> Sequence[Card] | None:
     """The citizens ``seat``'s card lock allows it in a battle (None: not locked there). From
     rules revision 2 a lock binds every battle; before, only one over its god's pillar."""
     if view["options"]["rules"] < 2:
@@ -147,7 +174,7 @@ def _lock(view: dict[str, Any], seat: int) -> list[Card] | None:
     return None
 
 
-def _attack_strength(view: dict[str, Any], hand: list[Card], pillar: str) -> float:
+def _attack_strength(view: View, hand: Sequence[Card], pillar: str) -> float:
     """What it can bring against ``pillar``: its citizens there, half its powerups (they may
     not apply), and a favour of that pillar's god (a locked favour: just the locked citizens)."""
     me = _me(view)
@@ -166,7 +193,7 @@ def _attack_strength(view: dict[str, Any], hand: list[Card], pillar: str) -> flo
 
 # ------------------------------------------------------------------------------ turns
 
-def _turn(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _turn(view: View, prompt: Prompt, rng: random.Random) -> Action:
     me = _me(view)
     hand = _hand(view)
     beads = view["seats"][me]["beads"]
@@ -212,7 +239,7 @@ def _turn(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
     return dict(prompt.choices[0].action)
 
 
-def _prospect(view: dict[str, Any], hand: list[Card], pillar: str, bonus: int) -> float:
+def _prospect(view: View, hand: Sequence[Card], pillar: str, bonus: int) -> float:
     """How far its hand (plus ``bonus``) would pass the weakest rival defence of ``pillar``."""
     me = _me(view)
     rivals = [p["seat"] for p in view["seats"] if p["seat"] != me and p["active_count"]
@@ -223,12 +250,12 @@ def _prospect(view: dict[str, Any], hand: list[Card], pillar: str, bonus: int) -
     return _strength(hand, pillar) + bonus - weakest
 
 
-def _own(hand: list[Card], god: str) -> int:
+def _own(hand: Sequence[Card], god: str) -> int:
     """Citizens serving ``god`` (what it could bid if challenged)."""
     return sum(1 for c in hand if c["kind"] == "citizen" and c["god"] == god)
 
 
-def _extra(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _extra(view: View, prompt: Prompt, rng: random.Random) -> Action:
     me = _me(view)
     beads = view["seats"][me]["beads"]
     buy = _first(prompt, type="buy")
@@ -253,13 +280,13 @@ def _extra(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
     return {"type": "end"}
 
 
-def _offer(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _offer(view: View, prompt: Prompt, rng: random.Random) -> Action:
     top = int(prompt.params["max"])
     want = min(top, 3 if top >= 5 else 2)
     return _first(prompt, type="offer", beads=want) or dict(prompt.choices[0].action)
 
 
-def _challenge(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _challenge(view: View, prompt: Prompt, rng: random.Random) -> Action:
     god = prompt.params["god"]
     offer = int(prompt.params["offer"])
     me = _me(view)
@@ -275,31 +302,34 @@ def _challenge(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Acti
     return {"type": "challenge", "beads": 0}
 
 
-def _respond(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
-    pet = view["petition"]
+def _respond(view: View, prompt: Prompt, rng: random.Random) -> Action:
+    pet = _petition(view)
     own = [c for c in _hand(view) if c["kind"] == "citizen" and c["god"] == pet["god"]]
-    mine = pet["holder"]["beads"] + len(own)
-    theirs = pet["challenger"]["beads"] + 1.5
+    holder, challenger = pet["holder"], pet["challenger"]
+    if holder is None or challenger is None:
+        raise ValueError("no challenge to respond to")
+    mine = holder["beads"] + len(own)
+    theirs = challenger["beads"] + 1.5
     return {"type": "meet"} if own and mine >= theirs else {"type": "withdraw"}
 
 
-def _bid(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _bid(view: View, prompt: Prompt, rng: random.Random) -> Action:
     cards = prompt.params["cards"]
     ranked = sorted(cards, key=lambda c: -_value(c, prompt.params["pillar"]))
     return {"type": "cards", "cards": [c["id"] for c in ranked[:prompt.params["max"]]]}
 
 
-def _fort_kind(view: dict[str, Any], seat: int, pillar: str) -> str | None:
+def _fort_kind(view: View, seat: int, pillar: str) -> str | None:
     p = next(q for q in view["seats"][seat]["pillars"] if q["kind"] == pillar)
     return p["fortification"]["kind"] if p["fortification"] else None
 
 
-def _citizens(cards: list[Card], pillar: str, fort: str | None = None) -> int:
+def _citizens(cards: Sequence[Card], pillar: str, fort: str | None = None) -> int:
     """How many of ``cards`` are citizens worth something in a battle over ``pillar``."""
     return sum(1 for x in cards if x["kind"] == "citizen" and _value(x, pillar, fort) > 0)
 
 
-def _enough(cards: list[Card], pillar: str, fort: str | None, start: float, target: float,
+def _enough(cards: Sequence[Card], pillar: str, fort: str | None, start: float, target: float,
             side: int = 0) -> list[str]:
     """The strongest cards, in order, until ``start`` plus their worth reaches ``target`` (all of
     them when it never does): what is not needed stays in hand for the battle and for defence.
@@ -318,10 +348,10 @@ def _enough(cards: list[Card], pillar: str, fort: str | None, start: float, targ
     return picked
 
 
-def _attack(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _attack(view: View, prompt: Prompt, rng: random.Random) -> Action:
     """Open with enough to pass the defence it expects, keeping the rest in hand: reinforcements
     can follow in the battle, and an empty hand invites the next attacker."""
-    c = view["campaign"]
+    c = _campaign(view)
     cards = list(prompt.params["cards"])
     if not cards:
         return {"type": "cards", "cards": []}
@@ -330,12 +360,12 @@ def _attack(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
     return {"type": "cards", "cards": picked or [cards[0]["id"]]}
 
 
-def _defend(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _defend(view: View, prompt: Prompt, rng: random.Random) -> Action:
     """Defend when the defence can hold: everything it could bring (citizens of the pillar or of
     its fortification's kind, powerups, the fortification's +1, a favour of the pillar's god)
     against what the attacker's face-down cards are likely worth. Then lay enough to hold that,
     keeping the rest for the battle; surrender a hopeless defence (it costs no citizens)."""
-    c = view["campaign"]
+    c = _campaign(view)
     me = _me(view)
     pillar = c["pillar"]
     fort = _fort_kind(view, me, pillar)
@@ -353,17 +383,20 @@ def _defend(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
     return {"type": "cards", "cards": _enough(cards, pillar, fort, base, expected + 1)}
 
 
-def _reinforce(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
-    c = view["campaign"]
+def _reinforce(view: View, prompt: Prompt, rng: random.Random) -> Action:
+    c = _campaign(view)
     me = _me(view)
     attacking = me == c["attacker"]
     pillar = c["pillar"]
     fort = None if attacking else _fort_kind(view, me, pillar)
-    mine, theirs = (c["attack_now"], c["defend_now"]) if attacking else (c["defend_now"], c["attack_now"])
+    attack_now, defend_now = c["attack_now"], c["defend_now"]
+    if attack_now is None or defend_now is None:
+        raise ValueError("no battle under way")
+    mine, theirs = (attack_now, defend_now) if attacking else (defend_now, attack_now)
     need = theirs - mine + (1 if attacking else 0)
     if need <= 0:
         return {"type": "cards", "cards": []}
-    laid = list(c["attack"] if attacking else c["defend"] or [])
+    laid = list((c["attack"] if attacking else c["defend"]) or [])
     people = _citizens(laid + list(prompt.params["cards"]), pillar, fort)
     cards = sorted(prompt.params["cards"], key=lambda x: -_value(x, pillar, fort, people))
     if sum(_value(x, pillar, fort, people) for x in cards) < need:
@@ -378,7 +411,7 @@ def _reinforce(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Acti
     return {"type": "cards", "cards": picked}
 
 
-def _place(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _place(view: View, prompt: Prompt, rng: random.Random) -> Action:
     """Set aside a card whose owner still stands; fortify with any other (a fallen player's,
     with ``last_man_standing``) the pillar its hand defends worst, where the +1 and the extra
     citizens help most."""
@@ -396,7 +429,7 @@ def _place(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
 
 # ------------------------------------------------------------------------------ solo
 
-def _solo_turn(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _solo_turn(view: View, prompt: Prompt, rng: random.Random) -> Action:
     hand = _hand(view)
     attacks = [c.action for c in prompt.choices if c.action["type"] == "attack"]
     draw = _first(prompt, type="draw")
@@ -419,15 +452,15 @@ def _solo_power(card: Card, pillar: str) -> int:
     return 1 if "+3" not in card["text"] else 2
 
 
-def _solo_attack(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _solo_attack(view: View, prompt: Prompt, rng: random.Random) -> Action:
     pillar = prompt.params["pillar"]
     strongest = max(prompt.params["cards"], key=lambda c: _solo_power(c, pillar))
     return {"type": "cards", "cards": [strongest["id"]]}
 
 
-def _solo_add(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _solo_add(view: View, prompt: Prompt, rng: random.Random) -> Action:
     pillar = prompt.params["pillar"]
-    b = view["solo"]["battle"]
+    b = _solo_battle(view)
     need = b["theirs"] - b["mine"] + 1
     cards = sorted(prompt.params["cards"], key=lambda c: -_solo_power(c, pillar))
     if not cards or _solo_power(cards[0], pillar) < 1 or sum(_solo_power(c, pillar) for c in cards) < need:
@@ -435,14 +468,14 @@ def _solo_add(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Actio
     return {"type": "cards", "cards": [cards[0]["id"]]}
 
 
-def _discard(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _discard(view: View, prompt: Prompt, rng: random.Random) -> Action:
     """Down to the hand limit: let go of the cards worth least in any pillar."""
     n = int(prompt.params["min"])
     ranked = sorted(prompt.params["cards"], key=lambda c: (_value(c, None), c["id"]))
     return {"type": "cards", "cards": [c["id"] for c in ranked[:n]]}
 
 
-def _tithe(view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
+def _tithe(view: View, prompt: Prompt, rng: random.Random) -> Action:
     cards = prompt.params["cards"]
     if not cards:
         return {"type": "cards", "cards": []}

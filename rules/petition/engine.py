@@ -93,6 +93,7 @@ from .views import (
     ResultView,
     SeatView,
     View,
+    read_view,
 )
 
 SUMMARY = """\
@@ -1220,7 +1221,7 @@ class PetitionEngine(Engine[PetitionState]):
 
     # ------------------------------------------------------------------ computer player
     def bot_action(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Action:
-        return choose(view, prompt, rng)
+        return choose(read_view(view), prompt, rng)
 
     def timeout_action(self, state: PetitionState, prompt: Prompt) -> Action:
         """No answer to a challenge means no challenge; a battle turn left to the deadline passes;

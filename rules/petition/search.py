@@ -27,7 +27,7 @@ from .bot import choose
 from .cards import card_face
 from .content import CARDS, DECK_IDS, PILLARS
 from .state import Bid, Campaign, GodState, Petition, PetitionState, Pillar, PillarRef, Player
-from .views import BidView, CampaignView, CardFaceView, PetitionView, View, read_view
+from .views import BidView, CampaignView, CardFaceView, CardView, PetitionView, View, read_view
 
 JSON = dict[str, Any]
 
@@ -186,6 +186,11 @@ def _seats(v: View, seat: int, mine: list[str], pool: _Pool) -> list[Player]:
 # ------------------------------------------------------------------------------ candidates
 
 def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Action] | None:
+    """:func:`_candidates` of the seat's view, read as declared (:mod:`rules.petition.views`)."""
+    return _candidates(read_view(view), prompt, rng)
+
+
+def _candidates(view: View, prompt: Prompt, rng: random.Random) -> list[Action] | None:
     """The answers worth comparing (None: the heuristic decides alone). The turn: every way to
     gather, turning heathen, ending, the two petitions with the best prospects and the three
     attacks the heuristic rates best; a swap of the two cards worth least; a challenge of 0 to 3 beads; for a pick of cards,
@@ -218,25 +223,25 @@ def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Ac
     return acts
 
 
-def _targets(view: JSON) -> list[str]:
-    me = int(view["private"]["seat"])
+def _targets(view: View) -> list[str]:
+    me = view["private"]["seat"]
     return [q["kind"] for p in view["seats"] if p["seat"] != me and p["active_count"]
             for q in p["pillars"] if q["active"]] or list(PILLARS)
 
 
-def _worth(card: JSON, targets: list[str]) -> float:
+def _worth(card: CardView, targets: list[str]) -> float:
     if card["kind"] != "citizen":
         return 1.5
     return float(max(card["points"][k] for k in targets))
 
 
-def _petition_prospect(view: JSON, hand: list[JSON], god: str) -> float:
+def _petition_prospect(view: View, hand: list[CardView], god: str) -> float:
     from .bot import FAVOUR_BONUS, _own, _prospect
 
     return _prospect(view, hand, god, FAVOUR_BONUS) + 0.5 * _own(hand, god)
 
 
-def _attack_margin(view: JSON, a: Action) -> float:
+def _attack_margin(view: View, a: Action) -> float:
     from .bot import _attack_strength, _defence_estimate
 
     hand = list(view["private"]["hand"])
@@ -244,7 +249,7 @@ def _attack_margin(view: JSON, a: Action) -> float:
             - _defence_estimate(view, a["seat"], a["pillar"]))
 
 
-def _card_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Action]:
+def _card_candidates(view: View, prompt: Prompt, rng: random.Random) -> list[Action]:
     cards = list(prompt.params["cards"])
     lo, hi = int(prompt.params["min"]), int(prompt.params["max"])
     pillar = prompt.params["pillar"]
