@@ -26,11 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import re
 import secrets
-import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
@@ -41,7 +39,6 @@ from .base import (
     G_COLUMNS,
     DeadlineRow,
     GameRow,
-    GuildSettings,
     SeatRow,
     StorageBusy,
     StorageCorrupt,
@@ -315,11 +312,6 @@ settings changed (the payload: the server's id), so that they read them again.""
 UPDATE_CHANNEL = "herald_updates"
 """The NOTIFY channel on which a process tells the others that a game reached a new version (the
 payload: its tag, the game's id and the version), so their web pages update at once."""
-SETTINGS_KEPT_FOR = 60.0
-"""Seconds a server's settings are served from memory at most (a backstop: a change is heard at
-once through :data:`SETTINGS_CHANNEL`, unless the listening connection died unnoticed)."""
-SETTINGS_KEPT = 10_000
-"""Servers whose settings are kept in memory at most (the least recently read dropped first)."""
 
 
 _GAME_WITH_SEATS = (
@@ -336,11 +328,6 @@ _GAME_SEATS_DEADLINES = (
                 for c in _DEADLINE_ARRAYS)
     + " FROM games g WHERE g.id=$1")
 """The same with the game's deadlines (six more arrays, by seat and kind): a player's move."""
-
-
-def _copied(s: GuildSettings) -> GuildSettings:
-    """A server's settings to hand out (its list of channels its own: callers may change it)."""
-    return dataclasses.replace(s, channels=list(s.channels))
 
 
 def _rowcount(status: str) -> int:
@@ -375,9 +362,13 @@ class PostgresStorage(Storage):
     dialect = POSTGRES
     driver_errors = _DRIVER_ERRORS
     transient_errors = (StorageUnavailable,)
+    SETTINGS_KEPT_FOR = 60.0
+    """A backstop: a change is heard at once through :data:`SETTINGS_CHANNEL`, unless the
+    listening connection died unnoticed."""
 
     def __init__(self, url: str, *, busy_timeout: float = 5.0, pool_size: int = 10,
                  trace: Callable[[str], None] | None = None) -> None:
+        super().__init__()
         self.url = url
         self.where = redacted(url)
         """The database as logs and messages name it (no password)."""
@@ -393,14 +384,7 @@ class PostgresStorage(Storage):
         self._listener: asyncpg.Connection | None = None
         self._on_new_deadline: Callable[[], None] | None = None
         self._relisten: asyncio.Task[None] | None = None
-        self._guilds: dict[int, tuple[float, GuildSettings]] = {}
-        """Servers' settings as read, with when (monotonic): every step of a game asks for them.
-        Served only while this storage listens on :data:`SETTINGS_CHANNEL` (see
-        ``guild_settings``)."""
-        self._settings_epoch = 0
         self._on_update: Callable[[int, int], None] | None = None
-        """Counts the changes heard (and losses of the listening connection): a read that began
-        before one is not kept."""
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -435,9 +419,8 @@ class PostgresStorage(Storage):
         # every process (this one too) hears of the change once it is committed
         await x.execute("SELECT pg_notify(?, ?)", SETTINGS_CHANNEL, str(guild_id))
 
-    def _settings_dropped(self, guild_id: int) -> None:
-        self._settings_epoch += 1  # (a read of the old settings in flight is not kept)
-        self._guilds.pop(guild_id, None)
+    def _settings_heard(self) -> bool:
+        return self._listener is not None  # (every process notifies the changes it saves)
 
     # ------------------------------------------------------------ failures
 
@@ -667,19 +650,18 @@ class PostgresStorage(Storage):
             self._on_new_deadline()
 
     def _settings_changed(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        self._settings_epoch += 1
         try:
-            self._guilds.pop(int(payload), None)
+            guild_id = int(payload)
         except ValueError:  # (not a server's id: forget them all)
-            self._guilds.clear()
+            self._drop_settings()
             return
-        self.settings_changed(int(payload))  # (the web pages of every process hear of it)
+        self._drop_settings(guild_id)
+        self.settings_changed(guild_id)  # (the web pages of every process hear of it)
 
     def _lost(self, _conn: Any) -> None:
         if self._listener is not None:  # not a close of ours
             self._listener = None
-            self._settings_epoch += 1  # changes may go unheard until it is back
-            self._guilds.clear()
+            self._drop_settings()  # changes may go unheard until it is back
             log.warning("the connection listening for other processes' deadlines on %s was lost; "
                         "re-opening it", self.where)
             self._relisten_later()
@@ -708,15 +690,9 @@ class PostgresStorage(Storage):
         self._listener = conn
         return True
 
-    def forget(self, game_id: int | None = None) -> None:
-        """Drop the servers' settings kept in memory (this backend keeps nothing of games)."""
-        if game_id is None:
-            self._settings_epoch += 1
-            self._guilds.clear()
-
     async def close(self) -> None:
         self._on_new_deadline = None
-        self._guilds.clear()
+        self._drop_settings()
         listener, self._listener = self._listener, None
         if self._relisten is not None:
             self._relisten.cancel()
@@ -842,25 +818,6 @@ class PostgresStorage(Storage):
     action in another transaction, which rewrites this very row."""
     _CLAIM_KEY = "game_id, seat, kind"
     _CLAIM_LOCK = " FOR UPDATE SKIP LOCKED"
-
-    @boundary
-    async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """A server's settings, from memory while they are known current: every process that
-        saves settings notifies :data:`SETTINGS_CHANNEL` in the same transaction, and this
-        storage listens on it (while it cannot, it keeps nothing). A read that began before a
-        change was heard is not kept, so a change heard while reading is never covered up."""
-        kept = self._guilds.get(guild_id)
-        if kept is not None and self._listener is not None and (
-                time.monotonic() - kept[0] < SETTINGS_KEPT_FOR):
-            return _copied(kept[1])
-        epoch = self._settings_epoch
-        s = await self._read_guild_settings(guild_id)
-        if self._listener is not None and epoch == self._settings_epoch:
-            self._guilds.pop(guild_id, None)
-            self._guilds[guild_id] = (time.monotonic(), _copied(s))
-            while len(self._guilds) > SETTINGS_KEPT:
-                del self._guilds[next(iter(self._guilds))]
-        return s
 
     async def announce_update(self, game_id: int, version: int) -> None:
         """NOTIFY :data:`UPDATE_CHANNEL` that the game reached ``version`` (for the web pages

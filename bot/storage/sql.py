@@ -16,12 +16,15 @@ it (SQLite's shared connection) and driver errors translated into
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hmac
 import json
 import logging
+import math
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
 from typing import Any, ClassVar, Concatenate, ParamSpec, Protocol, TypeVar
@@ -136,6 +139,9 @@ GAMES_COUNT = "SELECT count(*) FROM games"
 _OPEN = ("lobby", "active")
 """The statuses of an open table (counted against the limits)."""
 
+SETTINGS_KEPT = 10_000
+"""Servers whose settings are kept in memory at most (the least recently read dropped first)."""
+
 _RATING_COLUMNS = "guild_id, game_key, user_id, name, mu, sigma, games, wins, updated_at"
 _DECK_COLUMNS = "id, user_id, game_key, name, data, created_at, updated_at"
 EVENTS_PER_STATEMENT = 100
@@ -152,11 +158,17 @@ LAST_EVENT = "SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?"
 """A game's last event number (0: none yet)."""
 
 
-def events_insert(rows: int) -> str:
-    """The insert of ``rows`` events, each (game, number, version, text, recipients, kind, data,
-    time): see :func:`~bot.storage.base.event_values`."""
-    return ("INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
-            f"VALUES {_values(rows, 8)}")
+def event_inserts(game_id: int, version: int, rows: Sequence[tuple[str, str | None, str, str]],
+                  now: float, last: int) -> Iterator[tuple[str, list[Any]]]:
+    """The inserts (statement and parameters) of a game's events, encoded by
+    :func:`~bot.storage.base.event_values`, numbered on after ``last`` and all made by
+    ``version``: :data:`EVENTS_PER_STATEMENT` a statement."""
+    for start in range(0, len(rows), EVENTS_PER_STATEMENT):
+        part = rows[start:start + EVENTS_PER_STATEMENT]
+        yield ("INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
+               f"VALUES {_values(len(part), 8)}",
+               [v for i, e in enumerate(part, start=last + start + 1)
+                for v in (game_id, i, version, *e, now)])
 
 
 def row_to_game(r: Sequence[Any]) -> GameRow:
@@ -168,6 +180,11 @@ def row_to_game(r: Sequence[Any]) -> GameRow:
         result=from_json(r[14]), created_at=r[15], updated_at=r[16],
         opened=seat_map(r[17]), answered=seat_map(r[18]),
     )
+
+
+def _copied(s: GuildSettings) -> GuildSettings:
+    """A server's settings to hand out (its list of channels its own: callers may change it)."""
+    return dataclasses.replace(s, channels=list(s.channels))
 
 
 def _deck(r: Sequence[Any]) -> DeckRow:
@@ -186,6 +203,15 @@ class Storage(ABC):
     """The backend's errors that may pass if tried again later (a locked or full database, a lost
     connection); callers back off and retry instead of giving up. Backends translate their
     driver's errors into :class:`StorageError` subclasses at their boundary."""
+    SETTINGS_KEPT_FOR: ClassVar[float] = math.inf
+    """Seconds a server's settings are served from memory at most (see ``guild_settings``)."""
+
+    def __init__(self) -> None:
+        self._guilds: dict[int, tuple[float, GuildSettings]] = {}
+        """Servers' settings as read, with when (monotonic), the least recently read first."""
+        self._settings_epoch = 0
+        """Counts the changes heard (and the times some may have gone unheard): a read that
+        began before one is not kept."""
 
     @abstractmethod
     async def open(self) -> None: ...
@@ -196,7 +222,8 @@ class Storage(ABC):
         """Drop whatever the backend keeps in memory of one game (or of everything), for whoever
         changed the database behind its back (a repair by hand, a test). A backend that keeps
         nothing has nothing to drop; every write through the storage keeps its memory current."""
-        return None
+        if game_id is None:
+            self._drop_settings()
 
     async def listen(self, on_new_deadline: Callable[[], None]) -> bool:
         """Call ``on_new_deadline`` whenever ANOTHER process stores a deadline this one has not
@@ -346,9 +373,6 @@ class Storage(ABC):
         """A live game's deadlines as just written."""
         return None
 
-    def _settings_dropped(self, guild_id: int) -> None:
-        """A server's settings are about to change."""
-        return None
 
     # ------------------------------------------------------------------ games
 
@@ -615,14 +639,10 @@ class Storage(ABC):
         the caller's transaction, which holds the game's row)."""
         if not events:
             return
-        last = int(await x.value(LAST_EVENT, game_id))
         rows = [event_values(e) for e in events]
-        for start in range(0, len(rows), EVENTS_PER_STATEMENT):
-            part = rows[start:start + EVENTS_PER_STATEMENT]
-            await x.execute(
-                events_insert(len(part)),
-                *[v for i, e in enumerate(part, start=last + start + 1)
-                  for v in (game_id, i, version, *e, now)])
+        for sql, params in event_inserts(game_id, version, rows, now,
+                                         int(await x.value(LAST_EVENT, game_id))):
+            await x.execute(sql, *params)
 
     @boundary
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]:
@@ -932,11 +952,39 @@ class Storage(ABC):
 
     # ------------------------------------------------------- settings and DMs
 
-    @abstractmethod
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """A server's settings (defaults for a server that never set any), from what the backend
-        keeps in memory while it knows it current, else read (``_read_guild_settings``)."""
+        """A server's settings (defaults for a server that never set any): every step of a game
+        asks for them, so they are served from memory while this storage hears of every change
+        (``_settings_heard``), for ``SETTINGS_KEPT_FOR`` at most. A read that began before a
+        change was heard is not kept, so a change heard while reading is never covered up."""
+        kept = self._guilds.get(guild_id)
+        if kept is not None and self._settings_heard() and (
+                time.monotonic() - kept[0] < self.SETTINGS_KEPT_FOR):
+            return _copied(kept[1])
+        epoch = self._settings_epoch
+        s = await self._read_guild_settings(guild_id)
+        if self._settings_heard() and epoch == self._settings_epoch:
+            self._guilds.pop(guild_id, None)
+            self._guilds[guild_id] = (time.monotonic(), _copied(s))
+            while len(self._guilds) > SETTINGS_KEPT:
+                del self._guilds[next(iter(self._guilds))]
+        return s
 
+    def _settings_heard(self) -> bool:
+        """Whether every change to the servers' settings reaches this storage, so that it may
+        keep them (SQLite: the changes it writes itself; PostgreSQL: while it listens)."""
+        return True
+
+    def _drop_settings(self, guild_id: int | None = None) -> None:
+        """Forget a server's settings kept in memory (None: every server's): they changed, or
+        a change may have gone unheard. A read in flight is not kept either."""
+        self._settings_epoch += 1
+        if guild_id is None:
+            self._guilds.clear()
+        else:
+            self._guilds.pop(guild_id, None)
+
+    @boundary
     async def _read_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings as stored (defaults for a server that never set any)."""
         rows = await self._rows(SETTINGS_SELECT, guild_id)
@@ -944,7 +992,7 @@ class Storage(ABC):
 
     @boundary
     async def save_guild_settings(self, s: GuildSettings) -> None:
-        self._settings_dropped(s.guild_id)
+        self._drop_settings(s.guild_id)
         async with self._tx() as x:
             await x.execute(SETTINGS_UPSERT, *settings_values(s))
             await self._settings_saved(x, s.guild_id)

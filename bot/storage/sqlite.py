@@ -43,7 +43,6 @@ from .base import (
     DEADLINE_COLUMNS,
     DeadlineRow,
     GameRow,
-    GuildSettings,
     SeatRow,
     StorageBusy,
     StorageCorrupt,
@@ -62,14 +61,13 @@ from .dialect import SQLITE
 from .migrations import scripts
 from .migrations import tables as schema_tables
 from .sql import (
-    EVENTS_PER_STATEMENT,
     LAST_EVENT,
     Executor,
     Landed,
     Storage,
     boundary,
     doing,
-    events_insert,
+    event_inserts,
 )
 
 log = logging.getLogger("herald.storage")
@@ -104,31 +102,23 @@ def _append_events(conn: _Statements, game_id: int, version: int,
 
     The first statement inserts nothing if a number is taken (``last`` out of date): the rows
     then go after the last one read again."""
-    def insert(after: int, part: Sequence[tuple[str, str | None, str, str]]) -> None:
-        flat: list[Any] = []
-        for i, e in enumerate(part, start=after + 1):
-            flat += (game_id, i, version, *e, now)
-        conn.execute(events_insert(len(part)), flat)
-
     known = last is not None
     if last is None:
         last = _last_event(conn, game_id)
     if not rows:
         return last
-    first = rows[:EVENTS_PER_STATEMENT]
+    inserts = event_inserts(game_id, version, rows, now, last)
     try:
-        insert(last, first)
+        conn.execute(*next(inserts))
     except sqlite3.IntegrityError:
         if not known:
             raise
         last = _last_event(conn, game_id)
-        insert(last, first)
-    last += len(first)
-    for start in range(len(first), len(rows), EVENTS_PER_STATEMENT):
-        part = rows[start:start + EVENTS_PER_STATEMENT]
-        insert(last, part)
-        last += len(part)
-    return last
+        inserts = event_inserts(game_id, version, rows, now, last)
+        conn.execute(*next(inserts))
+    for sql, params in inserts:
+        conn.execute(sql, params)
+    return last + len(rows)
 
 
 def _last_event(conn: _Statements, game_id: int) -> int:
@@ -497,6 +487,7 @@ class SqliteStorage(Storage):
     (bad SQL), not something to retry."""
 
     def __init__(self, path: str, *, busy_timeout: float = 5.0) -> None:
+        super().__init__()
         self.path = self.where = path
         self.busy_timeout = busy_timeout
         self._db: SqliteConnection | None = None
@@ -511,7 +502,6 @@ class SqliteStorage(Storage):
         self._deadlines: dict[int, list[DeadlineRow]] = {}
         self._last_events: dict[int, int] = {}
         """A live game's last event number, as this storage wrote it (read otherwise)."""
-        self._guilds: dict[int, GuildSettings] = {}
 
     # ------------------------------------------------------------ turns and memory
 
@@ -527,11 +517,11 @@ class SqliteStorage(Storage):
     def forget(self, game_id: int | None = None) -> None:
         """Drop what is kept in memory of one game (or of everything): for whoever wrote the file
         behind this storage's back. Each write through this storage keeps it up to date itself."""
+        super().forget(game_id)
         if game_id is None:
             self._games.clear()
             self._deadlines.clear()
             self._last_events.clear()
-            self._guilds.clear()
         else:
             self._games.pop(game_id, None)
             self._deadlines.pop(game_id, None)
@@ -574,9 +564,6 @@ class SqliteStorage(Storage):
 
     def _deadlines_written(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
         self._remember_deadlines(game_id, deadlines)
-
-    def _settings_dropped(self, guild_id: int) -> None:
-        self._guilds.pop(guild_id, None)
 
     # ------------------------------------------------------------ running statements
 
@@ -975,19 +962,6 @@ class SqliteStorage(Storage):
             if game_id in self._games:  # only a live game's deadlines are worth keeping
                 self._deadlines[game_id] = kept
         return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
-
-    async def guild_settings(self, guild_id: int) -> GuildSettings:
-        kept = self._guilds.get(guild_id)  # (as for ``get_game``: no lock to wait for)
-        if kept is not None:
-            return dataclasses.replace(kept, channels=list(kept.channels))
-        return await self._load_guild_settings(guild_id)
-
-    @boundary
-    async def _load_guild_settings(self, guild_id: int) -> GuildSettings:
-        kept = self._guilds.get(guild_id)
-        if kept is None:
-            kept = self._guilds[guild_id] = await self._read_guild_settings(guild_id)
-        return dataclasses.replace(kept, channels=list(kept.channels))
 
     async def _write_deadlines(self, x: Executor, game_id: int,
                                deadlines: Sequence[DeadlineRow]) -> None:
