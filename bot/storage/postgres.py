@@ -140,15 +140,16 @@ SCHEMA_EXISTS = ("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
 """Whether the database holds Herald's schema table (a query on the catalog, not to_regclass: it
 sees a table another process created while this one waited for the migration lock)."""
 SCHEMA_VERSION = f"SELECT MAX(version) FROM {SCHEMA_TABLE}"
+TABLE_NAMES = ("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+               "ORDER BY tablename")
+"""The tables in Herald's schema (the connection's first ``search_path`` entry)."""
 _MIGRATION_LOCK = 0x6865_7261_6C64
 """The advisory lock held while migrating, so that processes starting together migrate once."""
-
 
 
 _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError,
                   asyncpg.exceptions.InternalClientError, OSError, TimeoutError)
 """What the driver raises: the server's errors, the client's, the network's, a timeout."""
-
 
 
 def _kind(exc: BaseException) -> type[StorageError] | None:
@@ -194,7 +195,6 @@ def _cause(exc: BaseException) -> str:
     name = type(exc).__name__ + (f" {state}" if state else "")
     text = str(exc) or "no details"
     return f"{name}: {text}"
-
 
 
 def _event_arrays(events: Sequence[dict[str, Any]]) -> tuple[list[Any], ...]:
@@ -299,7 +299,6 @@ game was not at that version (nothing written). The last numbers are read in the
 snapshot, which may predate the lock: safe, because every write of a game's actions or events
 changes its version under that lock, so a snapshot that missed one finds the row at another
 version (re-checked on the committed row) and writes nothing."""
-
 
 
 WAKE_CHANNEL = "herald_deadlines"
@@ -557,9 +556,7 @@ class PostgresStorage(Storage):
         schema, the connection's first ``search_path`` entry): otherwise it is another
         program's. Asked under the migration lock: another Herald starting at the same moment
         may be creating the tables."""
-        tables = [str(r[0]) for r in await conn.fetch(
-            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
-            "ORDER BY tablename")]
+        tables = [str(r[0]) for r in await conn.fetch(TABLE_NAMES)]
         if tables:
             shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
             raise StorageOpenError(
@@ -579,8 +576,7 @@ class PostgresStorage(Storage):
 
     async def _check_tables(self) -> None:
         async with self._connection() as conn:
-            names = {str(r[0]) for r in await conn.fetch(
-                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+            names = {str(r[0]) for r in await conn.fetch(TABLE_NAMES)}
         missing = sorted(schema_tables(MIGRATIONS) - names)
         if missing:
             raise StorageOpenError(
@@ -843,7 +839,6 @@ class PostgresStorage(Storage):
             self._on_update(int(game), int(version))
         except ValueError:  # (not ours: ignored)
             return
-
 
 
 __all__ = ["MIGRATIONS", "SCHEMA_TABLE", "URL_SCHEMES", "PostgresStorage", "is_postgres_url",

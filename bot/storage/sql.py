@@ -373,7 +373,6 @@ class Storage(ABC):
         """A live game's deadlines as just written."""
         return None
 
-
     # ------------------------------------------------------------------ games
 
     @boundary

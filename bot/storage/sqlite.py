@@ -90,9 +90,6 @@ _Statements = sqlite3.Connection | sqlite3.Cursor
 statement run by the connection makes a cursor of its own each time)."""
 
 
-
-
-
 def _append_events(conn: _Statements, game_id: int, version: int,
                    rows: Sequence[tuple[str, str | None, str, str]], now: float,
                    last: int | None = None) -> int:
@@ -156,7 +153,6 @@ def _copy_game(g: GameRow) -> GameRow:
                                opened=dict(g.opened), answered=dict(g.answered))
 
 
-
 class _CommitFailed(Exception):
     """COMMIT raised ``error`` (in ``SqliteStorage._write``); ``done`` is what the statements
     before it returned."""
@@ -165,7 +161,6 @@ class _CommitFailed(Exception):
         super().__init__(error)
         self.error = error
         self.done = done
-
 
 
 class _Fetched:
@@ -715,7 +710,6 @@ class SqliteStorage(Storage):
                 stored = None
         self._settled(exc, stored, "COMMIT reported an error")
 
-
     # ------------------------------------------------------------ opening
 
     async def open(self) -> None:
@@ -926,7 +920,6 @@ class SqliteStorage(Storage):
                 raise
             log.info("database migrated to schema %d", number)
         return len(MIGRATIONS)
-
 
     # ------------------------------------------------------------------ games
 
