@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import alt_text, cached_layer, min_text, seat_names
 from rules.flick_of_faith import flick, physics
+from rules.flick_of_faith.views import View
 
 from .render import Board, draw_discs, draw_map
 
@@ -101,7 +102,7 @@ def _flick_images(data: dict[str, Any], players: int, side: int,
     return images, palette
 
 
-def flicks_alt(datas: list[dict[str, Any]], view: dict[str, Any], names: Sequence[str] | None = None) -> str:
+def flicks_alt(datas: list[dict[str, Any]], view: View, names: Sequence[str] | None = None) -> str:
     """The animation in words: whose flicks it shows, at what angle and power (public)."""
     who = seat_names(names, view["players"], drawn=False)
     shots: list[str] = []

@@ -39,6 +39,7 @@ from bot.text import NO_PINGS, clip, humanise
 from bot.views import Claims, checked_ticket, choice_view
 from rules.flick_of_faith import gods, temples
 from rules.flick_of_faith import map as board
+from rules.flick_of_faith.views import View, read_view
 
 from .placement import placement_image, problem_for
 from .render import aim_alt, aim_image
@@ -74,7 +75,7 @@ def parse_number(raw: str, name: str, lo: float, hi: float) -> float:
     return value
 
 
-def corner_name(view: dict[str, Any], seat: int) -> str:
+def corner_name(view: View, seat: int) -> str:
     return board.CORNER_NAMES[int(view["corners"][seat])]
 
 
@@ -242,7 +243,7 @@ class FlickCog(commands.Cog):
         seat = row.seat_of(interaction.user.id)
         if seat is None:
             raise TableError("you are not playing in this game — only seated players can flick.")
-        view = snap.view(seat)
+        view = read_view(snap.view(seat))
         if not view.get("aim_preview", True):
             raise TableError("Eyes Closed is in force: no aim preview this Generation. Trust your fingers!")
         for name, value, (lo, hi) in (("angle", angle, ANGLE_RANGE), ("power", power, POWER_RANGE)):
@@ -317,7 +318,7 @@ class FlickCog(commands.Cog):
 
     async def panel(self, d: Decision) -> Payload:
         """What Decide shows for a flick prompt: how to flick, and buttons for the form."""
-        view = d.view()
+        view = read_view(d.view())
         prompt = d.prompt
         secret = "🔒 This flick is secret: it is revealed when everyone has flicked.\n" \
             if prompt.kind == "contest_flick" else ""
@@ -379,7 +380,7 @@ class FlickCog(commands.Cog):
         seat = row.seat_of(interaction.user.id)
         if seat is None:
             raise TableError("you are not playing in this game — only seated players build temples.")
-        view = snap.view(seat)
+        view = read_view(snap.view(seat))
         mine = snap.prompt_of(seat)
         params = dict(mine.prompt.params) if mine is not None and mine.prompt.free_form == "temple" else None
         why = problem_for(view, params, island, x, y)
@@ -419,7 +420,7 @@ class FlickCog(commands.Cog):
             if found is None:
                 raise TableError("you are not playing in this game — only seated players can flick.")
             mission, seat, answers = True, found, NO_DECISION
-        hand = gods.rule(snap.view(seat)["gods"][seat]).hand
+        hand = gods.rule(read_view(snap.view(seat))["gods"][seat]).hand
         title = "Flick" if op == "flick" else "Preview aim (private)"
         await interaction.response.send_modal(self.herald.forms.modal(
             f"fof_{op}", game_id, answers, title, flick_inputs(mission=mission, dagda=hand)))

@@ -18,6 +18,7 @@ from bot.render import PALETTE, Canvas, min_text, seat_colour
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith import temples
 from rules.flick_of_faith.discs import KINDS
+from rules.flick_of_faith.views import View
 
 JSON = dict[str, Any]
 WIDTH = 800
@@ -26,7 +27,7 @@ SPAN = 2 * (board.ISLAND_RADIUS + 4.0)
 RING_STEP = 3.0
 
 
-def problem_for(view: JSON, params: JSON | None, island: int, x: float, y: float) -> str | None:
+def problem_for(view: View, params: JSON | None, island: int, x: float, y: float) -> str | None:
     """What the engine would say about a temple at (x, y) for this seat: with its open build
     prompt's ``params``, exactly the engine's check; without one, only the island and free
     ground are checked."""
@@ -37,7 +38,7 @@ def problem_for(view: JSON, params: JSON | None, island: int, x: float, y: float
     return temples.problem(view["discs"], x, y, list(range(4)))
 
 
-def placement_image(view: JSON, seat: int, island: int, x: float, y: float,
+def placement_image(view: View, seat: int, island: int, x: float, y: float,
                     problem: str | None) -> Image.Image:
     isl = board.ISLANDS[island]
     side = WIDTH

@@ -13,7 +13,7 @@ the legend under the map, so seats and kinds never depend on colour alone.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -34,6 +34,7 @@ from bot.render.kit import Ranked, banner, icon_text, icon_width, ranking_box
 from rules.flick_of_faith import aim, gods, laws
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import HEART_REACH, KINDS
+from rules.flick_of_faith.views import View
 from rules.text import listing
 
 JSON = dict[str, Any]
@@ -70,7 +71,7 @@ class Board:
         d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), **kw)
 
 
-def _seat_corner(view: JSON) -> dict[int, int]:
+def _seat_corner(view: View) -> dict[int, int]:
     return {c: k for k, c in enumerate(view["corners"])}
 
 
@@ -155,7 +156,7 @@ def _draw_convention(d: ImageDraw.ImageDraw, b: Board, corner: int, colour: RGB,
 KIND_MARK = {"prophet": "prophet", "templar": "templar", "sphinx": "sphinx", "temple": "temple"}
 
 
-def draw_discs(d: ImageDraw.ImageDraw, b: Board, discs: list[JSON], *, highlight: set[int] | None = None,
+def draw_discs(d: ImageDraw.ImageDraw, b: Board, discs: Sequence[Mapping[str, Any]], *, highlight: set[int] | None = None,
                labels: bool = True, text: int = SMALL) -> None:
     """Every disc by owner and kind, temples first (they are the lowest). With ``labels`` each
     player's disc shows its owner's seat number (at least ``text`` px) and the neutral ones their
@@ -200,12 +201,12 @@ def draw_discs(d: ImageDraw.ImageDraw, b: Board, discs: list[JSON], *, highlight
             b.circle(d, x, y, r + 1.2, outline=(255, 255, 255), width=max(2, int(b.k * 0.3)))
 
 
-def _god(view: JSON, k: int) -> str:
+def _god(view: View, k: int) -> str:
     g = view["gods"][k]
     return gods.name(g) if g else f"{view['dealt'][k]} card"
 
 
-def _ranking(view: JSON) -> list[int]:
+def _ranking(view: View) -> list[int]:
     winners = view.get("winners") or []
     return sorted(range(view["players"]), key=lambda k: (k not in winners, -view["vp"][k], k))
 
@@ -214,7 +215,7 @@ W = 800
 MAP = 768
 
 
-def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
+def board_image(view: View, names: Sequence[str] | None = None) -> Image.Image:
     """The public board: map with discs, whose turn (or the final ranking), the players with their
     god, VP and hand, the legend, the council and the laws in force."""
     who = seat_names(names, view["players"])
@@ -230,8 +231,9 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     if lf and lf.get("origin") and str(lf.get("flicked")) in (lf.get("result") or {}):
         end = lf["result"][str(lf["flicked"])]
         c.draw.line((b.p(*lf["origin"]), b.p(*end)), fill=(255, 255, 255), width=2)
-    if lf and lf.get("hand"):
-        hx, hy = lf["hand"]
+    hand = lf.get("hand") if lf else None
+    if hand:
+        hx, hy = hand
         b.circle(c.draw, hx, hy, KINDS["hand"].radius, outline=(200, 200, 210), width=2)
     draw_discs(c.draw, b, view["discs"], highlight=set(view.get("in_corner") or []), text=SMALL)
     y += MAP + 12
@@ -241,7 +243,7 @@ def board_image(view: JSON, names: Sequence[str] | None = None) -> Image.Image:
     return c.image.crop((0, 0, W, y + 12))
 
 
-def _banner(c: Canvas, view: JSON, who: list[str], y: int) -> int:
+def _banner(c: Canvas, view: View, who: list[str], y: int) -> int:
     """Who must do what (or the final ranking and why the game ended), in the kit's shared
     boxes; returns the y below."""
     phase = view["phase"]
@@ -266,7 +268,7 @@ def _banner(c: Canvas, view: JSON, who: list[str], y: int) -> int:
     return banner(c, y, [text])
 
 
-def _legend(c: Canvas, view: JSON, y: int) -> int:
+def _legend(c: Canvas, view: View, y: int) -> int:
     kinds = ["prophet", "templar", "sphinx", "temple"]
     present = {d["kind"] for d in view["discs"]}
     kinds += [k for k in ("king_ape", "heart", "hand") if k in present]
@@ -298,7 +300,7 @@ PLAYER_H = 160
 """A player's panel and the gap under it."""
 
 
-def _players(c: Canvas, view: JSON, who: list[str], y: int) -> int:
+def _players(c: Canvas, view: View, who: list[str], y: int) -> int:
     """Each player: name and VP, god, the discs they still have to flick, their temples (built,
     and left to build)."""
     cw = (W - 16 * 2 - 12) // 2
@@ -325,7 +327,7 @@ def _players(c: Canvas, view: JSON, who: list[str], y: int) -> int:
     return y + ((n + 1) // 2) * PLAYER_H + 4
 
 
-def _laws(c: Canvas, view: JSON, y: int) -> int:
+def _laws(c: Canvas, view: View, y: int) -> int:
     if view["council"]:
         up, down = (view["council"] + [None, None])[:2]
         text = "Council vote: up " + (up["name"] if up else "-") + ", down " + (down["name"] if down else "-")
@@ -338,7 +340,7 @@ def _laws(c: Canvas, view: JSON, y: int) -> int:
     return y
 
 
-def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
+def board_alt(view: View, names: Sequence[str] | None = None) -> str:
     """The board in words: the scores, whose turn or who won, the laws (public)."""
     who = seat_names(names, view["players"], drawn=False)
     scores = "; ".join(f"{who[k]} ({_god(view, k)}) {view['vp'][k]} VP" for k in _ranking(view))
@@ -354,7 +356,7 @@ def board_alt(view: JSON, names: Sequence[str] | None = None) -> str:
                     f"Scores: {scores}.", f"Laws in force: {laws_now}.")
 
 
-def aim_image(view: JSON, seat: int, angle: float, power: float, *, piece: str | None = None,
+def aim_image(view: View, seat: int, angle: float, power: float, *, piece: str | None = None,
               hand: str | None = None, names: Sequence[str] | None = None) -> Image.Image:
     """A seat's private aim preview: the wobble-free path and where discs would stop."""
     who = seat_names(names, view["players"])
@@ -394,7 +396,7 @@ def aim_image(view: JSON, seat: int, angle: float, power: float, *, piece: str |
     return c.image.crop((0, 0, W, y + 8))
 
 
-def aim_alt(view: JSON, seat: int, angle: float, power: float) -> str:
+def aim_alt(view: View, seat: int, angle: float, power: float) -> str:
     """The aim preview in words (shown only to the seat aiming)."""
     if not view.get("aim_preview", True):
         return "Aim preview refused: Eyes Closed is in force this Generation."

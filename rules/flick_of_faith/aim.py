@@ -7,6 +7,7 @@ Eyes Closed law forbids previews (``view["aim_preview"]`` is False): :func:`pred
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,8 @@ from rules.engine import IllegalAction
 
 from . import flick, laws, physics
 
-JSON = dict[str, Any]
+JSON = Mapping[str, Any]
+"""A seat's view (:class:`.views.View`, or the plain JSON the platform hands back)."""
 
 
 @dataclass

@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from rules.engine import (
     JSON,
@@ -65,6 +65,20 @@ from . import flick, geometry, gods, laws, physics, powers, scoring, temples
 from . import map as board
 from .discs import KINDS, PROPHET_KINDS
 from .state import DiscD, FlickState, state_from_json, state_to_json
+from .views import (
+    ContestFlickView,
+    ContestView,
+    CouncilResultView,
+    DiscView,
+    LastFlickView,
+    MapView,
+    Phase,
+    PrivateView,
+    Stage,
+    TurnNotesView,
+    View,
+    WorshipView,
+)
 
 SUMMARY = """\
 Flick of Faith is a dexterity game of gods and prophets. Each player is a god flicking prophet
@@ -913,42 +927,14 @@ class FlickOfFaith(Engine[FlickState]):
 
     # ------------------------------------------------------------------------------- view
     def view(self, s: FlickState, seat: int | None) -> dict[str, Any]:
-        v: dict[str, Any] = {
-            "game": self.key, "players": s.players, "phase": s.phase, "generation": s.generation,
-            "generations": s.generations, "map": board.describe(),
-            "corners": [board.corner_of(s.players, k) for k in range(s.players)],
-            "dealt": list(s.dealt), "gods": list(s.gods), "god_chosen": sorted(int(k) for k in s.picks),
-            "vp": list(s.vp), "supply": [dict(x) for x in s.supply], "temples": list(s.temples),
-            "reserve": list(s.reserve), "heart_ready": s.heart_ready, "first_player": s.first_player,
-            "discs": [dict(d) for d in s.discs], "next_disc_id": s.next_id,
-            "laws": [{"key": k, "name": laws.BY_KEY[k].name, "duration": laws.BY_KEY[k].duration,
-                      "text": laws.BY_KEY[k].text} for k in s.laws],
-            "council": [{"key": k, "name": laws.BY_KEY[k].name, "text": laws.BY_KEY[k].text} for k in s.council],
-            "voted": sorted(int(k) for k in s.votes), "last_council": s.last_council,
-            "order": list(s.order), "active": s.active, "stage": s.stage,
-            "in_corner": list(s.in_corner), "attempts": s.attempts,
-            "turn_extra": s.turn.get("extra"),
-            "aim_preview": laws.preview_allowed(s.laws), "wobble_factor": laws.wobble_factor(s.laws),
-            "decel": laws.decel(s.laws),
-            "flickers": list(s.flickers), "flicked": sorted(int(k) for k in s.flick_orders),
-            "last_flick": s.last_flick, "last_worship": s.last_worship, "last_contest": s.last_contest,
-            "winners": s.winners, "end_reason": s.end_reason,
-            # public facts the board does not show, for the searching players' samples (every
-            # one was told in the log): what each seat gets back at Worship, who has had their
-            # Lost Sheep, whose turn of the order it is, what this turn has seen fall and
-            # strike, and which laws are left in the deck (not their order)
-            "pool": [dict(x) for x in s.pool], "lost_sheep": list(s.lost_sheep),
-            "turn_index": s.turn_index, "turn_notes": _turn_notes(s.turn),
-            "law_deck_left": sorted(s.law_deck),
-        }
+        v = public_view(s)
         if seat is not None:
-            v["private"] = self.private_view(s, seat)
-        return v
+            v["private"] = private_view(s, seat)
+        return cast(dict[str, Any], v)  # the engine contract's plain JSON (declared in ``views``)
 
     def private_view(self, s: FlickState, seat: int) -> dict[str, Any]:
         """The seat's part of :meth:`view` alone (the platform asks every seat's after each step)."""
-        return {"seat": seat, "god_pick": s.picks.get(str(seat)), "vote": s.votes.get(str(seat)),
-                "contest_flick": s.flick_orders.get(str(seat))}
+        return cast(dict[str, Any], private_view(s, seat))
 
     def secret_variants(self, s: FlickState, seat: int, rng: random.Random) -> list[FlickState]:
         """Flick of Faith has no hand: a seat's secrets are its pending choices, each replaced by
@@ -1032,3 +1018,46 @@ class FlickOfFaith(Engine[FlickState]):
     def from_json(self, data: Mapping[str, Any]) -> FlickState:
         self.check_schema(data)
         return state_from_json(dict(data))
+
+
+def public_view(s: FlickState) -> View:
+    """What everyone sees (:class:`.views.View`). The state keeps its parts as plain JSON; they
+    are read here as declared."""
+    return {
+        "game": "flick_of_faith", "players": s.players, "phase": cast(Phase, s.phase),
+        "generation": s.generation, "generations": s.generations,
+        "map": cast(MapView, board.describe()),
+        "corners": [board.corner_of(s.players, k) for k in range(s.players)],
+        "dealt": list(s.dealt), "gods": list(s.gods), "god_chosen": sorted(int(k) for k in s.picks),
+        "vp": list(s.vp), "supply": [dict(x) for x in s.supply], "temples": list(s.temples),
+        "reserve": list(s.reserve), "heart_ready": s.heart_ready, "first_player": s.first_player,
+        "discs": [cast(DiscView, dict(d)) for d in s.discs], "next_disc_id": s.next_id,
+        "laws": [{"key": k, "name": laws.BY_KEY[k].name, "duration": laws.BY_KEY[k].duration,
+                  "text": laws.BY_KEY[k].text} for k in s.laws],
+        "council": [{"key": k, "name": laws.BY_KEY[k].name, "text": laws.BY_KEY[k].text} for k in s.council],
+        "voted": sorted(int(k) for k in s.votes),
+        "last_council": cast("CouncilResultView | None", s.last_council),
+        "order": list(s.order), "active": s.active, "stage": cast(Stage, s.stage),
+        "in_corner": list(s.in_corner), "attempts": s.attempts,
+        "turn_extra": s.turn.get("extra"),
+        "aim_preview": laws.preview_allowed(s.laws), "wobble_factor": laws.wobble_factor(s.laws),
+        "decel": laws.decel(s.laws),
+        "flickers": list(s.flickers), "flicked": sorted(int(k) for k in s.flick_orders),
+        "last_flick": cast("LastFlickView | None", s.last_flick),
+        "last_worship": cast("list[WorshipView] | None", s.last_worship),
+        "last_contest": cast("ContestView | None", s.last_contest),
+        "winners": s.winners, "end_reason": s.end_reason,
+        # public facts the board does not show, for the searching players' samples (every
+        # one was told in the log): what each seat gets back at Worship, who has had their
+        # Lost Sheep, whose turn of the order it is, what this turn has seen fall and
+        # strike, and which laws are left in the deck (not their order)
+        "pool": [dict(x) for x in s.pool], "lost_sheep": list(s.lost_sheep),
+        "turn_index": s.turn_index, "turn_notes": cast(TurnNotesView, _turn_notes(s.turn)),
+        "law_deck_left": sorted(s.law_deck),
+    }
+
+
+def private_view(s: FlickState, seat: int) -> PrivateView:
+    """The seat's own part (:class:`.views.PrivateView`): its secret answers not yet revealed."""
+    return {"seat": seat, "god_pick": s.picks.get(str(seat)), "vote": s.votes.get(str(seat)),
+            "contest_flick": cast("ContestFlickView | None", s.flick_orders.get(str(seat)))}

@@ -18,14 +18,15 @@ Players describe a place by the island, a clock direction as seen on the board p
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import geometry
 from . import map as board
 from .discs import KINDS
 
-DiscD = dict[str, Any]
+DiscD = Mapping[str, Any]
+"""A disc as the state or a view holds it (read only here)."""
 
 GRID = 0.01
 """Temple positions are rounded to this many board units."""
