@@ -232,13 +232,11 @@ def _deadline_ctes(first: int, game: str, guard: str) -> str:
     expression; the rows of ``guard``, one or none, decide whether anything is written).
 
     A row of the same seat and kind is updated in place only when it changed, keeping its claim
-    (``claimed_by``, ``claimed_until``) while it is the same prompt instance: another seat's move
-    must not free a deadline a process is about to handle. The same deadline (instance, due time
-    and reminder time) is not written at all — no new row version, and a claim or a reminder
-    another process made since the caller read it is left as it is (the statement waits for that
-    process's row lock and then sees its committed row): a reminder sent stays sent, never sent
-    twice because a move carried the deadline over as it was read before. Rows of seats and
-    kinds no longer open are deleted."""
+    while it is the same prompt instance (see ``Storage._write_deadlines``). The same deadline
+    (instance, due time and reminder time) is not written at all — no new row version, and a
+    claim or a reminder another process made since the caller read it is left as it is (the
+    statement waits for that process's row lock and then sees its committed row). Rows of seats
+    and kinds no longer open are deleted."""
     p = [f"${first + i}" for i in range(6)]
     same = ("(d.due_at, d.remind_at, d.opened) IS NOT DISTINCT FROM "
             "(excluded.due_at, excluded.remind_at, excluded.opened)")
@@ -755,10 +753,9 @@ class PostgresStorage(Storage):
 
     async def _write_deadlines(self, x: Executor, game_id: int,
                                deadlines: Sequence[DeadlineRow]) -> None:
-        """Replace a game's deadlines in one statement (see :func:`_deadline_ctes`: unchanged
-        rows are not written, one of the same prompt instance as before keeps its claim) and,
-        for a deadline other processes have not seen, wake them: ``pg_notify`` is delivered at
-        commit, never for a transaction that rolls back."""
+        """In one statement (:func:`_deadline_ctes`), waking the other processes for a deadline
+        they have not seen: ``pg_notify`` is delivered at commit, never for a transaction that
+        rolls back."""
         await x.execute(_REPLACE_DEADLINES, game_id, *_deadline_arrays(deadlines),
                         WAKE_CHANNEL, self.tag)
 

@@ -1,13 +1,13 @@
 """The storage interface, with its SQL written once for both backends.
 
 :class:`Storage` is what the rest of the bot uses: every method documented once, and every
-statement the backends share, with ``?`` placeholders, run
-through an :class:`Executor` (three methods: execute, rows, one value) that each backend makes
-from its driver and its :class:`~bot.storage.dialect.Dialect`. A backend keeps only what truly
-differs: opening a database and its checks, migrating, the hot commit path of a move, claiming
-deadlines, replacing a game's deadlines (PostgreSQL keeps claims in one statement and wakes the
-other processes), what it remembers (SQLite's write-through cache, PostgreSQL's settings heard
-over LISTEN/NOTIFY) and how a failure is told.
+statement the backends share, with ``?`` placeholders, run through an :class:`Executor` (three
+methods: execute, rows, one value) that each backend makes from its driver and its
+:class:`~bot.storage.dialect.Dialect`; the servers' settings kept in memory and how a failure in
+service is told are here too. A backend keeps only what truly differs: opening a database and
+its checks, migrating, the hot commit path of a move, claiming deadlines, replacing a game's
+deadlines, what else it remembers (SQLite's write-through rows of live games) or hears
+(PostgreSQL's LISTEN/NOTIFY), and what its driver's errors mean.
 
 Every public method is wrapped by :func:`boundary`: one call at a time where the backend needs
 it (SQLite's shared connection) and driver errors translated into
@@ -344,8 +344,11 @@ class Storage(ABC):
     @abstractmethod
     async def _write_deadlines(self, x: Executor, game_id: int,
                                deadlines: Sequence[DeadlineRow]) -> None:
-        """Replace a game's deadlines inside a transaction: a deadline of the same prompt
-        instance as before keeps its claim, the same deadline its reminder once sent."""
+        """Replace a game's deadlines inside a transaction. A deadline of the same prompt
+        instance as before keeps its claim (another seat's move must not free a deadline a
+        process is about to handle), and the same deadline (instance, due time and reminder
+        time) its reminder once sent: carried over as the caller read it before the reminder
+        went out, it is not to be reminded of again."""
 
     async def _lock_key(self, x: Executor, key: str) -> None:
         """Hold off, until the transaction ends, every other transaction that locks ``key``

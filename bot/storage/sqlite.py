@@ -7,9 +7,8 @@ groups are serialised by an asyncio lock. Short statements run on the event loop
 lock) runs on one thread of Herald's own (:class:`SqliteConnection`). The statements shared with
 PostgreSQL are in :mod:`bot.storage.sql`; this module keeps what is SQLite's own: opening and its
 checks, the commit of a move (its statements and COMMIT in one call), claiming deadlines, and the
-rows of live games, their deadlines and the servers' settings kept in memory as last read or
-written (write-through: every write goes to the file first, nothing is ever written later), so a
-move re-reads nothing. ``open`` refuses a file that must not become Herald's database (empty,
+rows of live games and their deadlines kept in memory as last read or written (write-through:
+every write goes to the file first, nothing is ever written later), so a move re-reads nothing. ``open`` refuses a file that must not become Herald's database (empty,
 foreign, newer, damaged, read-only) before writing to it; in service, driver errors leave as
 :class:`StorageError` subclasses (busy, full, read-only, damaged), and a failed COMMIT is checked
 against what actually landed.
@@ -964,11 +963,8 @@ class SqliteStorage(Storage):
 
     def _deadline_statements(self, conn: _Statements, game_id: int,
                              deadlines: Iterable[DeadlineRow]) -> None:
-        """The statements that replace a game's deadlines (on the connection's thread). A
-        deadline of the same prompt instance as before keeps its claim (another seat's move must
-        not free a deadline a process is about to handle), and the same deadline (instance, due
-        time and reminder time) its reminder once sent: carried over as the caller read it
-        before the reminder went out, it is not to be reminded of again."""
+        """The statements of ``_write_deadlines`` (on the connection's thread): the game's rows
+        deleted, and written again with the claims and reminders they keep."""
         before = {(r[0], r[1]): r[2:] for r in conn.execute(
             "DELETE FROM deadlines WHERE game_id=? "
             "RETURNING seat, kind, opened, claimed_by, claimed_until, due_at, remind_at, reminded",
