@@ -219,9 +219,9 @@ class Storage(ABC):
     async def close(self) -> None: ...
 
     def forget(self, game_id: int | None = None) -> None:
-        """Drop whatever the backend keeps in memory of one game (or of everything), for whoever
-        changed the database behind its back (a repair by hand, a test). A backend that keeps
-        nothing has nothing to drop; every write through the storage keeps its memory current."""
+        """Drop whatever is kept in memory of one game (or of everything, the servers' settings
+        too), for whoever changed the database behind the storage's back (a repair by hand, a
+        test); every write through the storage keeps its memory current."""
         if game_id is None:
             self._drop_settings()
 

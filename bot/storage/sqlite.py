@@ -509,8 +509,6 @@ class SqliteStorage(Storage):
         self._lock.release()
 
     def forget(self, game_id: int | None = None) -> None:
-        """Drop what is kept in memory of one game (or of everything): for whoever wrote the file
-        behind this storage's back. Each write through this storage keeps it up to date itself."""
         super().forget(game_id)
         if game_id is None:
             self._games.clear()
