@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
+
+from rules.engine import Option
 
 from .errors import TableError
 
@@ -189,9 +192,44 @@ def parse_options(text: str | None) -> dict[str, Any]:
     return out
 
 
+SUGGESTIONS = 25
+"""Discord shows at most 25 suggestions."""
+SUGGESTION_TEXT = 100
+"""A suggestion's text, and the value it puts in the box, are at most 100 characters."""
+
+
+def suggest_options(table: Sequence[Option], typed: str) -> list[tuple[str, str]]:
+    """What ``/play options:`` suggests while a player types: (what the list shows, what choosing
+    it puts in the box). What they typed, kept as it is, then for each option of ``table`` not
+    given yet whose name starts with the word being typed: the text with that word replaced by
+    ``name=value`` (the default, or an example), shown with the values it takes and what it
+    does."""
+    parts = typed.replace(",", " ").split()
+    word = parts.pop() if parts and typed[-1:] not in (" ", ",") else ""
+    name, eq, value = word.partition("=")
+    if eq and value:  # (a whole name=value: kept, and the next option suggested after it)
+        parts.append(word)
+        name = ""
+    given = {part.partition("=")[0].lower() for part in parts}
+    kept = " ".join(parts)
+    out = [(typed.strip(), typed.strip())] if 0 < len(typed.strip()) <= SUGGESTION_TEXT else []
+    for option in table:
+        if option.key in given or not option.key.startswith(name.lower()):
+            continue
+        pair = f"{option.key}={option.example()}"
+        text = f"{kept} {pair}".strip()
+        if len(text) <= SUGGESTION_TEXT and text != typed.strip():
+            out.append((_clipped(f"{pair} ({option.span()}) — {option.help}"), text))
+    return out[:SUGGESTIONS]
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= SUGGESTION_TEXT else text[: SUGGESTION_TEXT - 1] + "…"
+
+
 __all__ = ["MAX_DEADLINE", "MAX_REMINDER_LEAD", "MIN_DEADLINE", "MIN_REMINDER_LEAD", "UNITS",
            "duration_words", "format_duration", "parse_deadline", "parse_duration", "parse_options",
-           "parse_reminder_lead", "shown"]
+           "parse_reminder_lead", "shown", "suggest_options"]
 
 
 MAX_ID = 2**63 - 1

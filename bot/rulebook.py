@@ -37,6 +37,7 @@ import discord
 
 from rules import registry
 from rules.engine import Engine
+from rules.search import HINTS
 from rules.text import count_range
 
 from .platform import platform_of
@@ -323,6 +324,13 @@ def page_count(engine: Engine[Any]) -> int:
     return 1 + len(_pages_of(engine.rules_page) or ())
 
 
+def option_lines(engine: Engine[Any]) -> list[str]:
+    """The options ``/rules`` lists: the game's own, from its engine's table (each with what it
+    does, its default and range), then the hints option every game takes."""
+    own = [(o.key, o.describe()) for o in engine.options] or list(engine.option_help.items())
+    return [f"`{key}` — {said}" for key, said in (*own, (HINTS.key, HINTS.describe()))]
+
+
 def rules_embed(engine: Engine[Any], page: int, docs_url: str = "") -> discord.Embed:
     """Page ``page`` (0 = the summary, then the full rules) of ``engine``'s rules."""
     full = _pages_of(engine.rules_page) or ()
@@ -333,9 +341,8 @@ def rules_embed(engine: Engine[Any], page: int, docs_url: str = "") -> discord.E
         embed = discord.Embed(title=f"{engine.name} — rules", colour=COLOUR,
                               description=clip(engine.summary or "No summary yet.", 3500))
         embed.add_field(name="Players", value=count_range(engine.min_players, engine.max_players, "player"))
-        if engine.option_help:
-            embed.add_field(name="Options (`/play options:`)", inline=False, value=clip(
-                "\n".join(f"`{k}` — {v}" for k, v in engine.option_help.items()), 1000))
+        embed.add_field(name="Options (`/play options:`)", inline=False,
+                        value=clip("\n".join(option_lines(engine)), 1000))
         if full and full[0].section.startswith("Your first turn"):
             embed.add_field(name="New here?", inline=False,
                             value=f"Press **Next**: **{full[0].section}** — what you see and what "

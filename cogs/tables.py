@@ -15,7 +15,7 @@ from bot.away import TimeAway, pause_ends, post_line
 from bot.controller import manages
 from bot.errors import TableError
 from bot.hints import check_allowed, hint_for
-from bot.parsing import parse_options
+from bot.parsing import parse_options, suggest_options
 from bot.platform import Platform, platform_of
 from bot.refusals import answering, is_manager, refusals, reply
 from bot.replay import send_export, send_replay
@@ -27,6 +27,7 @@ from bot.undo import undo as take_back
 from bot.views import lobby_view, with_player_link
 from rules import registry
 from rules.engine import InvalidOptions, seat_name
+from rules.search import HINTS
 from rules.text import count
 
 
@@ -71,6 +72,19 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
         forms = {f: key for key, e in engines.items() for f in (_squash(key), _squash(e.name))}
         hits = list(dict.fromkeys(forms[f] for f in difflib.get_close_matches(typed, list(forms), n=5, cutoff=0.4)))
     return [app_commands.Choice(name=f"{engines[key].name} ({key})", value=key) for key in hits][:25]
+
+
+async def options_autocomplete(interaction: discord.Interaction,
+                               current: str) -> list[app_commands.Choice[str]]:
+    """The chosen game's options, from its engine's table (and the hints option every game
+    takes), as ``name=value`` to add to what was typed (:func:`bot.parsing.suggest_options`);
+    nothing until a game is chosen."""
+    try:
+        engine = registry.get(find_game(str(getattr(interaction.namespace, "game", None) or "")))
+    except InvalidOptions:
+        return []
+    return [app_commands.Choice(name=name, value=value)
+            for name, value in suggest_options((*engine.options, HINTS), current)]
 
 
 AUTOCOMPLETE_MAX = 25
@@ -119,11 +133,11 @@ class Tables(commands.Cog):
 
     @app_commands.command(name="play")
     @app_commands.guild_only()
-    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.autocomplete(game=game_autocomplete, options=options_autocomplete)
     @app_commands.describe(game="which game", bots="computer players to seat now",
                            deadline="time per decision, e.g. 30m, 12h, 2d (default: the server's)",
-                           options="game options as name=value, see /rules (hints=on: players "
-                                   "may ask /game hint, and the game is not rated)",
+                           options="the game's options as name=value: pick them from the list "
+                                   "(all of them are in /rules)",
                            strength="how well the computer players seated now play (default: "
                                     "the table's computer option)")
     @refusals

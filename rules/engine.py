@@ -34,12 +34,12 @@ import json
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeAlias, TypeVar
 
-from .text import count_range
+from .text import count_range, listing
 
 Action = dict[str, Any]
 JSON = dict[str, Any]
@@ -317,6 +317,174 @@ REVISION_OPTION = "rules_revision"
 """The option under which a game's stored options record the rules revision it is played by (set
 by the platform when a table opens; not a player's option: see :attr:`Engine.rules_revision`)."""
 
+OptionKind: TypeAlias = Literal["bool", "int", "choice", "seat", "seat_map"]
+"""What an :class:`Option`'s value is (see there)."""
+
+_OPTION_LIMIT = 40
+"""Characters of a refused option value repeated in the refusal."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setup option a game takes, declared in its engine's :attr:`Engine.options` table.
+
+    The table is the only place an option is described: :meth:`Engine.validate_options` refuses
+    an unknown key and a value of the wrong kind or out of range (one sentence each, naming the
+    option and repeating the value), ``/rules`` and ``/play`` show :meth:`describe`, and a game's
+    ``setup`` reads the value, or the declared default, with :meth:`Engine.option_value`.
+    Kinds of value:
+
+    * ``"bool"``: true or false;
+    * ``"int"``: a whole number from ``lo`` to ``hi`` (``unit`` says what it counts);
+    * ``"choice"``: one of the words in ``allowed``;
+    * ``"seat"``: a seat of the table, by its 0-based number or its name (``"P3"``), kept as it
+      was given (:func:`option_seat` reads it);
+    * ``"seat_map"``: seats (their numbers, as text) each mapped to one of the words in
+      ``allowed``.
+
+    A seat or a seat map may also be null, which is the same as not giving it.
+
+    A declaration that contradicts itself (a default out of its own range, a choice without
+    words) is refused when the engine's class is made.
+    """
+
+    key: str
+    kind: OptionKind
+    help: str
+    """What the option does, without its default and range (:meth:`describe` adds them)."""
+    default: Any = None
+    """The value when the option is not given; None: unset (``help`` says what that means)."""
+    lo: int = 0
+    """An ``"int"``'s smallest value."""
+    hi: int = 0
+    """An ``"int"``'s largest value."""
+    allowed: tuple[str, ...] = ()
+    """A ``"choice"``'s words, or the words a ``"seat_map"`` maps seats to."""
+    unit: str = ""
+    """What an ``"int"`` counts, as a refusal says it: ``"minutes"`` → "a whole number of
+    minutes 1–1440"."""
+    must: str = ""
+    """What a refusal says a value must do, when the kind's own words do not fit (``hints``:
+    ``"be on or off"``, as ``/play`` spells it)."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in _OPTION_CHECKS:
+            raise TypeError(f"option {self.key}: unknown kind {self.kind!r}")
+        if self.kind == "int" and self.lo > self.hi:
+            raise TypeError(f"option {self.key}: its range {self.lo}–{self.hi} is empty")
+        if self.kind in ("choice", "seat_map") and not self.allowed:
+            raise TypeError(f"option {self.key}: a {self.kind} needs its allowed words")
+        if self.default is not None and self.kind in ("bool", "int", "choice"):
+            try:
+                self.check(self.default, 1)
+            except InvalidOptions as exc:
+                raise TypeError(f"option {self.key}: its default is refused: {exc}") from None
+
+    def check(self, value: Any, players: int) -> None:
+        """Raise InvalidOptions, one sentence, unless ``value`` is a value of this option at a
+        table of ``players``."""
+        refusal = _OPTION_CHECKS[self.kind](self, value, players)
+        if refusal:
+            raise InvalidOptions(f"{self.key}{refusal}, not {shown(value, _OPTION_LIMIT)}.")
+
+    def describe(self) -> str:
+        """The help ``/rules`` shows: what it does, then its default and range."""
+        said = []
+        if self.default is not None:
+            said.append(f"default {_option_word(self.default)}")
+        if self.kind == "int":
+            said.append(self.span())
+        return f"{self.help} ({', '.join(said)})" if said else self.help
+
+    def span(self) -> str:
+        """The values it takes, in a few words: ``1–1440``, ``easy, normal or hard``, ``true or
+        false``, ``a seat``."""
+        if self.kind == "int":
+            return f"{self.lo}–{self.hi}"
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return listing(list(self.allowed), "or")
+        return "a seat" if self.kind == "seat" else "seats → " + listing(list(self.allowed), "or")
+
+    def example(self) -> str:
+        """A value of the option as ``/play options:`` takes it: a bool's other value than its
+        default (giving the default changes nothing), else the default, else the first allowed
+        word, the smallest number or the first seat's name."""
+        if self.kind == "bool":
+            return _option_word(not self.default)
+        if self.default is not None:
+            return _option_word(self.default)
+        if self.kind == "seat":
+            return seat_name(0)
+        return str(self.lo) if self.kind == "int" else self.allowed[0]
+
+
+def _option_word(value: Any) -> str:
+    """A value as ``/play options:`` spells it: ``true``, ``30``, ``two_step``."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _refuse_bool(option: Option, value: Any, players: int) -> str:
+    return "" if type(value) is bool else f" must {option.must or 'be true or false'}"
+
+
+def _refuse_int(option: Option, value: Any, players: int) -> str:
+    if type(value) is int and option.lo <= value <= option.hi:
+        return ""
+    counted = f" of {option.unit}" if option.unit else ""
+    return f" must be a whole number{counted} {option.lo}–{option.hi}"
+
+
+def _words(allowed: Sequence[str]) -> str:
+    """'a or b', 'one of a, b, c'."""
+    return " or ".join(allowed) if len(allowed) == 2 else f"one of {', '.join(allowed)}"
+
+
+def _refuse_choice(option: Option, value: Any, players: int) -> str:
+    if type(value) is str and value in option.allowed:
+        return ""
+    return f" must {option.must or 'be ' + _words(option.allowed)}"
+
+
+def option_seat(value: Any) -> int | None:
+    """The 0-based seat a ``"seat"`` option names (its number, or its name ``"P3"``), or None
+    when it names none (unset, or not a seat's number or name: see :meth:`Option.check`)."""
+    if isinstance(value, str) and value[:1] in ("P", "p") and value[1:].isascii() \
+            and value[1:].isdigit() and len(value) <= 4:
+        return int(value[1:]) - 1
+    if type(value) is int:
+        return value
+    return None
+
+
+def _refuse_seat(option: Option, value: Any, players: int) -> str:
+    seat = option_seat(value)
+    if value is None or seat is not None and 0 <= seat < players:
+        return ""
+    return f" must be a seat 0–{players - 1} or {seat_name(0)}–{seat_name(players - 1)}"
+
+
+def _refuse_seat_map(option: Option, value: Any, players: int) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, dict):
+        return f" must {option.must or 'map seats to ' + _words(option.allowed)}"
+    for key, word in value.items():
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and int(key) < players):
+            raise InvalidOptions(f"{option.key}: {shown(key, _OPTION_LIMIT)} is not a seat of "
+                                 "this table.")
+        if not (type(word) is str and word in option.allowed):
+            raise InvalidOptions(f"{option.key}: seat {key} must be {_words(option.allowed)}, "
+                                 f"not {shown(word, _OPTION_LIMIT)}.")
+    return ""
+
+
+_OPTION_CHECKS: Mapping[str, Callable[[Option, Any, int], str]] = {
+    "bool": _refuse_bool, "int": _refuse_int, "choice": _refuse_choice, "seat": _refuse_seat,
+    "seat_map": _refuse_seat_map}
+"""Each kind's check: what the value must be, after the option's key (empty: it is fine)."""
+
 
 class Engine(ABC, Generic[S]):
     """Base class of every game engine. Subclass ``Engine[YourState]``, set the class attributes,
@@ -345,8 +513,17 @@ class Engine(ABC, Generic[S]):
     games begun under them. The platform records the revision in a new table's options
     (:data:`REVISION_OPTION`), so that a stored game's seed, options and log always replay under
     the rules the log was played by; :meth:`revision_of` reads it from a state."""
+    options: ClassVar[tuple[Option, ...]] = ()
+    """The setup options the game takes, in the order ``/rules`` lists them: the base class's
+    :meth:`validate_options` checks them and ``setup`` reads them with :meth:`option_value`."""
     option_help: ClassVar[Mapping[str, str]] = {}
-    """Documented setup options and what they do."""
+    """Each option's key → what it does, as ``/rules`` shows it: made from :attr:`options`. (An
+    engine that declares no table may still set it by hand and check its options in its own
+    ``validate_options``.)"""
+    fill_option_defaults: ClassVar[bool] = False
+    """True: :meth:`validate_options` returns every option of :attr:`options` that has a
+    default, at its default when not given; False: the options as given (``setup`` reads the
+    defaults with :meth:`option_value`)."""
     heavy_bot: ClassVar[bool] = False
     """True when ``bot_action`` is a search heavy enough (milliseconds of Python per move) that
     the platform runs it in a worker process, so that it does not hold the interpreter the other
@@ -359,17 +536,53 @@ class Engine(ABC, Generic[S]):
     runs each step's engine work on a worker thread. False (most games: a step is a fraction of
     a millisecond) runs it right on the event loop, which is cheaper than handing it over."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """An engine that declares :attr:`options` gets its :attr:`option_help` made from them;
+        two options with one key, or one with the key of an option every game takes, are refused."""
+        super().__init_subclass__(**kwargs)
+        if "options" not in cls.__dict__:
+            return
+        if "option_help" in cls.__dict__:
+            raise TypeError(f"{cls.__name__}: declare options, not option_help as well")
+        from .search import TABLE_OPTIONS  # (rules.search imports this module)
+
+        keys = [o.key for o in cls.options]
+        taken = {REVISION_OPTION, *(o.key for o in TABLE_OPTIONS)}
+        twice = sorted({k for k in keys if keys.count(k) > 1 or k in taken})
+        if twice:
+            raise TypeError(f"{cls.__name__}: options declared twice or taken by every game: "
+                            f"{', '.join(twice)}")
+        cls.option_help = {o.key: o.describe() for o in cls.options}
+
     # -- setup
     def validate_options(self, players: int, options: Mapping[str, Any]) -> JSON:
-        """Check the player count and options; return the normalised options or raise InvalidOptions."""
+        """Check the player count and options; return the normalised options or raise
+        InvalidOptions. The options every game takes (:data:`rules.search.TABLE_OPTIONS`) and the
+        engine's own (:attr:`options`) are checked each by its declaration; the normalised options
+        are the ones given, and each declared default when :attr:`fill_option_defaults` is set.
+        An engine with a check that reads several options at once extends this."""
         if not self.min_players <= players <= self.max_players:
             raise InvalidOptions(
                 f"{self.name} needs {count_range(self.min_players, self.max_players, 'player')}, "
                 f"not {players}."
             )
-        from .search import TABLE_OPTIONS, check_table_options  # (rules.search imports this module)
+        from .search import TABLE_OPTIONS  # (rules.search imports this module)
 
-        unknown = sorted(set(options) - set(self.option_help) - {REVISION_OPTION} - set(TABLE_OPTIONS))
+        self._check_keys(options, TABLE_OPTIONS)
+        for option in (*TABLE_OPTIONS, *self.options):
+            if option.key in options:
+                option.check(options[option.key], players)
+        opts = dict(options)
+        if self.fill_option_defaults:
+            for option in self.options:
+                if option.default is not None:
+                    opts.setdefault(option.key, option.default)
+        return opts
+
+    def _check_keys(self, options: Mapping[str, Any], table: Sequence[Option]) -> None:
+        """Refuse an option nobody declares, and a rules revision this engine does not have."""
+        unknown = sorted(set(options) - set(self.option_help) - {REVISION_OPTION}
+                         - {o.key for o in table})
         if unknown:
             allowed = ", ".join(sorted(self.option_help)) or "none"
             word = "option" if len(unknown) == 1 else "options"
@@ -379,8 +592,14 @@ class Engine(ABC, Generic[S]):
             if type(revision) is not int or not 1 <= revision <= self.rules_revision:
                 raise InvalidOptions(f"{REVISION_OPTION} must be a rules revision from 1 to "
                                      f"{self.rules_revision}, not {shown(revision)}.")
-        check_table_options(options, players)
-        return dict(options)
+
+    def option_value(self, options: Mapping[str, Any], key: str) -> Any:
+        """Option ``key`` of checked ``options``, else its default in :attr:`options` (KeyError:
+        the engine declares no such option)."""
+        for option in self.options:
+            if option.key == key:
+                return options.get(key, option.default)
+        raise KeyError(f"{self.name} declares no option {key!r}")
 
     def revision_of(self, state: S) -> int:
         """The rules revision ``state`` is played under (an engine with one revision: 1)."""

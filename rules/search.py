@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .engine import JSON, Action, Engine, InvalidOptions, Prompt, Result, RulesError, shown
+from .engine import JSON, Action, Engine, Option, Prompt, Result, RulesError
 
 STRENGTH_OPTION = "computer"
 """The table option that sets how well the computer players play."""
@@ -56,7 +56,10 @@ STRENGTHS = ("easy", "normal", "hard")
 STRENGTH_HELP = ("how the computer players play: easy (the quick heuristic player, with some "
                  "noise), normal or hard (they search ahead, about 0.1 s and 0.5 s per decision); "
                  "unset, the heuristic player without noise")
-"""What an engine that searches says about :data:`STRENGTH_OPTION` in its ``option_help``."""
+"""What an engine that searches says about :data:`STRENGTH_OPTION` (its :data:`STRENGTH`)."""
+STRENGTH = Option(STRENGTH_OPTION, "choice", STRENGTH_HELP, allowed=STRENGTHS)
+"""The option, as an engine that searches declares it among its ``options``; the platform reads
+it (:func:`seat_strength`), not ``setup``."""
 
 SEATS_OPTION = "computer_seats"
 """The table option that sets a strength per computer seat (seat number as text → strength), set
@@ -65,8 +68,15 @@ plays at the table's :data:`STRENGTH_OPTION`."""
 HINTS_OPTION = "hints"
 """The table option that lets players ask the search for a hint (``/game hint``): off unless
 set true; a table that allows hints is not rated."""
-TABLE_OPTIONS = (SEATS_OPTION, HINTS_OPTION)
-"""Options every game accepts besides its own (``Engine.validate_options``)."""
+HINTS = Option(HINTS_OPTION, "bool", "players may ask for a hint (/game hint); the game is not "
+               "rated", default=False, must="be on or off")
+"""The hints option, as ``/play`` offers it."""
+SEATS = Option(SEATS_OPTION, "seat_map", "each computer player's own strength, set when the host "
+               "seats one", allowed=STRENGTHS, must="map seats to strengths")
+TABLE_OPTIONS: tuple[Option, ...] = (HINTS, SEATS)
+"""Options every game accepts besides its own, read by the platform, not by a game's ``setup``
+(``Engine.validate_options`` checks them as it checks a game's own
+:attr:`~rules.engine.Engine.options`, and never fills in their defaults)."""
 
 EASY_NOISE = 0.2
 """How often the easy player takes a random enumerated choice instead of the heuristic's."""
@@ -124,24 +134,6 @@ def check_strength(value: Any) -> str:
     if value not in STRENGTHS:
         raise ValueError(f"{STRENGTH_OPTION} must be one of {', '.join(STRENGTHS)}, not {value!r}.")
     return str(value)
-
-
-def check_table_options(options: Mapping[str, Any], players: int) -> None:
-    """Check :data:`SEATS_OPTION` and :data:`HINTS_OPTION` (InvalidOptions names what is wrong)."""
-    if HINTS_OPTION in options and type(options[HINTS_OPTION]) is not bool:
-        raise InvalidOptions(f"{HINTS_OPTION} must be on or off, not {shown(options[HINTS_OPTION])}.")
-    seats = options.get(SEATS_OPTION)
-    if seats is None:
-        return
-    if not isinstance(seats, dict):
-        raise InvalidOptions(f"{SEATS_OPTION} must map seats to strengths, not {shown(seats)}.")
-    for key, value in seats.items():
-        if not (isinstance(key, str) and key.isascii() and key.isdigit() and int(key) < players):
-            raise InvalidOptions(f"{SEATS_OPTION}: {shown(key)} is not a seat of this table.")
-        try:
-            check_strength(value)
-        except ValueError as exc:
-            raise InvalidOptions(f"{SEATS_OPTION}: {exc}") from None
 
 
 def seat_strength(options: Mapping[str, Any], seat: int) -> str | None:

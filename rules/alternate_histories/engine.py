@@ -41,7 +41,7 @@ from rules.engine import (
     Engine,
     Event,
     IllegalAction,
-    InvalidOptions,
+    Option,
     Prompt,
     Result,
     Rng,
@@ -50,7 +50,7 @@ from rules.engine import (
     shown,
 )
 
-from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
+from ..search import STRENGTH
 from ..text import count
 from . import board, bot, combat, effects
 from .board import Ctx
@@ -114,29 +114,14 @@ class AlternateHistoriesEngine(Engine[State]):
     summary = SUMMARY
     rules_page = "docs/rules/alternate_histories.md"
     schema_version = 2
-    option_help = {
-        "reaction_window": "minutes the defender has to flee or intercept (default 30, 1–1440)",
-        "max_turns": "safety limit: after this many turns the player with more cards left wins "
-                     "(default 120, 10–1000)",
-        STRENGTH_OPTION: STRENGTH_HELP,
-    }
-
-    def validate_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        opts = dict(super().validate_options(players, options))
-        lo, hi = WINDOW_MINUTES
-        w = opts.get("reaction_window", DEFAULT_WINDOW_MINUTES)
-        if isinstance(w, bool) or not isinstance(w, int) or not lo <= w <= hi:
-            raise InvalidOptions(f"reaction_window must be a whole number of minutes {lo}–{hi}, "
-                                 f"not {shown(w, 40)}.")
-        m = opts.get("max_turns", DEFAULT_MAX_TURNS)
-        if isinstance(m, bool) or not isinstance(m, int) or not 10 <= m <= 1000:
-            raise InvalidOptions(f"max_turns must be a whole number 10–1000, not {shown(m, 40)}.")
-        if STRENGTH_OPTION in opts:
-            try:
-                check_strength(opts[STRENGTH_OPTION])
-            except ValueError as exc:
-                raise InvalidOptions(str(exc)) from None
-        return opts
+    options = (
+        Option("reaction_window", "int", "minutes the defender has to flee or intercept",
+               default=DEFAULT_WINDOW_MINUTES, lo=WINDOW_MINUTES[0], hi=WINDOW_MINUTES[1],
+               unit="minutes"),
+        Option("max_turns", "int", "safety limit: after this many turns the player with more "
+               "cards left wins", default=DEFAULT_MAX_TURNS, lo=10, hi=1000),
+        STRENGTH,
+    )
 
     # ------------------------------------------------------------------------------ setup
     rules_revision = RULES
@@ -144,20 +129,19 @@ class AlternateHistoriesEngine(Engine[State]):
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         """A new game, under the rules revision its options record (the platform records the
         current one when a table opens), else the current one."""
-        return self._setup(players, seed, options,
-                           int((options or {}).get(REVISION_OPTION, RULES)))
+        opts = self.validate_options(players, options or {})
+        return self._setup(players, seed, opts, int(opts.get(REVISION_OPTION, RULES)))
 
     def revision_of(self, state: State) -> int:
         return state.rules
 
-    def _setup(self, players: int, seed: int, options: Mapping[str, Any] | None,
-               rules: int) -> State:
-        opts = self.validate_options(players, options or {})
+    def _setup(self, players: int, seed: int, opts: Mapping[str, Any], rules: int) -> State:
+        """A new game from checked options."""
         from .state import Side
 
         s = State(rng=Rng(seed),
-                  reaction_window=int(opts.get("reaction_window", DEFAULT_WINDOW_MINUTES)) * 60,
-                  max_turns=int(opts.get("max_turns", DEFAULT_MAX_TURNS)), rules=rules,
+                  reaction_window=self.option_value(opts, "reaction_window") * 60,
+                  max_turns=self.option_value(opts, "max_turns"), rules=rules,
                   sides=[Side(), Side()])
         return s
 

@@ -27,15 +27,15 @@ from rules.engine import (
     Engine,
     Event,
     IllegalAction,
-    InvalidOptions,
+    Option,
     Prompt,
     Result,
     Rng,
+    option_seat,
     seat_name,
-    shown,
 )
 
-from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
+from ..search import STRENGTH
 from . import bot, combat, reactions, settle, surrender, turn
 from . import search as search_rules
 from .cards import (
@@ -108,36 +108,24 @@ class HegemonyEngine(Engine[State]):
     summary = SUMMARY
     rules_page = "docs/rules/hegemony_of_faith.md"
     schema_version = 1
-    option_help = {
-        "first_player": "seat that starts (0-based seat number, or \"P3\" style); default: random",
-        "max_rounds": "safety limit: the game also ends after this many rounds (default 30, 0 = none)",
-        "reaction_window": "minutes a reaction (defence, counter, Karma, Prophet, Rebirth) stays open "
-                           "at most, the same for everyone asked (default 30, 1–1440)",
-        STRENGTH_OPTION: STRENGTH_HELP,
-    }
-
-    def validate_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        opts = dict(super().validate_options(players, options))
-        if "reaction_window" in opts:
-            try:
-                reactions.window_option(opts["reaction_window"])
-            except ValueError as exc:
-                raise InvalidOptions(f"{exc}, not {shown(opts['reaction_window'], 40)}.") from None
-        if STRENGTH_OPTION in opts:
-            try:
-                check_strength(opts[STRENGTH_OPTION])
-            except ValueError as exc:
-                raise InvalidOptions(str(exc)) from None
-        return opts
+    options = (
+        Option("first_player", "seat", "seat that starts (0-based seat number, or \"P3\" style); "
+               "default: random"),
+        Option("max_rounds", "int", "safety limit: the game also ends after this many rounds, "
+               "0 = none", default=30, lo=0, hi=500),
+        Option("reaction_window", "int", "minutes a reaction (defence, counter, Karma, Prophet, "
+               "Rebirth) stays open at most, the same for everyone asked",
+               default=reactions.DEFAULT_WINDOW // 60, lo=reactions.WINDOW_MINUTES[0],
+               hi=reactions.WINDOW_MINUTES[1], unit="minutes"),
+        STRENGTH,
+    )
 
     # ------------------------------------------------------------------------------- setup
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         opts = self.validate_options(players, options or {})
         rng = Rng(seed)
-        first = self._first_option(players, opts.get("first_player"))
-        max_rounds = opts.get("max_rounds", 30)
-        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or not 0 <= max_rounds <= 500:
-            raise InvalidOptions(f"max_rounds must be a whole number 0–500, not {shown(max_rounds, 40)}.")
+        first = option_seat(self.option_value(opts, "first_player"))
+        max_rounds = self.option_value(opts, "max_rounds")
         per_type = DECK_SIZE[players] // 5
         used = [c for c in range(N_BELIEVERS) if c % BELIEVER_COPIES < per_type]
         box = [c for c in range(N_BELIEVERS) if c % BELIEVER_COPIES >= per_type]
@@ -156,7 +144,7 @@ class HegemonyEngine(Engine[State]):
                   imm_physical=[False] * n, skip=[False] * n, gate=[None] * n,
                   gate_history=[[] for _ in range(n)], hermit=[False] * n, intel=[None] * n,
                   deaths=[0] * n, first=first, current=first, max_rounds=max_rounds)
-        s.reaction_window = reactions.window_option(opts.get("reaction_window", reactions.DEFAULT_WINDOW // 60))
+        s.reaction_window = reactions.window_option(self.option_value(opts, "reaction_window"))
         opts_frame: dict[str, list[int]] = {}
         for k in range(n):
             s.hands[k] = [s.action_deck.pop() for _ in range(6)]
@@ -165,21 +153,6 @@ class HegemonyEngine(Engine[State]):
         s.stack.append({"k": "skills", "wait": list(range(n)), "opts": opts_frame})
         s.log.append(f"A game for {n} players begins; {seat_name(first)} will start. Everyone chooses a skill.")
         return s
-
-    def _first_option(self, players: int, value: Any) -> int | None:
-        if value is None:
-            return None
-        seat: int | None = None
-        if isinstance(value, str) and value[:1] in ("P", "p") and value[1:].isascii() \
-                and value[1:].isdigit() and len(value) <= 4:
-            seat = int(value[1:]) - 1
-        elif isinstance(value, int) and not isinstance(value, bool):
-            seat = value
-        if seat is None or not 0 <= seat < players:
-            raise InvalidOptions(f"first_player must be a seat 0–{players - 1} or "
-                                 f"{seat_name(0)}–{seat_name(players - 1)}, "
-                                 f"not {shown(value, 40)}.")
-        return seat
 
     # ----------------------------------------------------------------------------- prompts
     def prompts(self, state: State) -> list[Prompt]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from PIL import Image
 
@@ -23,6 +23,7 @@ from rules.engine import (
     Choice,
     Engine,
     Event,
+    Option,
     Prompt,
     Result,
     Rng,
@@ -53,7 +54,8 @@ class DuelEngine(Engine[DuelState]):
     max_players = 4
     summary = "Bid a secret card each round; the highest unique bid wins and claims a prize."
     rules_page = "tests/support/duel.py"
-    option_help = {"fast": "one round instead of three"}
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("fast", "bool", "one round instead of three", default=False),)
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> DuelState:
         opts = self.validate_options(players, options or {})
@@ -63,7 +65,7 @@ class DuelEngine(Engine[DuelState]):
             hand = [1, 2, 3, 4, 5]
             rng.shuffle(hand)
             hands.append(hand)
-        return DuelState(players, rng, hands, [0] * players, fast=bool(opts.get("fast")))
+        return DuelState(players, rng, hands, [0] * players, fast=self.option_value(opts, "fast"))
 
     def _rounds(self, s: DuelState) -> int:
         return 1 if s.fast else ROUNDS
