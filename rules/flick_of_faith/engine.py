@@ -44,6 +44,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from rules.engine import (
+    ECHO,
     JSON,
     Action,
     Choice,
@@ -407,7 +408,7 @@ class FlickOfFaith(Engine[FlickState]):
     # ---------------------------------------------------------------------------- gods
     def _pick_god(self, s: FlickState, seat: int, key: str, ev: list[Event]) -> None:
         s.picks[str(seat)] = key
-        ev.append(Event(f"You chose {gods.name(key)}.", to=(seat,)))
+        ev.append(Event(f"You chose {gods.name(key)}.", to=(seat,), kind=ECHO))
         ev.append(Event(f"{seat_name(seat)} has chosen a god."))
         if len(s.picks) < s.players:
             return
@@ -502,7 +503,7 @@ class FlickOfFaith(Engine[FlickState]):
 
     def _vote(self, s: FlickState, seat: int, thumb: str, ev: list[Event]) -> None:
         s.votes[str(seat)] = thumb
-        ev.append(Event(f"You voted thumbs {thumb}.", to=(seat,)))
+        ev.append(Event(f"You voted thumbs {thumb}.", to=(seat,), kind=ECHO))
         ev.append(Event(f"{seat_name(seat)} has voted."))
         if len(s.votes) < s.players:
             return
