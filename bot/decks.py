@@ -21,7 +21,8 @@ from typing import Any
 
 from .errors import TableError
 from .parsing import parse_id
-from .storage.base import DeckRow, Storage, deck_name_key
+from .storage import Storage
+from .storage.base import DeckRow, deck_name_key
 
 DECK_LIMIT = 50
 """Saved decks one player may keep (of every game together)."""

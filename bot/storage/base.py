@@ -15,7 +15,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
@@ -509,15 +509,3 @@ def event_values(e: Mapping[str, Any]) -> tuple[str, str | None, str, str]:
     data = e.get("data")
     return (e["text"], to_json(e["to"]) if e.get("to") is not None else None, e.get("kind", "log"),
             to_json(data) if data else "{}")
-
-
-if TYPE_CHECKING:
-    from .sql import Storage as Storage
-else:
-    def __getattr__(name: str) -> Any:
-        """``Storage`` lives with its statements in :mod:`bot.storage.sql` (which reads these
-        rows); it is named here too, for the callers that import it with them."""
-        if name == "Storage":
-            from .sql import Storage
-            return Storage
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
