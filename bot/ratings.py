@@ -35,6 +35,7 @@ from PIL import Image
 from rules.text import count
 
 from .render import PALETTE, Canvas, alt_text, clean_name
+from .storage import Storage
 from .storage.base import (
     COMPUTER_ID,
     Departure,
@@ -42,7 +43,6 @@ from .storage.base import (
     RatedGame,
     RatedPlayer,
     RatingRow,
-    Storage,
 )
 
 log = logging.getLogger("herald.ratings")
