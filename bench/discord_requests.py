@@ -6,7 +6,11 @@ boards. The players answer as the computer player would. A decision with enumera
 as a player makes it — **Decide** on the board, then the choice in the private panel (group menu,
 page, button) — so its interaction responses are counted too; a decision made in one of the games'
 own forms (a flick, Cult Wars orders, a card pick) is submitted through the session, as the form's
-last click does, and its interaction responses (one callback, at most one edit) are left out.
+last click does, and its interaction responses (one callback, at most one edit) are left out; a
+form for a decision in the open (a flick) is first opened by **Decide** on the board (counted), a
+secret one (orders, a card pick) is the player's DM already.
+**Decide** answers with the choice form when the choices fit one menu (then the choice and
+Submit: the board is redrawn as the answer), else with the private panel.
 
 simcord records every request the bot makes. Per game, per decision:
 
@@ -48,7 +52,7 @@ from bot.app import HeraldBot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.gameui import get_ui  # noqa: E402
 from bot.views import group_key  # noqa: E402
-from tests.discord.helpers import board_of  # noqa: E402
+from tests.discord.helpers import board_of, form_answer  # noqa: E402
 
 GAMES = {"hegemony_of_faith": 4, "flick_of_faith": 2, "cult_wars": 3, "petition": 3, "alternate_histories": 2}
 NAMES = ["ann", "bob", "cal", "dee", "eve", "fay", "gus", "hal"]
@@ -213,10 +217,17 @@ async def _play(env: Any, bot: HeraldBot, tally: Tally, limit: int) -> None:
             if idx is not None and o.prompt.free_form is None and board is not None:
                 panel = await by_user[uid].click(board, label="Decide")
                 message = panel.response.message if panel.response is not None else None
-                if message is not None and message.components:
+                if panel.modal is not None:  # the choice form: the choice, then Submit
+                    await by_user[uid].submit_modal(panel, form_answer(panel, str(idx)))
+                    done = True
+                elif message is not None and message.components:
                     done = await click_choice(by_user[uid], message, o.prompt, idx)
                 after = await bot.sessions.snapshot(game_id)
                 done = done and after.game.version > snap.game.version
+            elif o.prompt.free_form is not None and not o.prompt.secret and board is not None:
+                # a game's own form for a decision in the open (a flick) is opened by Decide on
+                # the board; a secret one (orders, a card pick) is the player's DM already
+                await by_user[uid].click(board, label="Decide")
             if done:
                 tally.clicked += 1
             else:

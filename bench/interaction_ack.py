@@ -4,9 +4,9 @@ its first response (an answer or a defer), which Discord requires within 3 secon
 ``--games`` tables of a game (two human players each) run on simcord with the real bot (real
 cogs, delivery, SQLite file and boards, drawn by ``--processes`` worker processes). Each round,
 the player each game awaits presses **Decide** on its board — every game at the same moment —
-then, every game at the same moment again, makes the first choice of the panel (a decision with
-a form of its own is made through the session instead, as the form's last click does, and not
-timed). Every interaction the bot receives is timed from the moment discord.py builds it to the
+then, every game at the same moment again, makes the first choice of the choice form or panel (a
+decision with a form of its own is made through the session instead, as the form's last click
+does, and not timed). Every interaction the bot receives is timed from the moment discord.py builds it to the
 first call that answers it (``defer``, ``send_message``, ``edit_message``, ``send_modal``):
 percentiles by kind of interaction, and for all. The second table splits that time: from the
 interaction's arrival to the moment Herald's handler starts (``bot.refusals.answering``, which
@@ -171,8 +171,8 @@ async def _run(env: Any, bot: HeraldBot, args: argparse.Namespace) -> AckTimer:
             finals = []
             for (member, _), panel in zip(pending, panels, strict=True):
                 message = panel.response.message if panel.response is not None else None
-                if message is not None and message.components:
-                    _, make = await first_choice(member, message)
+                if panel.modal is not None or (message is not None and message.components):
+                    _, make = await first_choice(member, panel)  # (the choice form, or the panel)
                     finals.append(make())
             await simultaneously(env, *finals)
     return timer

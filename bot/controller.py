@@ -25,9 +25,10 @@ import discord
 
 from rules import registry
 
+from .answer import Answer
 from .delivery import DiscordDelivery, get_engine_name, waits_for
 from .errors import StaleAction, TableError
-from .forms import Forms
+from .forms import CHOICE_FORM, Forms, choice_modal, fits_modal
 from .parsing import duration_words, parse_id, shown_number
 from .refusals import answering, is_manager, reply
 from .replay import rematch_click
@@ -57,6 +58,12 @@ def manages(interaction: discord.Interaction, game: GameRow) -> bool:
     """The member has Manage Server in the game's own server (nowhere else does it count)."""
     return (interaction.guild_id is not None and game.guild_id == interaction.guild_id
             and is_manager(interaction))
+
+
+def on_board(interaction: discord.Interaction, game: GameRow) -> bool:
+    """Whether the click was made on the game's board message (whose answer may then redraw it)."""
+    return (interaction.message is not None and game.board_message_id is not None
+            and interaction.message.id == game.board_message_id)
 
 
 def due_text(d: Decision) -> str:
@@ -105,6 +112,25 @@ def pack(blocks: list[str], limit: int) -> list[list[str]]:
     return pages
 
 
+def lobby_line(g: GameRow, title: str) -> str:
+    """``/mygames``: a lobby the user sits at, with a link to its message."""
+    url = (f"https://discord.com/channels/{g.guild_id}/{g.channel_id}/{g.lobby_message_id}"
+           if g.guild_id and g.channel_id and g.lobby_message_id else None)
+    seated = f"{len(g.seats)} seated, waiting for the host to start"
+    return " — ".join(x for x in (f"• {title}", seated, url) if x)
+
+
+def others_line(g: GameRow, title: str, deadlines: list[DeadlineRow]) -> tuple[float, int, str]:
+    """``/mygames``: a game waiting for others (by name only, as the thread shows it), keyed by
+    its soonest deadline."""
+    awaited = [seat_label(g, s) for s in sorted(g.opened)]
+    who = f"waiting for {', '.join(awaited)}" if awaited else "nothing asked right now"
+    soonest = min((d.due_at for d in deadlines), default=None)
+    due = f", next deadline <t:{int(soonest)}:R>" if soonest is not None else ""
+    return (soonest if soonest is not None else float("inf"), g.id,
+            " — ".join(x for x in (f"• {title} — {who}{due}", board_url(g)) if x))
+
+
 class Controller:
     """Implements :class:`bot.views.Handlers`; game cogs use :meth:`resolve`, :meth:`decision`
     and :meth:`act`."""
@@ -113,6 +139,7 @@ class Controller:
         self.sessions = sessions
         self.delivery = delivery
         self.forms = forms
+        forms.add_modal(CHOICE_FORM, self.choice_submitted)
 
     # ----------------------------------------------------------------- lookups
 
@@ -299,19 +326,60 @@ class Controller:
             await self.open_panel(interaction, d)
 
     async def open_panel(self, interaction: discord.Interaction, d: Decision) -> None:
-        """Decide → the game's own form for a free-form prompt, else the choice menu."""
+        """Decide → the game's own form for a free-form prompt; the choice form (a pop-up: what is
+        asked, by when, the choices each with what it does) when the choices fit one menu; else
+        the choice panel (group menu → paged menu)."""
         prompt = d.prompt
         builder = self.forms.panel_for(d.game.game_key, prompt.free_form)
         if builder is not None:
-            await reply(interaction, **await builder(d))
+            payload = await builder(d)
+            if on_board(interaction, d.game):  # its answer will redraw this board (``bot.answer``)
+                await interaction.response.defer()
+                self.delivery.keep_board_answer(d.game, interaction)
+            await reply(interaction, **payload)
             return
         if not prompt.choices:
             raise TableError(prompt.text)
         due = due_text(d)
+        if fits_modal(d.open):
+            about = choice_notes(d.open, long_only=True)  # (options carry 100 characters of it)
+            text = "\n".join(x for x in (f"**{prompt.text}**", about, due) if x)
+            await interaction.response.send_modal(choice_modal(
+                d.game.id, d.open, f"{d.snap.engine.name} #{d.game.id} — your decision", text))
+            return
         notes = choice_notes(d.open)  # buttons show only labels: what each does is said here
         await reply(interaction, clip(f"**{prompt.text}**" + (f"\n{notes}" if notes else "")
                                       + (f"\n{due}" if due else "")),
                     view=choice_view(d.game.id, d.open))
+
+    async def choice_submitted(self, interaction: discord.Interaction, game_id: int, ticket: Ticket,
+                               values: dict[str, str]) -> None:
+        """The choice form sent (:func:`bot.forms.choice_modal`; inside ``answering``). Made from
+        the board, its answer is the board itself, redrawn by delivery (``bot.answer``); made from
+        the player's DM, a "✅" line. The decision is checked under the game's lock."""
+        d = await self.decision(interaction, game_id, ticket)
+        raw = values.get("choice", "")
+        idx = int(raw) if raw.isdigit() else -1
+        if not 0 <= idx < len(d.prompt.choices):
+            raise TableError("that option is not on this form; press **Decide** for the current one.")
+        choice = d.prompt.choices[idx]
+        board = d.game.board_message_id
+        here = on_board(interaction, d.game)
+        async with Answer(interaction, board=(d.game.id, board) if here and board else None) as answer:
+            update = await self.sessions.act(game_id, d.seat, dict(choice.action), user_id=interaction.user.id,
+                                             answers=ticket, deliver=here)
+            if not here:
+                await answer.say(f"✅ {shown_label(choice)}" + (f"\n{STALLED_REPLY}" if update.stalled else ""))
+            elif update.stalled:
+                await answer.say(STALLED_REPLY)
+            else:
+                await answer.defer()  # (the board was not drawn by this click: a newer one was)
+        if here and any(o.seat == d.seat for o in update.new_prompts):
+            # their next decision opened at once (a card pick after choosing to attack): its answer
+            # redraws the board through this click too (``DiscordDelivery.keep_board_answer``)
+            self.delivery.keep_board_answer(d.game, interaction)
+        if not here:
+            await self.sessions.deliver(update)
 
     async def group_chosen(self, interaction: discord.Interaction, game_id: int, ticket: str,
                            value: str) -> None:
@@ -338,16 +406,15 @@ class Controller:
             if not 0 <= idx < len(d.prompt.choices):
                 raise TableError("that option is not on this menu; press **Decide** for the current one.")
             choice = d.prompt.choices[idx]
-            await interaction.response.defer()
-            update = await self.sessions.act(game_id, d.seat, dict(choice.action),
-                                             user_id=interaction.user.id, answers=answers)
-            await self.done(interaction, f"✅ {shown_label(choice)}" + (f"\n{STALLED_REPLY}" if update.stalled else ""))
-
-    async def done(self, interaction: discord.Interaction, text: str) -> None:
-        try:
-            await interaction.edit_original_response(content=text, view=None, attachments=[], embed=None)
-        except discord.HTTPException:
-            await interaction.followup.send(text, ephemeral=True)
+            async with Answer(interaction) as answer:  # (one response when the move is quick)
+                update = await self.sessions.act(game_id, d.seat, dict(choice.action), user_id=interaction.user.id,
+                                                 answers=answers, deliver=False)
+                text = f"✅ {shown_label(choice)}" + (f"\n{STALLED_REPLY}" if update.stalled else "")
+                try:
+                    await answer.edit(content=text, view=None, attachments=[], embed=None)
+                except discord.HTTPException:
+                    await answer.say(text)
+            await self.sessions.deliver(update)
 
     async def act(self, interaction: discord.Interaction, d: Decision, action: dict[str, Any],
                   answers: Ticket | None = None) -> Update:
@@ -388,6 +455,21 @@ class Controller:
 
     # ----------------------------------------------------------------- my games
 
+    async def _waiting_line(self, g: GameRow, title: str, seat: int,
+                            deadlines: list[DeadlineRow]) -> tuple[float, int, str]:
+        """``/mygames``: a game waiting for the user — their decision by its kind, since when and
+        by when — keyed by how long it has waited."""
+        own = next((d for d in deadlines if d.seat == seat), None)
+        kind = (own.kind if own else "decision").replace("_", " ")
+        since = g.updated_at
+        due = ""
+        if own is not None:
+            table_deadline, lead = await self.sessions.deadline_settings(g)
+            since = min(self.sessions.now(), opened_at(own, table_deadline, lead))
+            due = f", due <t:{int(own.due_at)}:R>"
+        line = f"• {title} — your **{kind}**, waiting since <t:{int(since)}:R>{due}"
+        return since, g.id, " — ".join(x for x in (line, board_url(g)) if x)
+
     async def my_games(self, client: discord.Client, user_id: int, page: int = 1) -> str:
         """``/mygames``: every game and lobby the user sits at, in every server. The games
         waiting for them come first, the longest-waiting first; then the others, soonest deadline
@@ -402,32 +484,14 @@ class Controller:
         for g in games:
             title = f"**{get_engine_name(g)} #{g.id}** · {server_name(client, g)}"
             if g.status == "lobby":
-                url = (f"https://discord.com/channels/{g.guild_id}/{g.channel_id}/{g.lobby_message_id}"
-                       if g.guild_id and g.channel_id and g.lobby_message_id else None)
-                seated = f"{len(g.seats)} seated, waiting for the host to start"
-                lobbies.append(" — ".join(x for x in (f"• {title}", seated, url) if x))
+                lobbies.append(lobby_line(g, title))
                 continue
             deadlines = await storage.deadlines(g.id)
-            url = board_url(g)
             seat = waits_for(g, user_id)
-            own = next((d for d in deadlines if d.seat == seat), None) if seat is not None else None
             if seat is not None:
-                kind = (own.kind if own else "decision").replace("_", " ")
-                since = g.updated_at
-                due = ""
-                if own is not None:
-                    table_deadline, lead = await self.sessions.deadline_settings(g)
-                    since = min(self.sessions.now(), opened_at(own, table_deadline, lead))
-                    due = f", due <t:{int(own.due_at)}:R>"
-                line = f"• {title} — your **{kind}**, waiting since <t:{int(since)}:R>{due}"
-                mine.append((since, g.id, " — ".join(x for x in (line, url) if x)))
-                continue
-            awaited = [seat_label(g, s) for s in sorted(g.opened)]
-            who = f"waiting for {', '.join(awaited)}" if awaited else "nothing asked right now"
-            soonest = min((d.due_at for d in deadlines), default=None)
-            due = f", next deadline <t:{int(soonest)}:R>" if soonest is not None else ""
-            others.append((soonest if soonest is not None else float("inf"), g.id,
-                           " — ".join(x for x in (f"• {title} — {who}{due}", url) if x)))
+                mine.append(await self._waiting_line(g, title, seat, deadlines))
+            else:
+                others.append(others_line(g, title, deadlines))
         if not games:
             return "You are not in any game or lobby right now. Open one with `/play` in a server."
         blocks: list[str] = []

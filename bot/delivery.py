@@ -27,14 +27,16 @@ import io
 import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
 import discord
 
 from rules import registry
-from rules.engine import InvalidOptions
+from rules.engine import ECHO, InvalidOptions
 from rules.text import count, listing, ordinal
 
+from .answer import BOARD_ANSWER
 from .away import away_until, quiet_end
 from .forms import Forms
 from .gameui import GameUI, get_ui
@@ -135,6 +137,9 @@ def chunk_lines(lines: Sequence[str], limit: int = 1900) -> list[str]:
     return chunks
 
 
+KEPT_ANSWER = 14 * 60.0
+"""Seconds a board answer is kept (:meth:`DiscordDelivery.keep_board_answer`): Discord lets an
+interaction's answer be edited for 15 minutes."""
 MAX_FILES = 10
 """Files Discord takes in one message."""
 
@@ -186,6 +191,145 @@ def get_engine_name(game: GameRow) -> str:
         return game.game_key.replace("_", " ").title()
 
 
+def thread_batch(waiting: Waiting, lines: list[str], *, due: bool, version: int,
+                 since: int) -> tuple[list[str], int, int] | None:
+    """Which lines the thread is told now (:mod:`bot.threadlog`), and ``waiting`` brought up to
+    date: (the lines, how many of them were waiting before this update's, the version the thread
+    is then told up to), or None when nothing goes yet. When ``due``, every waiting line and
+    this update's go; when the waiting lines fill a message, they go and this update's wait in
+    their place; else this update's lines wait too."""
+    backlog = list(waiting.lines)
+    if due:
+        waiting.lines = []
+        return [*backlog, *lines], len(backlog), version
+    if backlog and waiting.chars() + sum(len(t) + 1 for t in lines) > MESSAGE_CHARS:
+        waiting.lines = list(lines)
+        return backlog, len(backlog), since
+    waiting.lines = [*backlog, *lines]
+    return None
+
+
+def thread_messages(posting: list[str], offset: int, shots: dict[int, Files], tail: list[str],
+                    board_url: str | None) -> list[tuple[str, Files]]:
+    """The thread messages that tell ``posting`` (text and files each): a long stretch (a reveal)
+    told whole in up to three messages, the oldest lines then pointed to ``/game log``; a line
+    whose event has files (``shots``, by index among this update's lines, after the ``offset``
+    lines that were waiting) starts a message carrying them; ``tail`` (the stall notice, whom
+    the game asks) ends the last message, with the link to the board — never a message of its
+    own."""
+    skip = 0
+    while len(posting) - skip > 15 and sum(len(t) + 1 for t in posting[skip:]) > 5000:
+        skip += 1
+    posts: list[tuple[list[str], Files]] = [([], [])]
+    if skip:
+        posts[0][0].append(f"… {skip} earlier lines in `/game log`")
+    for i, line in enumerate(posting[skip:], start=skip):
+        if i - offset in shots:  # (the files belong to this update's lines, after the backlog)
+            posts.append(([line], shots[i - offset]))
+        else:
+            posts[-1][0].append(line)
+    posts[-1][0].extend(tail)
+    messages = [(chunk, files if k == 0 else [])
+                for text_lines, files in posts for k, chunk in enumerate(chunk_lines(text_lines))]
+    if board_url is not None and messages:
+        text, files = messages[-1]
+        messages[-1] = (f"{text}\n[board]({board_url})", files)
+    return messages
+
+
+@dataclass(frozen=True)
+class PrivateNote:
+    """What one seat hears of an update privately (decided by :func:`private_plan`):
+
+    * ``ask``: a new DM with their hand and the decision asked of them;
+    * ``form``: a new DM that is the game's own form for that (secret) decision;
+    * ``news``: a new DM with their hand and what happened to them that they did not cause;
+    * ``edit``: their hand DM edited in place (a new one if they have none);
+    * ``quiet``: their hand DM edited in place only — they take reminders only, or it is their
+      quiet hours, so a decision or news waits for its reminder (``bot.away``)."""
+
+    seat: int
+    how: Literal["ask", "form", "news", "edit", "quiet"]
+    lines: list[str]
+    """The lines for their eyes that the message carries."""
+    asked: OpenPrompt | None = None
+
+
+def private_targets(update: Update) -> set[int]:
+    """The seats an update may have private news for: their view changed, a line for their eyes,
+    or a decision opened for them — every decision that opens reaches its player, in turn or out
+    of it (a challenge window, a flee or intercept, a defence): who is asked is the engine's
+    prompts, which a reaction window opens for every eligible seat whatever it holds, so a DM
+    tells nothing more."""
+    targets: set[int] = set(update.changed_private)
+    for e in update.events:
+        if e.to is not None:
+            targets |= set(e.to)
+    return targets | {o.seat for o in update.new_prompts}
+
+
+@dataclass(frozen=True)
+class _Movers:
+    """Who moved in an update, as :func:`private_plan` reads it."""
+
+    clickers: set[int]
+    """Seats whose own clicks are in the update."""
+    going_on: int | None
+    """The seat whose own clicks are the whole of the update, still in the turn or round it was
+    in: its next decision goes on from what it is doing."""
+    new_seats: set[int]
+    """Seats a decision opened for."""
+
+
+def private_plan(update: Update, *, before: Any, chapter: Any, echoes: set[str],
+                 has_form: dict[int, bool], hushed: set[int]) -> list[PrivateNote]:
+    """Who hears what of ``update`` privately, in the quietest useful way (sent by
+    :meth:`DiscordDelivery.push_private`, which documents the rules). ``before``/``chapter``: the
+    game's chapter at the last update delivered and now; ``echoes``: the kinds of private lines
+    the answer to a click shows its player already; ``has_form``: the seats whose open secret
+    decision is made in the game's own form; ``hushed``: the users taking no new DM now."""
+    game = update.snap.game
+    movers = {(seat, origin) for seat, _, origin in update.actions}
+    clickers = {seat for seat, origin in movers if origin == "player"}
+    going_on = next(iter(clickers)) if (len(movers) == 1 and clickers and before is not None
+                                        and before == chapter) else None
+    who = _Movers(clickers, going_on, {o.seat for o in update.new_prompts})
+    notes: list[PrivateNote] = []
+    for seat in sorted(private_targets(update)):
+        if seat >= len(game.seats) or game.seats[seat].is_bot or game.seats[seat].user_id is None:
+            continue
+        note = _seat_note(update, seat, who, echoes, has_form.get(seat, False),
+                          game.seats[seat].user_id in hushed)
+        if note is not None:
+            notes.append(note)
+    return notes
+
+
+def _seat_note(update: Update, seat: int, who: _Movers, echoes: set[str], has_form: bool,
+               hushed: bool) -> PrivateNote | None:
+    """One human seat's part of :func:`private_plan` (None: nothing to send)."""
+    snap = update.snap
+    game = snap.game
+    mine = [(i, humanise(e.text, game)) for i, e in enumerate(update.events)
+            if e.to is not None and seat in e.to
+            and not (update.clicked_by.get(i) == seat and e.kind in echoes)]
+    news = [t for i, t in mine if update.clicked_by.get(i) != seat]
+    told = [t for _, t in mine]
+    open_ = snap.prompt_of(seat)
+    asked = open_ if open_ is not None and seat in who.new_seats and game.status == "active" else None
+    form = asked is not None and asked.prompt.secret and has_form
+    if seat in who.clickers and not mine and (asked is None or (
+            seat == who.going_on and who.new_seats == {seat} and not form)):
+        return None  # (their click's answer showed it)
+    if hushed and (asked is not None or news):
+        return PrivateNote(seat, "quiet", told)
+    if asked is not None:
+        return PrivateNote(seat, "form" if form else "ask", told, asked)
+    if news and game.status == "active":
+        return PrivateNote(seat, "news", told)
+    return PrivateNote(seat, "edit", told)
+
+
 class DiscordDelivery:
     """Sends what an :class:`Update` carries; reads nothing back but its own DM bookkeeping."""
 
@@ -227,6 +371,11 @@ class DiscordDelivery:
         self._chapters: dict[int, tuple[str, Any] | None] = {}
         """game → its chapter (turn, round) at its last update delivered: a seat's decisions in a
         row within one chapter are DMed once (:meth:`push_private`)."""
+        self._board_answers: dict[tuple[int, int], tuple[discord.Interaction, int, float]] = {}
+        """(game, user) → (the user's **Decide** click on the game's board that opened a game's
+        own form, the board message, until when its token may edit it): the update that form's
+        answer makes is drawn into that click's answer (``bot.answer``) instead of a message edit
+        counted against the bot's global rate limit. One per player: their next form replaces it."""
         self._waiting: dict[int, list[int]] = {}
         """game → the versions of its updates waiting for their turn to post: one that has a newer
         update behind it posts its lines but leaves drawing the board to that newer one."""
@@ -373,20 +522,41 @@ class DiscordDelivery:
                           has_prompts=any(not game.seats[o.seat].is_bot for o in snap.open))
         return embed, files, view
 
+    def keep_board_answer(self, game: GameRow, interaction: discord.Interaction) -> None:
+        """Keep ``interaction`` — a **Decide** click on the game's board, deferred, that opened a
+        game's own form — so that the update the user's answer to that form makes is drawn into
+        it (:attr:`_board_answers`). Discord lets a click's answer be edited for 15 minutes: it is
+        kept 14."""
+        if game.board_message_id is None:
+            return
+        self._board_answers = {k: v for k, v in self._board_answers.items() if v[2] > self.now()}
+        self._board_answers[(game.id, interaction.user.id)] = (
+            interaction, game.board_message_id, self.now() + KEPT_ANSWER)
+
+    def _kept_answer(self, game: GameRow, by: Sequence[int]) -> discord.Interaction | None:
+        """The kept board answer (:meth:`keep_board_answer`) of a user among ``by`` (those whose
+        own clicks made the update), taken: it draws this one update."""
+        for uid in by:
+            kept = self._board_answers.pop((game.id, uid), None)
+            if kept is not None and kept[1] == game.board_message_id and kept[2] > self.now():
+                return kept[0]
+        return None
+
     async def update_board(self, snap: Snapshot, events: list[Any], recent: Sequence[str] = (), *,
-                           shots: Sequence[tuple[str, bytes, str]] = (), carried: list[bool] | None = None
-                           ) -> discord.Message | None:
+                           shots: Sequence[tuple[str, bytes, str]] = (), carried: list[bool] | None = None,
+                           by: Sequence[int] = ()) -> discord.Message | discord.PartialMessage | None:
         """Edit the game's one board message (post it if it has none, or it was deleted).
 
         ``shots``: the files of this update's public events (a flick's animation), carried by the
         board message under its image rather than by a thread message of their own; should
         Discord refuse the board with them (too large), the board goes without them. ``carried``
-        (a list to append to) is told whether they went."""
+        (a list to append to) is told whether they went. ``by``: the users whose own clicks made
+        this update (a board answer kept for one of them draws it: :meth:`keep_board_answer`)."""
         game = snap.game
         drawn: dict[bool, tuple[discord.Embed, list[tuple[str, bytes, str]], discord.ui.View | None]] = {}
         extra = list(shots)
 
-        async def post(channel: Any) -> discord.Message:
+        async def post(channel: Any) -> discord.Message | discord.PartialMessage:
             nonlocal extra
             attach = self._can_attach(channel)
             if attach not in drawn:  # drawn once, unless the game moves to a channel without files
@@ -398,6 +568,21 @@ class DiscordDelivery:
                 return [discord.File(io.BytesIO(data), filename=name, description=alt)
                         for name, data, alt in images]
 
+            answer = BOARD_ANSWER.get()  # (the click being answered was made on this board)
+            kept = self._kept_answer(game, by)
+            if game.board_message_id and (kept is not None or (
+                    answer is not None and answer.fits(game.id, game.board_message_id))):
+                try:
+                    if answer is not None and answer.fits(game.id, game.board_message_id):
+                        await answer.edit(attachments=files(), embed=embed, view=view)
+                    elif kept is not None:
+                        await kept.edit_original_response(attachments=files(), embed=embed, view=view,
+                                                          allowed_mentions=NO_PINGS)
+                    board: discord.PartialMessage = channel.get_partial_message(game.board_message_id)
+                    return board
+                except discord.HTTPException as exc:  # (its token expired, or the board is gone)
+                    log.info("answering with the board failed (HTTP %s); editing it", exc.status,
+                             extra={"game_id": game.id})
             if game.board_message_id:
                 msg = channel.get_partial_message(game.board_message_id)
                 try:
@@ -495,73 +680,29 @@ class DiscordDelivery:
         snap = update.snap
         # the player who just acted is looking at the result already: no ping for them
         acted = {seat for seat, _, origin in update.actions if origin == "player"}
-        new_for_humans = [o for o in update.new_prompts
-                          if o.seat < len(game.seats) and not game.seats[o.seat].is_bot
-                          and o.seat not in acted]
         told = [e for e in update.events if e.to is None]
         lines = [f"• {humanise(e.text, game)}" for e in told]
         waiting = await self._waiting_lines(update)
-        ping_ids: list[int] = []
-        ask = ""
-        if game.status == "active" and new_for_humans:
-            ask, asked_ids = ask_line(game, new_for_humans)
-            hushed = await self.hushed(asked_ids, pings_only=True)  # (named, not pinged)
-            ping_ids = [uid for uid in asked_ids if uid not in hushed and not await self.dm_reaches(uid)]
+        ask, ping_ids = await self._asked(update, acted)
         chapter = chapter_of(snap.view(None)) if game.state is not None else None
-        backlog = list(waiting.lines)
         latest = waiting.shown(lines)
-        newest = self._board_version.get(game.id, -1)
-        board: discord.Message | discord.PartialMessage | None
         shots = await self.event_files(snap, told)
-        if draw and game.version >= newest:
-            # the board carries this update's event files (a flick's animation) under its image:
-            # seen at once where everyone looks, without a thread message of their own
-            self._board_version[game.id] = game.version
-            carried: list[bool] = []
-            board = await self.update_board(snap, update.events, latest, shots=on_board(shots),
-                                            carried=carried)
-            if carried and carried[0]:
-                shots = {}
-        else:  # a newer board is up already, or coming: keep it, post only this update's lines
-            board = await self._board_link(game)  # (and its files, if any, with them)
+        board, shots = await self._draw_board(update, latest, shots, acted, draw=draw)
         due = (game.status != "active" or update.stalled or bool(ping_ids) or bool(shots)
                or update.kind in ("start", "admin", "undo", "end")
                or (waiting.chapter is not None and chapter != waiting.chapter))
-        if due:
-            posting, offset, posted = [*backlog, *lines], len(backlog), game.version
-            waiting.lines = []
-        elif backlog and waiting.chars() + sum(len(t) + 1 for t in lines) > MESSAGE_CHARS:
-            # the waiting lines fill a message: they go, this update's lines wait in their place
-            posting, offset, posted = backlog, len(backlog), update.since
-            waiting.lines = list(lines)
-        else:
-            waiting.lines = [*backlog, *lines]
-            waiting.chapter = chapter
-            return
+        batch = thread_batch(waiting, lines, due=due, version=game.version, since=update.since)
         waiting.chapter = chapter
-        # a long stretch (a reveal) is told whole, in up to three messages
-        skip = 0
-        while len(posting) - skip > 15 and sum(len(t) + 1 for t in posting[skip:]) > 5000:
-            skip += 1
-        posts: list[tuple[list[str], Files]] = [([], [])]
-        if skip:
-            posts[0][0].append(f"… {skip} earlier lines in `/game log`")
-        for i, line in enumerate(posting[skip:], start=skip):
-            if i - offset in shots:  # (the files belong to this update's lines, after the backlog)
-                posts.append(([line], shots[i - offset]))
-            else:
-                posts[-1][0].append(line)
+        if batch is None:
+            return
+        posting, offset, posted = batch
         tail: list[str] = []
         if update.stalled and game.status == "active":
             tail.append(STALLED_LINE)
         if ask:  # (named; pinged only if a ping is their notice)
             tail.append(ask)
-        posts[-1][0].extend(tail)
-        messages = [(chunk, files if k == 0 else [])
-                    for text_lines, files in posts for k, chunk in enumerate(chunk_lines(text_lines))]
-        if board is not None and messages:  # (with the last message: never a message of its own)
-            text, files = messages[-1]
-            messages[-1] = (f"{text}\n[board]({board.jump_url})", files)
+        messages = thread_messages(posting, offset, shots, tail,
+                                   board.jump_url if board is not None else None)
         sent = 0
 
         async def send_log(channel: Any) -> None:
@@ -584,6 +725,38 @@ class DiscordDelivery:
             await self.storage.set_log_posted(game.id, posted)
         except StorageError as exc:
             log.warning("storing what the thread shows failed: %s", exc, extra={"game_id": game.id})
+
+    async def _asked(self, update: Update, acted: set[int]) -> tuple[str, list[int]]:
+        """The thread's line naming whom the game now asks (not the player who just acted: they
+        are looking at the result), and whom it pings (those whose notice is a ping: no DM for
+        each decision, or closed DMs; quiet hours name without pinging)."""
+        game = update.game
+        new_for_humans = [o for o in update.new_prompts
+                          if o.seat < len(game.seats) and not game.seats[o.seat].is_bot
+                          and o.seat not in acted]
+        if game.status != "active" or not new_for_humans:
+            return "", []
+        ask, asked_ids = ask_line(game, new_for_humans)
+        hushed = await self.hushed(asked_ids, pings_only=True)  # (named, not pinged)
+        return ask, [uid for uid in asked_ids if uid not in hushed and not await self.dm_reaches(uid)]
+
+    async def _draw_board(self, update: Update, latest: list[str], shots: dict[int, Files],
+                          acted: set[int], *, draw: bool
+                          ) -> tuple[discord.Message | discord.PartialMessage | None, dict[int, Files]]:
+        """The board for this update, and the event files still to post in the thread. The board
+        carries the update's event files (a flick's animation) under its image — seen at once
+        where everyone looks, without a thread message of their own; without ``draw``, or when a
+        newer board is up already, the board stays as it is (its link only) and the files go to
+        the thread."""
+        game = update.game
+        if not draw or game.version < self._board_version.get(game.id, -1):
+            return await self._board_link(game), shots
+        self._board_version[game.id] = game.version
+        carried: list[bool] = []
+        by = [game.seats[seat].user_id for seat in sorted(acted) if seat < len(game.seats)]
+        board = await self.update_board(update.snap, update.events, latest, shots=on_board(shots),
+                                        carried=carried, by=[uid for uid in by if uid is not None])
+        return board, ({} if carried and carried[0] else shots)
 
     async def _waiting_lines(self, update: Update) -> Waiting:
         """The game's lines waiting for their thread message. After a restart they are read back
@@ -741,54 +914,33 @@ class DiscordDelivery:
             return
         chapter = chapter_of(snap.view(None))
         before, self._chapters[game.id] = self._chapters.get(game.id), chapter
-        movers = {(seat, origin) for seat, _, origin in update.actions}
-        clickers = {seat for seat, origin in movers if origin == "player"}
-        # the seat whose own clicks are the whole of this update, still in the turn or round it
-        # was in: its next decision goes on from what it is doing
-        going_on = next(iter(clickers)) if (len(movers) == 1 and clickers and before is not None
-                                            and before == chapter) else None
-        echoes = self.forms.echoes(game.game_key)  # (lines the answer to a click reads back)
-        new_seats = {o.seat for o in update.new_prompts}
-        targets: set[int] = set(update.changed_private)
-        for e in update.events:
-            if e.to is not None:
-                targets |= set(e.to)
-        # every decision that opens reaches its player, in turn or out of it (a challenge window,
-        # a flee or intercept, a defence): who is asked is the engine's prompts, which a reaction
-        # window opens for every eligible seat whatever it holds, so a DM tells nothing more
-        targets |= new_seats
+        targets = private_targets(update)
         hushed = await self.hushed([game.seats[s].user_id for s in targets if s < len(game.seats)])
-        for seat in sorted(targets):
-            if seat >= len(game.seats) or game.seats[seat].is_bot or game.seats[seat].user_id is None:
-                continue
-            mine = [(i, humanise(e.text, game)) for i, e in enumerate(update.events)
-                    if e.to is not None and seat in e.to
-                    and not (update.clicked_by.get(i) == seat and e.kind in echoes)]
-            news = [t for i, t in mine if update.clicked_by.get(i) != seat]
-            told = [t for _, t in mine]
-            open_ = snap.prompt_of(seat)
-            asked = open_ if open_ is not None and seat in new_seats and game.status == "active" else None
-            builder = self.forms.panel_for(game.game_key, asked.prompt.free_form) \
-                if asked is not None and asked.prompt.secret else None
-            if seat in clickers and not mine and (asked is None or (
-                    seat == going_on and new_seats == {seat} and builder is None)):
-                continue  # (their click's answer showed it: see above)
-            if game.seats[seat].user_id in hushed and (asked is not None or news):
-                # only reminders, or quiet hours: no new DM (its reminder speaks, ``bot.away``)
-                await self.refresh_hand(snap, seat, told, post=False)
-            elif asked is not None and builder is not None:
-                # one DM for one change: the form is it (it shows what the decision needs); the
-                # hand DM is posted only if the player has none yet, else it is brought up to
-                # date by their next quiet change — and "My hand" shows it at any time
-                if (game.id, game.seats[seat].user_id) not in self._hands:
-                    await self.refresh_hand(snap, seat, [], post=True)
-                await self.dm_form(Decision(snap, seat, asked), builder, told)
-            elif asked is not None:
-                await self.dm_seat(snap, seat, told, asked)
-            elif news and game.status == "active":
-                await self.dm_seat(snap, seat, told, None)
-            else:
-                await self.refresh_hand(snap, seat, told, post=game.status == "active")
+        has_form = {seat: self.forms.panel_for(game.game_key, o.prompt.free_form) is not None
+                    for seat in targets if (o := snap.prompt_of(seat)) is not None and o.prompt.secret}
+        echoes = self.forms.echoes(game.game_key) | {ECHO}
+        for note in private_plan(update, before=before, chapter=chapter, echoes=echoes,
+                                 has_form=has_form, hushed=hushed):
+            await self.send_private(snap, note)
+
+    async def send_private(self, snap: Snapshot, note: PrivateNote) -> None:
+        """Send one seat's private news as :func:`private_plan` decided it."""
+        game, seat = snap.game, note.seat
+        if note.how == "quiet":
+            await self.refresh_hand(snap, seat, note.lines, post=False)
+        elif note.how == "form" and note.asked is not None:
+            # one DM for one change: the form is it (it shows what the decision needs); the hand
+            # DM is posted only if the player has none yet, else it is brought up to date by their
+            # next quiet change — and "My hand" shows it at any time
+            if (game.id, game.seats[seat].user_id) not in self._hands:
+                await self.refresh_hand(snap, seat, [], post=True)
+            builder = self.forms.panel_for(game.game_key, note.asked.prompt.free_form)
+            if builder is not None:
+                await self.dm_form(Decision(snap, seat, note.asked), builder, note.lines)
+        elif note.how in ("ask", "news"):
+            await self.dm_seat(snap, seat, note.lines, note.asked)
+        else:
+            await self.refresh_hand(snap, seat, note.lines, post=game.status == "active")
 
     async def hand_payload(self, snap: Snapshot, seat: int) -> tuple[str, list[discord.File]]:
         ui = get_ui(snap.game.game_key)

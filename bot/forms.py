@@ -25,8 +25,9 @@ import discord
 
 from .parsing import parse_id
 from .refusals import answering
-from .session import Decision, Ticket
-from .views import Claims
+from .session import Decision, OpenPrompt, Ticket
+from .text import clip
+from .views import Claims, shown_label
 
 Payload = dict[str, Any]
 """Message keyword arguments: ``content``, ``embed``, ``view``…"""
@@ -39,14 +40,16 @@ NO_DECISION = Ticket(0)
 
 
 def modal_values(data: Any) -> dict[str, str]:
-    """custom_id → typed value of every text input in a modal submission (classic action rows or
-    label-wrapped inputs)."""
+    """custom_id → value of every control in a modal submission (classic action rows or
+    label-wrapped controls): a text input's text, a radio group's option, a menu's first option."""
     out: dict[str, str] = {}
     stack = list((data or {}).get("components", []))
     while stack:
         c = stack.pop(0)
         if c.get("custom_id") and "value" in c:
             out[str(c["custom_id"])] = str(c.get("value") or "")
+        elif c.get("custom_id") and isinstance(c.get("values"), list):
+            out[str(c["custom_id"])] = str(c["values"][0]) if c["values"] else ""
         stack += c.get("components", [])
         if isinstance(c.get("component"), dict):
             stack.append(c["component"])
@@ -56,7 +59,7 @@ def modal_values(data: Any) -> dict[str, str]:
 class FormModal(discord.ui.Modal):
     """A modal whose submission is handled by :meth:`Forms.on_interaction` (restart-proof)."""
 
-    def __init__(self, custom_id: str, title: str, inputs: Sequence[discord.ui.TextInput[Any]]) -> None:
+    def __init__(self, custom_id: str, title: str, inputs: Sequence[discord.ui.Item[Any]]) -> None:
         # discord.py keeps the modal object for 15 minutes at most; the listener does not need it
         super().__init__(title=title[:45], timeout=900, custom_id=custom_id)
         for item in inputs:
@@ -106,7 +109,7 @@ class Forms:
 
     @staticmethod
     def modal(name: str, game_id: int, ticket: Ticket, title: str,
-              inputs: Sequence[discord.ui.TextInput[Any]]) -> FormModal:
+              inputs: Sequence[discord.ui.Item[Any]]) -> FormModal:
         """A modal for ``name``'s handler, answering ``ticket`` of game ``game_id``."""
         return FormModal(f"herald:form:{name}:{game_id}:{ticket}", title, inputs)
 
@@ -123,6 +126,40 @@ class Forms:
             if handler is None:
                 raise LookupError(f"no handler for the form {m['name']!r}")
             await handler(interaction, parse_id(m["game"]), Ticket.parse(m["ticket"]), modal_values(data))
+
+
+CHOICE_FORM = "choice"
+"""The modal of a decision whose choices fit one menu (:func:`choice_modal`)."""
+RADIO_MAX = 10
+"""Choices shown as a radio group (every one visible at once); more go in a menu of up to 25."""
+MODAL_CHOICES = 25
+
+
+def fits_modal(open_: OpenPrompt) -> bool:
+    """Whether a decision's choices fit the choice modal: one menu of at most 25."""
+    return 0 < len(open_.prompt.choices) <= MODAL_CHOICES
+
+
+def choice_modal(game_id: int, open_: OpenPrompt, title: str, text: str) -> FormModal:
+    """**Decide**'s pop-up form for a decision whose choices fit one menu: what is asked (and by
+    when, and what each choice does) above, the choices as a radio group (two to ten) or a menu,
+    each with its description. Submitting it answers the decision ``open_`` (its ticket is in the
+    custom_id); the listener (:meth:`Forms.on_interaction`) hands it to the controller."""
+    choices = open_.prompt.choices
+    options = [(shown_label(c)[:100], str(i), (c.description or "")[:100] or None)
+               for i, c in enumerate(choices)]
+    control: discord.ui.Item[Any]
+    if 2 <= len(options) <= RADIO_MAX:
+        control = discord.ui.RadioGroup(custom_id="choice", options=[
+            discord.RadioGroupOption(label=label, value=value, description=about)
+            for label, value, about in options])
+    else:
+        control = discord.ui.Select(custom_id="choice", placeholder="Choose…", options=[
+            discord.SelectOption(label=label, value=value, description=about)
+            for label, value, about in options])
+    items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(clip(text, 4000)),
+                                         discord.ui.Label(text="Your choice", component=control)]
+    return Forms.modal(CHOICE_FORM, game_id, open_.ticket, title, items)
 
 
 class FormHandler(Protocol):

@@ -312,6 +312,11 @@ class Sessions(Lobbies[Update]):
 
     async def _deliver(self, update: Update) -> None:
         await self.tell_listeners(update)
+        await self.deliver(update)
+
+    async def deliver(self, update: Update) -> None:
+        """Deliver an update that :meth:`act` committed with ``deliver=False`` (its listeners were
+        told then): the click that made it was answered first (``bot.answer``)."""
         await self.delivery.deliver(update)
         for after in list(self.after_delivery):
             try:

@@ -353,11 +353,15 @@ def shown_label(c: Choice) -> str:
     return f"{c.group.removeprefix('Skill: ')} — {c.label}"
 
 
-def choice_notes(open_: OpenPrompt) -> str:
+def choice_notes(open_: OpenPrompt, *, long_only: bool = False) -> str:
     """What each choice does, for the message above buttons (buttons show only a label; select
     options carry their description themselves). Empty when the choices have no descriptions or
-    are shown in a select."""
+    are shown in a select. ``long_only``: for the choice form, whose options carry the first 100
+    characters of their description — only the choices whose description is longer, whole."""
     prompt = open_.prompt
+    if long_only:
+        return "\n".join(f"• **{shown_label(c)}** — {c.description}" for c in prompt.choices
+                         if len(c.description or "") > 100)
     if len(prompt.choices) > BUTTONS or not any(c.description for c in prompt.choices):
         return ""
     return "\n".join(f"• **{shown_label(c)}** — {c.description}" if c.description else f"• **{shown_label(c)}**"

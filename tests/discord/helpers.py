@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.session import STALLED_REPLY
 from bot.views import group_key
 from rules.engine import Prompt
 
@@ -170,11 +171,120 @@ def answer_text(env: Any, result: Any) -> str:
     return "\n".join(out)
 
 
-async def first_choice(player: Any, message: Any) -> tuple[str, Any]:
-    """Walk a choice panel (group select → paged select, or buttons) up to its first choice.
+def _choice_control(shown: Any) -> dict[str, Any] | None:
+    spec = getattr(shown, "modal", None)
+    for node in (spec or {}).get("components") or []:
+        control = node.get("component") if node.get("type") == 18 else None
+        if control and control.get("custom_id") == "choice":
+            return dict(control)
+    return None
 
-    Returns the choice's label and a function making the final click/select — not made yet, so a
-    test can make it ``simultaneously`` with someone else's."""
+
+def modal_choices(shown: Any) -> list[tuple[str, str]] | None:
+    """(label, value) of every choice of the choice form **Decide** answered with (a radio group
+    or a menu), or None when it answered otherwise (a panel, a game's own form, a refusal)."""
+    control = _choice_control(shown)
+    if control is None:
+        return None
+    return [(str(o["label"]), str(o["value"])) for o in control.get("options") or []]
+
+
+def form_answer(shown: Any, value: str) -> dict[str, Any]:
+    """The values to submit the choice form with, choosing ``value`` (a radio group takes one
+    value, a menu a list)."""
+    control = _choice_control(shown)
+    assert control is not None, "Decide did not answer with the choice form"
+    return {"choice": value if control.get("type") == 21 else [value]}
+
+
+def form_text(shown: Any) -> str:
+    """What the choice form says (its text and its choices' labels and descriptions), else what
+    the bot wrote in answer (``reply_text``)."""
+    spec = getattr(shown, "modal", None)
+    if not spec:
+        return reply_text(shown)
+    out = [str(spec.get("title") or "")]
+    for node in spec.get("components") or []:
+        if node.get("type") == 10:
+            out.append(str(node.get("content") or ""))
+        control = node.get("component") if node.get("type") == 18 else None
+        if control:
+            out += [f"{o['label']} — {o.get('description') or ''}" for o in control.get("options") or []]
+    return "\n".join(out)
+
+
+def choice_labels(shown: Any) -> list[str]:
+    """The labels of the choices **Decide** offered: the choice form's, or the panel's components."""
+    form = modal_choices(shown)
+    if form is not None:
+        return [label for label, _ in form]
+    message = panel_message(shown)
+    return [str(c["label"]) for c in components(message)] if message is not None else []
+
+
+def accepted(result: Any) -> bool:
+    """Whether a choice was taken: answered by the board itself (sent from the board; with the
+    notice that the move is stored when the computer players could not answer after it), or
+    with a private "✅" line (from a DM, or from the panel)."""
+    text = reply_text(result) if result.response is None or result.response.ephemeral else \
+        "\n".join(f.content for f in result.followups if f.content)
+    kind = getattr(getattr(result, "_interaction", None), "response_kind", None)
+    on_board = getattr(kind, "value", None) in ("update", "deferred_update")
+    return text.startswith("✅") or (on_board and (not text or text == STALLED_REPLY))
+
+
+async def choose_label(player: Any, shown: Any, label: str) -> Any:
+    """Choose the choice called ``label`` in what **Decide** answered (``shown``): submit the
+    choice form with it, or click it in the panel. Returns the submission's or click's result."""
+    form = modal_choices(shown)
+    if form is not None:
+        value = next(v for text, v in form if text == label)
+        return await player.submit_modal(shown, form_answer(shown, value))
+    return await player.click(panel_message(shown), label=label)
+
+
+def _deferred_update(result: Any) -> bool:
+    kind = getattr(getattr(result, "_interaction", None), "response_kind", None)
+    return getattr(kind, "value", None) == "deferred_update"
+
+
+def opened(result: Any) -> Any:
+    """The message a click opened for its player: the panel or form — a **Decide** on the board
+    whose decision has a form of its own is deferred (the form's answer will redraw the board)
+    and the form follows — else the message of the click's response (None: a pop-up form, or no
+    message)."""
+    if _deferred_update(result) and result.followups:
+        return result.followups[-1].message
+    return result.response.message if result.response is not None else None
+
+
+def private(result: Any) -> bool:
+    """Whether what a click opened is for the player's eyes only: the choice form (a pop-up), an
+    ephemeral panel or answer, or a form following a deferred click on the board."""
+    if result.modal is not None:
+        return True
+    if _deferred_update(result) and result.followups:
+        return bool(result.followups[-1].ephemeral)
+    return bool(result.ephemeral)
+
+
+def panel_message(shown: Any) -> Any:
+    """The message to click through: a Decide result's panel, or a message given as it is."""
+    return opened(shown) if hasattr(shown, "modal") else shown
+
+
+async def first_choice(player: Any, shown: Any) -> tuple[str, Any]:
+    """Walk what **Decide** answered — the choice form, or a choice panel (group select → paged
+    select, or buttons) — up to its first choice. ``shown``: the Decide click's result (or the
+    panel message).
+
+    Returns the choice's label and a function making the final submission/click/select — not made
+    yet, so a test can make it ``simultaneously`` with someone else's."""
+    form = modal_choices(shown)
+    if form is not None:
+        label, value = form[0]
+        return label, partial(player.submit_modal, shown, form_answer(shown, value))
+    message = panel_message(shown)
     for _ in range(6):
         comps = components(message)
         button = next((c for c in comps if (c["custom_id"] or "").startswith("herald:btn:")), None)
@@ -194,9 +304,13 @@ async def first_choice(player: Any, message: Any) -> tuple[str, Any]:
     raise AssertionError("no choice reached in the panel")
 
 
-async def choose_in_panel(actor: Any, message: discord.Message, prompt: Prompt, idx: int) -> Any:
-    """Click through a choice panel (buttons, or group menu → paged choice menu) to
-    ``prompt.choices[idx]``; returns the result of the last click or pick."""
+async def choose_in_panel(actor: Any, shown: Any, prompt: Prompt, idx: int) -> Any:
+    """Choose ``prompt.choices[idx]`` in what **Decide** answered: submit the choice form, or click
+    through a choice panel (buttons, or group menu → paged choice menu); returns the result of the
+    submission or of the last click or pick."""
+    if modal_choices(shown) is not None:
+        return await actor.submit_modal(shown, form_answer(shown, str(idx)))
+    message = panel_message(shown)
     keys = list(dict.fromkeys(group_key(c) for c in prompt.choices))
     for _ in range(8):
         comps = components(message)
@@ -217,9 +331,9 @@ async def choose_in_panel(actor: Any, message: discord.Message, prompt: Prompt, 
         elif str(idx) in values:
             value = str(idx)
         else:
-            shown = [int(v) for v in values if v.isdigit()]
+            shown_values = [int(v) for v in values if v.isdigit()]
             pages = [v for v in values if v.startswith("page:")]
-            value = pages[-1] if idx > max(shown) else pages[0]
+            value = pages[-1] if idx > max(shown_values) else pages[0]
         r = await actor.select(message, [value], custom_id=select["custom_id"])
         if str(idx) == value:
             return r

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import simcord
 
-from tests.discord.helpers import reply_text
+from tests.discord.helpers import private, reply_text
 
 
 def server(env: simcord.Env):
@@ -23,7 +23,7 @@ def server(env: simcord.Env):
 async def test_settings_are_validated_persisted_and_confirmed(simcord_env: simcord.Env) -> None:
     guild, games, chat, hosts, mod, host, pleb = server(simcord_env)
     r = await mod.slash(games, "herald settings")
-    assert r.ephemeral and "Default deadline: **1d**" in reply_text(r)
+    assert private(r) and "Default deadline: **1d**" in reply_text(r)
     r = await mod.slash(games, "herald settings", deadline="90d")
     assert "out of range" in reply_text(r)
     r = await mod.slash(games, "herald settings", deadline="12h", reminder="30m")
@@ -39,28 +39,28 @@ async def test_settings_need_manage_server(simcord_env: simcord.Env) -> None:
         r = await pleb.slash(games, "herald settings", deadline="1h")
     except simcord.SetupError:
         return  # hidden from members without Manage Server (default permissions), as on Discord
-    assert r.ephemeral and "Manage Server" in reply_text(r)
+    assert private(r) and "Manage Server" in reply_text(r)
 
 
 async def test_play_obeys_channel_and_role_settings(simcord_env: simcord.Env) -> None:
     guild, games, chat, hosts, mod, host, pleb = server(simcord_env)
     await mod.slash(games, "herald settings", add_channel=games, opener_role=hosts)
     r = await host.slash(chat, "play", game="duel")
-    assert r.ephemeral and "can't be opened in this channel" in reply_text(r)
+    assert private(r) and "can't be opened in this channel" in reply_text(r)
     r = await pleb.slash(games, "play", game="duel")
-    assert r.ephemeral and "role can open tables" in reply_text(r)
+    assert private(r) and "role can open tables" in reply_text(r)
     r = await host.slash(games, "play", game="duel")
-    assert not r.ephemeral and games.last_message.embeds[0].title.startswith("High Card Duel")
+    assert not private(r) and games.last_message.embeds[0].title.startswith("High Card Duel")
     r = await mod.slash(games, "herald settings", everyone_opens=True, remove_channel=games)
     assert "everyone" in reply_text(r) and "any channel" in reply_text(r)
     r = await pleb.slash(chat, "play", game="duel")
-    assert not r.ephemeral
+    assert not private(r)
 
 
 async def test_rules_and_games_listing(simcord_env: simcord.Env) -> None:
     guild, games, chat, hosts, mod, host, pleb = server(simcord_env)
     r = await pleb.slash(games, "rules", game="cult_wars")
-    assert r.ephemeral and "Cult Wars" in r.response.embeds[0].title
+    assert private(r) and "Cult Wars" in r.response.embeds[0].title
     assert "docs/rules/cult_wars.md" in str(r.response.embeds[0].to_dict())
     choices = await pleb.autocomplete(games, "play", "game", "cult")
     assert [c["value"] for c in choices] == ["cult_wars"]

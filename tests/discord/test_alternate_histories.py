@@ -22,10 +22,14 @@ from rules.alternate_histories import ENGINE, content
 from tests.discord.conftest import make_config
 from tests.discord.helpers import (
     answer_text,
+    choice_labels,
+    choose_label,
     components,
     custom_ids,
     find_by_prefix,
     open_seeded_table,
+    opened,
+    private,
     public_text,
     reply_text,
     simultaneously,
@@ -58,7 +62,7 @@ async def pick(user: Any, message: discord.Message, count: int) -> Any:
             break
         values = [o.value for o in menu["options"]][: count - chosen]
         result = await user.select(message, values, custom_id=menu["custom_id"])
-        message = result.response.message
+        message = opened(result)
         chosen += len(values)
     return await user.click(message, custom_id=form_cid(message, ":ok"))
 
@@ -102,8 +106,8 @@ async def test_a_whole_game_from_play_to_the_end(simcord_env: simcord.Env, simco
     dm = find_by_prefix(alice.user.dm_channel.history(), "herald:ah:1:")
     assert "choose your deck" in dm.content and "You have no saved decks" in dm.content
     panel = await decide(alice, thread)
-    assert panel.ephemeral and panel.response is not None
-    form = panel.response.message
+    assert private(panel) and panel.response is not None
+    form = opened(panel)
     assert "Unfinished** is not ready" in form.content and "exactly 40 cards" in form.content
     saved = next(c for c in components(form) if (c["custom_id"] or "").endswith(":saved"))
     unfinished = next(o.value for o in saved["options"] if o.label == "Unfinished")
@@ -111,7 +115,7 @@ async def test_a_whole_game_from_play_to_the_end(simcord_env: simcord.Env, simco
     assert "not ready to play" in reply_text(r)
     blitz = next(o.value for o in saved["options"] if o.label == "Blitz")
     r = await alice.select(form, [blitz], custom_id=saved["custom_id"])
-    assert "You play your deck **Blitz**" in (r.response.content if r.response else "")
+    assert "You play your deck **Blitz**" in (reply_text(r) if r.response else "")
     # the DM form answers the same decision: it is out of date now
     dm_saved = next(c for c in components(dm) if (c["custom_id"] or "").endswith(":ready"))
     again = await alice.user.select(dm, [dm_saved["options"][0].value], custom_id=dm_saved["custom_id"])
@@ -134,7 +138,7 @@ async def test_a_whole_game_from_play_to_the_end(simcord_env: simcord.Env, simco
     message = opening
     for menu in [c for c in components(opening) if (c["custom_id"] or "").startswith("herald:ah:")][:1]:
         r = await alice.user.select(message, [o.value for o in menu["options"]][:7], custom_id=menu["custom_id"])
-        message = r.response.message
+        message = opened(r)
     assert "Chosen **7 of 7**" in (message.embeds[0].description or "")
     first, second = await simultaneously(env, alice.user.click(message, custom_id=form_cid(message, ":ok")),
                                          alice.user.click(message, custom_id=form_cid(message, ":ok")))
@@ -173,21 +177,21 @@ async def test_a_whole_game_from_play_to_the_end(simcord_env: simcord.Env, simco
         labels = [c.label for c in prompt.choices]
         if prompt.kind == "react" and "intercept" not in done and any(x.startswith("Intercept") for x in labels):
             panel = await decide(member, thread)
-            button = next(c for c in components(panel.response.message) if str(c["label"]).startswith("Intercept"))
-            await member.click(panel.response.message, custom_id=button["custom_id"])
+            label = next(x for x in choice_labels(panel) if x.startswith("Intercept"))
+            await choose_label(member, panel, label)
             done.add("intercept")
             continue
         if prompt.kind == "react" and "flee" not in done and "Flee" in labels:
             panel = await decide(member, thread)
-            await member.click(panel.response.message, label="Flee")
+            await choose_label(member, panel, "Flee")
             done.add("flee")
             continue
         if prompt.kind in ("burn", "pay") and prompt.kind not in done:
             panel = await decide(member, thread)
-            assert panel.ephemeral
-            message = panel.response.message
+            assert private(panel)
+            message = opened(panel)
             r = await pick(member, message, int(prompt.params["count"]))
-            assert "Chosen for game #1" in (r.response.content if r.response else reply_text(r)), reply_text(r)
+            assert "Chosen for game #1" in (reply_text(r) if r.response else reply_text(r)), reply_text(r)
             done.add(prompt.kind)
             continue
         action = ENGINE.bot_action(snap.view(seat), prompt, rng)
@@ -258,7 +262,7 @@ async def test_the_opening_pick_survives_a_restart_and_a_timeout_picks_for_a_pla
     opening = find_by_prefix(alice.user.dm_channel.history(), "herald:ah:1:")
     menu = next(c for c in components(opening) if (c["custom_id"] or "").startswith("herald:ah:"))
     r = await alice.user.select(opening, [o.value for o in menu["options"]][:7], custom_id=menu["custom_id"])
-    draft = r.response.message
+    draft = opened(r)
     assert "Chosen **7 of 7**" in (draft.embeds[0].description or "")
     await env.restart_bot(HeraldBot(make_config(db_path)))
     bot = env.bot

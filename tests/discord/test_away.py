@@ -12,7 +12,15 @@ import pytest
 import simcord
 
 from bot.app import HeraldBot
-from tests.discord.helpers import find_by_prefix, reply_text, story
+from tests.discord.helpers import (
+    choice_labels,
+    choose_label,
+    find_by_prefix,
+    first_choice,
+    opened,
+    reply_text,
+    story,
+)
 
 DAY = 86400
 
@@ -38,14 +46,13 @@ def board(thread: Any) -> Any:
 
 
 async def bid(player: Any, thread: Any) -> str:
-    """The player bids their first card; what they read at the end."""
+    """The player bids their first card; what they read at the end (nothing but the board
+    redrawn when the bid is taken from the board)."""
     panel = await player.click(board(thread), label="Decide")
-    message = panel.response.message
-    if message is None:
+    if panel.modal is None:
         return reply_text(panel)
-    label = next(c.label for row in message.components for c in getattr(row, "children", [row])
-                 if (getattr(c, "custom_id", "") or "").startswith("herald:btn:"))
-    return reply_text(await player.click(message, label=label))
+    _, choose = await first_choice(player, panel)
+    return reply_text(await choose())
 
 
 def pinged(env: simcord.Env, channel_id: int, text: str) -> list[list[str]]:
@@ -110,7 +117,7 @@ async def test_a_paused_game_refuses_moves_freezes_deadlines_and_resumes(simcord
     env, bot = simcord_env, simcord_bot
     _, alice, bob, thread = await world(env, deadline="1d")
     before = {d.seat: d.due_at for d in await bot.storage.deadlines(1)}
-    opened = (await bob.click(board(thread), label="Decide")).response.message  # (before the pause)
+    form = await bob.click(board(thread), label="Decide")  # (opened before the pause)
     assert "Only the host" in reply_text(await bob.slash(thread, "game pause"))
     answer = reply_text(await alice.slash(thread, "game pause"))
     assert "Game #1 is paused" in answer
@@ -118,10 +125,9 @@ async def test_a_paused_game_refuses_moves_freezes_deadlines_and_resumes(simcord
     assert await bot.storage.deadlines(1) == []
     decide = await bob.click(board(thread), label="Decide")  # told at once, no form to fill in
     assert "paused by its host" in reply_text(decide)
-    assert decide.response.message is None or not decide.response.message.components
-    card = next(c.label for row in opened.components for c in getattr(row, "children", [row])
-                if (getattr(c, "custom_id", "") or "").startswith("herald:btn:"))
-    assert "paused by its host" in reply_text(await bob.click(opened, label=card))  # a menu from before
+    assert decide.modal is None and (opened(decide) is None or not opened(decide).components)
+    card = choice_labels(form)[0]
+    assert "paused by its host" in reply_text(await choose_label(bob, form, card))  # a form from before
     assert await bot.storage.actions(1) == []
     status = reply_text(await bob.slash(thread, "game status"))
     assert "⏸️ Paused since" in status and "due <t:" not in status

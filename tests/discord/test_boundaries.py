@@ -15,7 +15,14 @@ from simcord.builders import ChannelHandle
 from simcord.enums import ComponentType, InteractionType
 
 from bot.storage import SeatRow
-from tests.discord.helpers import find_by_prefix, reply_text, simultaneously
+from tests.discord.helpers import (
+    choice_labels,
+    choose_label,
+    find_by_prefix,
+    private,
+    reply_text,
+    simultaneously,
+)
 
 
 class World:
@@ -148,17 +155,17 @@ async def test_forged_lobby_buttons_of_another_server_change_nothing(simcord_env
     # her own server's table she may still cancel as its manager (sam's table)
     await w.sam.slash(w.s_chan, "play", game="duel")
     r = await w.mallory.click(w.s_chan.last_message, label="Cancel")
-    assert not r.ephemeral and (await storage.get_game(4)).status == "cancelled"
+    assert not private(r) and (await storage.get_game(4)).status == "cancelled"
 
 
 async def test_forged_decide_choices_and_forms_of_another_server_change_nothing(
         simcord_env: simcord.Env) -> None:
     w = await two_servers(simcord_env)
     storage = simcord_env.bot.storage  # type: ignore[attr-defined]
-    panel = await w.carol.click(board(w), label="Decide")  # carol's real panel, in North
-    bid = next(c for row in panel.response.message.components for c in row.children
-               if (c.custom_id or "").startswith("herald:btn:"))
-    ticket = bid.custom_id.split(":")[3]
+    panel = await w.carol.click(board(w), label="Decide")  # carol's real choice form, in North
+    assert panel.modal is not None
+    ticket = panel.modal["custom_id"].split(":")[4]
+    bid = f"herald:btn:1:{ticket}:0"  # (the panel's button for the same choice)
     before = await storage.get_game(1)
     unknown = reply_text(await forge(w.mallory, w.s_lobby, button("herald:act:99:1")))
     assert "no game #99" in unknown
@@ -167,7 +174,9 @@ async def test_forged_decide_choices_and_forms_of_another_server_change_nothing(
     for actor in (w.mallory, w.carol_south):
         assert reply_text(await forge(actor, w.s_lobby, button("herald:act:1:1"))) == same
         assert reply_text(await forge(actor, w.s_lobby, button("herald:hand:1"))) == same
-        assert reply_text(await forge(actor, w.s_lobby, button(bid.custom_id))) == same
+        assert reply_text(await forge(actor, w.s_lobby, button(bid))) == same
+        choice = await forge_form(actor, w.s_chan, f"herald:form:choice:1:{ticket}", {"choice": "0"})
+        assert reply_text(choice) == same
         assert reply_text(await forge(actor, w.s_lobby, select(f"herald:pick:1:{ticket}:0", "0"),
                                       values=["0"])) == same
         assert reply_text(await forge(actor, w.s_lobby, select(f"herald:grp:1:{ticket}", "c:0"),
@@ -179,8 +188,12 @@ async def test_forged_decide_choices_and_forms_of_another_server_change_nothing(
     after = await storage.get_game(1)
     assert (after.version, after.state) == (before.version, before.state)  # nothing was applied
     assert await storage.actions(1) == []
-    # in North, the same panel still works for carol
-    await w.carol.click(panel.response.message, custom_id=bid.custom_id)
+    # a choice the form never offered is refused where the form is read
+    wrong = await forge_form(w.carol, w.n_chan, f"herald:form:choice:1:{ticket}", {"choice": "99"})
+    assert "not on this form" in reply_text(wrong)
+    assert (await storage.get_game(1)).version == before.version
+    # in North, the same form still works for carol
+    await choose_label(w.carol, panel, choice_labels(panel)[0])
     assert (await storage.get_game(1)).version == before.version + 1
 
 
@@ -235,7 +248,7 @@ async def test_one_member_opening_many_tables_at_once_is_held_to_the_member_limi
     zed = guild.add_member(env.create_user("zed"))
     await zed.slash(channel, "play", game="duel")
     r = await eve.click(channel.last_message, label="Join")
-    assert r.ephemeral and "tables waiting to start" in reply_text(r)
+    assert private(r) and "tables waiting to start" in reply_text(r)
     storage = env.bot.storage  # type: ignore[attr-defined]
     assert [s.name for s in (await storage.get_game(6)).seats] == ["zed"]
 
@@ -254,7 +267,7 @@ async def test_limits_are_shown_and_changed_by_managers(simcord_env: simcord.Env
     assert "Saved" in text and "**1** tables waiting to start" in text and "**2** tables in all" in text
     await mod.slash(channel, "play", game="duel")
     r = await mod.slash(channel, "play", game="duel")
-    assert r.ephemeral and "already seated at 1 table waiting to start" in reply_text(r)
+    assert private(r) and "already seated at 1 table waiting to start" in reply_text(r)
 
 
 # ------------------------------------------------------------------ listings
@@ -379,7 +392,7 @@ async def test_an_idle_lobby_says_when_it_closes_and_closes_by_itself(simcord_en
     assert (await storage.get_game(1)).status == "cancelled"
     assert (await storage.count_tables(guild.id, ann.id)).tables == 0
     r = await ben.slash(channel, "play", game="duel")  # nothing of the old lobby is held
-    assert not r.ephemeral
+    assert not private(r)
 
 
 async def test_lobbies_do_not_keep_games_from_starting_and_expired_ones_hold_no_place(
@@ -400,11 +413,11 @@ async def test_lobbies_do_not_keep_games_from_starting_and_expired_ones_hold_no_
     opened = [await m.slash(channel, "play", game="duel", bots=1) for m in members[:3]]
     assert not any(r.ephemeral for r in opened)
     full = await members[3].slash(channel, "play", game="duel", bots=1)
-    assert full.ephemeral and "already has 3 tables waiting to start" in reply_text(full)
+    assert private(full) and "already has 3 tables waiting to start" in reply_text(full)
     # the lobbies do not count against running games: one starts
     await members[0].click(opened[0].response.message, label="Start")
     second = await members[1].click(opened[1].response.message, label="Start")
-    assert second.ephemeral and "already runs 1 game, its limit" in reply_text(second)
+    assert private(second) and "already runs 1 game, its limit" in reply_text(second)
     # twelve idle hours later the two lobbies left have closed and hold no place
     await env.advance_time(12 * 3600 + 120)
     again = [await m.slash(channel, "play", game="duel") for m in members[3:5]]

@@ -17,9 +17,12 @@ import simcord
 from bot.app import HeraldBot
 from tests.discord.conftest import make_config
 from tests.discord.helpers import (
-    components,
+    choice_labels,
+    choose_label,
     custom_ids,
     find_by_prefix,
+    opened,
+    private,
     public_text,
     reply_text,
     simultaneously,
@@ -71,46 +74,46 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     r = await alice.user.select(form, ["1"], custom_id=cid(form, ":tgt"))  # target bob (P2)
     card = secret_hands[0][0]
     value = card["id"] if card["target"] == "self" else f"{card['id']}>1"
-    r = await alice.user.select(r.response.message, [value], custom_id=cid(r.response.message, ":cards"))
+    r = await alice.user.select(opened(r), [value], custom_id=cid(opened(r), ":cards"))
     assert card["name"] in r.response.embeds[0].description
-    r = await alice.user.click(r.response.message, label="Followers on slots ▶")
+    r = await alice.user.click(opened(r), label="Followers on slots ▶")
     for slot, cards in (("attack", ["8"]), ("defend", ["3"]), ("sacrifice", ["1a"]), ("breed", [])):
-        r = await alice.user.select(r.response.message, cards, custom_id=cid(r.response.message, f":sl_{slot}"))
+        r = await alice.user.select(opened(r), cards, custom_id=cid(opened(r), f":sl_{slot}"))
     summary = r.response.embeds[0].description
     assert "Attack 8" in summary and "Defend 3" in summary and "assigned **12** of 12" in summary
-    sent = await alice.user.click(r.response.message, label="✅ Confirm orders")
-    assert "Orders sent" in sent.response.content and "bob" in sent.response.content
+    sent = await alice.user.click(opened(r), label="✅ Confirm orders")
+    assert "Orders sent" in reply_text(sent) and "bob" in reply_text(sent)
     assert "Attack 8" in sent.response.embeds[0].description
     assert "P1 alice** has sent their orders" in public_text(channel)
 
     # --- she changes them before the reveal (Change orders reopens the form with her orders)
-    r = await alice.user.click(sent.response.message, label="✏️ Change orders")
-    assert "Attack 8" in r.response.embeds[0].description and "Confirm** again" in r.response.content
-    r = await alice.user.click(r.response.message, label="Followers on slots ▶")
-    r = await alice.user.select(r.response.message, ["5"], custom_id=cid(r.response.message, ":sl_attack"))
-    r = await alice.user.select(r.response.message, ["2"], custom_id=cid(r.response.message, ":sl_breed"))
-    changed = await alice.user.click(r.response.message, label="✅ Confirm orders")
-    assert "Orders changed" in changed.response.content
+    r = await alice.user.click(opened(sent), label="✏️ Change orders")
+    assert "Attack 8" in r.response.embeds[0].description and "Confirm** again" in reply_text(r)
+    r = await alice.user.click(opened(r), label="Followers on slots ▶")
+    r = await alice.user.select(opened(r), ["5"], custom_id=cid(opened(r), ":sl_attack"))
+    r = await alice.user.select(opened(r), ["2"], custom_id=cid(opened(r), ":sl_breed"))
+    changed = await alice.user.click(opened(r), label="✅ Confirm orders")
+    assert "Orders changed" in reply_text(changed)
     assert "P1 alice** has changed their orders" in public_text(channel)
 
     # --- bob uses the ephemeral fallback (Decide on the board) and over-commits: the engine refuses
     board = find_by_prefix(thread.history(), "herald:act:")
     panel = await bob.click(board, label="Decide")
-    assert panel.ephemeral and any(c.startswith("herald:cw:1:1:") for c in custom_ids(panel.response.message))
-    r = await bob.click(panel.response.message, label="Followers on slots ▶")
-    r = await bob.select(r.response.message, ["1a", "1b", "2", "3", "5", "8"],
-                         custom_id=cid(r.response.message, ":sl_attack"))
+    assert private(panel) and any(c.startswith("herald:cw:1:1:") for c in custom_ids(opened(panel)))
+    r = await choose_label(bob, panel, "Followers on slots ▶")
+    r = await bob.select(opened(r), ["1a", "1b", "2", "3", "5", "8"],
+                         custom_id=cid(opened(r), ":sl_attack"))
     assert "⚠️" in r.response.embeds[0].description
-    refused = await bob.click(r.response.message, label="✅ Confirm orders")
+    refused = await choose_label(bob, r, "✅ Confirm orders")
     assert "you assigned 20 followers" in reply_text(refused).lower()
     assert "only 12" in reply_text(refused)
     assert "P2 bob** has sent" not in public_text(channel)
 
     # --- an outsider is refused by Decide and by /orders
     r = await carol.click(board, label="Decide")
-    assert r.ephemeral and "not playing in this game" in r.response.content
+    assert private(r) and "not playing in this game" in reply_text(r)
     r = await carol.slash(thread, "orders")
-    assert r.ephemeral and "not playing in this game" in reply_text(r)
+    assert private(r) and "not playing in this game" in reply_text(r)
 
     # --- nothing secret in public before the reveal: no slot, no card, no draft
     text = public_text(channel)
@@ -139,9 +142,9 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     # --- a new form arrives for turn 2; the old form is refused as out of date
     fresh = find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:")
     assert "turn 2 of 8" in fresh.content
-    r = await alice.user.click(changed.response.message, label="✏️ Change orders")
+    r = await alice.user.click(opened(changed), label="✏️ Change orders")
     assert "out of date" in reply_text(r) and "for turn 1" in reply_text(r) and "turn 2 now" in reply_text(r)
-    assert not custom_ids(r.response.message)  # (its dead button is gone)
+    assert not custom_ids(opened(r))  # (its dead button is gone)
 
 
 async def test_draft_survives_a_restart_and_orders_command(simcord_env: simcord.Env, db_path) -> None:
@@ -149,25 +152,25 @@ async def test_draft_survives_a_restart_and_orders_command(simcord_env: simcord.
     guild, channel, alice, bob, carol = await open_table(env)
     thread = channel.threads[0]
     r = await alice.slash(thread, "orders")
-    assert r.ephemeral
-    form = r.response.message
+    assert private(r)
+    form = opened(r)
     r = await alice.click(form, label="Followers on slots ▶")
-    r = await alice.select(r.response.message, ["8", "3"], custom_id=cid(r.response.message, ":sl_sacrifice"))
-    r = await alice.select(r.response.message, ["1a"], custom_id=cid(r.response.message, ":sl_defend"))
-    r = await alice.select(r.response.message, [], custom_id=cid(r.response.message, ":sl_breed"))
+    r = await alice.select(opened(r), ["8", "3"], custom_id=cid(opened(r), ":sl_sacrifice"))
+    r = await alice.select(opened(r), ["1a"], custom_id=cid(opened(r), ":sl_defend"))
+    r = await alice.select(opened(r), [], custom_id=cid(opened(r), ":sl_breed"))
     assert "assigned **12** of 12" in r.response.embeds[0].description
-    draft = r.response.message
+    draft = opened(r)
     await env.restart_bot(HeraldBot(make_config(db_path)))
     sent = await alice.click(draft, label="✅ Confirm orders")
-    assert "Orders sent" in sent.response.content
+    assert "Orders sent" in reply_text(sent)
     assert "Sacrifice 11** (8+3)" in sent.response.embeds[0].description
     # ready-made orders load into the form; /orders after sending offers to replace
     r = await bob.slash(thread, "orders")
-    r = await bob.click(r.response.message, label="⚡ Ready-made")
-    r = await bob.select(r.response.message, ["4"], custom_id=cid(r.response.message, ":quick"))
+    r = await choose_label(bob, r, "⚡ Ready-made")
+    r = await bob.select(opened(r), ["4"], custom_id=cid(opened(r), ":quick"))
     assert "Loaded" in r.response.embeds[0].description
     r = await alice.slash(thread, "orders")
-    assert "Confirm** again to replace" in r.response.content
+    assert "Confirm** again to replace" in reply_text(r)
     assert "Sacrifice 11" in r.response.embeds[0].description
     assert "Sacrifice" not in public_text(channel)
     log = story(thread)
@@ -208,9 +211,9 @@ async def lay(player: Any, form_message: discord.Message, slots: dict[str, list[
     r = await player.user.click(form_message, label="Followers on slots ▶")
     for slot in ("attack", "defend", "sacrifice", "breed"):
         if slot not in slots:
-            r = await player.user.select(r.response.message, [], custom_id=cid(r.response.message, f":sl_{slot}"))
+            r = await player.user.select(opened(r), [], custom_id=cid(opened(r), f":sl_{slot}"))
     for slot, cards in slots.items():
-        r = await player.user.select(r.response.message, cards, custom_id=cid(r.response.message, f":sl_{slot}"))
+        r = await player.user.select(opened(r), cards, custom_id=cid(opened(r), f":sl_{slot}"))
     return r
 
 
@@ -242,7 +245,7 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
     assert (await simcord_bot.sessions.snapshot(game)).state.targets == {0: 1, 1: 0}
     # the DM keeps no buttons; the other copy of the choice is refused: the choice is made
     assert not custom_ids(alice.user.dm_channel.history()[-1]) or \
-        not any(":aim_" in c for c in custom_ids(a.response.message))
+        not any(":aim_" in c for c in custom_ids(opened(a)))
     again = await alice.click(spare, custom_id=aim(spare, 2))
     assert "out of date" in reply_text(again)
 
@@ -261,10 +264,10 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
     ra = await lay(alice, forms[0], {"defend": ["8", "3", "1a"]})
     rb = await lay(bob, forms[1], {"attack": ["5"]})
     rc = await lay(carol, forms[2], {"attack": ["3"]})
-    sa, sb = await simultaneously(env, alice.user.click(ra.response.message, label="✅ Confirm orders"),
-                                  bob.user.click(rb.response.message, label="✅ Confirm orders"))
+    sa, sb = await simultaneously(env, alice.user.click(opened(ra), label="✅ Confirm orders"),
+                                  bob.user.click(opened(rb), label="✅ Confirm orders"))
     assert "Orders sent" in reply_text(sa) and "Orders sent" in reply_text(sb)
-    await carol.user.click(rc.response.message, label="✅ Confirm orders")
+    await carol.user.click(opened(rc), label="✅ Confirm orders")
     log = story(thread)
     assert "The defence holds by 4: **P1 alice** chooses how **P2 bob** and **P3 carol** share the 4 losses" in log
 
@@ -273,12 +276,12 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
     r = await bob.click(board, label="Decide")
     assert "Nothing for you to decide right now — waiting for P1 alice" in reply_text(r)
     panel = await alice.click(board, label="Decide")
-    labels = [c["label"] for c in components(panel.response.message)]
+    labels = choice_labels(panel)
     # (labels name seats as P2/P3, or by name where the platform spells the names out)
     assert len(labels) == 4 and labels[0].startswith("In proportion: P2")
     assert re.search(r"P2( bob)? loses 3, P3( carol)? loses 1$", labels[0])
     two_two = next(lbl for lbl in labels if re.fullmatch(r"P2( bob)? loses 2, P3( carol)? loses 2", lbl))
-    await alice.click(panel.response.message, label=two_two)
+    await choose_label(alice, panel, two_two)
     log = story(thread)
     assert "**P1 alice** shares out the 4 losses: **P2 bob** loses 2, **P3 carol** loses 2." in log
     assert "End of turn 1: **P1 alice** 12 followers, 0 VP; **P2 bob** 10 followers, 0 VP; " \
@@ -327,6 +330,6 @@ async def test_an_order_form_from_an_earlier_turn_names_both_turns_and_loses_its
     # alice's DM from turn 1 still shows her sent orders with "Change orders"
     old = next(m for m in alice.user.dm_channel.history() if m.id == sent[alice].response.message.id)
     r = await alice.user.click(old, label="✏️ Change orders")
-    text = r.response.content
+    text = reply_text(r)
     assert "out of date" in text and "turn 1" in text and "turn 2 now" in text, text
-    assert not custom_ids(r.response.message)  # the dead button is gone from the old DM
+    assert not custom_ids(opened(r))  # the dead button is gone from the old DM

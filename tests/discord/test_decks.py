@@ -12,7 +12,7 @@ import simcord
 from bot.app import HeraldBot
 from bot.decks import DECK_LIMIT
 from rules.alternate_histories import content
-from tests.discord.helpers import reply_text
+from tests.discord.helpers import private, reply_text
 
 
 def _card_of(era: str, kind: str = "unit", *, nation: str = "usa", governance: str = "capitalism") -> str:
@@ -31,7 +31,7 @@ async def test_a_deck_built_validated_shared_and_deleted(simcord_env: simcord.En
     alice = guild.add_member(env.create_user("alice"))
 
     r = await alice.slash(channel, "deck create", name="Iron **Tide**", nation="usa", governance="capitalism")
-    assert r.ephemeral and "Iron Tide (#1)" in reply_text(r) and "United States" in reply_text(r)
+    assert private(r) and "Iron Tide (#1)" in reply_text(r) and "United States" in reply_text(r)
 
     # autocomplete: the card by part of its name, filtered by era; the deck by part of its name
     rifle = content.CARDS["rifle_infantry"]
@@ -73,7 +73,7 @@ async def test_a_deck_built_validated_shared_and_deleted(simcord_env: simcord.En
 
     # view: a summary by era and the deck list as an image with alt text
     r = await alice.slash(channel, "deck view", deck="Iron Tide")
-    assert r.ephemeral
+    assert private(r)
     text = reply_text(r)
     assert "**Chemical**" in text and "Ready to play" in text
     assert r.response is not None

@@ -30,10 +30,15 @@ from bot.storage import VersionConflict
 from tests.discord.conftest import make_config
 from tests.discord.helpers import (
     answer_text,
+    choice_labels,
+    choose_label,
     components,
     find_by_prefix,
     first_choice,
+    form_text,
     open_seeded_table,
+    opened,
+    private,
     public_text,
     reply_text,
     simultaneously,
@@ -114,14 +119,16 @@ async def flick_to_missions(env: simcord.Env, bot: HeraldBot) -> tuple[Any, Any,
         for player in players:
             panel = await player.click(decide_board(thread), label="Decide")
             text = reply_text(panel)
-            labels = [c["label"] for c in components(panel.response.message)] if panel.response else []
+            message = opened(panel)
+            labels = [c["label"] for c in components(message)] if message is not None else []
             if "Flick…" in labels and "🔒" in text:
                 r = await player.slash(thread, "flick", angle=0.0, power=6.0)
                 assert "locked in" in reply_text(r), reply_text(r)
             elif "Flick…" in labels:
                 return thread, player, panel
-            elif any((c["custom_id"] or "").startswith("herald:") for c in components(panel.response.message)):
-                _, choose = await first_choice(player, panel.response.message)
+            elif panel.modal is not None or (message is not None and any(
+                    (c["custom_id"] or "").startswith("herald:") for c in components(message))):
+                _, choose = await first_choice(player, panel)
                 await choose()
     raise AssertionError("no Mission flick reached")
 
@@ -139,9 +146,9 @@ async def hegemony_to_debate(env: simcord.Env, bot: HeraldBot) -> tuple[Any, lis
             text = reply_text(panel)
             if "your secret line-up" in text:
                 return thread, players
-            if panel.response is None or not panel.response.message.components:
+            if not choice_labels(panel):
                 continue
-            _, choose = await first_choice(player, panel.response.message)
+            _, choose = await first_choice(player, panel)
             await choose()
             progressed = True
             break
@@ -184,8 +191,8 @@ async def test_simultaneous_interactions_all_reach_the_bot_before_it_answers_any
     start = len(env.backend.transcript)
     a, b = await simultaneously(env, alice.click(board, label="Decide"), bob.click(board, label="Decide"))
     assert order_since(start) == ["in", "in", "out", "out"]  # both in flight before either is answered
-    assert "Round 1: bid" in reply_text(a) and "Round 1: bid" in reply_text(b)
-    assert a.ephemeral and b.ephemeral
+    assert "Round 1: bid" in form_text(a) and "Round 1: bid" in form_text(b)
+    assert private(a) and private(b)
     # and the env is usable again afterwards
     r = await alice.click(board, label="My hand")
     assert "Your cards: 1, 2, 3, 4, 5" in reply_text(r)
@@ -200,8 +207,8 @@ async def test_two_players_bidding_at_the_same_moment_both_count(simcord_env: si
     board = decide_board(thread)
     panel_a = await alice.click(board, label="Decide")
     panel_b = await bob.click(board, label="Decide")
-    a, b = await simultaneously(env, alice.click(panel_a.response.message, label="Bid 3"),
-                                bob.click(panel_b.response.message, label="Bid 2"))
+    a, b = await simultaneously(env, choose_label(alice, panel_a, "Bid 3"),
+                                choose_label(bob, panel_b, "Bid 2"))
     assert OUT_OF_DATE not in reply_text(a) and OUT_OF_DATE not in reply_text(b), (reply_text(a), reply_text(b))
     assert "Bids revealed: **P1 alice**: 3, **P2 bob**: 2." in log_of(thread)
 
@@ -210,8 +217,8 @@ async def test_two_players_choosing_their_gods_at_the_same_moment_both_count(sim
                                                                              simcord_bot: HeraldBot) -> None:
     env = simcord_env
     channel, thread, (alice, bob) = await open_seeded_table(env, simcord_bot, "flick_of_faith", FLICK_SEED)
-    god_a, choose_a = await first_choice(alice, (await alice.click(decide_board(thread), label="Decide")).response.message)
-    god_b, choose_b = await first_choice(bob, (await bob.click(decide_board(thread), label="Decide")).response.message)
+    god_a, choose_a = await first_choice(alice, (await alice.click(decide_board(thread), label="Decide")))
+    god_b, choose_b = await first_choice(bob, (await bob.click(decide_board(thread), label="Decide")))
     a, b = await simultaneously(env, choose_a(), choose_b())
     assert OUT_OF_DATE not in reply_text(a) and OUT_OF_DATE not in reply_text(b), (reply_text(a), reply_text(b))
     log = log_of(thread)
@@ -228,8 +235,8 @@ async def test_two_players_keeping_their_secret_skills_at_the_same_moment_both_c
     channel, thread, (alice, bob) = await open_seeded_table(env, simcord_bot, "hegemony_of_faith",
                                                             HEGEMONY_SEED, computers=2, deadline="1h")
     board = hand_board(thread)
-    skill_a, choose_a = await first_choice(alice, (await alice.click(board, label="Decide")).response.message)
-    skill_b, choose_b = await first_choice(bob, (await bob.click(board, label="Decide")).response.message)
+    skill_a, choose_a = await first_choice(alice, (await alice.click(board, label="Decide")))
+    skill_b, choose_b = await first_choice(bob, (await bob.click(board, label="Decide")))
     a, b = await simultaneously(env, choose_a(), choose_b())
     assert OUT_OF_DATE not in reply_text(a) and OUT_OF_DATE not in reply_text(b), (reply_text(a), reply_text(b))
     log = log_of(thread)
@@ -257,8 +264,8 @@ async def test_a_late_delivery_never_puts_an_older_board_back(
     channel, thread, (alice, bob) = await open_seeded_table(env, simcord_bot, "hegemony_of_faith",
                                                             HEGEMONY_SEED, computers=2, deadline="1h")
     board = hand_board(thread)
-    _, choose_a = await first_choice(alice, (await alice.click(board, label="Decide")).response.message)
-    _, choose_b = await first_choice(bob, (await bob.click(board, label="Decide")).response.message)
+    _, choose_a = await first_choice(alice, (await alice.click(board, label="Decide")))
+    _, choose_b = await first_choice(bob, (await bob.click(board, label="Decide")))
     await choose_a()
     await choose_b()
     before = hand_board(thread).embeds[0].description or ""
@@ -316,7 +323,7 @@ async def test_a_first_confirm_tapped_again_later_never_becomes_a_replacement(
     other = await alice.slash(thread, "orders")  # a second form drawn before the orders went in
     first = await alice.user.click(form, label="✅ Confirm orders")
     assert "Orders sent" in reply_text(first)
-    again = await alice.click(other.response.message, label="✅ Confirm orders")
+    again = await choose_label(alice, other, "✅ Confirm orders")
     said = answer_text(env, again)
     assert "Orders changed" not in said and polite_second_answer(said), said
     assert stored_orders(db_path, 0) == 1
@@ -331,9 +338,9 @@ async def test_a_replacement_confirmed_twice_at_once_is_stored_once(
                            label="✅ Confirm orders")
     change = await alice.slash(thread, "orders")  # drawn after the orders went in: a replacement
     assert "Your orders are in" in reply_text(change), reply_text(change)
-    lo = next(c["custom_id"] for c in components(change.response.message) if c["custom_id"].endswith(":lo"))
-    edited = await alice.select(change.response.message, ["1.2"], custom_id=lo)  # a real change
-    form = edited.response.message
+    lo = next(c["custom_id"] for c in components(opened(change)) if c["custom_id"].endswith(":lo"))
+    edited = await alice.select(opened(change), ["1.2"], custom_id=lo)  # a real change
+    form = opened(edited)
     taps = await simultaneously(env, alice.click(form, label="✅ Confirm orders"),
                                 alice.click(form, label="✅ Confirm orders"))
     said = [answer_text(env, t) for t in taps]
@@ -343,7 +350,7 @@ async def test_a_replacement_confirmed_twice_at_once_is_stored_once(
     assert all(WENT_WRONG not in s.lower() for s in said), said
     # and an unchanged form confirmed again changes nothing either
     fresh = await alice.slash(thread, "orders")
-    again = await alice.click(fresh.response.message, label="✅ Confirm orders")
+    again = await choose_label(alice, fresh, "✅ Confirm orders")
     assert "nothing was changed" in answer_text(env, again) and stored_orders(db_path, 0) == 2
 
 
@@ -357,7 +364,7 @@ async def test_a_second_order_form_confirmed_after_the_reveal_is_refused_politel
     other = await bob.slash(thread, "orders")
     first = await bob.user.click(dm_form, label="✅ Confirm orders")
     assert "Orders sent" in reply_text(first)
-    second = await bob.click(other.response.message, label="✅ Confirm orders")
+    second = await choose_label(bob, other, "✅ Confirm orders")
     assert "Orders sent" not in answer_text(env, second) and polite_second_answer(answer_text(env, second))
     assert "**P2 bob** has sent their orders for turn 2" not in log_of(thread)
     assert "P2 bob" in waiting_line(decide_board(thread))
@@ -379,7 +386,7 @@ async def test_the_flick_form_submitted_twice_at_once_is_applied_once(simcord_en
     env = simcord_env
     thread, player, form = await flick_to_missions(env, simcord_bot)
     before = flicks_by(thread, player.name)
-    shown = [await player.click(form.response.message, label="Flick…") for _ in range(2)]
+    shown = [await choose_label(player, form, "Flick…") for _ in range(2)]
     assert all(s.modal is not None for s in shown)
     a, b = await simultaneously(env, *(player.submit_modal(s, {"angle": "0", "power": "1"}) for s in shown))
     assert_one_flick_applied(thread, player, before, a, b)
@@ -391,7 +398,7 @@ async def test_the_flick_form_submitted_twice_in_a_row_is_applied_once(simcord_e
     env = simcord_env
     thread, player, form = await flick_to_missions(env, simcord_bot)
     before = flicks_by(thread, player.name)
-    shown = [await player.click(form.response.message, label="Flick…") for _ in range(2)]
+    shown = [await choose_label(player, form, "Flick…") for _ in range(2)]
     first = await player.submit_modal(shown[0], {"angle": "0", "power": "1"})
     assert "✅" in reply_text(first), reply_text(first)
     second = await player.submit_modal(shown[1], {"angle": "0", "power": "1"})
@@ -427,7 +434,7 @@ async def test_the_last_line_up_typed_twice_at_once_is_locked_in_once(simcord_en
     # bob, the last, opens the typed-order form twice and both submissions arrive together
     form = await bob.click(hand_board(thread), label="Decide")
     order = example_order(reply_text(form))
-    shown = [await bob.click(form.response.message, label="Type my own order…") for _ in range(2)]
+    shown = [await choose_label(bob, form, "Type my own order…") for _ in range(2)]
     assert all(s.modal is not None for s in shown)
     a, b = await simultaneously(env, *(bob.submit_modal(s, {"order": order}) for s in shown))
     said = [reply_text(a), reply_text(b)]
@@ -467,7 +474,7 @@ async def test_a_lost_database_race_on_a_click_is_never_something_went_wrong(
     channel, thread, (alice, bob) = await open_duel(env)
     lost_once = lose_the_next_race(monkeypatch, bot)
     panel = await alice.click(decide_board(thread), label="Decide")
-    r = await alice.click(panel.response.message, label="Bid 3")
+    r = await choose_label(alice, panel, "Bid 3")
     assert lost_once(), "the injected race did not happen"
     text = reply_text(r)
     assert WENT_WRONG not in text.lower(), text
@@ -481,7 +488,7 @@ async def test_a_lost_database_race_on_a_slash_command_is_never_something_went_w
     env, bot = simcord_env, simcord_bot
     channel, thread, (alice, bob) = await open_seeded_table(env, bot, "flick_of_faith", FLICK_SEED)
     for player in (alice, bob):
-        _, choose = await first_choice(player, (await player.click(decide_board(thread), label="Decide")).response.message)
+        _, choose = await first_choice(player, (await player.click(decide_board(thread), label="Decide")))
         await choose()
     lost_once = lose_the_next_race(monkeypatch, bot)
     r = await alice.slash(thread, "flick", angle=0.0, power=6.0)
@@ -540,7 +547,7 @@ async def test_orders_confirmed_after_the_deadline_are_told_the_computer_wrote_t
     late = await alice.user.click(form, label="✅ Confirm orders")
     said = answer_text(env, late)
     assert "first tap" not in said and "not applied" in said and "deadline" in said, said
-    shown = late.response.message
+    shown = opened(late)
     assert shown.embeds and "as the computer player sent them" in (shown.embeds[0].title or "")
     assert any(c["custom_id"].startswith("herald:cwb:1:") for c in components(shown))  # change them
     assert stored_orders(db_path, 0) == 1  # nothing stored by the late tap

@@ -8,7 +8,14 @@ import simcord
 
 from bot.app import HeraldBot
 from tests.discord.conftest import make_config
-from tests.discord.helpers import custom_ids, find_by_prefix, reply_text, story
+from tests.discord.helpers import (
+    choice_labels,
+    choose_label,
+    find_by_prefix,
+    private,
+    reply_text,
+    story,
+)
 
 
 async def open_duel(env: simcord.Env, *, deadline: str | None = None, channel_overwrites=None):
@@ -39,11 +46,11 @@ async def test_unknown_game_and_bad_deadline_are_refused(simcord_env: simcord.En
     channel = guild.create_text_channel("games")
     alice = guild.add_member(simcord_env.create_user("alice"))
     r = await alice.slash(channel, "play", game="chess")
-    assert r.ephemeral and "Unknown game 'chess'" in r.response.content and "duel" in r.response.content
+    assert private(r) and "Unknown game 'chess'" in reply_text(r) and "duel" in reply_text(r)
     r = await alice.slash(channel, "play", game="duel", deadline="20d")
-    assert r.ephemeral and "out of range" in r.response.content
+    assert private(r) and "out of range" in reply_text(r)
     r = await alice.slash(channel, "play", game="duel", deadline="soon")
-    assert r.ephemeral and "not a deadline" in r.response.content
+    assert private(r) and "not a deadline" in reply_text(r)
     assert channel.last_message is None  # no lobby was opened
 
 
@@ -57,8 +64,8 @@ async def test_hostile_play_options_get_a_sentence_and_open_nothing(simcord_env:
     channel = guild.create_text_channel("games")
     alice = guild.add_member(simcord_env.create_user("alice"))
     r = await alice.slash(channel, "play", game="duel", **option)
-    said = r.response.content
-    assert r.ephemeral and said and "something went wrong" not in said.lower(), said
+    said = reply_text(r)
+    assert private(r) and said and "something went wrong" not in said.lower(), said
     assert len(said) < 400 and "7777777777" not in said, said  # short, never the value echoed at length
     assert channel.last_message is None  # no lobby was opened
 
@@ -71,18 +78,18 @@ async def test_lobby_refusals(simcord_env: simcord.Env) -> None:
     await alice.slash(channel, "play", game="duel")
     lobby = channel.last_message
     r = await alice.click(lobby, label="Start")
-    assert r.ephemeral and "needs at least 2 players" in r.response.content
+    assert private(r) and "needs at least 2 players" in reply_text(r)
     r = await bob.click(lobby, label="Leave")
-    assert r.ephemeral and "not seated" in r.response.content
+    assert private(r) and "not seated" in reply_text(r)
     await bob.click(lobby, label="Join")
     r = await bob.click(channel.last_message, label="Join")
-    assert r.ephemeral and "already seated" in r.response.content
+    assert private(r) and "already seated" in reply_text(r)
     r = await bob.click(channel.last_message, label="Start")
-    assert r.ephemeral and "nly the host" in r.response.content
+    assert private(r) and "nly the host" in reply_text(r)
     r = await bob.click(channel.last_message, label="Add computer player")
-    assert r.ephemeral and "nly the host" in r.response.content
+    assert private(r) and "nly the host" in reply_text(r)
     r = await bob.click(channel.last_message, label="Cancel")
-    assert r.ephemeral and "nly the host" in r.response.content
+    assert private(r) and "nly the host" in reply_text(r)
     assert not channel.threads
 
 
@@ -91,14 +98,14 @@ async def test_outsiders_and_waiting_players_get_clear_answers(simcord_env: simc
     await alice.click(lobby, label="Start")
     board = board_of(channel)
     r = await carol.click(board, label="Decide")
-    assert r.ephemeral and "not playing in this game" in r.response.content
+    assert private(r) and "not playing in this game" in reply_text(r)
     r = await carol.click(board, label="My hand")
     assert "not playing in this game" in reply_text(r)
     # alice bids; she then has nothing to decide while bob is awaited
     panel = await alice.click(board, label="Decide")
-    await alice.click(panel.response.message, label="Bid 3")
+    await choose_label(alice, panel, "Bid 3")
     r = await alice.click(board_of(channel), label="Decide")
-    assert r.ephemeral and "waiting for" in r.response.content and "bob" in r.response.content
+    assert private(r) and "waiting for" in reply_text(r) and "bob" in reply_text(r)
 
 
 async def test_double_click_and_stale_menu_are_refused_politely(simcord_env: simcord.Env) -> None:
@@ -107,9 +114,9 @@ async def test_double_click_and_stale_menu_are_refused_politely(simcord_env: sim
     board = board_of(channel)
     panel_a = await alice.click(board, label="Decide")
     panel_b = await alice.click(board, label="Decide")  # a second panel, opened before the first is used
-    first = await alice.click(panel_a.response.message, label="Bid 2")
+    first = await choose_label(alice, panel_a, "Bid 2")
     assert first.acknowledged
-    second = await alice.click(panel_b.response.message, label="Bid 5")
+    second = await choose_label(alice, panel_b, "Bid 5")
     assert "already answered" in reply_text(second)
     assert "https://discord.com/channels/" in reply_text(second)  # a link to the current board
     hand = await alice.click(board_of(channel), label="My hand")
@@ -129,7 +136,7 @@ async def test_closed_dms_are_noticed_once_and_hand_still_works(simcord_env: sim
     # play on: still exactly one notice
     board = board_of(channel)
     panel = await alice.click(board, label="Decide")
-    await alice.click(panel.response.message, label="Bid 1")
+    await choose_label(alice, panel, "Bid 1")
     notices = [m for m in thread.history() if "can't send you direct messages" in m.content]
     assert len(notices) == 1
     hand = await bob.click(board_of(channel), label="My hand")
@@ -148,7 +155,7 @@ async def test_no_thread_permission_plays_in_the_channel(simcord_env: simcord.En
     assert any("can't create threads" in m.content for m in channel.history())
     board = find_by_prefix(channel.history(), "herald:act:")
     panel = await alice.click(board, label="Decide")
-    assert panel.ephemeral
+    assert private(panel)
 
 
 async def test_no_attach_permission_still_shows_a_board(simcord_env: simcord.Env) -> None:
@@ -168,12 +175,12 @@ async def test_restart_between_two_actions_keeps_game_and_buttons(simcord_env: s
     await alice.click(lobby, label="Start")
     board = board_of(channel)
     panel = await alice.click(board, label="Decide")
-    await alice.click(panel.response.message, label="Bid 4")
+    await choose_label(alice, panel, "Bid 4")
     await env.restart_bot(HeraldBot(make_config(db_path)))
     # the old board message's buttons still work after the restart
     panel = await bob.click(board_of(channel), label="Decide")
-    assert panel.ephemeral and "Bid" in str(custom_ids(panel.response.message)) or panel.response.message.components
-    await bob.click(panel.response.message, label="Bid 2")
+    assert private(panel) and "Bid 2" in choice_labels(panel)
+    await choose_label(bob, panel, "Bid 2")
     log = story(channel.threads[0])
     assert "Bids revealed: **P1 alice**: 4, **P2 bob**: 2." in log
     assert log.count("has bid") == 2  # nothing applied twice, nothing lost
@@ -185,7 +192,7 @@ async def test_reminder_then_timeout_at_the_deadline(simcord_env: simcord.Env) -
     await alice.click(lobby, label="Start")
     thread = channel.threads[0]
     panel = await alice.click(board_of(channel), label="Decide")
-    await alice.click(panel.response.message, label="Bid 5")
+    await choose_label(alice, panel, "Bid 5")
     await env.advance_time(3600 + 60)  # the reminder goes out an hour before the deadline
     reminders = [m for m in thread.history() if "reminder" in m.content]
     assert reminders and str(bob.id) in reminders[-1].content and str(alice.id) not in reminders[-1].content
@@ -216,17 +223,17 @@ async def test_admin_commands_need_host_or_manager(simcord_env: simcord.Env) -> 
     await alice.click(lobby, label="Start")
     thread = channel.threads[0]
     r = await bob.slash(thread, "game end")
-    assert r.ephemeral and "nly the host" in r.response.content
+    assert private(r) and "nly the host" in reply_text(r)
     r = await bob.slash(thread, "game kick", player=alice)
-    assert r.ephemeral and "nly the host" in r.response.content
+    assert private(r) and "nly the host" in reply_text(r)
     r = await alice.slash(thread, "game kick", player=carol)
-    assert "has no seat" in r.response.content
+    assert "has no seat" in reply_text(r)
     r = await alice.slash(thread, "game status")
-    assert r.ephemeral and "waiting for" in r.response.content
+    assert private(r) and "waiting for" in reply_text(r)
     r = await alice.slash(thread, "game replace", player=bob)
     assert r.acknowledged
     # the computer player took bob's seat and bids at once when alice bids
     panel = await alice.click(board_of(channel), label="Decide")
-    await alice.click(panel.response.message, label="Bid 5")
+    await choose_label(alice, panel, "Bid 5")
     log = story(thread)
     assert "Bids revealed" in log

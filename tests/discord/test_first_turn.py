@@ -13,7 +13,7 @@ import simcord
 
 from bot.rulebook import page_text
 from rules import registry
-from tests.discord.helpers import components
+from tests.discord.helpers import choose_label, components, opened
 
 GAMES = [key for key in sorted(registry.BUILTIN) if registry.get(key).rules_page]
 REPO = Path(__file__).resolve().parents[2]
@@ -57,17 +57,17 @@ async def test_rules_in_discord_open_with_the_first_turn_and_its_picture(simcord
     channel = guild.create_text_channel("games")
     reader = guild.add_member(simcord_env.create_user("reader"))
     shown_to = await reader.slash(channel, "rules", game=game)
-    summary = shown_to.response.message.embeds[0]
+    summary = opened(shown_to).embeds[0]
     assert any(f.name == "New here?" and FIRST in f.value for f in summary.fields)
-    menu = next(c for c in components(shown_to.response.message) if c["options"])
+    menu = next(c for c in components(opened(shown_to)) if c["options"])
     assert menu["options"][1].label == f"2. {FIRST}"
-    await reader.click(shown_to.response.message, label="Next ▶")
-    message: Any = shown_to.response.message
+    await choose_label(reader, shown_to, "Next ▶")
+    message: Any = opened(shown_to)
     (embed,) = message.embeds
     assert embed.title.endswith(f"— {FIRST}") and "**Decide**" in embed.description
     (attached,) = message.attachments
     assert attached.filename == f"first-turn-{game}.png"
     assert embed.image.url == f"attachment://first-turn-{game}.png"
     await reader.click(message, label="Next ▶")  # the next page: the picture goes with its page
-    await reader.click(shown_to.response.message, label="Next ▶")
-    assert not shown_to.response.message.attachments and not shown_to.response.message.embeds[0].image
+    await choose_label(reader, shown_to, "Next ▶")
+    assert not opened(shown_to).attachments and not opened(shown_to).embeds[0].image

@@ -17,7 +17,17 @@ from bot.app import HeraldBot
 from rules.flick_of_faith import ENGINE, laws, temples
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.physics import power_for_distance
-from tests.discord.helpers import components, find_by_prefix, public_text, reply_text
+from tests.discord.helpers import (
+    accepted,
+    choose_label,
+    components,
+    find_by_prefix,
+    first_choice,
+    opened,
+    private,
+    public_text,
+    reply_text,
+)
 
 PRIVATE_TEXTS = ("You chose", "You voted", "Your flick", "Your secret")
 """Texts only ever meant for one seat (the engine's private events, the cog's private replies)."""
@@ -75,28 +85,13 @@ def board_message(thread: Any) -> discord.Message:
 
 
 async def decide_first(player: Any, thread: Any) -> str:
-    """Decide → the first enumerated choice (through a group select and a paged select if needed)."""
+    """Decide → the first enumerated choice (in the choice form, or through the panel's group
+    select and paged select if there are more than one menu holds)."""
     panel = await player.click(board_message(thread), label="Decide")
-    assert panel.ephemeral, reply_text(panel)
-    msg = panel.response.message
-    comps = components(msg)
-    if any(c["custom_id"].startswith("herald:btn:") for c in comps):
-        label = comps[0]["label"]
-        done = await player.click(msg, custom_id=comps[0]["custom_id"])
-        assert done.acknowledged
-        return str(label)
-    grp = next((c for c in comps if c["custom_id"].startswith("herald:grp:")), None)
-    if grp is not None:
-        first = grp["options"][0]
-        r = await player.select(msg, [first.value], custom_id=grp["custom_id"])
-        if first.value.startswith("c:"):  # a choice standing alone: taken at once
-            return str(first.label)
-        msg = r.response.message
-        comps = components(msg)
-    pick = next(c for c in comps if c["custom_id"].startswith("herald:pick:"))
-    option = next(o for o in pick["options"] if not o.value.startswith("page:"))
-    await player.select(msg, [option.value], custom_id=pick["custom_id"])
-    return str(option.label)
+    assert private(panel), reply_text(panel)
+    label, choose = await first_choice(player, panel)
+    assert accepted(await choose())
+    return label
 
 
 async def test_two_player_game_from_play_to_final_score(simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
@@ -114,38 +109,38 @@ async def test_two_player_game_from_play_to_final_score(simcord_env: simcord.Env
 
     # -- first-player flick: secret and simultaneous; Decide explains, the modal flicks
     form = await alice.click(board_message(thread), label="Decide")
-    assert form.ephemeral
-    text = form.response.content
+    assert private(form)
+    text = reply_text(form)
     assert "straight at the navel" in text and "clockwise" in text and "top-left" in text
     assert "−180 to 180" in text and "1 to 10" in text and "/flick" in text
-    shown = await alice.click(form.response.message, label="Flick…")
+    shown = await choose_label(alice, form, "Flick…")
     assert shown.modal is not None
     sent = await alice.submit_modal(shown, {"angle": "3.25", "power": "6.15"})
-    assert sent.ephemeral and "locked in" in reply_text(sent) and "3.25" in reply_text(sent)
+    assert private(sent) and "locked in" in reply_text(sent) and "3.25" in reply_text(sent)
     assert "3.25" not in everything_public(thread)  # nothing about the aim until all have flicked
     assert not any("3.25" in m.content for m in bob.user.dm_channel.history())
     assert any("3.25" in m.content for m in alice.user.dm_channel.history())  # her own DM has it
     assert_no_private_text(thread)
     again = await alice.slash(thread, "flick", angle=1.0, power=5.0)
-    assert again.ephemeral and "not your turn" in reply_text(again) and "bob" in reply_text(again)
+    assert private(again) and "not your turn" in reply_text(again) and "bob" in reply_text(again)
     bad = await bob.slash(thread, "flick", angle=200.0, power=6.0)
-    assert bad.ephemeral and "out of range" in reply_text(bad) and "-180 to 180" in reply_text(bad)
+    assert private(bad) and "out of range" in reply_text(bad) and "-180 to 180" in reply_text(bad)
     bad = await bob.slash(thread, "flick", angle=10.0, power=0.5)
     assert "out of range" in reply_text(bad) and "1 to 10" in reply_text(bad)
     r = await bob.slash(thread, "flick", angle=-2.5, power=6.3)
-    assert r.ephemeral and "locked in" in reply_text(r)
+    assert private(r) and "locked in" in reply_text(r)
     public = everything_public(thread)
     assert "first-player flicks are revealed" in public and "3.25" in public
 
     # -- /aim: a private image; refusals for strangers
     aim = await alice.slash(thread, "aim", angle=0.0, power=6.0)
-    assert aim.ephemeral and files_of(aim) == ["aim.png"] and "only you see this" in reply_text(aim)
+    assert private(aim) and files_of(aim) == ["aim.png"] and "only you see this" in reply_text(aim)
     bad = await alice.slash(thread, "aim", angle=0.0, power=11.0)
-    assert bad.ephemeral and "1 to 10" in reply_text(bad)
+    assert private(bad) and "1 to 10" in reply_text(bad)
     r = await carol.slash(thread, "flick", angle=0.0, power=5.0)
-    assert r.ephemeral and "not playing in this game" in reply_text(r)
+    assert private(r) and "not playing in this game" in reply_text(r)
     r = await carol.slash(channel, "flick", angle=0.0, power=5.0)
-    assert r.ephemeral and ("no running game" in reply_text(r) or "not playing" in reply_text(r))
+    assert private(r) and ("no running game" in reply_text(r) or "not playing" in reply_text(r))
 
     # -- the rest of the game: each player answers whatever they are asked
     stats = {"flicks": 0, "votes": 0, "builds": 0, "gifs": 0, "stale": 0, "decide_forms": 0}
@@ -163,21 +158,21 @@ async def test_two_player_game_from_play_to_final_score(simcord_env: simcord.Env
             if p.kind == "flick" and stats["stale"] == 0:
                 other = players[1 - p.seat]
                 stale = await other.slash(thread, "flick", angle=0.0, power=5.0)
-                assert stale.ephemeral and "not your turn" in reply_text(stale)
+                assert private(stale) and "not your turn" in reply_text(stale)
                 stats["stale"] += 1
             if p.kind == "flick" and stats["decide_forms"] == 0:
                 form = await player.click(board_message(thread), label="Decide")
-                assert "Flick…" in [c["label"] for c in components(form.response.message)]
+                assert "Flick…" in [c["label"] for c in components(opened(form))]
                 stats["decide_forms"] += 1
             if p.kind == "flick" and not stats.get("no_piece"):
                 god = (await bot.sessions.snapshot(game)).view(p.seat)["gods"][p.seat]
                 piece = "sphinx" if god != "ra" else "heart"
                 r = await player.slash(thread, "flick", angle=0.0, power=5.0, piece=piece)
-                assert r.ephemeral and f"Piece '{piece}' is not available" in reply_text(r), reply_text(r)
+                assert private(r) and f"Piece '{piece}' is not available" in reply_text(r), reply_text(r)
                 stats["no_piece"] = 1
             angle, power = city_aim(p.seat, 2, (stats["flicks"] // 2) % 4 if p.seat == 0 else 2)
             r = await player.slash(thread, "flick", angle=angle, power=power)
-            assert r.ephemeral, reply_text(r)
+            assert private(r), reply_text(r)
             assert "✅" in reply_text(r) or "locked in" in reply_text(r), reply_text(r)
             stats["flicks"] += 1
             if p.kind == "flick":
@@ -208,7 +203,7 @@ async def test_two_player_game_from_play_to_final_score(simcord_env: simcord.Env
     assert_no_private_text(thread)
     # game over: flicks are refused clearly
     r = await alice.slash(thread, "flick", angle=0.0, power=5.0)
-    assert r.ephemeral and "is over" in reply_text(r)
+    assert private(r) and "is over" in reply_text(r)
     print("human play:", json.dumps(stats), f"{time.monotonic() - started:.1f}s", "replaced" if replaced else "")
 
 
@@ -216,30 +211,30 @@ async def test_flick_refusals_and_eyes_closed(simcord_env: simcord.Env, monkeypa
     env = simcord_env
     guild, channel, thread, alice, bob, carol = await open_game(env)
     r = await alice.slash(thread, "flick", angle=0.0, power=5.0)
-    assert r.ephemeral and "no flick to make now" in reply_text(r) and "Decide" in reply_text(r)
+    assert private(r) and "no flick to make now" in reply_text(r) and "Decide" in reply_text(r)
     await decide_first(alice, thread)
     r = await alice.slash(thread, "flick", angle=0.0, power=5.0)
-    assert r.ephemeral and "not your turn" in reply_text(r) and "bob" in reply_text(r)
+    assert private(r) and "not your turn" in reply_text(r) and "bob" in reply_text(r)
     await decide_first(bob, thread)
     # a modal with nonsense is refused with the range, and nothing is applied
     form = await alice.click(board_message(thread), label="Decide")
-    shown = await alice.click(form.response.message, label="Flick…")
+    shown = await choose_label(alice, form, "Flick…")
     r = await alice.submit_modal(shown, {"angle": "north", "power": "5"})
-    assert r.ephemeral and "not a number" in reply_text(r) and "-180 to 180" in reply_text(r)
-    shown = await alice.click(form.response.message, label="Flick…")
+    assert private(r) and "not a number" in reply_text(r) and "-180 to 180" in reply_text(r)
+    shown = await choose_label(alice, form, "Flick…")
     r = await alice.submit_modal(shown, {"angle": "0", "power": "12"})
     assert "out of range" in reply_text(r) and "1 to 10" in reply_text(r)
     # the aim modal previews privately
-    shown = await alice.click(form.response.message, label="Preview aim…")
+    shown = await choose_label(alice, form, "Preview aim…")
     r = await alice.submit_modal(shown, {"angle": "-10", "power": "5.5", "piece": ""})
-    assert r.ephemeral and files_of(r) == ["aim.png"]
+    assert private(r) and files_of(r) == ["aim.png"]
     # Eyes Closed in force: /aim is refused politely
     monkeypatch.setattr(laws, "preview_allowed", lambda keys: False)
     r = await alice.slash(thread, "aim", angle=0.0, power=5.0)
-    assert r.ephemeral and "Eyes Closed" in reply_text(r) and files_of(r) == []
+    assert private(r) and "Eyes Closed" in reply_text(r) and files_of(r) == []
     form = await alice.click(board_message(thread), label="Decide")
-    assert "Eyes Closed" in form.response.content
-    assert [c["label"] for c in components(form.response.message)] == ["Flick…"]
+    assert "Eyes Closed" in reply_text(form)
+    assert [c["label"] for c in components(opened(form))] == ["Flick…"]
 
 
 async def test_a_temple_is_placed_by_position_with_a_private_preview(
@@ -265,7 +260,7 @@ async def test_a_temple_is_placed_by_position_with_a_private_preview(
             island = next(i for i in (0, 3, 1, 2) if i not in mine_on)
             angle, power = city_aim(0, 2, island)
             r = await alice.slash(thread, "flick", angle=angle, power=power)
-            assert r.ephemeral, reply_text(r)
+            assert private(r), reply_text(r)
         else:
             await decide_first(alice, thread)
     assert build is not None, "alice never reached a city"
@@ -280,25 +275,25 @@ async def test_a_temple_is_placed_by_position_with_a_private_preview(
 
     # the preview is private, drawn, and says whether the temple may stand there
     r = await alice.slash(thread, "temple", island=name, clock=clock, distance=6.0, preview=True)
-    assert r.ephemeral and files_of(r) == ["temple.png"], reply_text(r)
+    assert private(r) and files_of(r) == ["temple.png"], reply_text(r)
     assert "only you see this" in reply_text(r) and "may stand there" in reply_text(r)
     assert f"/temple island:{name} clock:{clock:g} distance:6" in reply_text(r)
     # an illegal place is refused with the reason, and nothing is applied
     before = (await bot.sessions.get(gid)).version
     r = await alice.slash(thread, "temple", island=name, clock=3.0, distance=10.0 + 2.0)
-    assert r.ephemeral and "wholly on its island, at most 10.2 from the centre" in reply_text(r), reply_text(r)
+    assert private(r) and "wholly on its island, at most 10.2 from the centre" in reply_text(r), reply_text(r)
     r = await alice.slash(thread, "temple", island=name, clock=13.0, distance=2.0)
-    assert r.ephemeral and "from 0 to 12" in reply_text(r), reply_text(r)
+    assert private(r) and "from 0 to 12" in reply_text(r), reply_text(r)
     assert (await bot.sessions.get(gid)).version == before
     # Decide offers the shortcuts and the place form; the form builds exactly there
     panel = await alice.click(board_message(thread), label="Decide")
-    labels = [c["label"] for c in components(panel.response.message)]
+    labels = [c["label"] for c in components(opened(panel))]
     assert {"Place temple…", "Preview place…", "Stop building"} <= set(labels), labels
-    assert "clock" in panel.response.content and "10.2" in panel.response.content
-    shown = await alice.click(panel.response.message, label="Place temple…")
+    assert "clock" in reply_text(panel) and "10.2" in reply_text(panel)
+    shown = await choose_label(alice, panel, "Place temple…")
     assert shown.modal is not None
     r = await alice.submit_modal(shown, {"island": name.lower(), "clock": f"{clock:g}", "distance": "6"})
-    assert r.ephemeral and "✅" in reply_text(r) and "6.0 from the city" in reply_text(r), reply_text(r)
+    assert private(r) and "✅" in reply_text(r) and "6.0 from the city" in reply_text(r), reply_text(r)
     game = await bot.sessions.get(gid)
     state = ENGINE.from_json(game.state)
     x, y = temples.from_clock(island, clock, 6.0)
@@ -324,10 +319,10 @@ async def test_a_disc_left_in_the_corner_by_choice(simcord_env: simcord.Env, sim
     r = await alice.slash(thread, "flick", angle=0.0, power=1.0)  # a nudge: still in the corner
     assert "Next for you: flick" in reply_text(r), reply_text(r)
     panel = await alice.click(board_message(thread), label="Decide")
-    labels = [c["label"] for c in components(panel.response.message)]
+    labels = [c["label"] for c in components(opened(panel))]
     assert "Leave it where it lies" in labels and "Flick…" in labels, labels
-    assert "flick it again" in panel.response.content and "at most 10" in panel.response.content
-    await alice.click(panel.response.message, label="Leave it where it lies")
+    assert "flick it again" in reply_text(panel) and "at most 10" in reply_text(panel)
+    await choose_label(alice, panel, "Leave it where it lies")
     state = ENGINE.from_json((await bot.sessions.get(gid)).state)
     corner = board.corner_of(2, 0)
     assert any(d["owner"] == 0 and d["kind"] == "prophet"

@@ -24,6 +24,7 @@ from tests.discord.helpers import (
     find_by_prefix,
     first_choice,
     open_seeded_table,
+    private,
     reply_text,
     story,
 )
@@ -60,11 +61,11 @@ async def act_once(bot: HeraldBot, thread: Any, players: list[Any], game: GameRo
     player = players[p.seat]
     if p.free_form == "flick":
         r = await player.slash(thread, "flick", angle=0.0, power=4.5 + p.seat)
-        assert r.ephemeral, reply_text(r)
+        assert private(r), reply_text(r)
         return p.kind
     panel = await player.click(board_of(thread), label="Decide")
-    assert panel.ephemeral, reply_text(panel)
-    _, choose = await first_choice(player, panel.response.message)
+    assert private(panel), reply_text(panel)
+    _, choose = await first_choice(player, panel)
     await choose()
     return p.kind
 
@@ -154,7 +155,7 @@ async def test_a_gif_that_cannot_be_drawn_never_costs_the_line(simcord_env: simc
     before = {m.id for m in thread.history()}
     with caplog.at_level(logging.ERROR, logger="herald.delivery"):
         r = await player.slash(thread, "flick", angle=0.0, power=5.0)
-    assert r.ephemeral, reply_text(r)
+    assert private(r), reply_text(r)
     # without its animation the line is an ordinary one: on the board at once, in the thread
     # with its round's message
     assert not [m for m in thread.history() if m.id not in before and m.attachments]
@@ -173,7 +174,7 @@ async def test_a_refused_upload_edits_the_board_without_its_gif_and_keeps_the_li
     env.inject_error("PATCH", f"/channels/{thread.id}/messages/{board.id}", status=413, code=40005,
                      message="Request entity too large")
     r = await player.slash(thread, "flick", angle=0.0, power=5.0)
-    assert r.ephemeral, reply_text(r)
+    assert private(r), reply_text(r)
     board = board_of(thread)
     assert custom_ids(board) != ids, "the board was lost with its GIF"
     assert [a.filename for a in board.attachments] == ["board.png"]

@@ -12,7 +12,13 @@ import simcord
 
 from bot.app import HeraldBot
 from tests.discord.conftest import make_config
-from tests.discord.helpers import first_choice, open_seeded_table, reply_text
+from tests.discord.helpers import (
+    choose_label,
+    first_choice,
+    open_seeded_table,
+    private,
+    reply_text,
+)
 from tests.discord.test_exactly_once import (
     FLICK_SEED,
     decide_board,
@@ -30,10 +36,10 @@ async def flick_form_opened(env: simcord.Env, bot: HeraldBot) -> tuple[Any, Any,
     channel, thread, (alice, bob) = await open_seeded_table(env, bot, "flick_of_faith", FLICK_SEED)
     for player in (alice, bob):
         panel = await player.click(decide_board(thread), label="Decide")
-        _, choose = await first_choice(player, panel.response.message)
+        _, choose = await first_choice(player, panel)
         await choose()
     form = await alice.click(decide_board(thread), label="Decide")
-    shown = await alice.click(form.response.message, label="Flick…")
+    shown = await choose_label(alice, form, "Flick…")
     assert shown.modal is not None
     return thread, alice, shown
 
@@ -44,7 +50,7 @@ async def test_a_flick_form_submitted_after_a_restart_is_applied(simcord_env: si
     thread, alice, shown = await flick_form_opened(env, simcord_bot)
     await env.restart_bot(HeraldBot(make_config(db_path)))
     r = await alice.submit_modal(shown, {"angle": "3.25", "power": "6.15"})
-    assert r.ephemeral and "locked in" in reply_text(r) and "3.25" in reply_text(r), reply_text(r)
+    assert private(r) and "locked in" in reply_text(r) and "3.25" in reply_text(r), reply_text(r)
     assert log_of(thread).count("**P1 alice** has flicked in secret") == 1
 
 
@@ -54,7 +60,7 @@ async def test_a_flick_form_submitted_after_sixteen_minutes_is_applied(simcord_e
     thread, alice, shown = await flick_form_opened(env, simcord_bot)
     await env.advance_time(SIXTEEN_MINUTES)
     r = await alice.submit_modal(shown, {"angle": "3.25", "power": "6.15"})
-    assert r.ephemeral and "locked in" in reply_text(r) and "3.25" in reply_text(r), reply_text(r)
+    assert private(r) and "locked in" in reply_text(r) and "3.25" in reply_text(r), reply_text(r)
     assert log_of(thread).count("**P1 alice** has flicked in secret") == 1
 
 
@@ -63,7 +69,7 @@ async def lineup_form_opened(env: simcord.Env, bot: HeraldBot) -> tuple[Any, Any
     thread, (alice, bob) = await hegemony_to_debate(env, bot)
     form = await alice.click(hand_board(thread), label="Decide")
     order = example_order(reply_text(form))
-    shown = await alice.click(form.response.message, label="Type my own order…")
+    shown = await choose_label(alice, form, "Type my own order…")
     assert shown.modal is not None
     return thread, alice, shown, order
 
@@ -74,7 +80,7 @@ async def test_a_line_up_typed_while_herald_restarts_is_locked_in(simcord_env: s
     thread, alice, shown, order = await lineup_form_opened(env, simcord_bot)
     await env.restart_bot(HeraldBot(make_config(db_path)))
     r = await alice.submit_modal(shown, {"order": order})
-    assert r.ephemeral and "Line-up locked in" in reply_text(r), reply_text(r)
+    assert private(r) and "Line-up locked in" in reply_text(r), reply_text(r)
     assert log_of(thread).count("**P1 alice** has chosen in secret") == 1
 
 
@@ -84,5 +90,5 @@ async def test_a_line_up_typed_after_sixteen_minutes_is_locked_in(simcord_env: s
     thread, alice, shown, order = await lineup_form_opened(env, simcord_bot)
     await env.advance_time(SIXTEEN_MINUTES)
     r = await alice.submit_modal(shown, {"order": order})
-    assert r.ephemeral and "Line-up locked in" in reply_text(r), reply_text(r)
+    assert private(r) and "Line-up locked in" in reply_text(r), reply_text(r)
     assert log_of(thread).count("**P1 alice** has chosen in secret") == 1

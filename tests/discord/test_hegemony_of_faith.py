@@ -28,11 +28,17 @@ from rules.hegemony_of_faith.engine import ENGINE
 from rules.hegemony_of_faith.reactions import KINDS as REACTION_KINDS
 from tests.discord.conftest import make_config
 from tests.discord.helpers import (
+    accepted,
+    choice_labels,
     choose_in_panel,
+    choose_label,
     components,
     custom_ids,
     find_by_prefix,
+    form_text,
     open_seeded_table,
+    opened,
+    private,
     public_text,
     reply_text,
     story,
@@ -74,10 +80,10 @@ async def decide(actor: Any, where: discord.Message, prompt: Prompt, action: dic
     """Decide on ``where`` (the board or a DM) → the panel → the choice whose action is ``action``."""
     idx = next(i for i, c in enumerate(prompt.choices) if c.action == action)
     panel = await actor.click(where, label="Decide")
-    assert panel.ephemeral, reply_text(panel)
-    assert prompt.text[:40] in panel.response.content
-    done = await choose_in_panel(actor, panel.response.message, prompt, idx)
-    assert "✅" in reply_text(done) or "✅" in (done.response.content if done.response else ""), reply_text(done)
+    assert private(panel), reply_text(panel)
+    assert prompt.text[:40] in form_text(panel)
+    done = await choose_in_panel(actor, panel, prompt, idx)
+    assert accepted(done), reply_text(done)
     return done
 
 
@@ -110,9 +116,9 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
     assert [a.filename for a in dm.attachments] == ["hand.png"]
     assert "Your decision" in dm.content and "herald:act:" in " ".join(custom_ids(dm))
     r = await carol.click(b, label="Decide")
-    assert r.ephemeral and "not playing in this game" in reply_text(r)
+    assert private(r) and "not playing in this game" in reply_text(r)
     r = await bob.click(b, label="My hand")
-    assert r.ephemeral and "Believers (3)" in reply_text(r) and "Action cards" in reply_text(r)
+    assert private(r) and "Believers (3)" in reply_text(r) and "Action cards" in reply_text(r)
     files = [a.filename for m in [r.response, *r.followups] if m is not None for a in m.attachments]
     assert files == ["hand.png"]
 
@@ -122,7 +128,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
     restarted = False
     ways: Counter[str] = Counter()
     r = await alice.slash(thread, "lineup", order="5 4 3")
-    assert r.ephemeral and "No Faith War or Faith Debate is waiting for your line-up" in reply_text(r)
+    assert private(r) and "No Faith War or Faith Debate is waiting for your line-up" in reply_text(r)
     for _ in range(200):
         game = await bot.sessions.get(gid)
         if game.status != "active":
@@ -160,11 +166,11 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
             if lineups % 2 == 0:  # the ready-made half of human_policy
                 # -- a ready-made order from the form Decide opens
                 panel = await actor.click(board(thread), label="Decide")
-                assert panel.ephemeral and "your secret line-up" in panel.response.content
-                assert "Type my own order" in " ".join(str(c["label"]) for c in components(panel.response.message))
+                assert private(panel) and "your secret line-up" in reply_text(panel)
+                assert "Type my own order" in " ".join(str(c["label"]) for c in components(opened(panel)))
                 idx = next(i for i, c in enumerate(prompt.choices) if c.action == action)
-                done = await choose_in_panel(actor, panel.response.message, prompt, idx)
-                assert "✅" in reply_text(done) or "✅" in done.response.content
+                done = await choose_in_panel(actor, panel, prompt, idx)
+                assert "✅" in reply_text(done) or "✅" in reply_text(done)
                 ways["ready-made"] += 1
             elif not restarted:
                 # -- the whole line-up typed at once in the modal of the form sent by DM
@@ -173,11 +179,11 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
                 shown = await actor.user.click(form, label="Type my own order…")
                 assert shown.modal is not None
                 r = await actor.user.submit_modal(shown, {"order": "5 banana"})
-                assert r.ephemeral and "`banana` in your line-up is not a believer" in reply_text(r)
+                assert private(r) and "`banana` in your line-up is not a believer" in reply_text(r)
                 short = " ".join(str(x) for x in action["order"][:-1]) or "9"
                 shown = await actor.user.click(form, label="Type my own order…")
                 r = await actor.user.submit_modal(shown, {"order": short})
-                assert r.ephemeral and "of your believers; it needs" in reply_text(r), reply_text(r)
+                assert private(r) and "of your believers; it needs" in reply_text(r), reply_text(r)
                 assert (await bot.sessions.get(gid)).version == game.version  # nothing applied
                 # the order typed while Herald restarts still lands
                 shown = await actor.user.click(form, label="Type my own order…")
@@ -187,13 +193,13 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
                 typed = " ".join(str(x) for x in action["order"])
                 assert parse_order(typed) == action["order"]
                 r = await actor.user.submit_modal(shown, {"order": typed})
-                assert r.ephemeral and "Line-up locked in" in reply_text(r), reply_text(r)
+                assert private(r) and "Line-up locked in" in reply_text(r), reply_text(r)
                 ways["modal"] += 1
             else:
                 # -- or with /lineup in the thread
                 typed = ",".join(str(x) for x in action["order"])
                 r = await actor.slash(thread, "lineup", order=typed)
-                assert r.ephemeral and "Line-up locked in" in reply_text(r), reply_text(r)
+                assert private(r) and "Line-up locked in" in reply_text(r), reply_text(r)
                 ways["slash"] += 1
         elif prompt.secret and prompt.kind == "pick" and seen["pick"] % 2 == 1:
             # -- a secret pick answered from the DM's Decide button
@@ -213,7 +219,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
             assert "has chosen in secret" in new
             assert not any(word in new for word in BELIEVER_WORDS), new
             r = await other.click(board(thread), label="Decide")
-            assert r.ephemeral and rival_pick.text[:40] in r.response.content  # the rival still decides
+            assert private(r) and rival_pick.text[:40] in form_text(r)  # the rival still decides
             both_secret_checked += 1
     else:
         raise AssertionError("the game did not end within 200 human decisions")
@@ -279,21 +285,19 @@ async def test_a_reaction_window_looks_the_same_from_outside_for_each_player_ask
     panels = {}
     for seat, who in players.items():
         panel = await who.click(board(thread), label="Decide")
-        assert panel.ephemeral and mine[seat].prompt.text[:40] in panel.response.content
-        panels[seat] = panel.response.message
-    buttons = {seat: [c for c in components(m) if (c["custom_id"] or "").startswith("herald:btn:")]
-               for seat, m in panels.items()}
-    labels = {seat: [c["label"] for c in bs] for seat, bs in buttons.items()}
+        assert private(panel) and mine[seat].prompt.text[:40] in form_text(panel)
+        panels[seat] = panel
+    labels = {seat: choice_labels(p) for seat, p in panels.items()}
     assert labels[0] == ["No reaction"] and len(labels[1]) == 2 and labels[1][-1] == "No reaction", labels
     card = str(labels[1][0]).removeprefix("Play ")
     # -- alice's answer shows nothing; bob is still asked, on the same deadline
     before = public_text(channel)
-    await alice.click(panels[0], custom_id=buttons[0][0]["custom_id"])
+    await choose_label(alice, panels[0], labels[0][0])
     new = "\n".join((Counter(public_text(channel).splitlines()) - Counter(before.splitlines())).elements())
     assert card not in new and "reaction" not in new.lower(), new
     still = (await bot.sessions.snapshot(gid)).prompt_of(1)
     assert still is not None and still.prompt.kind == kind and still.deadline == b.deadline
     # -- bob's card is played when the window closes (his answer is the last)
-    await bob.click(panels[1], custom_id=buttons[1][0]["custom_id"])
+    await choose_label(bob, panels[1], labels[1][0])
     assert f"plays {card}" in public_text(channel)
     assert_no_secrets(channel, await bot.sessions.get(gid))

@@ -11,7 +11,7 @@ from bot.app import HeraldBot
 from bot.errors import TableError
 from bot.storage import GameRow
 from rules import search
-from tests.discord.helpers import components, public_text, reply_text
+from tests.discord.helpers import components, private, public_text, reply_text
 
 
 async def _table(env: simcord.Env, bot: HeraldBot, options: str | None = None) -> tuple:  # type: ignore[type-arg]
@@ -34,7 +34,7 @@ async def test_game_hint_tells_only_the_asker_what_the_computer_player_would_cho
     _, channel, alice, _, game_id = await _table(simcord_env, simcord_bot, "hints=on")
     before = public_text(channel)
     r = await alice.slash(channel.threads[0], "game hint")
-    assert r.ephemeral
+    assert private(r)
     said = reply_text(r)
     snap = await simcord_bot.sessions.snapshot(game_id)
     mine = snap.prompt_of(0)
@@ -50,7 +50,7 @@ async def test_game_hint_is_refused_in_a_rated_game(simcord_env: simcord.Env,
                                                      simcord_bot: HeraldBot) -> None:
     _, channel, alice, _, _ = await _table(simcord_env, simcord_bot)
     r = await alice.slash(channel.threads[0], "game hint")
-    assert r.ephemeral
+    assert private(r)
     assert "counts in this server's ratings, so it gives no hints" in reply_text(r)
 
 

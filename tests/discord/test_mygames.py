@@ -11,7 +11,13 @@ import simcord
 
 from bot.app import HeraldBot
 from bot.storage import GuildSettings
-from tests.discord.helpers import find_by_prefix, reply_text
+from tests.discord.helpers import (
+    accepted,
+    find_by_prefix,
+    first_choice,
+    private,
+    reply_text,
+)
 
 
 class World:
@@ -34,12 +40,10 @@ def board(thread: Any) -> Any:
 
 
 async def bid(player: Any, thread: Any) -> None:
-    """The player bids their first card (the panel of the duel's bid shows buttons)."""
+    """The player bids their first card (in the choice form of the duel's bid)."""
     panel = await player.click(board(thread), label="Decide")
-    message = panel.response.message
-    label = next(c.label for row in message.components for c in getattr(row, "children", [row])
-                 if (getattr(c, "custom_id", "") or "").startswith("herald:btn:"))
-    await player.click(message, label=label)
+    _, choose = await first_choice(player, panel)
+    assert accepted(await choose())
 
 
 async def build(env: simcord.Env, bot: HeraldBot) -> World:
@@ -80,7 +84,7 @@ async def test_mygames_lists_waiting_games_first_longest_wait_first(simcord_env:
     env, bot = simcord_env, simcord_bot
     w = await build(env, bot)
     result = await w.alice.slash(w.n_chan, "mygames")
-    assert result.ephemeral
+    assert private(result)
     text = reply_text(result)
     lines = entries(text)
     # #3 has waited longest (though its deadline is later than #2's); then #2; then #1 (bob's

@@ -28,10 +28,13 @@ from rules.petition import ENGINE
 from rules.petition.content import CARDS
 from tests.discord.conftest import make_config
 from tests.discord.helpers import (
+    accepted,
     answer_text,
     choose_in_panel,
     custom_ids,
     find_by_prefix,
+    opened,
+    private,
     public_text,
     reply_text,
     simultaneously,
@@ -52,7 +55,7 @@ def board(thread: Any) -> discord.Message:
     return find_by_prefix(thread.history(), "herald:act:")
 
 
-async def choose(actor: Any, message: discord.Message, prompt: Prompt, action: dict[str, Any]) -> Any:
+async def choose(actor: Any, message: Any, prompt: Prompt, action: dict[str, Any]) -> Any:
     """Click through a choice panel (buttons, or group menu → choice menu) to ``action``."""
     idx = next(i for i, c in enumerate(prompt.choices) if c.action == action)
     return await choose_in_panel(actor, message, prompt, idx)
@@ -68,7 +71,7 @@ async def pick_cards(actor: Any, form: discord.Message, ids: list[str], *, doubl
     if not ids:
         return await actor.click(form, custom_id=form_id(form, "pass"))
     r = await actor.select(form, ids, custom_id=form_id(form, "pick"))
-    picked = r.response.message
+    picked = opened(r)
     shown = picked.embeds[0].description
     for cid in ids:
         assert CARDS[cid].name in shown, (cid, shown)
@@ -178,12 +181,12 @@ async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.
                 actor = actor.user
             elif not slash_used:
                 r = await actor.slash(thread, "pick")
-                assert r.ephemeral, reply_text(r)
-                form, slash_used = r.response.message, True
+                assert private(r), reply_text(r)
+                form, slash_used = opened(r), True
             else:
                 r = await actor.click(board(thread), label="Decide")
-                assert r.ephemeral, reply_text(r)
-                form = r.response.message
+                assert private(r), reply_text(r)
+                form = opened(r)
             if prompt.kind == "bid" and ids and not doubled:
                 # -- the same Confirm twice at the same moment: counted once
                 first, second = await pick_cards(actor, form, ids, double=env)
@@ -210,9 +213,9 @@ async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.
                             assert CARDS[cid].name not in text, CARDS[cid].name
         else:
             r = await actor.click(board(thread), label="Decide")
-            assert r.ephemeral, reply_text(r)
-            done = await choose(actor, r.response.message, prompt, action)
-            assert "✅" in answer_text(env, done), answer_text(env, done)
+            assert private(r), reply_text(r)
+            done = await choose(actor, r, prompt, action)
+            assert accepted(done), answer_text(env, done)
         events.append(thread.history()[-1].content)
         shown += [a for m in thread.history() for a in m.attachments
                   if a.filename.startswith("reveal") and a.id not in {b.id for b in shown}]
@@ -261,13 +264,13 @@ async def test_a_solo_game_to_its_end(simcord_env: simcord.Env, simcord_bot: Her
         prompt = (await bot.sessions.snapshot(game)).prompts[0]
         action = bot_answer(game, prompt)
         r = await alice.click(board(thread), label="Decide")
-        assert r.ephemeral, reply_text(r)
+        assert private(r), reply_text(r)
         if prompt.free_form == "cards":
             assert prompt.params["purpose"] in ("solo_attack", "solo_add", "tithe")
-            done = await pick_cards(alice, r.response.message, list(action["cards"]))
+            done = await pick_cards(alice, opened(r), list(action["cards"]))
         else:
-            done = await choose(alice, r.response.message, prompt, action)
-        assert "✅" in answer_text(env, done), answer_text(env, done)
+            done = await choose(alice, r, prompt, action)
+        assert accepted(done), answer_text(env, done)
     else:
         raise AssertionError("the solo game did not end")
     log = story(thread)
@@ -293,30 +296,30 @@ async def test_the_card_form_survives_a_restart_and_refuses_old_or_foreign_use(
             await pick_cards(players[prompt.seat].user, form, list(action["cards"]))
             continue
         r = await players[prompt.seat].click(board(thread), label="Decide")
-        await choose(players[prompt.seat], r.response.message, prompt, action)
+        await choose(players[prompt.seat], r, prompt, action)
     else:
         raise AssertionError("no face-down pick with cards to pick reached")
     member = players[prompt.seat]
     form = find_by_prefix(member.user.dm_channel.history(), f"herald:ptb:{gid}:")
     # a second copy of the form, ephemeral, from Decide on the board
     second = await member.click(board(thread), label="Decide")
-    assert second.ephemeral and any(c.startswith(f"herald:ptb:{gid}:") for c in custom_ids(second.response.message))
+    assert private(second) and any(c.startswith(f"herald:ptb:{gid}:") for c in custom_ids(opened(second)))
     if prompt.params["min"] > 0:
         r = await member.user.click(form, custom_id=form_id(form, "ok"))
         assert "Pick 1 more card first" in answer_text(env, r), answer_text(env, r)
     ids = [c["id"] for c in prompt.params["cards"]][: max(1, prompt.params["min"])]
     # the pick lives in the form message: it survives a restart of the bot
     r = await member.user.select(form, ids, custom_id=form_id(form, "pick"))
-    picked = r.response.message
+    picked = opened(r)
     await env.restart_bot(HeraldBot(make_config(db_path)))
     done = await member.user.click(picked, custom_id=form_id(picked, "ok"))
     said = answer_text(env, done)
     assert "✅" in said and all(CARDS[i].name in said for i in ids), said
-    late = await member.click(second.response.message, custom_id=form_id(second.response.message, "ok"))
+    late = await member.click(opened(second), custom_id=form_id(opened(second), "ok"))
     assert "out of date" in answer_text(env, late), answer_text(env, late)
     dave = channel.guild.add_member(env.create_user("dave"))
     r = await dave.slash(thread, "pick")
-    assert r.ephemeral and "not playing in this game" in reply_text(r), reply_text(r)
+    assert private(r) and "not playing in this game" in reply_text(r), reply_text(r)
 
 
 def test_the_form_summary_adds_up_the_pick_and_keeps_it_in_the_footer() -> None:
@@ -402,8 +405,8 @@ async def test_a_discard_down_to_the_hand_limit_is_answered_on_discord(
     assert (prompt.seat, prompt.kind, prompt.params["purpose"]) == (0, "discard", "discard")
     assert "discards down to the hand limit" in board(thread).embeds[0].description
     r = await alice.click(board(thread), label="Decide")
-    assert r.ephemeral, reply_text(r)
-    form = r.response.message
+    assert private(r), reply_text(r)
+    form = opened(r)
     assert "discard down to the hand limit" in form.embeds[0].title
     drop = s.seats[0].hand[:2]
     done = await pick_cards(alice, form, drop)

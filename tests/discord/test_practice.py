@@ -16,7 +16,14 @@ from bot.views import shown_label
 from cogs.practice import PRACTICE_LIMIT, pick_words, tip_text
 from rules import registry
 from rules.engine import Choice, Prompt
-from tests.discord.helpers import components, find_by_prefix, reply_text
+from tests.discord.helpers import (
+    accepted,
+    choice_labels,
+    choose_label,
+    find_by_prefix,
+    private,
+    reply_text,
+)
 
 
 def tips(user: Any) -> list[discord.Message]:
@@ -27,10 +34,9 @@ async def decide(user: Any, label: str | None = None) -> str:
     """Press Decide on the newest board in the DMs, then ``label`` (or the first choice)."""
     board = find_by_prefix(user.dm_channel.history(), "herald:act:")
     panel = await user.click(board, label="Decide")
-    buttons = [c for c in components(panel.response.message) if (c["custom_id"] or "").startswith("herald:btn:")]
-    chosen = next(c for c in buttons if label is None or c["label"] == label)
-    await user.click(panel.response.message, custom_id=chosen["custom_id"])
-    return str(chosen["label"])
+    chosen = next(x for x in choice_labels(panel) if label is None or x == label)
+    assert accepted(await choose_label(user, panel, chosen))
+    return chosen
 
 
 async def test_practice_starts_a_game_in_dms_with_a_tip_on_each_decision_and_no_rating(
@@ -39,7 +45,7 @@ async def test_practice_starts_a_game_in_dms_with_a_tip_on_each_decision_and_no_
     channel = guild.create_text_channel("games")
     ann = guild.add_member(simcord_env.create_user("ann"))
     r = await ann.slash(channel, "practice", game="duel")
-    assert r.ephemeral
+    assert private(r)
     said = reply_text(r)
     assert "practice game of **High Card Duel** (#1) is in our DMs" in said and "never rated" in said
     assert not channel.history() and not channel.threads  # nothing of it in the server
@@ -58,7 +64,7 @@ async def test_practice_starts_a_game_in_dms_with_a_tip_on_each_decision_and_no_
                      first_tip.content), first_tip.content
     # /game hint answers in a practice game (its table allows hints), only to the player
     hint = await ann.user.slash("game hint", game=1)
-    assert hint.ephemeral and "would choose" in reply_text(hint), reply_text(hint)
+    assert private(hint) and "would choose" in reply_text(hint), reply_text(hint)
     # every decision of the player gets its tip, until the end
     decisions = 0
     for _ in range(40):

@@ -11,7 +11,14 @@ import discord
 import simcord
 
 from bot.app import HeraldBot
-from tests.discord.helpers import components, find_by_prefix, reply_text
+from tests.discord.helpers import (
+    accepted,
+    choice_labels,
+    choose_label,
+    find_by_prefix,
+    private,
+    reply_text,
+)
 
 
 def server(env: simcord.Env) -> tuple[Any, Any, Any, Any, Any]:
@@ -24,11 +31,10 @@ def server(env: simcord.Env) -> tuple[Any, Any, Any, Any, Any]:
 
 
 async def choose(player: Any, thread: Any, label: str) -> None:
-    """The player presses Decide on the board, then the button ``label`` of their panel."""
+    """The player presses Decide on the board, then chooses ``label`` in what it opened."""
     panel = await player.click(find_by_prefix(thread.history(), "herald:act:"), label="Decide")
-    message = panel.response.message
-    assert label in [c["label"] for c in components(message)], components(message)
-    await player.click(message, label=label)
+    assert label in choice_labels(panel), choice_labels(panel)
+    assert accepted(await choose_label(player, panel, label))
 
 
 async def finished_game(alice: Any, bob: Any, channel: Any) -> None:
@@ -52,7 +58,7 @@ async def test_a_finished_game_shows_on_the_leaderboard_and_in_stats(simcord_env
     assert game.result["winners"] == [1]
 
     r = await alice.slash(channel, "leaderboard", game="duel")
-    assert not r.ephemeral
+    assert not private(r)
     text = reply_text(r)
     lines = [line for line in text.splitlines() if line[:1].isdigit()]
     assert lines[0].startswith("1. **bob**") and lines[1].startswith("2. **alice**"), text
@@ -78,13 +84,13 @@ async def test_a_finished_game_shows_on_the_leaderboard_and_in_stats(simcord_env
 async def test_empty_leaderboards_pages_past_the_end_and_dms(simcord_env: simcord.Env) -> None:
     guild, channel, alice, bob, _ = server(simcord_env)
     r = await alice.slash(channel, "leaderboard", game="duel")
-    assert r.ephemeral and "Nobody has a High Card Duel rating on this server yet" in reply_text(r)
+    assert private(r) and "Nobody has a High Card Duel rating on this server yet" in reply_text(r)
     assert "not finished a rated game" in reply_text(await alice.slash(channel, "stats"))
     await finished_game(alice, bob, channel)
     r = await alice.slash(channel, "leaderboard", game="duel", page=3)
-    assert r.ephemeral and "only 1 page" in reply_text(r)
+    assert private(r) and "only 1 page" in reply_text(r)
     r = await alice.slash(channel, "leaderboard", game="no such game")
-    assert r.ephemeral and "unknown game" in reply_text(r).lower()
+    assert private(r) and "unknown game" in reply_text(r).lower()
     for command, kwargs in (("leaderboard", {"game": "duel"}), ("stats", {})):
         dm = await alice.user.slash(command, **kwargs)
         assert "ratings are kept per server" in reply_text(dm).lower()
@@ -96,9 +102,9 @@ async def test_a_server_can_turn_leaderboards_off(simcord_env: simcord.Env) -> N
     r = await alice.slash(channel, "herald settings", leaderboards=False)
     assert "Saved" in reply_text(r) and "Leaderboards and ratings: **hidden**" in reply_text(r)
     r = await bob.slash(channel, "leaderboard", game="duel")
-    assert r.ephemeral and "turned leaderboards off" in reply_text(r)
+    assert private(r) and "turned leaderboards off" in reply_text(r)
     stats = reply_text(await bob.slash(channel, "stats"))
     assert "1 game, 1 win" in stats and "rating" not in stats.replace("ratings are not shown", "")
     await alice.slash(channel, "herald settings", leaderboards=True)
     r = await bob.slash(channel, "leaderboard", game="duel")
-    assert not r.ephemeral and "1. **bob**" in reply_text(r)
+    assert not private(r) and "1. **bob**" in reply_text(r)

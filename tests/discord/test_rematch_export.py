@@ -18,6 +18,7 @@ from PIL import Image
 from bot.app import HeraldBot
 from bot.storage import GuildSettings
 from tests.discord.helpers import (
+    choice_labels,
     components,
     custom_ids,
     find_by_prefix,
@@ -68,10 +69,9 @@ async def finish(t: Table, bot: HeraldBot, players: tuple[Any, ...] = ()) -> Non
             return
         for player in players or (t.alice, t.bob):
             panel = await player.click(board(t.thread), label="Decide")
-            message = panel.response.message if panel.response is not None else None
-            if message is None or not message.components:
+            if not choice_labels(panel):
                 continue
-            _, choose = await first_choice(player, message)
+            _, choose = await first_choice(player, panel)
             await choose()
     raise AssertionError("the duel did not finish")
 
@@ -174,7 +174,7 @@ async def test_export_is_public_while_running_and_complete_after(simcord_env: si
     t = await duel(env)
     # alice bids: a secret answer, and a line for her eyes only
     panel = await t.alice.click(board(t.thread), label="Decide")
-    label, choose = await first_choice(t.alice, panel.response.message)
+    label, choose = await first_choice(t.alice, panel)
     await choose()
     for who, result in (("spectator", await t.carol.slash(t.thread, "game export")),
                         ("player in a DM", await t.alice.user.slash("game export", game=1))):

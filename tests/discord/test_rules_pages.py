@@ -15,7 +15,7 @@ from bot.app import HeraldBot
 from bot.rulebook import page_text
 from rules import registry
 from tests.discord.conftest import make_config
-from tests.discord.helpers import components, reply_text
+from tests.discord.helpers import components, opened, private, reply_text
 
 GAMES = sorted(registry.BUILTIN)
 """Every built-in game: a new game's rules page is checked the day it is registered."""
@@ -47,8 +47,8 @@ async def test_every_page_of_the_rules_can_be_read_in_discord(simcord_env: simco
                                                               game: str) -> None:
     channel, reader = _member(simcord_env)
     shown_to = await reader.slash(channel, "rules", game=game)
-    assert shown_to.ephemeral
-    message = shown_to.response.message
+    assert private(shown_to)
+    message = opened(shown_to)
     engine = registry.get(game)
     first = _embed(message)
     assert engine.name in first.title and first.footer.text.startswith("Page 1 of ")
@@ -60,7 +60,7 @@ async def test_every_page_of_the_rules_can_be_read_in_discord(simcord_env: simco
     for page in range(2, total + 1):
         r = await reader.click(message, label="Next ▶")
         assert not r.followups, reply_text(r)  # the page turned: no refusal, no new message
-        message = shown_to.response.message  # the same message, as it reads now
+        message = opened(shown_to)  # the same message, as it reads now
         embed = _embed(message)
         assert embed.footer.text.startswith(f"Page {page} of {total}")
         assert 0 < len(embed.description) <= 4096 and len(embed) <= 6000
@@ -90,7 +90,7 @@ async def test_every_page_of_the_rules_can_be_read_in_discord(simcord_env: simco
             assert any(first in page and last in page for page in seen), \
                 f"table row cut or missing in /rules {game}: {first!r}"
     await reader.click(message, label="◀ Previous")
-    assert _embed(shown_to.response.message).footer.text.startswith(f"Page {total - 1} of {total}")
+    assert _embed(opened(shown_to)).footer.text.startswith(f"Page {total - 1} of {total}")
 
 
 async def test_the_section_menu_jumps_and_pages_survive_a_restart(simcord_env: simcord.Env,
@@ -98,17 +98,17 @@ async def test_the_section_menu_jumps_and_pages_survive_a_restart(simcord_env: s
                                                                   db_path: Path) -> None:
     channel, reader = _member(simcord_env)
     shown_to = await reader.slash(channel, "rules", game="hegemony_of_faith")
-    message = shown_to.response.message
+    message = opened(shown_to)
     menu = next(c for c in components(message) if c["options"])
     skills = next(o for o in menu["options"] if "Skills" in o.label)
     await reader.select(message, [skills.value], custom_id=menu["custom_id"])
-    message = shown_to.response.message
+    message = opened(shown_to)
     assert "Skills" in _embed(message).title
     assert _embed(message).footer.text.startswith(f"Page {int(skills.value) + 1} of ")
     await simcord_env.restart_bot(HeraldBot(make_config(db_path)))
     r = await reader.click(message, label="◀ Previous")
     assert not r.followups, reply_text(r)
-    assert _embed(shown_to.response.message).footer.text.startswith(f"Page {int(skills.value)} of ")
+    assert _embed(opened(shown_to)).footer.text.startswith(f"Page {int(skills.value)} of ")
 
 
 async def test_the_web_link_is_shown_only_when_configured(simcord_env: simcord.Env,
@@ -127,4 +127,4 @@ async def test_the_web_link_is_shown_only_when_configured(simcord_env: simcord.E
 async def test_an_unknown_game_is_one_sentence(simcord_env: simcord.Env) -> None:
     channel, reader = _member(simcord_env)
     r = await reader.slash(channel, "rules", game="no_such_game")
-    assert r.ephemeral and "unknown game" in reply_text(r).lower()
+    assert private(r) and "unknown game" in reply_text(r).lower()

@@ -13,7 +13,7 @@ import simcord
 
 from bot.app import HeraldBot, ShardedHeraldBot, make_bot
 from tests.discord.conftest import make_config
-from tests.discord.helpers import find_by_prefix, reply_text, story
+from tests.discord.helpers import choose_label, find_by_prefix, reply_text, story
 
 
 @pytest_asyncio.fixture
@@ -49,7 +49,7 @@ async def test_tables_on_both_shards_play_and_direct_messages_work(
         board = find_by_prefix(channel.threads[0].history(), "herald:act:")
         for player, bid in ((alice, "Bid 5"), (bob, "Bid 4")):
             panel = await player.click(board, label="Decide")
-            await player.click(panel.response.message, label=bid)
+            await choose_label(player, panel, bid)
         assert "Bids revealed" in story(channel.threads[0])
         served = simcord_bot.get_guild(guild.id)
         assert served is not None and served.shard_id == shard

@@ -9,7 +9,13 @@ import simcord
 from bot.app import HeraldBot
 from cogs.alternate_histories.deckbuilder import pool
 from rules.alternate_histories import content
-from tests.discord.helpers import components, find_by_prefix, open_seeded_table, reply_text
+from tests.discord.helpers import (
+    components,
+    find_by_prefix,
+    open_seeded_table,
+    opened,
+    reply_text,
+)
 
 # four chemical-era units a United States / Capitalism deck may hold, nine copies each: six
 # broken rules (the size, three copy limits, the nation's and the governance's minimums)
@@ -36,7 +42,7 @@ async def test_the_table_deck_check_lists_every_broken_rule(simcord_env: simcord
 
     # -- choosing it at the table: refused with every problem, the same list
     board = find_by_prefix(thread.history(), "herald:act:")
-    form = (await alice.click(board, label="Decide")).response.message
+    form = opened(await alice.click(board, label="Decide"))
     saved = next(c for c in components(form) if (c["custom_id"] or "").endswith(":saved"))
     crowded = next(o.value for o in saved["options"] if o.label == "Crowded")
     refused = reply_text(await alice.select(form, [crowded], custom_id=saved["custom_id"]))

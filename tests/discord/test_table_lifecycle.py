@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import simcord
 
-from tests.discord.helpers import custom_ids, find_by_prefix, story
+from tests.discord.helpers import (
+    accepted,
+    choice_labels,
+    choose_label,
+    custom_ids,
+    find_by_prefix,
+    private,
+    story,
+)
 
 
 async def test_lobby_start_play_to_the_end(simcord_env: simcord.Env) -> None:
@@ -32,19 +40,17 @@ async def test_lobby_start_play_to_the_end(simcord_env: simcord.Env) -> None:
 
     for player in (alice, bob):
         panel = await player.click(board, label="Decide")
-        assert panel.ephemeral
-        assert panel.response is not None
-        ids = custom_ids(panel.response.message)
-        assert any(i.startswith("herald:btn:") for i in ids)
-        chosen = await player.click(panel.response.message, label="Bid 5" if player is alice else "Bid 4")
-        assert chosen.acknowledged
+        assert private(panel)
+        assert choice_labels(panel) == [f"Bid {n}" for n in range(1, 6)]
+        chosen = await choose_label(player, panel, "Bid 5" if player is alice else "Bid 4")
+        assert accepted(chosen)
 
     log_text = story(thread)
     assert "Bids revealed" in log_text
     # alice won with the unique highest bid: she claims
     board = find_by_prefix(thread.history(), "herald:act:")
     panel = await alice.click(board, label="Decide")
-    await alice.click(panel.response.message, label="Gold (+2)")
+    await choose_label(alice, panel, "Gold (+2)")
     texts = [m.content for m in thread.history()] + [e.description or "" for m in thread.history() for e in m.embeds]
     assert any("Final result" in (e.title or "") for m in thread.history() for e in m.embeds)
     assert any("alice" in t for t in texts)

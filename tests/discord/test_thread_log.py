@@ -19,7 +19,15 @@ from bot.app import HeraldBot
 from bot.text import humanise
 from bot.threadlog import BOARD_LINES
 from tests.discord.conftest import make_config
-from tests.discord.helpers import find_by_prefix, latest_lines, reply_text, story
+from tests.discord.helpers import (
+    accepted,
+    choose_label,
+    find_by_prefix,
+    latest_lines,
+    private,
+    reply_text,
+    story,
+)
 
 
 async def open_duel(env: simcord.Env, *, fast: bool = False) -> tuple[Any, Any, Any]:
@@ -42,9 +50,9 @@ def board(thread: Any) -> discord.Message:
 async def act(player: Any, thread: Any, label: str) -> None:
     """Decide on the board, then click ``label`` (a bid, a prize)."""
     panel = await player.click(board(thread), label="Decide")
-    assert panel.ephemeral, reply_text(panel)
-    done = await player.click(panel.response.message, label=label)
-    assert reply_text(done).startswith("✅"), reply_text(done)
+    assert private(panel), reply_text(panel)
+    done = await choose_label(player, panel, label)
+    assert accepted(done), reply_text(done)
 
 
 async def public_lines(bot: HeraldBot, after: int = 0) -> list[str]:

@@ -28,7 +28,15 @@ from bot.app import HeraldBot
 from bot.delivery import STALLED_LINE
 from bot.session import STALLED_REPLY
 from tests.discord.conftest import make_config
-from tests.discord.helpers import find_by_prefix, reply_text, story
+from tests.discord.helpers import (
+    accepted,
+    choose_label,
+    custom_ids,
+    find_by_prefix,
+    private,
+    reply_text,
+    story,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -128,8 +136,17 @@ async def open_game(env: simcord.Env, *, computer: HeraldBot | None = None, fast
 async def bid(player: Any, where: Any, card: int) -> Any:
     """Decide on the game's board, then the card: what the player read."""
     panel = await player.click(find_by_prefix(where.history(), "herald:act:"), label="Decide")
-    assert panel.ephemeral, reply_text(panel)
-    return await player.click(panel.response.message, label=f"Bid {card}")
+    assert private(panel), reply_text(panel)
+    return await choose_label(player, panel, f"Bid {card}")
+
+
+async def bid_by_dm(player: Any, card: int) -> Any:
+    """Decide in the player's hand DM, then the card: the board is then edited as a message (its
+    edit is not the answer to the click)."""
+    hand = next(m for m in reversed(player.user.dm_channel.history())
+                if any("herald:act:" in cid for cid in custom_ids(m)))
+    panel = await player.user.click(hand, label="Decide")
+    return await choose_label(player.user, panel, f"Bid {card}")
 
 
 def text_of(where: Any) -> str:
@@ -157,7 +174,7 @@ async def test_a_game_keeps_working_after_its_thread_was_archived(
     board_before = find_by_prefix(thread.history(), "herald:act:")
 
     done = await bid(alice, thread, 4)
-    assert "✅ Bid 4" in reply_text(done) and "wrong" not in reply_text(done).lower()
+    assert accepted(done) and "wrong" not in reply_text(done).lower()
     assert not is_archived(env, thread)  # Herald reopened the thread
     assert "has bid" in text_of(thread)
     board = find_by_prefix(thread.history(), "herald:act:")
@@ -180,8 +197,8 @@ async def test_an_edit_refused_because_the_thread_was_archived_reopens_it_and_tr
     channel, thread, alice, bob = await open_game(env)
     await archive(env, thread, announce=False)
 
-    done = await bid(alice, thread, 3)
-    assert "✅ Bid 3" in reply_text(done)
+    done = await bid_by_dm(alice, 3)
+    assert accepted(done)
     assert len(rules.refused) == 1 and rules.refused[0].startswith("PATCH")  # the board edit, once
     assert not is_archived(env, thread)
     assert "Waiting for: P2 bob" in board_text(thread)
@@ -202,7 +219,7 @@ async def test_a_thread_herald_may_not_reopen_sends_the_game_to_its_channel_once
     await archive(env, thread, locked=True)
 
     done = await bid(alice, thread, 5)
-    assert "✅ Bid 5" in reply_text(done) and "wrong" not in reply_text(done).lower()
+    assert accepted(done) and "wrong" not in reply_text(done).lower()
     assert is_archived(env, thread)  # a moderator's lock is respected
     notices = [m for m in channel.history() if "continues here" in m.content]
     assert len(notices) == 1
@@ -264,7 +281,7 @@ async def test_a_move_stored_before_the_computer_failed_is_told_truly_and_resume
     lock_computer_commits(simcord_bot, monkeypatch)
 
     done = await bid(alice, thread, 1)  # the computer's 2 wins the round: it must claim its prize
-    assert "✅ Bid 1" in reply_text(done)
+    assert accepted(done)
     assert STALLED_REPLY in reply_text(done)
     assert "nothing was" not in reply_text(done).lower() and "sorry" not in reply_text(done).lower()
     assert STALLED_LINE in text_of(thread)

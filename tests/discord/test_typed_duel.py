@@ -11,7 +11,7 @@ import simcord
 
 from bot.gameui import _uis, register_ui
 from rules import registry
-from tests.discord.helpers import find_by_prefix, reply_text, story
+from tests.discord.helpers import choose_label, find_by_prefix, reply_text, story
 from tests.support import typed_duel
 
 
@@ -58,5 +58,5 @@ async def test_a_typed_bid_is_asked_by_the_panel_and_answered_by_the_command(
     # the claim is enumerated: Decide shows its choices with no code of the game's
     board = find_by_prefix(thread.history(), "herald:act:")
     panel = await alice.click(board, label="Decide")
-    await alice.click(panel.response.message, label="Gold (+2)")
+    await choose_label(alice, panel, "Gold (+2)")
     assert "**P1 alice** takes gold (+2)." in story(thread)

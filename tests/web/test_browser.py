@@ -24,7 +24,11 @@ import simcord
 
 from bot.app import HeraldBot
 from tests.discord.conftest import make_config
-from tests.discord.helpers import find_by_prefix, first_choice
+from tests.discord.helpers import (
+    choice_labels,
+    find_by_prefix,
+    first_choice,
+)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -134,9 +138,9 @@ async def _move(thread: Any, players: list[Any]) -> None:
     """One decision through Discord: the first member with something to decide takes its first choice."""
     for player in players:
         panel = await player.click(find_by_prefix(thread.history(), "herald:hand:"), label="Decide")
-        if panel.response is None or not panel.response.message.components:
+        if not choice_labels(panel):
             continue
-        _, choose = await first_choice(player, panel.response.message)
+        _, choose = await first_choice(player, panel)
         await choose()
         return
     raise AssertionError("nobody had anything to decide")

@@ -19,6 +19,7 @@ from bot.session import Sessions
 from bot.storage import PostgresStorage
 from bot.web import WebServer
 from bot.web import server as web_server
+from tests.discord.helpers import reply_text
 from tests.support.sessions import CONFIG, GUEST, HOST, THIRD, Clock
 from tests.web.conftest import BASE
 from tests.web.test_browser import simcord_bot  # noqa: F401  (the bot with its web pages on)
@@ -68,7 +69,7 @@ async def test_herald_settings_web_pages_off_closes_the_servers_open_pages_at_on
         other, _ = await _open_streams(http, web, simcord_bot.sessions, elsewhere, web.url)
         began = time.perf_counter()
         r = await mod.slash(games, "herald settings", web_pages=False)
-        assert "Saved" in str(r.response.content)
+        assert "Saved" in str(reply_text(r))
         assert (await next_event(stream, timeout=FAST))[0] == "gone"
         assert (await next_event(player, timeout=FAST))[0] == "changed"  # (it reloads: not found)
         assert time.perf_counter() - began < FAST + 0.5

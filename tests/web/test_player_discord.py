@@ -13,7 +13,14 @@ import aiohttp
 import simcord
 
 from bot.app import HeraldBot
-from tests.discord.helpers import board_of, find_by_prefix, first_choice
+from tests.discord.helpers import (
+    board_of,
+    choice_labels,
+    find_by_prefix,
+    first_choice,
+    opened,
+    reply_text,
+)
 from tests.web.test_browser import simcord_bot  # noqa: F401  (the bot with its web pages on)
 from tests.web.test_player_pages import form_of, notice_of
 
@@ -97,8 +104,8 @@ async def test_the_hand_dm_and_game_hand_carry_the_seats_page_and_a_new_link_rev
         async with http.get(old) as r:
             assert r.status == 200 and NAMES[members.index(member)] in await r.text()
         renewed = await member.click(message, label="New link")
-        assert renewed.response is not None and "older link" in renewed.response.content
-        new = _links(renewed.response.message.components)["Your page"]
+        assert renewed.response is not None and "older link" in reply_text(renewed)
+        new = _links(opened(renewed).components)["Your page"]
         assert f"/{seat}-1-" in new
         async with http.get(old) as r:
             assert r.status == 410
@@ -141,8 +148,8 @@ async def test_a_page_and_a_discord_click_at_the_same_moment_count_once(
     link = _dm_links(env, member)[-1]
     before = await _actions_of(bot, game_id, seat)
     panel = await member.click(find_by_prefix(thread.history(), "herald:hand:"), label="Decide")
-    assert panel.response is not None
-    _, choose = await first_choice(member, panel.response.message)
+    assert choice_labels(panel)
+    _, choose = await first_choice(member, panel)
     async with aiohttp.ClientSession() as http:
         async with http.get(link) as r:
             sent = {**form_of(await r.text()), "choice": "0"}

@@ -1,0 +1,118 @@
+"""One answer per click: the interaction's response is made once, with what the click did.
+
+Discord wants a first response to an interaction within 3 seconds; most of Herald's handlers
+answered by deferring first and editing after (two requests). An :class:`Answer` instead waits
+for the work: when it is done within :data:`ACK_WITHIN` — nearly always — the one response *is*
+the answer (the edited panel, the "✅" line, the board); only when the work takes longer (the lock
+held by someone else, a computer player thinking after the move) is the click deferred at that
+moment and the answer made as an edit of the deferred response. Either way the acknowledgement
+comes well within Discord's limit, and no click is answered twice: every response goes through
+the answer's lock, which the deferral takes too.
+
+**The board as the answer.** A choice submitted from **Decide** on a game's board message
+(:meth:`bot.controller.Controller.choice_submitted`) is answered *by the board itself*: while the
+move is applied and delivered, :data:`BOARD_ANSWER` holds the click's answer, and delivery edits
+the board through it (:meth:`bot.delivery.DiscordDelivery.update_board`) — an interaction
+response, which does not count against the bot's global rate limit, instead of a message edit
+that does; and the player sees the board move as the answer to their click.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+from typing import Any
+
+import discord
+
+from .text import NO_PINGS, clip
+
+log = logging.getLogger("herald.answer")
+
+ACK_WITHIN = 0.25
+"""Seconds a click's work may take before the click is deferred (then edited when it is done):
+well within Discord's 3 s, and within the acknowledgement budget measured by
+``bench/interaction_ack.py``."""
+
+BOARD_ANSWER: contextvars.ContextVar[Answer | None] = contextvars.ContextVar("board_answer", default=None)
+"""The answer of the click being handled, when that click was made on a game's board message and
+its answer is that board (see the module's documentation)."""
+
+
+class Answer:
+    """The one response to ``interaction``, made by whichever comes first: the work's answer
+    (:meth:`edit`, :meth:`say`) or the deferral after :data:`ACK_WITHIN` seconds.
+
+    Use as ``async with Answer(interaction) as answer:``; on leaving, a deferral being sent is
+    finished first, so a refusal sent after it (``bot.refusals.answering``) sees the response as
+    it is. ``board``: (game id, board message id) when the click was made on that game's board
+    message — delivery then draws the board into this answer (:data:`BOARD_ANSWER`)."""
+
+    def __init__(self, interaction: discord.Interaction, *, board: tuple[int, int] | None = None,
+                 within: float | None = None) -> None:
+        self.interaction = interaction
+        self.board = board
+        self.within = ACK_WITHIN if within is None else within
+        self._lock = asyncio.Lock()
+        self._closed = False
+        self._timer: asyncio.Task[None] | None = None
+        self._token: contextvars.Token[Answer | None] | None = None
+        self.answered = False
+        """Whether an answer (not only a deferral) was made."""
+
+    async def __aenter__(self) -> Answer:
+        self._timer = asyncio.create_task(self._defer_later())
+        if self.board is not None:
+            self._token = BOARD_ANSWER.set(self)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._token is not None:
+            BOARD_ANSWER.reset(self._token)
+            self._token = None
+        if self._timer is not None and not self._lock.locked():
+            self._timer.cancel()  # (still waiting: nothing was sent by it)
+        async with self._lock:  # (a deferral being sent finishes first)
+            self._closed = True
+
+    async def _defer_later(self) -> None:
+        await asyncio.sleep(self.within)
+        await self.defer()
+
+    def fits(self, game_id: int, message_id: int | None) -> bool:
+        """Whether this answer is the board message ``message_id`` of game ``game_id``."""
+        return self.board is not None and message_id is not None and self.board == (game_id, message_id)
+
+    @property
+    def done(self) -> bool:
+        return self.interaction.response.is_done()
+
+    async def defer(self) -> None:
+        """Acknowledge the click without a word, unless it was answered already (one request)."""
+        async with self._lock:
+            if not self._closed and not self.interaction.response.is_done():
+                with contextlib.suppress(discord.HTTPException):  # (expired: the answer says so)
+                    await self.interaction.response.defer()
+
+    async def edit(self, **kwargs: Any) -> None:
+        """Answer by editing the clicked message (the panel, or the board): the response itself
+        when it is not made yet, else an edit of the deferred response."""
+        kwargs.setdefault("allowed_mentions", NO_PINGS)
+        async with self._lock:
+            if self.interaction.response.is_done():
+                await self.interaction.edit_original_response(**kwargs)
+            else:
+                await self.interaction.response.edit_message(**kwargs)
+            self.answered = True
+
+    async def say(self, text: str) -> None:
+        """Answer with a line only the clicking player sees."""
+        async with self._lock:
+            if self.interaction.response.is_done():
+                await self.interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
+            else:
+                await self.interaction.response.send_message(clip(text), ephemeral=True,
+                                                              allowed_mentions=NO_PINGS)
+            self.answered = True
