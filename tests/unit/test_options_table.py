@@ -5,6 +5,7 @@ show the same table."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, ClassVar, cast
 
@@ -26,6 +27,7 @@ from rules.engine import (
 from rules.search import HINTS, SEATS, STRENGTH, STRENGTH_OPTION, TABLE_OPTIONS, seat_strength
 from tests.support.duel import DuelEngine
 
+REPO = Path(__file__).resolve().parents[2]
 TABLED = ("hegemony_of_faith", "alternate_histories", "duel")
 """The engines whose options are declared as a table."""
 
@@ -296,6 +298,13 @@ def test_rules_lists_each_option_of_the_table_and_hints(engine: Engine[Any]) -> 
     field = next(f for f in rules_embed(engine, 0).fields if f.name and f.name.startswith("Options"))
     assert field.value is not None
     assert all(f"`{o.key}`" in field.value for o in (*engine.options, HINTS))
+
+
+@pytest.mark.parametrize("engine", [p for p in engines() if p.id != "duel"])  # (its rules: its module)
+def test_the_rules_page_names_every_option_of_the_table(engine: Engine[Any]) -> None:
+    page = (REPO / engine.rules_page).read_text(encoding="utf-8")
+    missing = [o.key for o in engine.options if f"`{o.key}" not in page and f"{o.key}=" not in page]
+    assert not missing, f"{engine.rules_page} does not name {', '.join(missing)}"
 
 
 def test_play_suggests_the_options_not_given_yet_with_their_default() -> None:
