@@ -36,6 +36,14 @@ ACK_WITHIN = 0.25
 well within Discord's 3 s, and within the acknowledgement budget measured by
 ``bench/interaction_ack.py``."""
 
+BUSY = 3
+"""Clicks being answered at once above which every one of them is deferred at once: when many
+players act at the same moment, the work of all of them shares one event loop, so a click left
+waiting for its own work (or its timer) would be acknowledged late."""
+
+_live: set[Answer] = set()
+"""The answers being worked on (see :data:`BUSY`)."""
+
 BOARD_ANSWER: contextvars.ContextVar[Answer | None] = contextvars.ContextVar("board_answer", default=None)
 """The answer of the click being handled, when that click was made on a game's board message and
 its answer is that board (see the module's documentation)."""
@@ -57,23 +65,36 @@ class Answer:
         self.within = ACK_WITHIN if within is None else within
         self._lock = asyncio.Lock()
         self._closed = False
-        self._timer: asyncio.Task[None] | None = None
+        self._hurried = False
+        """Deferred at once, the bot being busy (:data:`BUSY`)."""
+        self._tasks: list[asyncio.Task[None]] = []
+        """Its deferral: the timer, or the one started when the bot became busy."""
         self._token: contextvars.Token[Answer | None] | None = None
         self.answered = False
         """Whether an answer (not only a deferral) was made."""
 
     async def __aenter__(self) -> Answer:
-        self._timer = asyncio.create_task(self._defer_later())
         if self.board is not None:
             self._token = BOARD_ANSWER.set(self)
+        _live.add(self)
+        if len(_live) > BUSY:  # busy: every click being worked on is acknowledged now
+            for other in [a for a in _live if a is not self and not a._hurried]:
+                other._hurried = True
+                other._tasks.append(asyncio.create_task(other.defer()))
+            self._hurried = True
+            await self.defer()
+        else:
+            self._tasks.append(asyncio.create_task(self._defer_later()))
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        _live.discard(self)
         if self._token is not None:
             BOARD_ANSWER.reset(self._token)
             self._token = None
-        if self._timer is not None and not self._lock.locked():
-            self._timer.cancel()  # (still waiting: nothing was sent by it)
+        if not self._lock.locked():
+            for task in self._tasks:
+                task.cancel()  # (still waiting: nothing was sent by it)
         async with self._lock:  # (a deferral being sent finishes first)
             self._closed = True
 
