@@ -241,6 +241,31 @@ class Event:
                 "kind": self.kind, "data": self.data}
 
 
+class Story(Generic[S]):
+    """One ``apply`` (or ``setup``) call as it happens: the state being changed and the events it
+    tells, in order — the one way an engine emits events. ``say`` tells everyone, ``tell`` the
+    given seats only; an engine whose state keeps a log of its own (Hegemony of Faith's last
+    lines) extends ``say`` to keep it, and nothing else."""
+
+    def __init__(self, s: S) -> None:
+        self.s = s
+        self.events: list[Event] = []
+
+    def say(self, text: str, *, kind: str = "log", data: JSON | None = None) -> None:
+        """A public line."""
+        self.events.append(Event(text, None, kind, data if data is not None else {}))
+
+    def tell(self, seats: int | Sequence[int], text: str, *, kind: str = "log",
+             data: JSON | None = None) -> None:
+        """A line for these seats' eyes only (one seat, or several)."""
+        to = (seats,) if isinstance(seats, int) else tuple(seats)
+        self.events.append(Event(text, to, kind, data if data is not None else {}))
+
+    def add(self, events: Sequence[Event]) -> None:
+        """Events told by a part of the rules that returns them (kept in order after these)."""
+        self.events.extend(events)
+
+
 @dataclass(frozen=True)
 class Result:
     """How a finished game ended."""
