@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..engine import Event, seat_name
+from ..engine import Story, seat_name
 from ..text import count
 from .combat import CARD_LOSS_ORDER, home_losses
 from .content import KINDS, ActionKind, card_name, kind_of
@@ -41,9 +41,11 @@ class Mods:
     sacrifice_malus: int = 0
 
 
-def draw(s: CultWarsState, seat: int, n: int, events: list[Event], why: str) -> int:
+def draw(story: Story[CultWarsState], seat: int, n: int, why: str) -> int:
     """Draw ``n`` cards for ``seat`` from the top of the deck, reshuffling the discard pile when
-    the deck runs out. Returns how many were drawn (fewer if both piles are empty)."""
+    the deck runs out; the cards are told to ``seat`` only, their number to everyone. Returns how
+    many were drawn (fewer if both piles are empty)."""
+    s = story.s
     got: list[str] = []
     for _ in range(n):
         if not s.deck and s.discard:
@@ -51,19 +53,19 @@ def draw(s: CultWarsState, seat: int, n: int, events: list[Event], why: str) -> 
             s.discard = []
             s.rng.shuffle(s.deck)
             s.reshuffles += 1
-            events.append(Event(
+            story.say(
                 f"The action deck ran out: the {len(s.deck)} discarded cards are shuffled into a new deck.",
-                kind="reshuffle"))
+                kind="reshuffle")
         if not s.deck:
-            events.append(Event(f"No action card is left to draw for {seat_name(seat)}.", kind="draw"))
+            story.say(f"No action card is left to draw for {seat_name(seat)}.", kind="draw")
             break
         cid = s.deck.pop(0)
         s.cults[seat].hand.append(cid)
         got.append(cid)
     if got:
         names = ", ".join(card_name(c) for c in got)
-        events.append(Event(f"You draw {names} ({why}).", to=(seat,), kind="draw"))
-        events.append(Event(f"{seat_name(seat)} draws {count(len(got), 'action card')} ({why}).", kind="draw"))
+        story.tell(seat, f"You draw {names} ({why}).", kind="draw")
+        story.say(f"{seat_name(seat)} draws {count(len(got), 'action card')} ({why}).", kind="draw")
     return len(got)
 
 
@@ -87,15 +89,20 @@ def losses_text(loss: dict[str, int]) -> str:
 
 @dataclass
 class CardPlay:
-    """One played action card taking effect: the state and turn being changed, the card's kind,
-    the seat that played it and its target (None: the player's own cult)."""
+    """One played action card taking effect: the story of the resolution (the state being
+    changed and its events), the turn, the card's kind, the seat that played it and its target
+    (None: the player's own cult)."""
 
-    s: CultWarsState
+    story: Story[CultWarsState]
     t: Turn
     kind: ActionKind
     seat: int
     target: int | None
-    events: list[Event]
+
+    @property
+    def s(self) -> CultWarsState:
+        """The state being changed."""
+        return self.story.s
 
     @property
     def who(self) -> str:
@@ -182,14 +189,13 @@ def _steal_card(p: CardPlay) -> str:
         s.cults[p.seat].hand.append(cid)
         taken.append(cid)
     names = ", ".join(card_name(c) for c in taken)
-    p.events.append(Event(f"Your {p.kind.name} took {names} from {seat_name(tgt)}.", to=(p.seat,),
-                          kind="actions"))
-    p.events.append(Event(f"{p.card} took your {names}.", to=(tgt,), kind="actions"))
+    p.story.tell(p.seat, f"Your {p.kind.name} took {names} from {seat_name(tgt)}.", kind="actions")
+    p.story.tell(tgt, f"{p.card} took your {names}.", kind="actions")
     return f"{p.card} takes an action card from {seat_name(tgt)}'s hand."
 
 
 def _draw_cards(p: CardPlay) -> str:
-    got = draw(p.s, p.seat, p.kind.amount, p.events, p.kind.name)
+    got = draw(p.story, p.seat, p.kind.amount, p.kind.name)
     return f"{p.card}: {count(got, 'card')} drawn."
 
 

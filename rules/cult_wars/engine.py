@@ -60,6 +60,7 @@ from ..engine import (
     Prompt,
     Result,
     Rng,
+    Story,
     seat_name,
     shown,
 )
@@ -316,26 +317,25 @@ class CultWarsEngine(Engine[CultWarsState]):
                                 f"step; choose your target with {TARGET_USAGE} (the orders follow once "
                                 "every target is revealed).")
         target = parse_target(action, seat=seat, players=s0.players)
-        s = self.clone(s0)
+        story = Story(self.clone(s0))
+        s = story.s
         s.targets[seat] = target
-        events = [
-            Event(f"Your insignia for turn {s.turn}: target {seat_name(target)}.", to=(seat,), kind="orders"),
-            Event(f"{seat_name(seat)} has chosen their insignia for turn {s.turn}.", kind="submitted"),
-        ]
+        story.tell(seat, f"Your insignia for turn {s.turn}: target {seat_name(target)}.", kind="orders")
+        story.say(f"{seat_name(seat)} has chosen their insignia for turn {s.turn}.", kind="submitted")
         if len(s.targets) == s.players:
             s.phase = "orders"
             pairs = "; ".join(f"{seat_name(k)} → {seat_name(t)}" for k, t in sorted(s.targets.items()))
-            events.append(Event(
-                f"Turn {s.turn}: the insignia are revealed: {pairs}. Now every cult lays its cards.",
-                kind="insignia", data={"targets": [[k, t] for k, t in sorted(s.targets.items())]}))
-        return s, events
+            story.say(f"Turn {s.turn}: the insignia are revealed: {pairs}. Now every cult lays its cards.",
+                      kind="insignia", data={"targets": [[k, t] for k, t in sorted(s.targets.items())]})
+        return s, story.events
 
     def _play_split(self, s0: CultWarsState, seat: int,
                     action: Action) -> tuple[CultWarsState, list[Event]]:
         # ``apply`` has checked the action is exactly one of the prompt's choices
         losses = {int(k): int(n) for k, n in action["losses"]}
-        s = self.clone(s0)
-        return s, answer_split(s, seat, losses)
+        story = Story(self.clone(s0))
+        answer_split(story, seat, losses)
+        return story.s, story.events
 
     def _play_orders(self, s0: CultWarsState, seat: int,
                      action: Action) -> tuple[CultWarsState, list[Event]]:
@@ -359,22 +359,21 @@ class CultWarsEngine(Engine[CultWarsState]):
                 raise IllegalAction(f"those are already {seat_name(seat)}'s orders for turn {s0.turn}; "
                                     "nothing was changed.")
             check_face_up_kept(old, orders)
-        s = self.clone(s0)
+        story = Story(self.clone(s0))
+        s = story.s
         s.orders[seat] = orders
-        events: list[Event] = [
-            Event(f"Your orders for turn {s.turn}: {describe(orders, cult.followers, split_after=two_step)}",
-                  to=(seat,), kind="orders"),
-            Event(f"{seat_name(seat)} has {'changed their' if old else 'sent their'} orders for turn {s.turn}.",
-                  kind="submitted"),
-        ]
+        story.tell(seat, f"Your orders for turn {s.turn}: {describe(orders, cult.followers, split_after=two_step)}",
+                   kind="orders")
+        story.say(f"{seat_name(seat)} has {'changed their' if old else 'sent their'} orders for turn {s.turn}.",
+                  kind="submitted")
         new_decl = declaration(orders)
         old_decl = declaration(old) if old else {}
         if new_decl != old_decl and new_decl:
-            events.append(Event(f"{seat_name(seat)} lays face up: {declaration_text(new_decl)}.",
-                                kind="face_up", data={"seat": seat, "face_up": new_decl}))
+            story.say(f"{seat_name(seat)} lays face up: {declaration_text(new_decl)}.",
+                      kind="face_up", data={"seat": seat, "face_up": new_decl})
         if len(s.orders) == s.players:
-            events.extend(resolve_turn(s))
-        return s, events
+            resolve_turn(story)
+        return s, story.events
 
     # ------------------------------------------------------------------ views
     def view(self, state: CultWarsState, seat: int | None) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The reveal and its resolution (rulebook "Turn", steps 3–8).
 
 Called once every cult has submitted its orders. Works on a copy of the state that the engine
-owns, mutating it in place, and returns the public and private events that tell the story of
-each step: reveal, action cards (each through its effect's entry in
+owns (the ``Story``'s state), mutating it in place, and tells the public and private events of
+each step through that story: reveal, action cards (each through its effect's entry in
 :data:`rules.cult_wars.effects.EFFECTS`), combat, sacrifices, breeding, clean-up.
 
 With the ``"two_step"`` table option a defence that wins against two or more attackers lets the
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, cast
 
-from ..engine import Event, seat_name
+from ..engine import Story, seat_name
 from ..text import count, listing
 from .combat import home_losses, needs_split, share_attacker_losses, split_sacrifice_vp
 from .content import SLOTS, card_name, kind_of
@@ -99,10 +99,10 @@ class Turn:
         )
 
 
-def resolve_turn(s: CultWarsState) -> list[Event]:
+def resolve_turn(story: Story[CultWarsState]) -> None:
     """Reveal every cult's orders and resolve the turn; advance to the next turn or the end, or
     pause for the defenders' splits (``"two_step"`` only)."""
-    events: list[Event] = []
+    s = story.s
     n = s.players
     t = Turn(
         orders=dict(s.orders),
@@ -112,7 +112,7 @@ def resolve_turn(s: CultWarsState) -> list[Event]:
         before=[(c.followers, c.vp) for c in s.cults],
     )
     # Step 3: everything is turned face up; played action cards leave the hands.
-    events.append(Event(f"Turn {s.turn}: all orders are revealed.", kind="reveal"))
+    story.say(f"Turn {s.turn}: all orders are revealed.", kind="reveal")
     for k in range(n):
         o = t.orders[k]
         cult = s.cults[k]
@@ -124,19 +124,18 @@ def resolve_turn(s: CultWarsState) -> list[Event]:
             t.in_play.append((k, pl))
         slots = ", ".join(slot_text(slot, o.slots[slot]) for slot in SLOTS)
         cards = ", ".join(play_text(pl) for pl in o.plays) or "no action cards"
-        events.append(Event(
+        story.say(
             f"{seat_name(k)} ({count(cult.followers, 'follower')}) targets {seat_name(o.target)}: {slots}, idle {b['idle']}; "
-            f"plays {cards}.", kind="reveal"))
+            f"plays {cards}.", kind="reveal")
     t.assigned = {k: t.board[k]["sacrifice"] for k in range(n)}
 
-    _resolve_action_cards(s, t, events)
-    _resolve_combat(s, t, events, ask=s.insignia == "two_step")
+    _resolve_action_cards(story, t)
+    _resolve_combat(story, t, ask=s.insignia == "two_step")
     if t.splits:
         s.phase = "split"
         s.resolution = t.to_json()
-        return events
-    _finish(s, t, events)
-    return events
+        return
+    _finish(story, t)
 
 
 def pending(s: CultWarsState) -> Turn | None:
@@ -146,32 +145,32 @@ def pending(s: CultWarsState) -> Turn | None:
     return Turn.from_json(s.resolution, s.orders)
 
 
-def answer_split(s: CultWarsState, defender: int, losses: dict[int, int]) -> list[Event]:
+def answer_split(story: Story[CultWarsState], defender: int, losses: dict[int, int]) -> None:
     """Apply ``defender``'s split of its combat (already checked against the possible splits);
     once no split is awaited any more, resume the resolution at step 6."""
+    s = story.s
     t = pending(s)
     assert t is not None
     sp = next(x for x in t.splits if x.defender == defender)
     t.splits.remove(sp)
-    events: list[Event] = []
     _apply_attacker_losses(t, sp.combat, losses, chosen=True)
     text = (f"Combat at {seat_name(defender)}: {seat_name(defender)} shares out {_losses(sp.loss)}: "
             f"{_share_text(losses)}.")
-    events.append(Event(text, kind="combat"))
+    story.say(text, kind="combat")
     t.lines.append(text)
     if t.splits:
         s.resolution = t.to_json()
-        return events
+        return
     s.resolution = None
-    _finish(s, t, events)
-    return events
+    _finish(story, t)
 
 
-def _finish(s: CultWarsState, t: Turn, events: list[Event]) -> None:
+def _finish(story: Story[CultWarsState], t: Turn) -> None:
     """Steps 6–8 and the end of the turn."""
+    s = story.s
     n = s.players
-    drawn = _resolve_sacrifices(s, t, events, t.assigned)
-    born = _resolve_breeding(s, t, events)
+    drawn = _resolve_sacrifices(story, t, t.assigned)
+    born = _resolve_breeding(story, t)
 
     # Step 8: played cards are discarded and their effects end.
     for _k, pl in t.in_play:
@@ -183,12 +182,12 @@ def _finish(s: CultWarsState, t: Turn, events: list[Event]) -> None:
     s.history.append({"turn": s.turn, "followers": [c.followers for c in s.cults],
                       "vp": [c.vp for c in s.cults]})
     standing = "; ".join(f"{seat_name(k)} {count(c.followers, 'follower')}, {c.vp} VP" for k, c in enumerate(s.cults))
-    events.append(Event(f"End of turn {s.turn}: {standing}.", kind="turn_end"))
+    story.say(f"End of turn {s.turn}: {standing}.", kind="turn_end")
     s.orders = {}
     s.targets = {}
     if s.turn >= TURNS:
         s.phase = "over"
-        events.append(Event(f"The game ends after turn {TURNS}.", kind="end"))
+        story.say(f"The game ends after turn {TURNS}.", kind="end")
     else:
         s.turn += 1
         s.phase = "targets" if s.insignia == "two_step" else "orders"
@@ -231,9 +230,9 @@ def _apply_attacker_losses(t: Turn, index: int, share: dict[int, int], *, chosen
 
 # ----------------------------------------------------------------------------- step 4
 
-def _resolve_action_cards(s: CultWarsState, t: Turn, events: list[Event]) -> None:
+def _resolve_action_cards(story: Story[CultWarsState], t: Turn) -> None:
     if not t.in_play:
-        events.append(Event("Action cards: none were played.", kind="actions"))
+        story.say("Action cards: none were played.", kind="actions")
         return
     ordered = sorted(
         ((kind_of(pl.card), k, i, pl) for i, (k, pl) in enumerate(t.in_play)),
@@ -241,18 +240,19 @@ def _resolve_action_cards(s: CultWarsState, t: Turn, events: list[Event]) -> Non
     for kind, k, _i, pl in ordered:
         if pl.card in t.cancelled:
             continue
-        text = apply(CardPlay(s, t, kind, k, pl.target, events))
+        text = apply(CardPlay(story, t, kind, k, pl.target))
         if text:
-            events.append(Event(text, kind="actions"))
+            story.say(text, kind="actions")
             t.lines.append(text)
 
 
 # ----------------------------------------------------------------------------- step 5
 
-def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event], *, ask: bool) -> None:
+def _resolve_combat(story: Story[CultWarsState], t: Turn, *, ask: bool) -> None:
     """Step 5 at every targeted cult. With ``ask``, a winning defence with a real choice of split
     is left for its defender (a :class:`Split` in ``t.splits``); otherwise the defender's
     ``loss_order`` from its orders shares the losses out."""
+    s = story.s
     fought = False
     for d in range(s.players):
         attackers = {k: t.board[k]["attack"] for k in range(s.players)
@@ -311,17 +311,17 @@ def _resolve_combat(s: CultWarsState, t: Turn, events: list[Event], *, ask: bool
             rec["outcome"] = "attack"
             rec["defender_losses"] = loss
             rec["vp"] = [[k, n] for k, n in sorted(vp.items())]
-        events.append(Event(text, kind="combat"))
+        story.say(text, kind="combat")
         t.lines.append(text)
         t.combats.append(cast(CombatView, rec))  # its outcome is set by now
     if not fought:
-        events.append(Event("Combat: nobody attacked.", kind="combat"))
+        story.say("Combat: nobody attacked.", kind="combat")
 
 
 # ----------------------------------------------------------------------------- steps 6–7
 
-def _resolve_sacrifices(s: CultWarsState, t: Turn, events: list[Event],
-                        assigned: dict[int, int]) -> dict[int, int]:
+def _resolve_sacrifices(story: Story[CultWarsState], t: Turn, assigned: dict[int, int]) -> dict[int, int]:
+    s = story.s
     drawn = {k: 0 for k in range(s.players)}
     kept = {k: t.board[k]["sacrifice"] for k in range(s.players)}
     lines: list[str] = []
@@ -347,25 +347,26 @@ def _resolve_sacrifices(s: CultWarsState, t: Turn, events: list[Event],
         text = "Sacrifices: " + "; ".join(lines) + "."
     else:
         text = "Sacrifices: nobody sacrificed."
-    events.append(Event(text, kind="sacrifice"))
+    story.say(text, kind="sacrifice")
     t.lines.append(text)
     for k in range(s.players):
         if kept[k] > 0:
-            drawn[k] += draw(s, k, 1, events, "sacrifice")
+            drawn[k] += draw(story, k, 1, "sacrifice")
     top = max(kept.values())
     leaders = [k for k in range(s.players) if kept[k] == top]
     if top > 0 and len(leaders) == 1:
-        events.append(Event(f"{seat_name(leaders[0])} made the largest sacrifice ({top}) and draws an extra card.",
-                            kind="sacrifice"))
-        drawn[leaders[0]] += draw(s, leaders[0], 1, events, "largest sacrifice")
+        story.say(f"{seat_name(leaders[0])} made the largest sacrifice ({top}) and draws an extra card.",
+                  kind="sacrifice")
+        drawn[leaders[0]] += draw(story, leaders[0], 1, "largest sacrifice")
     elif top > 0:
-        events.append(Event(
+        story.say(
             f"{', '.join(seat_name(k) for k in leaders)} tie for the largest sacrifice ({top}): no extra card.",
-            kind="sacrifice"))
+            kind="sacrifice")
     return drawn
 
 
-def _resolve_breeding(s: CultWarsState, t: Turn, events: list[Event]) -> dict[int, int]:
+def _resolve_breeding(story: Story[CultWarsState], t: Turn) -> dict[int, int]:
+    s = story.s
     born = {k: 0 for k in range(s.players)}
     lines: list[str] = []
     for k in range(s.players):
@@ -378,7 +379,7 @@ def _resolve_breeding(s: CultWarsState, t: Turn, events: list[Event]) -> dict[in
         extra = f" ({n} + {bonus} {names_with('breed_bonus')})" if bonus else ""
         lines.append(f"{seat_name(k)} +{count(born[k], 'follower')}{extra}")
     text = ("Breeding: " + "; ".join(lines) + ".") if lines else "Breeding: nobody bred."
-    events.append(Event(text, kind="breed"))
+    story.say(text, kind="breed")
     t.lines.append(text)
     return born
 

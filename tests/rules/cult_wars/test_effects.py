@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from rules.cult_wars import effects
 from rules.cult_wars.content import KINDS, ActionKind
 from rules.cult_wars.effects import EFFECTS, CardPlay, Mods, Plan
 from rules.cult_wars.resolve import Turn
+from rules.engine import Story
 
 from .helpers import make
 
@@ -67,7 +69,7 @@ def test_a_new_card_is_data_only() -> None:
     board = {0: {"attack": 0, "defend": 2, "sacrifice": 1, "breed": 1, "idle": 6},
              1: {"attack": 0, "defend": 2, "sacrifice": 1, "breed": 1, "idle": 6}}
     t = Turn(orders={}, board=board, mods={0: Mods(), 1: Mods()}, in_play=[])
-    line = effects.apply(CardPlay(s, t, plague, 0, 1, []))
+    line = effects.apply(CardPlay(Story(s), t, plague, 0, 1))
     assert line == "P1's Great Plague kills 3 of P2's followers (1 sacrificial, 1 breeder, 1 defender)."
     assert board[1] == {"attack": 0, "defend": 1, "sacrifice": 0, "breed": 0, "idle": 6}
 
@@ -93,7 +95,7 @@ PLAN = Plan(attack=0, sacrifice=0, breed=0, threat=0.0, turn=2, last_turn=False,
     ("kill_followers", {}, True, True),
 ])
 def test_the_computer_player_plays_a_card_when_its_effect_fits_the_orders(
-        effect: str, change: dict[str, object], before: bool, after: bool) -> None:
+        effect: str, change: dict[str, Any], before: bool, after: bool) -> None:
     assert EFFECTS[effect].wanted(PLAN) is before
     assert EFFECTS[effect].wanted(dataclasses.replace(PLAN, **change)) is after
 
