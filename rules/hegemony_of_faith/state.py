@@ -14,7 +14,7 @@ import re
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
-from rules.engine import Event, Rng
+from rules.engine import JSON, Rng, Story
 
 from .frames import Frame
 from .views import IntelView
@@ -177,19 +177,12 @@ def state_from_json(d: dict[str, Any]) -> State:
     return State(rng=Rng.from_json(d["rng"]), **_copied(d))
 
 
-class Ctx:
-    """A state being changed by one ``apply`` call plus the events it produced."""
+class Ctx(Story[State]):
+    """One ``apply`` call (the engine's :class:`~rules.engine.Story`) whose public lines are also
+    kept as the state's last log lines."""
 
-    def __init__(self, s: State) -> None:
-        self.s = s
-        self.events: list[Event] = []
-
-    def say(self, text: str, kind: str = "log") -> None:
-        self.events.append(Event(text, kind=kind))
+    def say(self, text: str, *, kind: str = "log", data: JSON | None = None) -> None:
+        super().say(text, kind=kind, data=data)
         self.s.log.append(text)
         if len(self.s.log) > 12:
             del self.s.log[: len(self.s.log) - 12]
-
-    def tell(self, seat: int, text: str, kind: str = "log") -> None:
-        self.events.append(Event(text, to=(seat,), kind=kind))
-
