@@ -10,10 +10,9 @@ governance's trait, Blitz Orders' rally and the global era's effects.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Event, seat_name
+from ..engine import Story, seat_name
 from ..text import count
 from .content import CARDS, GOVERNANCES, NATIONS, Card
 from .state import ACADEMIC, LEGACY_RULES, Perm, State
@@ -25,16 +24,9 @@ RESHUFFLE_BURN = 5
 NUCLEAR_BURN = 3
 
 
-@dataclass
-class Ctx:
-    """One ``play`` call: the state being changed and the events it produces."""
-
-    s: State
-    events: list[Event] = field(default_factory=list)
-
-    def say(self, text: str, to: tuple[int, ...] | None = None, kind: str = "log",
-            data: dict[str, Any] | None = None) -> None:
-        self.events.append(Event(text, to, kind, data or {}))
+class Ctx(Story[State]):
+    """One ``play`` call: the state being changed and the events it tells (the engine's
+    :class:`~rules.engine.Story`)."""
 
 
 def name_of(card: str) -> str:
@@ -78,7 +70,7 @@ def draw(ctx: Ctx, seat: int, n: int) -> list[str]:
     ctx.s.sides[seat].hand.extend(cards)
     if cards:
         ctx.say(f"{seat_name(seat)} draws {count(len(cards), 'card')}.")
-        ctx.say("You draw " + ", ".join(name_of(c) for c in cards) + ".", to=(seat,))
+        ctx.tell(seat, "You draw " + ", ".join(name_of(c) for c in cards) + ".")
     return cards
 
 
@@ -289,7 +281,7 @@ def destroy(ctx: Ctx, p: Perm, why: str = "") -> None:
         ctx.say(f"{seat_name(p.owner)}'s {told} is destroyed{why}; a Field Hospital puts it at "
                 "the bottom of the deck.")
         if p.face_down:
-            ctx.say(f"Your face-down {shown_name} goes to the bottom of your deck.", to=(p.owner,))
+            ctx.tell(p.owner, f"Your face-down {shown_name} goes to the bottom of your deck.")
         return
     s.sides[p.owner].graveyard.append(p.card)
     ctx.say(f"{seat_name(p.owner)}'s {shown_name} is destroyed{why}.")

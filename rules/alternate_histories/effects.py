@@ -90,7 +90,7 @@ def place_face_down(ctx: Ctx, seat: int, cards: list[str], make: str, power: int
     if cards:
         ctx.say(f"{seat_name(seat)} places {count(len(cards), 'card')} from "
                 f"the {where} face down as {what}.")
-        ctx.say("Face down: " + ", ".join(board.name_of(c) for c in cards) + ".", to=(seat,))
+        ctx.tell(seat, "Face down: " + ", ".join(board.name_of(c) for c in cards) + ".")
 
 
 def _tokenize_deck(ctx: Ctx, seat: int, ab: Ability, card: str) -> None:

@@ -773,8 +773,8 @@ def _answer_frame(ctx: Ctx, f: Frame, action: Action, checked: dict[str, Any]) -
         s.known[seat] = list(checked["cards"]) + s.known[seat][n:]
         ctx.say(f"{seat_name(seat)} looks at the top {n} cards of {seat_name(of)}'s deck and puts "
                 "them back in a new order.", kind="reorder", data={"seat": seat, "of": of, "n": n})
-        ctx.say("Top of the deck now: " + ", ".join(CARDS[c].name for c in checked["cards"]) + ".",
-                to=(seat,))
+        ctx.tell(seat, "Top of the deck now: "
+                 + ", ".join(CARDS[c].name for c in checked["cards"]) + ".")
     elif f["k"] == "burn":
         _reshuffle(ctx, seat, checked["cards"])
         if s.rules == LEGACY_RULES:
