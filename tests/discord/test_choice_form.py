@@ -21,30 +21,13 @@ from bot.session import OpenPrompt
 from rules.engine import Choice, Prompt
 from tests.discord.helpers import (
     choose_label,
-    find_by_prefix,
     form_answer,
     form_text,
     modal_choices,
     reply_text,
     simultaneously,
 )
-
-
-async def open_duel(env: simcord.Env) -> tuple[Any, Any, Any]:
-    """A started duel between alice and bob: its thread, alice, bob."""
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    await alice.slash(channel, "play", game="duel", options="fast=no")
-    lobby = channel.last_message
-    await bob.click(lobby, label="Join")
-    await alice.click(lobby, label="Start")
-    return channel.threads[0], alice, bob
-
-
-def board(thread: Any) -> discord.Message:
-    return find_by_prefix(thread.history(), "herald:act:")
+from tests.discord.test_thread_log import board, open_duel
 
 
 def requests_since(env: simcord.Env, start: int) -> list[tuple[str, str]]:
