@@ -55,6 +55,7 @@ from rules.engine import (
     Prompt,
     Result,
     Rng,
+    Story,
     fields,
     seat_name,
     shown,
@@ -351,36 +352,36 @@ class FlickOfFaith(Engine[FlickState]):
         # "god", "vote", "anubis", "build" and "reuse" are enumerated: ``apply`` has checked the
         # choice; the two flick kinds are free-form and checked here
         s = self.clone(state)
-        ev: list[Event] = []
+        story = Story(s)
         kind = prompt.kind
         if kind == "god":
-            self._pick_god(s, seat, action["god"], ev)
+            self._pick_god(story, seat, action["god"])
         elif kind == "contest_flick":
-            self._submit_contest(s, seat, action, ev)
+            self._submit_contest(story, seat, action)
         elif kind == "vote":
-            self._vote(s, seat, action["thumb"], ev)
+            self._vote(story, seat, action["thumb"])
         elif kind == "flick":
-            self._mission_flick(s, seat, action, ev)
+            self._mission_flick(story, seat, action)
         elif kind == powers.SECOND_CHANCE:
-            self._anubis(s, seat, bool(action["reflick"]), ev)
+            self._anubis(story, seat, bool(action["reflick"]))
         elif kind == "build":
             if action["type"] == "build_done":
                 fields(action, "stopping", {"type": str})
                 left = s.temples[seat]
-                ev.append(Event(f"{seat_name(seat)} chooses to build no more temples this turn "
-                                f"({count(left, 'temple')} left to build)." if left else
-                                f"{seat_name(seat)} builds no more temples: none is left to build."))
-                self._finish_turn(s, ev)
+                story.say(f"{seat_name(seat)} chooses to build no more temples this turn "
+                          f"({count(left, 'temple')} left to build)." if left else
+                          f"{seat_name(seat)} builds no more temples: none is left to build.")
+                self._finish_turn(story)
             elif action["type"] == "build":
-                self._build(s, seat, action, ev)
+                self._build(story, seat, action)
             else:
                 raise IllegalAction(f"{shown(action)} is not allowed now; send {BUILD_USAGE} or "
                                     '{"type": "build_done"}.')
         elif kind == "reuse":
-            self._reuse(s, seat, int(action["temple"]), ev)
+            self._reuse(story, seat, int(action["temple"]))
         else:  # pragma: no cover - prompts() only produces the kinds above
             raise IllegalAction(f"unexpected prompt {kind!r}.")
-        return s, ev
+        return s, story.events
 
     def undoable(self, before: FlickState, seat: int, action: Action, after: FlickState,
                  events: Sequence[Event]) -> str | None:
@@ -406,10 +407,11 @@ class FlickOfFaith(Engine[FlickState]):
         return "that kind of move is final in Flick of Faith"
 
     # ---------------------------------------------------------------------------- gods
-    def _pick_god(self, s: FlickState, seat: int, key: str, ev: list[Event]) -> None:
+    def _pick_god(self, story: Story[FlickState], seat: int, key: str) -> None:
+        s = story.s
         s.picks[str(seat)] = key
-        ev.append(Event(f"You chose {gods.name(key)}.", to=(seat,), kind=ECHO))
-        ev.append(Event(f"{seat_name(seat)} has chosen a god."))
+        story.tell(seat, f"You chose {gods.name(key)}.", kind=ECHO)
+        story.say(f"{seat_name(seat)} has chosen a god.")
         if len(s.picks) < s.players:
             return
         per = 6 if s.players == 3 else 5
@@ -420,23 +422,25 @@ class FlickOfFaith(Engine[FlickState]):
             s.pool[k] = {"prophet": per - 1, swap: 1} if swap is not None else {"prophet": per}
             s.supply[k] = dict(s.pool[k])
         s.picks = {}
-        ev.append(Event("The gods are revealed: " + ", ".join(
-            f"{seat_name(k)} is {gods.name(s.gods[k])}" for k in range(s.players)) + ".", kind="reveal"))
+        story.say("The gods are revealed: " + ", ".join(
+            f"{seat_name(k)} is {gods.name(s.gods[k])}" for k in range(s.players)) + ".", kind="reveal")
         s.phase = "setup_flick"
         s.flickers = list(range(s.players))
         s.flick_orders = {}
 
     # ------------------------------------------------------------------- contest flicks
-    def _submit_contest(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
+    def _submit_contest(self, story: Story[FlickState], seat: int, action: Action) -> None:
+        s = story.s
         angle, power, _ = _read_flick(action, "a secret flick", mission=False)
         s.flick_orders[str(seat)] = {"angle": angle, "power": power}
-        ev.append(Event(f"Your flick (angle {angle:g}, power {power:g}) is locked in.", to=(seat,)))
-        ev.append(Event(f"{seat_name(seat)} has flicked in secret."))
+        story.tell(seat, f"Your flick (angle {angle:g}, power {power:g}) is locked in.")
+        story.say(f"{seat_name(seat)} has flicked in secret.")
         if all(str(k) in s.flick_orders for k in s.flickers):
-            self._resolve_contest(s, ev)
+            self._resolve_contest(story)
 
-    def _resolve_contest(self, s: FlickState, ev: list[Event]) -> None:
+    def _resolve_contest(self, story: Story[FlickState]) -> None:
         """All submitted contest flicks slide together on a clear map; closest to the navel wins."""
+        s = story.s
         discs: list[DiscD] = []
         launches: dict[int, tuple[float, float]] = {}
         shown = []
@@ -464,9 +468,9 @@ class FlickOfFaith(Engine[FlickState]):
                 "launches": {str(k): list(v) for k, v in launches.items()},
                 "decel": physics.DECEL, "flicked": [d["id"] for d in discs]}
         what = "first-player" if s.phase == "setup_flick" else "tie-break"
-        ev.append(Event(f"The {what} flicks are revealed: " + "; ".join(shown) + ". Distances to the navel: " +
-                        ", ".join(f"{seat_name(k)} {'off the map' if math.isinf(v) else f'{v:.1f}'}" for k, v in sorted(dist.items())) + ".",
-                        kind="flick", data=data))
+        story.say(f"The {what} flicks are revealed: " + "; ".join(shown) + ". Distances to the navel: " +
+                  ", ".join(f"{seat_name(k)} {'off the map' if math.isinf(v) else f'{v:.1f}'}" for k, v in sorted(dist.items())) + ".",
+                  kind="flick", data=data)
         s.last_contest = {"kind": s.phase, "distances": {str(k): (None if math.isinf(v) else round(v, 4))
                                                           for k, v in dist.items()},
                           "final": {str(d["owner"]): list(out.positions[d["id"]]) if d["id"] in out.positions else None
@@ -474,22 +478,23 @@ class FlickOfFaith(Engine[FlickState]):
         s.flick_orders = {}
         if len(tied) > 1:
             s.flickers = tied
-            ev.append(Event("A tie: " + ", ".join(seat_name(k) for k in tied) + " flick again."))
+            story.say("A tie: " + ", ".join(seat_name(k) for k in tied) + " flick again.")
             return
         winner = tied[0]
         s.flickers = []
         if s.phase == "setup_flick":
             s.first_player = winner
-            ev.append(Event(f"{seat_name(winner)} is closest to the navel and takes the first player token."))
-            self._start_generation(s, ev)
+            story.say(f"{seat_name(winner)} is closest to the navel and takes the first player token.")
+            self._start_generation(story)
         else:
             s.winners = [winner]
             s.end_reason = f"tie-break flick won by {seat_name(winner)}"
             s.phase = "over"
-            ev.append(Event(f"{seat_name(winner)} wins the tie-break flick and the game!", kind="end"))
+            story.say(f"{seat_name(winner)} wins the tie-break flick and the game!", kind="end")
 
     # ---------------------------------------------------------------------------- council
-    def _start_generation(self, s: FlickState, ev: list[Event]) -> None:
+    def _start_generation(self, story: Story[FlickState]) -> None:
+        s = story.s
         s.generation += 1
         if len(s.law_deck) < 2:
             s.law_deck = [x.key for x in laws.LAWS if x.key not in s.laws]
@@ -498,13 +503,14 @@ class FlickOfFaith(Engine[FlickState]):
         s.votes = {}
         s.phase = "council"
         up, low = (laws.BY_KEY[k] for k in s.council)
-        ev.append(Event(f"Generation {s.generation} of {s.generations}. The Council draws {up.name} (upper) "
-                        f"and {low.name} (lower).", kind="council"))
+        story.say(f"Generation {s.generation} of {s.generations}. The Council draws {up.name} (upper) "
+                  f"and {low.name} (lower).", kind="council")
 
-    def _vote(self, s: FlickState, seat: int, thumb: str, ev: list[Event]) -> None:
+    def _vote(self, story: Story[FlickState], seat: int, thumb: str) -> None:
+        s = story.s
         s.votes[str(seat)] = thumb
-        ev.append(Event(f"You voted thumbs {thumb}.", to=(seat,), kind=ECHO))
-        ev.append(Event(f"{seat_name(seat)} has voted."))
+        story.tell(seat, f"You voted thumbs {thumb}.", kind=ECHO)
+        story.say(f"{seat_name(seat)} has voted.")
         if len(s.votes) < s.players:
             return
         ups = sum(1 for v in s.votes.values() if v == "up")
@@ -523,21 +529,23 @@ class FlickOfFaith(Engine[FlickState]):
             chosen, how = pair[0], "a tie, decided at random"
         s.last_council = {"upper": upper, "lower": lower, "chosen": chosen,
                           "votes": {k: v for k, v in sorted(s.votes.items())}}
-        ev.append(Event("Votes: " + ", ".join(f"{seat_name(int(k))} {'👍' if v == 'up' else '👎'}" for k, v in sorted(s.votes.items()))
-                        + f" — {how}: {laws.name(chosen)} enters the game.", kind="reveal"))
+        story.say("Votes: " + ", ".join(f"{seat_name(int(k))} {'👍' if v == 'up' else '👎'}" for k, v in sorted(s.votes.items()))
+                  + f" — {how}: {laws.name(chosen)} enters the game.", kind="reveal")
         s.votes = {}
         s.council = []
         s.laws.append(chosen)
-        self._law_enters(s, chosen, ev)
-        self._start_mission(s, ev)
+        self._law_enters(story, chosen)
+        self._start_mission(story)
 
-    def _law_enters(self, s: FlickState, key: str, ev: list[Event]) -> None:
+    def _law_enters(self, story: Story[FlickState], key: str) -> None:
+        s = story.s
         hook = laws.rule(key).enters
         if hook is not None:
-            hook(s, s.active if s.active is not None else 0, ev)
+            hook(story, s.active if s.active is not None else 0)
 
     # ---------------------------------------------------------------------------- mission
-    def _start_mission(self, s: FlickState, ev: list[Event]) -> None:
+    def _start_mission(self, story: Story[FlickState]) -> None:
+        s = story.s
         s.phase = "mission"
         for kind in laws.guardians(s.laws):  # (the King Ape) back on the navel
             s.discs = [d for d in s.discs if d["kind"] != kind]
@@ -551,13 +559,14 @@ class FlickOfFaith(Engine[FlickState]):
             start = next(k for k in base if s.vp[k] == low)
         s.order = [(start + step * i) % s.players for i in range(s.players)]
         s.turn_index = -1
-        ev.append(Event("Mission: turn order " + " → ".join(seat_name(k) for k in s.order) + "."))
-        self._next_turn(s, ev)
+        story.say("Mission: turn order " + " → ".join(seat_name(k) for k in s.order) + ".")
+        self._next_turn(story)
 
     def _has_flick(self, s: FlickState, seat: int) -> bool:
         return any(n > 0 for n in s.supply[seat].values())
 
-    def _next_turn(self, s: FlickState, ev: list[Event]) -> None:
+    def _next_turn(self, story: Story[FlickState]) -> None:
+        s = story.s
         for i in range(1, s.players + 1):
             idx = (s.turn_index + i) % s.players
             seat = s.order[idx]
@@ -571,7 +580,7 @@ class FlickOfFaith(Engine[FlickState]):
                 return
         s.active = None
         s.stage = ""
-        self._worship(s, ev)
+        self._worship(story)
 
     def _add_disc(self, s: FlickState, kind: str, owner: int | None, x: float, y: float) -> DiscD:
         d = {"id": s.next_id, "kind": kind, "owner": owner, "x": x, "y": y}
@@ -579,11 +588,12 @@ class FlickOfFaith(Engine[FlickState]):
         s.discs.append(d)
         return d
 
-    def _mission_flick(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
+    def _mission_flick(self, story: Story[FlickState], seat: int, action: Action) -> None:
         """A Mission flick, or leaving the disc in the corner: the pieces it places, the finger's
         wobble, the physics, what is told, and whether the disc is still in the corner."""
+        s = story.s
         if action["type"] == "leave":
-            self._leave(s, seat, action, ev)
+            self._leave(story, seat, action)
             return
         angle, power, got = _read_flick(action, "a flick", mission=True)
         hand: str | None = got.get("hand")
@@ -602,23 +612,24 @@ class FlickOfFaith(Engine[FlickState]):
         s.discs.extend(dict(d) for d in plan.placed)
         out = physics.simulate(plan.bodies, plan.launches, decel=plan.decel, track=[plan.flicked])
         s.turn["struck"] = s.turn.get("struck", []) + [i for i in out.struck.get(plan.flicked, []) if i > 0]
-        fallen = self._apply_outcome(s, out, ev)
+        fallen = self._apply_outcome(s, out)
         s.attempts += 1
-        self._tell_flick(s, seat, plan, out, before, pieces, hand, (angle, power, da, real_power), ev)
+        self._tell_flick(story, seat, plan, out, before, pieces, hand, (angle, power, da, real_power))
         if fallen:
-            ev.append(Event("Off the map: " + ", ".join(fallen) + "."))
+            story.say("Off the map: " + ", ".join(fallen) + ".")
         # the discs this flick put in the corner, or the one flicked again from it
         ids = [d["id"] for d in plan.placed] if pieces else list(s.in_corner)
-        self._still_in_corner(s, seat, ids, corner, ev)
+        self._still_in_corner(story, seat, ids, corner)
 
-    def _leave(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
+    def _leave(self, story: Story[FlickState], seat: int, action: Action) -> None:
         """The disc still in the corner is left where it lies."""
+        s = story.s
         fields(action, "leaving a disc", {"type": str})
         if not s.in_corner:
             raise IllegalAction("there is no disc in your corner to leave: send a flick: "
                                 f"{FLICK_USAGE}.")
-        ev.append(Event(f"{seat_name(seat)} leaves the disc where it lies in the corner."))
-        self._done_flicking(s, seat, ev)
+        story.say(f"{seat_name(seat)} leaves the disc where it lies in the corner.")
+        self._done_flicking(story, seat)
 
     @staticmethod
     def _check_hand(s: FlickState, seat: int, hand: str | None) -> None:
@@ -648,12 +659,13 @@ class FlickOfFaith(Engine[FlickState]):
                 s.supply[seat][k] -= 1
         return pieces
 
-    def _tell_flick(self, s: FlickState, seat: int, plan: flick.Plan, out: physics.Outcome,
+    def _tell_flick(self, story: Story[FlickState], seat: int, plan: flick.Plan, out: physics.Outcome,
                     before: list[DiscD], pieces: list[str], hand: str | None,
-                    wobble: tuple[float, float, float, float], ev: list[Event]) -> None:
+                    wobble: tuple[float, float, float, float]) -> None:
         """The flick as everyone sees it: ``last_flick`` and the flick's line with what an
         animation needs. ``wobble``: the angle and power aimed, the angle's wobble and the power
         that resulted."""
+        s = story.s
         angle, power, da, real_power = wobble
         vx, vy = plan.launches[plan.flicked]
         origin = next([b.x, b.y] for b in plan.bodies if b.id == plan.flicked)
@@ -674,13 +686,14 @@ class FlickOfFaith(Engine[FlickState]):
         hand_txt = f" with the Hand of God beyond {hand}" if hand else ""
         aimed = f"aimed at {round(angle)}°, power {number(round(power, 1))}"
         flew = f"the wobble sent it at {round(angle + da)}°, power {number(round(real_power, 1))}"
-        ev.append(Event(f"{seat_name(seat)} flicks {what}{hand_txt} ({aimed}; {flew}): {where}.",
-                        kind="flick", data=data))
+        story.say(f"{seat_name(seat)} flicks {what}{hand_txt} ({aimed}; {flew}): {where}.",
+                  kind="flick", data=data)
 
-    def _still_in_corner(self, s: FlickState, seat: int, ids: list[int], corner: int,
-                         ev: list[Event]) -> None:
+    def _still_in_corner(self, story: Story[FlickState], seat: int, ids: list[int],
+                         corner: int) -> None:
         """After a flick: a disc of ``ids`` still in the corner may be flicked again, up to the
         limit; otherwise the seat is done flicking."""
+        s = story.s
         on = {d["id"]: d for d in s.discs}
         still = [i for i in ids if i in on and geometry.in_corner(on[i]["x"], on[i]["y"], KINDS[on[i]["kind"]].radius, corner)]
         if still and s.attempts < flick.REFLICK_LIMIT:
@@ -688,13 +701,14 @@ class FlickOfFaith(Engine[FlickState]):
             s.stage = "flick"
             return
         if still:
-            ev.append(Event(f"{seat_name(seat)}'s disc is still in the corner after {s.attempts} "
-                            "flicks: it stays where it lies."))
-        self._done_flicking(s, seat, ev)
+            story.say(f"{seat_name(seat)}'s disc is still in the corner after {s.attempts} "
+                      "flicks: it stays where it lies.")
+        self._done_flicking(story, seat)
 
-    def _done_flicking(self, s: FlickState, seat: int, ev: list[Event]) -> None:
+    def _done_flicking(self, story: Story[FlickState], seat: int) -> None:
         """The active player has finished flicking (the disc left the corner, or they leave it
         there, or the re-flick limit is reached): Anubis's second chance, then building."""
+        s = story.s
         s.in_corner = []
         s.attempts = 0
         # Anubis: the first of his prophets to leave the map this turn may be flicked again
@@ -705,7 +719,7 @@ class FlickOfFaith(Engine[FlickState]):
                 s.turn["fallen_kind"] = mine[0]
                 s.stage = powers.SECOND_CHANCE
                 return
-        self._after_flicks(s, ev)
+        self._after_flicks(story)
 
     def _landing_text(self, s: FlickState, i: int) -> str:
         d = next((x for x in s.discs if x["id"] == i), None)
@@ -745,7 +759,7 @@ class FlickOfFaith(Engine[FlickState]):
             return "supply"
         return "gone"
 
-    def _apply_outcome(self, s: FlickState, out: physics.Outcome, ev: list[Event]) -> list[str]:
+    def _apply_outcome(self, s: FlickState, out: physics.Outcome) -> list[str]:
         """Write resting positions into the state; take fallen discs off the map."""
         fallen: list[str] = []
         keep: list[DiscD] = []
@@ -770,25 +784,28 @@ class FlickOfFaith(Engine[FlickState]):
         s.discs = sorted(keep, key=lambda d: d["id"])
         return fallen
 
-    def _anubis(self, s: FlickState, seat: int, again: bool, ev: list[Event]) -> None:
+    def _anubis(self, story: Story[FlickState], seat: int, again: bool) -> None:
+        s = story.s
         kind = s.turn.get("fallen_kind", "prophet")
         if again:
             s.reserve[seat] -= 1
             s.turn["extra"] = kind
             s.stage = "flick"
-            ev.append(Event(f"Anubis returns {seat_name(seat)}'s {kind} to the corner for another flick."))
+            story.say(f"Anubis returns {seat_name(seat)}'s {kind} to the corner for another flick.")
         else:
-            ev.append(Event(f"{seat_name(seat)} leaves the fallen {kind} in the reserve."))
-            self._after_flicks(s, ev)
+            story.say(f"{seat_name(seat)} leaves the fallen {kind} in the reserve.")
+            self._after_flicks(story)
 
-    def _after_flicks(self, s: FlickState, ev: list[Event]) -> None:
+    def _after_flicks(self, story: Story[FlickState]) -> None:
+        s = story.s
         if laws.builds_allowed(s.laws) and self._city_prophets(s, s.active if s.active is not None else 0):
             s.stage = "build"
             return
-        self._finish_turn(s, ev)
+        self._finish_turn(story)
 
     # ---------------------------------------------------------------------------- temples
-    def _build(self, s: FlickState, seat: int, action: Action, ev: list[Event]) -> None:
+    def _build(self, story: Story[FlickState], seat: int, action: Action) -> None:
+        s = story.s
         got = fields(action, "a temple", {"type": str, "x": float, "y": float}, {"prophet": int},
                      usage=BUILD_USAGE)
         x = _in_range(got["x"], "x", 0.0, board.SIZE, "a board coordinate")
@@ -812,17 +829,19 @@ class FlickOfFaith(Engine[FlickState]):
         s.reserve[seat] += 1
         if s.temples[seat] > 0:
             s.temples[seat] -= 1
-            self._place_temple(s, seat, x, y, None, ev)
+            self._place_temple(story, seat, x, y, None)
         else:
             s.turn["pending"] = {"x": x, "y": y}
             s.stage = "reuse"
 
-    def _reuse(self, s: FlickState, seat: int, temple: int, ev: list[Event]) -> None:
+    def _reuse(self, story: Story[FlickState], seat: int, temple: int) -> None:
+        s = story.s
         p = s.turn.pop("pending")
-        self._place_temple(s, seat, float(p["x"]), float(p["y"]), temple, ev)
+        self._place_temple(story, seat, float(p["x"]), float(p["y"]), temple)
 
-    def _place_temple(self, s: FlickState, seat: int, x: float, y: float, moved: int | None,
-                      ev: list[Event]) -> None:
+    def _place_temple(self, story: Story[FlickState], seat: int, x: float, y: float,
+                      moved: int | None) -> None:
+        s = story.s
         if moved is None:
             d = self._add_disc(s, "temple", seat, x, y)
         else:
@@ -833,23 +852,24 @@ class FlickOfFaith(Engine[FlickState]):
         if any(geometry.overlaps(x, y, r, o["x"], o["y"], KINDS[o["kind"]].radius) for o in s.discs if o is not d):
             # only when the island had no free ground left: the new temple shoves what is there
             out = physics.simulate(flick.bodies_of(s.discs, s.gods), {}, decel=laws.decel(s.laws), min_steps=60)
-            fallen = self._apply_outcome(s, out, ev)
+            fallen = self._apply_outcome(s, out)
             if fallen:
-                ev.append(Event("Pushed off the map by the new temple: " + ", ".join(fallen) + "."))
+                story.say("Pushed off the map by the new temple: " + ", ".join(fallen) + ".")
         island, _ = temples.nearest_island(x, y)
         verb = "moves a temple to" if moved is not None else "builds a temple on"
-        ev.append(Event(f"{seat_name(seat)} {verb} {temples.describe(island, x, y)}."))
+        story.say(f"{seat_name(seat)} {verb} {temples.describe(island, x, y)}.")
         for key in s.laws:
             vp = laws.rule(key).temple_vp
             if vp:
                 s.vp[seat] += vp
-                ev.append(Event(f"{laws.name(key)}: {seat_name(seat)} gains {vp} VP."))
+                story.say(f"{laws.name(key)}: {seat_name(seat)} gains {vp} VP.")
         s.stage = "build" if self._city_prophets(s, seat) else ""
         if not s.stage:
-            self._finish_turn(s, ev)
+            self._finish_turn(story)
 
     # ------------------------------------------------------------------------ end of turn
-    def _finish_turn(self, s: FlickState, ev: list[Event]) -> None:
+    def _finish_turn(self, story: Story[FlickState]) -> None:
+        s = story.s
         seat = s.active if s.active is not None else 0
         # b) the navel scores
         scored = [d for d in s.discs if d["kind"] in PROPHET_KINDS and d["owner"] is not None
@@ -859,26 +879,27 @@ class FlickOfFaith(Engine[FlickState]):
             s.discs.remove(d)
             s.reserve[d["owner"]] += 1
             s.vp[d["owner"]] += values[d["id"]]
-            ev.append(Event(f"Navel: {seat_name(d['owner'])}'s {d['kind']} scores {values[d['id']]} VP.", kind="score"))
+            story.say(f"Navel: {seat_name(d['owner'])}'s {d['kind']} scores {values[d['id']]} VP.", kind="score")
         # d) temples outside every island go home
         for d in [t for t in s.discs if t["kind"] == "temple"]:
             if geometry.island_at(d["x"], d["y"], KINDS["temple"].radius) is None:
                 s.discs.remove(d)
                 s.temples[d["owner"]] += 1
-                ev.append(Event(f"{seat_name(d['owner'])}'s temple was pushed into the sea and returns to supply."))
+                story.say(f"{seat_name(d['owner'])}'s temple was pushed into the sea and returns to supply.")
         # the active god's power at the end of its turn (Morrigan's crows), then the laws' (the
         # Kraken)
         own = gods.rule(s.gods[seat]).turn_end
         for hook in [own, *(r.turn_end for r in laws.rules(s.laws))]:
             if hook is not None:
-                hook(s, seat, ev)
-        self._next_turn(s, ev)
+                hook(story, seat)
+        self._next_turn(story)
 
     # ---------------------------------------------------------------------------- worship
-    def _worship(self, s: FlickState, ev: list[Event]) -> None:
+    def _worship(self, story: Story[FlickState]) -> None:
+        s = story.s
         for law in laws.rules(s.laws):  # (the Tornado)
             if law.before_worship is not None:
-                law.before_worship(s, s.active if s.active is not None else 0, ev)
+                law.before_worship(story, s.active if s.active is not None else 0)
         res = scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)
         lines = []
         for k in range(s.players):
@@ -886,7 +907,7 @@ class FlickOfFaith(Engine[FlickState]):
             s.vp[k] += r["vp"]
             lines.append(f"{seat_name(k)} +{r['vp']}{_worship_parts(r, laws.domination_value(s.laws))}")
         s.last_worship = res
-        ev.append(Event(f"Worship of Generation {s.generation}: " + "; ".join(lines) + ".", kind="score"))
+        story.say(f"Worship of Generation {s.generation}: " + "; ".join(lines) + ".", kind="score")
         # prophets come home, temples stay, the token passes, expired laws leave
         s.discs = [d for d in s.discs if d["kind"] not in PROPHET_KINDS and d["kind"] != "heart"]
         for k in range(s.players):
@@ -898,14 +919,15 @@ class FlickOfFaith(Engine[FlickState]):
         gone = [k for k in s.laws if laws.BY_KEY[k].duration != "game"]
         s.laws = [k for k in s.laws if laws.BY_KEY[k].duration == "game"]
         if gone:
-            ev.append(Event("Laws leaving the game: " + ", ".join(laws.name(k) for k in gone) + "."))
+            story.say("Laws leaving the game: " + ", ".join(laws.name(k) for k in gone) + ".")
         if s.generation >= s.generations:
-            self._end(s, ev)
+            self._end(story)
         else:
-            ev.append(Event(f"The first player token passes to {seat_name(s.first_player)}."))
-            self._start_generation(s, ev)
+            story.say(f"The first player token passes to {seat_name(s.first_player)}.")
+            self._start_generation(story)
 
-    def _end(self, s: FlickState, ev: list[Event]) -> None:
+    def _end(self, story: Story[FlickState]) -> None:
+        s = story.s
         top = max(s.vp)
         tied = [k for k in range(s.players) if s.vp[k] == top]
         if len(tied) > 1:
@@ -916,15 +938,15 @@ class FlickOfFaith(Engine[FlickState]):
                 s.phase = "tiebreak"
                 s.flickers = tied
                 s.flick_orders = {}
-                ev.append(Event("Tied on VP and temples: " + ", ".join(seat_name(k) for k in tied) +
-                                " flick for the navel to decide the winner."))
+                story.say("Tied on VP and temples: " + ", ".join(seat_name(k) for k in tied) +
+                          " flick for the navel to decide the winner.")
                 return
             s.end_reason = f"most VP ({top}), tie broken by most temples on the map"
         else:
             s.end_reason = f"most VP ({top}) after the last Generation"
         s.winners = tied
         s.phase = "over"
-        ev.append(Event(f"The game is over: {seat_name(tied[0])} wins with {top} VP.", kind="end"))
+        story.say(f"The game is over: {seat_name(tied[0])} wins with {top} VP.", kind="end")
 
     # ------------------------------------------------------------------------------- view
     def view(self, s: FlickState, seat: int | None) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.engine import Event, seat_name
+from rules.engine import Story, seat_name
 from rules.text import count
 
 from . import geometry
@@ -16,9 +16,10 @@ from . import map as board
 from .discs import KINDS, PROPHET_KINDS
 from .state import DiscD, FlickState
 
-Hook = Callable[[FlickState, int, list[Event]], None]
-"""A power acting on the state: ``(state, seat, events)``; ``seat`` is the god's own seat for a
-god's power, the active seat (or 0) for a law's."""
+Hook = Callable[[Story[FlickState], int], None]
+"""A power acting on the game: ``(story, seat)``, changing ``story.s`` and telling what happens
+through the story; ``seat`` is the god's own seat for a god's power, the active seat (or 0) for a
+law's."""
 
 SECOND_CHANCE = "anubis"
 """The prompt kind, action type and Mission stage of the offer to flick a fallen prophet again,
@@ -31,35 +32,38 @@ def in_sea(d: DiscD) -> bool:
     return geometry.island_at(d["x"], d["y"], r) is None and not geometry.on_navel(d["x"], d["y"], r)
 
 
-def crows_drown_struck(s: FlickState, seat: int, ev: list[Event]) -> None:
+def crows_drown_struck(story: Story[FlickState], seat: int) -> None:
     """Morrigan: the enemy prophets her flicked disc struck this turn that rest in the sea go to
     the reserve."""
+    s = story.s
     struck = set(s.turn.get("struck", []))
     for d in [x for x in s.discs if x["id"] in struck]:
         if d["kind"] in PROPHET_KINDS and d["owner"] not in (None, seat) and in_sea(d):
             s.discs.remove(d)
             s.reserve[d["owner"]] += 1
-            ev.append(Event(f"Morrigan's crows drown {seat_name(d['owner'])}'s {d['kind']} in the sea."))
+            story.say(f"Morrigan's crows drown {seat_name(d['owner'])}'s {d['kind']} in the sea.")
 
 
-def kraken_takes_sea(s: FlickState, seat: int, ev: list[Event]) -> None:
+def kraken_takes_sea(story: Story[FlickState], seat: int) -> None:
     """The Kraken: prophets resting in the sea go to the reserve at the end of every turn."""
+    s = story.s
     for d in [x for x in s.discs if x["kind"] in PROPHET_KINDS and in_sea(x)]:
         s.discs.remove(d)
         s.reserve[d["owner"]] += 1
-        ev.append(Event(f"The Kraken drags {seat_name(d['owner'])}'s {d['kind']} under."))
+        story.say(f"The Kraken drags {seat_name(d['owner'])}'s {d['kind']} under.")
 
 
-def tornado_strikes(s: FlickState, seat: int, ev: list[Event]) -> None:
+def tornado_strikes(story: Story[FlickState], seat: int) -> None:
     """The Tornado: just before Worship every prophet on one island drawn at random goes to the
     reserve."""
+    s = story.s
     i = s.rng.randint(0, 3)
     hit = [d for d in s.discs if d["kind"] in PROPHET_KINDS
            and geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius) == i]
     for d in hit:
         s.discs.remove(d)
         s.reserve[d["owner"]] += 1
-    ev.append(Event(f"The Tornado strikes island {board.ISLANDS[i].name}: {count(len(hit), 'prophet')} blown away."))
+    story.say(f"The Tornado strikes island {board.ISLANDS[i].name}: {count(len(hit), 'prophet')} blown away.")
 
 
 TEMPLARS = 2
@@ -68,33 +72,36 @@ TITHE = 2
 """VP each player with the most pays when the Tithe enters."""
 
 
-def templars_join(s: FlickState, seat: int, ev: list[Event]) -> None:
+def templars_join(story: Story[FlickState], seat: int) -> None:
     """Templars: every player adds two Templars to their prophets for the rest of the game."""
+    s = story.s
     for k in range(s.players):
         s.pool[k]["templar"] = s.pool[k].get("templar", 0) + TEMPLARS
         s.supply[k]["templar"] = s.supply[k].get("templar", 0) + TEMPLARS
-    ev.append(Event(f"Every player gains {TEMPLARS} Templars."))
+    story.say(f"Every player gains {TEMPLARS} Templars.")
 
 
-def tithe_paid(s: FlickState, seat: int, ev: list[Event]) -> None:
+def tithe_paid(story: Story[FlickState], seat: int) -> None:
     """Tithe: every player with the most VP (more than none) pays 2 VP, never below 0."""
+    s = story.s
     top = max(s.vp)
     payers = [k for k in range(s.players) if s.vp[k] == top and top > 0]
     for k in payers:
         s.vp[k] = max(0, s.vp[k] - TITHE)
     if payers:
-        ev.append(Event("Tithe: " + ", ".join(seat_name(k) for k in payers) + f" pay {TITHE} VP."))
+        story.say("Tithe: " + ", ".join(seat_name(k) for k in payers) + f" pay {TITHE} VP.")
 
 
-def temples_on_cities_fall(s: FlickState, seat: int, ev: list[Event]) -> None:
+def temples_on_cities_fall(story: Story[FlickState], seat: int) -> None:
     """Iconoclasm: every temple touching a city returns to its owner's supply."""
+    s = story.s
     gone = [d for d in s.discs if d["kind"] == "temple"
             and geometry.city_at(d["x"], d["y"], KINDS["temple"].radius) is not None]
     for d in gone:
         s.temples[d["owner"]] += 1
         s.discs.remove(d)
     if gone:
-        ev.append(Event("Iconoclasm: temples on cities fall — " + ", ".join(f"{seat_name(d['owner'])}'s" for d in gone) + "."))
+        story.say("Iconoclasm: temples on cities fall — " + ", ".join(f"{seat_name(d['owner'])}'s" for d in gone) + ".")
 
 
 __all__ = ["crows_drown_struck", "kraken_takes_sea", "temples_on_cities_fall", "templars_join",

@@ -32,11 +32,11 @@ def mission(players: int = 2, gods: tuple[str, ...] = ("anubis", "dagda"), *, la
 
 
 def put(s: FlickState, kind: str, owner: int | None, x: float, y: float) -> int:
-    d = {"id": s.next_id, "kind": kind, "owner": owner, "x": x, "y": y}
+    i = s.next_id
     s.next_id += 1
-    s.discs.append(d)
+    s.discs.append({"id": i, "kind": kind, "owner": owner, "x": x, "y": y})
     s.discs.sort(key=lambda t: t["id"])
-    return int(d["id"])
+    return i
 
 
 def on_island(s: FlickState, island: int, owner: int, kind: str = "prophet", n: int = 1) -> list[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine import Event, IllegalAction
+from rules.engine import IllegalAction
 from rules.flick_of_faith import aim, flick, geometry, gods, physics, scoring
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
@@ -172,9 +172,8 @@ def test_anubis_with_two_players_gets_back_every_prophet_knocked_off_on_another_
     a = put(s, "prophet", 1, 50.0, 97.5)
     b = put(s, "prophet", 1, 53.5, 97.5)
     s.supply[1] = {"prophet": 3}
-    ev: list[Event] = []
     rest = {d["id"]: (d["x"], d["y"]) for d in s.discs if d["id"] not in (a, b)}
-    E._apply_outcome(s, physics.Outcome(rest, [a, b]), ev)
+    E._apply_outcome(s, physics.Outcome(rest, [a, b]))
     # both go back to his hand, none to the reserve
     assert s.supply[1]["prophet"] == 5 and s.reserve[1] == 0
     assert not any(d["id"] in (a, b) for d in s.discs)
@@ -187,7 +186,7 @@ def test_anubis_with_three_players_gets_back_only_the_first_prophet_knocked_off(
     b = put(s, "prophet", 1, 53.5, 97.5)
     s.supply[1] = {"prophet": 3}
     rest = {d["id"]: (d["x"], d["y"]) for d in s.discs if d["id"] not in (a, b)}
-    E._apply_outcome(s, physics.Outcome(rest, [a, b]), [])
+    E._apply_outcome(s, physics.Outcome(rest, [a, b]))
     assert s.supply[1]["prophet"] == 4 and s.reserve[1] == 1
 
 
@@ -200,7 +199,7 @@ def test_tyr_is_lighter_with_two_players_than_with_three() -> None:
 def test_anubis_own_fallen_prophet_still_goes_to_the_reserve_first() -> None:
     s = mission(2, ("anubis", "zeus"))
     a = put(s, "prophet", 0, 50.0, 97.5)
-    E._apply_outcome(s, physics.Outcome({}, [a]), [])
+    E._apply_outcome(s, physics.Outcome({}, [a]))
     assert s.reserve[0] == 1
 
 

@@ -4,25 +4,28 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine import IllegalAction
+from rules.engine import Event, IllegalAction, Story
 from rules.flick_of_faith import aim, geometry, laws, scoring
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
+from rules.flick_of_faith.state import FlickState
 
 from .helpers import NORTH, E, mission, on_island, put
 
 
-def _enter(s, key):  # type: ignore[no-untyped-def]
+def _enter(s: FlickState, key: str) -> tuple[FlickState, list[Event]]:
     """Put ``key`` up for a vote and vote it in unanimously."""
     s.phase, s.active, s.stage = "council", None, ""
     other = next(k for k in laws.BY_KEY if k != key)
     s.council = [key, other]
+    ev: list[Event] = []
     for seat in range(s.players):
         s, ev = E.apply(s, seat, {"type": "vote", "thumb": "up"})
     return s, ev
 
 
-def _end_turn(s):  # type: ignore[no-untyped-def]
+def _end_turn(s: FlickState) -> tuple[FlickState, list[Event]]:
+    assert s.active is not None
     s.stage = "build"
     return E.apply(s, s.active, {"type": "build_done"})
 
@@ -64,6 +67,7 @@ def test_templars_join_every_players_prophets() -> None:
     s = mission(2, ("zeus", "ra"))
     s, _ = _enter(s, "templars")
     assert s.pool[0]["templar"] == 2 and s.supply[1]["templar"] == 2
+    assert s.active is not None
     s, _ = E.apply(s, s.active, {"type": "flick", "angle": 0, "power": 3, "piece": "templar"})
     assert any(d["kind"] == "templar" for d in s.discs)
 
@@ -129,11 +133,11 @@ def test_sealed_gates_forbid_building() -> None:
     s.discs.clear()
     s2 = mission(2, ("zeus", "ra"), laws=("sealed_gates",))
     put(s2, "prophet", 0, NORTH.x, NORTH.y + 8)
-    E._after_flicks(s2, [])
+    E._after_flicks(Story(s2))
     assert s2.stage == "flick" and s2.active == 1
     s3 = mission(2, ("zeus", "ra"))
     put(s3, "prophet", 0, NORTH.x, NORTH.y)
-    E._after_flicks(s3, [])
+    E._after_flicks(Story(s3))
     assert s3.stage == "build"
     assert s.laws == ["sealed_gates"]
 
