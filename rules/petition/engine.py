@@ -51,6 +51,7 @@ from ..engine import (
     Prompt,
     Result,
     Rng,
+    Story,
     seat_name,
     shown,
 )
@@ -237,13 +238,12 @@ class PetitionEngine(Engine[PetitionState]):
         return got
 
     @staticmethod
-    def _drawn_events(seat: int, got: list[str], how: str) -> list[Event]:
-        public = f"{seat_name(seat)} {how}"
-        events = [Event(public, kind="turn")]
+    def _tell_drawn(story: Story[PetitionState], seat: int, got: list[str], how: str) -> None:
+        """The table hears what ``seat`` did; only ``seat`` sees the cards it drew."""
+        story.say(f"{seat_name(seat)} {how}", kind="turn")
         if got:
-            events.append(Event(f"You draw {listing([card_name(c) for c in got])}.", to=(seat,),
-                                kind="draw", data={"cards": list(got)}))
-        return events
+            story.tell(seat, f"You draw {listing([card_name(c) for c in got])}.", kind="draw",
+                       data={"cards": list(got)})
 
     @staticmethod
     def gods_of(s: PetitionState, seat: int) -> list[GodState]:
@@ -301,14 +301,15 @@ class PetitionEngine(Engine[PetitionState]):
                             min_=n, max_=n, confirm=f"Discard {count(n, 'card')}", secret=False,
                             timeout_note="the computer player chooses which")
 
-    def _play_discard(self, s: PetitionState, seat: int, action: Action, prompt: Prompt) -> list[Event]:
+    def _play_discard(self, story: Story[PetitionState], seat: int, action: Action, prompt: Prompt) -> None:
+        s = story.s
         picked = read_cards(action, prompt)
         for cid in picked:
             s.seats[seat].hand.remove(cid)
         s.discard += picked
-        return [Event(f"{seat_name(seat)} discards {listing([card_name(c) for c in picked])} down to "
-                      f"the hand limit of {HAND_LIMIT}.", kind="discard",
-                      data={"seat": seat, "cards": [card_face(c) for c in picked]})]
+        story.say(f"{seat_name(seat)} discards {listing([card_name(c) for c in picked])} down to "
+                  f"the hand limit of {HAND_LIMIT}.", kind="discard",
+                  data={"seat": seat, "cards": [card_face(c) for c in picked]})
 
     def _turn_prompt(self, s: PetitionState) -> Prompt:
         seat = s.turn_seat
@@ -572,105 +573,116 @@ class PetitionEngine(Engine[PetitionState]):
 
     def play(self, state: PetitionState, seat: int, action: Action,
              prompt: Prompt) -> tuple[PetitionState, list[Event]]:
-        s = self.clone(state)
-        if s.solo is not None:
-            return s, solo_rules.play(s, seat, action, prompt)
+        story = Story(self.clone(state))
+        if story.s.solo is not None:
+            solo_rules.play(story, seat, action, prompt)
+            return story.s, story.events
         kind = prompt.kind
         if kind == "turn":
-            events = self._play_turn(s, seat, action)
+            self._play_turn(story, seat, action)
         elif kind == "extra":
-            events = self._play_extra(s, seat, action)
+            self._play_extra(story, seat, action)
         elif kind in ("offer", "challenge", "respond", "bid"):
-            events = self._play_petition(s, seat, action, prompt)
+            self._play_petition(story, seat, action, prompt)
         elif kind in ("attack", "defend", "reinforce"):
-            events = self._play_campaign(s, seat, action, prompt)
+            self._play_campaign(story, seat, action, prompt)
         elif kind == "place":
-            events = self._play_place(s, seat, action)
+            self._play_place(story, seat, action)
         elif kind == "claim":
-            events = self._play_claim(s, seat, action)
+            self._play_claim(story, seat, action)
         elif kind == "discard":
-            events = self._play_discard(s, seat, action, prompt)
+            self._play_discard(story, seat, action, prompt)
         else:  # pragma: no cover - every prompt kind is handled above
             raise IllegalAction(f"{shown(action)} is not allowed now.")
-        return s, events
+        return story.s, story.events
 
-    def _play_turn(self, s: PetitionState, seat: int, action: Action) -> list[Event]:
+    def _play_turn(self, story: Story[PetitionState], seat: int, action: Action) -> None:
+        s = story.s
         p = s.seats[seat]
         t = action["type"]
         if t == "draw":
             got = self._draw(s, seat, 2)
-            return self._after_gather(s, seat, self._drawn_events(seat, got, f"draws {count(len(got), 'card')}."))
+            self._tell_drawn(story, seat, got, f"draws {count(len(got), 'card')}.")
+            self._after_gather(story, seat)
+            return
         if t == "beads":
             took = min(2, s.temple)
             s.temple -= took
             p.beads += took
-            return self._after_gather(s, seat, [Event(f"{seat_name(seat)} takes {count(took, 'bead')}.",
-                                                      kind="turn")])
+            story.say(f"{seat_name(seat)} takes {count(took, 'bead')}.", kind="turn")
+            self._after_gather(story, seat)
+            return
         if t == "both":
             got = self._draw(s, seat, 1)
             s.temple -= 1
             p.beads += 1
-            return self._after_gather(s, seat, self._drawn_events(
-                seat, got, f"draws {count(len(got), 'card')} and takes 1 bead."))
+            self._tell_drawn(story, seat, got, f"draws {count(len(got), 'card')} and takes 1 bead.")
+            self._after_gather(story, seat)
+            return
         if t == "petition":
             s.phase = "petition"
             s.petition = Petition(seat, str(action["god"]))
-            return [Event(f"{seat_name(seat)} petitions {god_label(s.petition.god)}.", kind="petition",
-                          data={"seat": seat, "god": s.petition.god})]
+            story.say(f"{seat_name(seat)} petitions {god_label(s.petition.god)}.", kind="petition",
+                      data={"seat": seat, "god": s.petition.god})
+            return
         if t == "heathen":
             p.beads -= 1
             s.temple += 1
             p.heathen_since = s.turn
-            events = [Event(f"{seat_name(seat)} becomes a godless heathen for 1 bead and may attack "
-                            "next turn.", kind="heathen", data={"seat": seat})]
-            return events + self._end_turn(s)
+            story.say(f"{seat_name(seat)} becomes a godless heathen for 1 bead and may attack "
+                      "next turn.", kind="heathen", data={"seat": seat})
+            self._end_turn(story)
+            return
         if t == "attack":
-            return self._start_campaign(s, seat, int(action["seat"]), str(action["pillar"]))
+            self._start_campaign(story, seat, int(action["seat"]), str(action["pillar"]))
+            return
         if s.rules >= 2:
-            return self._after_gather(s, seat, [Event(f"{seat_name(seat)} has nothing to gather.",
-                                                      kind="turn")])
-        return [Event(f"{seat_name(seat)} ends the turn.", kind="turn")] + self._end_turn(s)
+            story.say(f"{seat_name(seat)} has nothing to gather.", kind="turn")
+            self._after_gather(story, seat)
+            return
+        story.say(f"{seat_name(seat)} ends the turn.", kind="turn")
+        self._end_turn(story)
 
-    def _after_gather(self, s: PetitionState, seat: int, events: list[Event]) -> list[Event]:
+    def _after_gather(self, story: Story[PetitionState], seat: int) -> None:
+        s = story.s
         if s.seats[seat].beads >= 1 and (s.deck or s.discard):
             s.phase = "extra"
-            return events
-        return events + self._end_turn(s)
+            return
+        self._end_turn(story)
 
-    def _play_extra(self, s: PetitionState, seat: int, action: Action) -> list[Event]:
+    def _play_extra(self, story: Story[PetitionState], seat: int, action: Action) -> None:
+        s = story.s
         p = s.seats[seat]
         t = action["type"]
         if t == "buy":
             p.beads -= 1
             s.temple += 1
             got = self._draw(s, seat, 1)
-            return self._drawn_events(seat, got, "buys a card for 1 bead.") + self._end_turn(s)
-        if t == "swap":
+            self._tell_drawn(story, seat, got, "buys a card for 1 bead.")
+        elif t == "swap":
             cid = str(action["card"])
             p.hand.remove(cid)
             s.discard.append(cid)
             got = self._draw(s, seat, 1)
-            events = [Event(f"{seat_name(seat)} swaps {card_name(cid)} for a new card.", kind="turn",
-                            data={"discarded": card_face(cid)})]
+            story.say(f"{seat_name(seat)} swaps {card_name(cid)} for a new card.", kind="turn",
+                      data={"discarded": card_face(cid)})
             if got:
-                events.append(Event(f"You draw {card_name(got[0])}.", to=(seat,), kind="draw",
-                                    data={"cards": got}))
-            return events + self._end_turn(s)
-        return self._end_turn(s)
+                story.tell(seat, f"You draw {card_name(got[0])}.", kind="draw", data={"cards": got})
+        self._end_turn(story)
 
-    def _end_turn(self, s: PetitionState) -> list[Event]:
+    def _end_turn(self, story: Story[PetitionState]) -> None:
         """Expire what lasted until the end of this seat's turn, then pass the turn on."""
-        events: list[Event] = []
+        s = story.s
         seat = s.turn_seat
         for g in s.gods.values():
             if g.holder == seat and g.since < s.turn:
-                events.append(Event(f"{GODS[g.key].name}'s favour leaves {seat_name(seat)} and the god "
-                                    "returns to the temple.", kind="favour", data={"god": g.key}))
+                story.say(f"{GODS[g.key].name}'s favour leaves {seat_name(seat)} and the god "
+                          "returns to the temple.", kind="favour", data={"god": g.key})
                 release(s, g)
         p = s.seats[seat]
         if p.heathen_since is not None and p.heathen_since < s.turn:
             p.heathen_since = None
-            events.append(Event(f"{seat_name(seat)} is no longer a heathen.", kind="heathen"))
+            story.say(f"{seat_name(seat)} is no longer a heathen.", kind="heathen")
         s.phase = "turn"
         s.petition = None
         nxt = seat
@@ -685,11 +697,12 @@ class PetitionEngine(Engine[PetitionState]):
         if s.round > s.round_limit:
             s.phase = "over"
             s.over_reason = f"the round limit ({s.round_limit}) was reached"
-            events.append(Event(f"The game ends: {s.over_reason}.", kind="over"))
-        return events
+            story.say(f"The game ends: {s.over_reason}.", kind="over")
 
     # ---------------------------------------------------------------- petition
-    def _play_petition(self, s: PetitionState, seat: int, action: Action, prompt: Prompt) -> list[Event]:
+    def _play_petition(self, story: Story[PetitionState], seat: int, action: Action,
+                       prompt: Prompt) -> None:
+        s = story.s
         pet = s.petition
         assert pet is not None
         god = god_label(pet.god)
@@ -698,11 +711,11 @@ class PetitionEngine(Engine[PetitionState]):
             s.seats[seat].beads -= n
             pet.holder = Bid(seat, n)
             pet.stage = "challenge"
-            events = [Event(f"{seat_name(seat)} offers {god} {count(n, 'bead')}; the others may challenge.",
-                            kind="offer", data={"seat": seat, "god": pet.god, "beads": n})]
+            story.say(f"{seat_name(seat)} offers {god} {count(n, 'bead')}; the others may challenge.",
+                      kind="offer", data={"seat": seat, "god": pet.god, "beads": n})
             if not self._asked(s, pet):
-                return events + self._close_challenges(s, pet)
-            return events
+                self._close_challenges(story, pet)
+            return
         if prompt.kind == "challenge":
             n = int(action["beads"])
             pet.answers[seat] = n
@@ -712,18 +725,19 @@ class PetitionEngine(Engine[PetitionState]):
                 text = f"{seat_name(seat)} challenges with {count(n, 'bead')}."
             else:
                 text = f"{seat_name(seat)} does not challenge."
-            events = [Event(text, kind="challenge", data={"seat": seat, "beads": n})]
+            story.say(text, kind="challenge", data={"seat": seat, "beads": n})
             if all(k in pet.answers for k in self._asked(s, pet)):
-                events += self._close_challenges(s, pet)
-            return events
+                self._close_challenges(story, pet)
+            return
         if prompt.kind == "respond":
             assert pet.holder is not None and pet.challenger is not None
             if action["type"] == "meet":
                 pet.stage = "bid"
-                return [Event(f"{seat_name(seat)} meets {seat_name(pet.challenger.seat)}'s challenge: "
-                              f"both bid citizens of {GODS[pet.god].name} face down.", kind="meet")]
-            events = [Event(f"{seat_name(seat)} withdraws; {seat_name(pet.challenger.seat)} wins "
-                            f"{GODS[pet.god].name}'s favour (+{FAVOUR_WITHDRAWN}) for now.", kind="withdraw")]
+                story.say(f"{seat_name(seat)} meets {seat_name(pet.challenger.seat)}'s challenge: "
+                          f"both bid citizens of {GODS[pet.god].name} face down.", kind="meet")
+                return
+            story.say(f"{seat_name(seat)} withdraws; {seat_name(pet.challenger.seat)} wins "
+                      f"{GODS[pet.god].name}'s favour (+{FAVOUR_WITHDRAWN}) for now.", kind="withdraw")
             if pet.refundable:
                 s.seats[seat].beads += pet.holder.beads
             s.seats[seat].hand.extend(pet.holder.standing)
@@ -732,7 +746,8 @@ class PetitionEngine(Engine[PetitionState]):
             pet.refundable = False
             pet.result_bonus = FAVOUR_WITHDRAWN
             pet.challengers.pop(0)
-            return events + self._next_challenger(s, pet)
+            self._next_challenger(story, pet)
+            return
         # the face-down bid
         picked = read_cards(action, prompt)
         side = pet.holder if pet.holder is not None and pet.holder.seat == seat else pet.challenger
@@ -741,29 +756,31 @@ class PetitionEngine(Engine[PetitionState]):
         for cid in picked:
             hand.remove(cid)
         side.cards = picked
-        events = [Event(f"{seat_name(seat)} bids face down.", kind="bid_down", data={"seat": seat}),
-                  Event(f"Your bid: {listing([card_name(c) for c in picked]) or 'no citizens'}.",
-                        to=(seat,), kind="bid_own", data={"cards": list(picked)})]
+        story.say(f"{seat_name(seat)} bids face down.", kind="bid_down", data={"seat": seat})
+        story.tell(seat, f"Your bid: {listing([card_name(c) for c in picked]) or 'no citizens'}.",
+                   kind="bid_own", data={"cards": list(picked)})
         assert pet.holder is not None and pet.challenger is not None
         if pet.holder.cards is not None and pet.challenger.cards is not None:
-            events += self._reveal_bids(s, pet)
-        return events
+            self._reveal_bids(story, pet)
 
-    def _close_challenges(self, s: PetitionState, pet: Petition) -> list[Event]:
+    def _close_challenges(self, story: Story[PetitionState], pet: Petition) -> None:
+        s = story.s
         order = [(pet.petitioner + i) % s.players for i in range(1, s.players)]
         pet.challengers = [k for k in order if pet.answers.get(k, 0) > 0]
         if not pet.challengers:
             pet.result_bonus = FAVOUR_UNCHALLENGED
-        return self._next_challenger(s, pet)
+        self._next_challenger(story, pet)
 
-    def _next_challenger(self, s: PetitionState, pet: Petition) -> list[Event]:
+    def _next_challenger(self, story: Story[PetitionState], pet: Petition) -> None:
+        s = story.s
         assert pet.holder is not None
         if pet.challengers:
             k = pet.challengers[0]
             pet.challenger = Bid(k, pet.answers[k])
             pet.stage = "respond"
-            return [Event(f"{seat_name(k)}'s challenge ({count(pet.answers[k], 'bead')}) now faces "
-                          f"{seat_name(pet.holder.seat)}.", kind="challenger")]
+            story.say(f"{seat_name(k)}'s challenge ({count(pet.answers[k], 'bead')}) now faces "
+                      f"{seat_name(pet.holder.seat)}.", kind="challenger")
+            return
         # the petition is settled
         if pet.refundable:
             s.temple += pet.holder.beads
@@ -779,13 +796,14 @@ class PetitionEngine(Engine[PetitionState]):
         lock = ""
         if g.lock:
             lock = f", card-locked to {listing([card_name(c) for c in g.lock])}"
-        events = [Event(f"{seat_name(g.holder)} holds {GODS[pet.god].name}'s favour ({PILLAR_NAMES[pet.god]}, +{g.bonus}{lock}) "
-                        "until the end of their next turn.", kind="favour",
-                        data={"seat": g.holder, "god": pet.god, "bonus": g.bonus,
-                              "lock": [card_face(x) for x in g.lock] if g.lock else None})]
-        return events + self._end_turn(s)
+        story.say(f"{seat_name(g.holder)} holds {GODS[pet.god].name}'s favour ({PILLAR_NAMES[pet.god]}, +{g.bonus}{lock}) "
+                  "until the end of their next turn.", kind="favour",
+                  data={"seat": g.holder, "god": pet.god, "bonus": g.bonus,
+                        "lock": [card_face(x) for x in g.lock] if g.lock else None})
+        self._end_turn(story)
 
-    def _reveal_bids(self, s: PetitionState, pet: Petition) -> list[Event]:
+    def _reveal_bids(self, story: Story[PetitionState], pet: Petition) -> None:
+        s = story.s
         holder, ch = pet.holder, pet.challenger
         assert holder is not None and ch is not None and holder.cards is not None and ch.cards is not None
         held, challenging = holder.bid_cards(), ch.bid_cards()
@@ -815,15 +833,17 @@ class PetitionEngine(Engine[PetitionState]):
             return f"{seat_name(b.seat)} {count(b.beads, 'bead')} + {names}"
 
         lock = "; card lock" if v.lock else ""
-        events = [Event(f"The bids are revealed: {side(holder, held)} against {side(ch, challenging)}. "
-                        f"{GODS[pet.god].name} favours {seat_name(winner.seat)} (+{v.bonus}{lock}): {v.why}.",
-                        kind="reveal_bids", data=cast(dict[str, Any], record))]
-        return events + self._next_challenger(s, pet)
+        story.say(f"The bids are revealed: {side(holder, held)} against {side(ch, challenging)}. "
+                  f"{GODS[pet.god].name} favours {seat_name(winner.seat)} (+{v.bonus}{lock}): {v.why}.",
+                  kind="reveal_bids", data=cast(dict[str, Any], record))
+        self._next_challenger(story, pet)
 
     # ---------------------------------------------------------------- campaign
-    def _start_campaign(self, s: PetitionState, seat: int, defender: int, kind: str) -> list[Event]:
+    def _start_campaign(self, story: Story[PetitionState], seat: int, defender: int, kind: str) -> None:
+        s = story.s
         if s.rules < 2:
-            return self._start_campaign_1(s, seat, defender, kind)
+            self._start_campaign_1(story, seat, defender, kind)
+            return
         c = Campaign(seat, defender, kind)
         g = s.gods[kind]
         held = [x for x in s.gods.values() if x.holder == seat and x.since < s.turn]
@@ -850,10 +870,11 @@ class PetitionEngine(Engine[PetitionState]):
                 x.lock = []
         if g.holder == defender:
             c.defend_bonus = g.bonus
-        return self._open_campaign(s, c, licence)
+        self._open_campaign(story, c, licence)
 
-    def _start_campaign_1(self, s: PetitionState, seat: int, defender: int, kind: str) -> list[Event]:
+    def _start_campaign_1(self, story: Story[PetitionState], seat: int, defender: int, kind: str) -> None:
         """Revision 1: a card lock and a god's bonus count only in a battle over its god's pillar."""
+        s = story.s
         c = Campaign(seat, defender, kind)
         g = s.gods[kind]
         held = [x for x in s.gods.values() if x.holder == seat and x.since < s.turn]
@@ -879,16 +900,17 @@ class PetitionEngine(Engine[PetitionState]):
                 c.defend_locked = True
                 c.defend = list(g.lock)
                 g.lock = []
-        return self._open_campaign(s, c, licence)
+        self._open_campaign(story, c, licence)
 
-    def _open_campaign(self, s: PetitionState, c: Campaign, licence: str) -> list[Event]:
+    def _open_campaign(self, story: Story[PetitionState], c: Campaign, licence: str) -> None:
+        s = story.s
         seat, defender, kind = c.attacker, c.defender, c.pillar
         s.phase = "campaign"
         s.campaign = c
         data = {"attacker": seat, "defender": defender, "pillar": kind, "licence": c.licence,
                 "attack_locked": c.attack_locked, "defend_locked": c.defend_locked}
-        events = [Event(f"{seat_name(seat)} attacks {seat_name(defender)}'s {pillar_label(kind)} {licence}. "
-                        "Both sides lay cards face down.", kind="campaign", data=data)]
+        story.say(f"{seat_name(seat)} attacks {seat_name(defender)}'s {pillar_label(kind)} {licence}. "
+                  "Both sides lay cards face down.", kind="campaign", data=data)
         for who, locked, cards, role in ((seat, c.attack_locked, c.attack, "lead the attack"),
                                          (defender, c.defend_locked, c.defend, "stand in defence")):
             if not locked:
@@ -896,8 +918,7 @@ class PetitionEngine(Engine[PetitionState]):
             text = (f"{seat_name(who)}'s locked citizens {role}: {listing([card_name(x) for x in cards])}."
                     if cards else f"{seat_name(who)} is card-locked and their locked citizens are spent: "
                                   "only powerups can join them in this battle.")
-            events.append(Event(text, kind="locked", data={"cards": list(cards)}))
-        return events
+            story.say(text, kind="locked", data={"cards": list(cards)})
 
     def _totals(self, s: PetitionState, c: Campaign) -> tuple[int, int]:
         f = s.seats[c.defender].pillars[c.pillar].fortification
@@ -906,7 +927,9 @@ class PetitionEngine(Engine[PetitionState]):
                   stand=s.stand)
         return t.attack, t.defend
 
-    def _play_campaign(self, s: PetitionState, seat: int, action: Action, prompt: Prompt) -> list[Event]:
+    def _play_campaign(self, story: Story[PetitionState], seat: int, action: Action,
+                       prompt: Prompt) -> None:
+        s = story.s
         c = s.campaign
         assert c is not None
         picked = read_cards(action, prompt)
@@ -921,13 +944,13 @@ class PetitionEngine(Engine[PetitionState]):
                 c.defend += picked
                 c.defend_ready = True
             laid = count(len(picked), 'card') if picked else "no card"
-            events = [Event(f"{seat_name(seat)} lays {laid} face down.",
-                            kind="face_down", data={"seat": seat, "count": len(picked)}),
-                      Event(f"Your face-down cards: {listing([card_name(x) for x in picked]) or 'none'}.",
-                            to=(seat,), kind="own_cards", data={"cards": list(picked)})]
+            story.say(f"{seat_name(seat)} lays {laid} face down.",
+                      kind="face_down", data={"seat": seat, "count": len(picked)})
+            story.tell(seat, f"Your face-down cards: {listing([card_name(x) for x in picked]) or 'none'}.",
+                       kind="own_cards", data={"cards": list(picked)})
             if c.attack_ready and c.defend_ready:
-                events += self._reveal_campaign(s, c)
-            return events
+                self._reveal_campaign(story, c)
+            return
         # a reinforcement or a pass
         if picked:
             if seat == c.attacker:
@@ -936,19 +959,20 @@ class PetitionEngine(Engine[PetitionState]):
                 c.defend += picked
             c.passes = 0
             a, d = self._totals(s, c)
-            events = [Event(f"{seat_name(seat)} adds {listing([card_name(x) for x in picked])}: "
-                            f"attack {a}, defence {d}.", kind="reinforce",
-                            data={"seat": seat, "cards": [card_json(x) for x in picked],
-                                  "attack": a, "defend": d})]
+            story.say(f"{seat_name(seat)} adds {listing([card_name(x) for x in picked])}: "
+                      f"attack {a}, defence {d}.", kind="reinforce",
+                      data={"seat": seat, "cards": [card_json(x) for x in picked],
+                            "attack": a, "defend": d})
         else:
             c.passes += 1
-            events = [Event(f"{seat_name(seat)} passes.", kind="pass", data={"seat": seat})]
+            story.say(f"{seat_name(seat)} passes.", kind="pass", data={"seat": seat})
         if c.passes >= 2:
-            return events + self._finish_battle(s, c)
+            self._finish_battle(story, c)
+            return
         c.to_act = c.defender if seat == c.attacker else c.attacker
-        return events
 
-    def _reveal_campaign(self, s: PetitionState, c: Campaign) -> list[Event]:
+    def _reveal_campaign(self, story: Story[PetitionState], c: Campaign) -> None:
+        s = story.s
         a, d = self._totals(s, c)
         record: CampaignRevealView = {"type": "campaign", "attacker": c.attacker, "defender": c.defender, "pillar": c.pillar,
                   "attack": [card_face(x) for x in c.attack], "defend": [card_face(x) for x in c.defend],
@@ -958,25 +982,25 @@ class PetitionEngine(Engine[PetitionState]):
         def names(cards: list[str]) -> str:
             return listing([card_name(x) for x in cards]) or "nothing"
 
-        events = [Event(f"The campaign cards are revealed: {seat_name(c.attacker)} {names(c.attack)} "
-                        f"({a}) against {seat_name(c.defender)} {names(c.defend)} ({d}).",
-                        kind="reveal_campaign", data=cast(dict[str, Any], record))]
+        story.say(f"The campaign cards are revealed: {seat_name(c.attacker)} {names(c.attack)} "
+                  f"({a}) against {seat_name(c.defender)} {names(c.defend)} ({d}).",
+                  kind="reveal_campaign", data=cast(dict[str, Any], record))
         if not c.defend:
             c.surrendered = True
-            events.append(Event(f"{seat_name(c.defender)} surrenders their {pillar_label(c.pillar)} without a "
-                                "fight.", kind="surrender"))
-            return events + self._finish_battle(s, c)
+            story.say(f"{seat_name(c.defender)} surrenders their {pillar_label(c.pillar)} without a "
+                      "fight.", kind="surrender")
+            self._finish_battle(story, c)
+            return
         c.stage = "battle"
         c.to_act = c.attacker
         c.passes = 0
-        return events
 
-    def _finish_battle(self, s: PetitionState, c: Campaign) -> list[Event]:
+    def _finish_battle(self, story: Story[PetitionState], c: Campaign) -> None:
+        s = story.s
         a, d = self._totals(s, c)
         c.attack_total, c.defend_total = a, d
         c.stage = "done"
         s.discard += c.attack + c.defend
-        events: list[Event] = []
         won = c.surrendered or a > d
         last = s.last_reveal
         if last is not None and last["type"] == "campaign":
@@ -995,68 +1019,71 @@ class PetitionEngine(Engine[PetitionState]):
                 release(s, g)
         if won:
             how = "takes it unopposed" if c.surrendered else f"wins {a} to {d}"
-            events.append(Event(f"{seat_name(c.attacker)} {how} and captures {seat_name(c.defender)}'s "
-                                f"{pillar_label(c.pillar)}.", kind="captured",
-                                data={"attacker": c.attacker, "defender": c.defender, "pillar": c.pillar,
-                                      "attack": a, "defend": d}))
-            events += capture(s, c.defender, c.pillar, c.attacker)
+            story.say(f"{seat_name(c.attacker)} {how} and captures {seat_name(c.defender)}'s "
+                      f"{pillar_label(c.pillar)}.", kind="captured",
+                      data={"attacker": c.attacker, "defender": c.defender, "pillar": c.pillar,
+                            "attack": a, "defend": d})
+            capture(story, c.defender, c.pillar, c.attacker)
             s.placer = c.attacker
         else:
-            events.append(Event(f"{seat_name(c.defender)}'s {pillar_label(c.pillar)} holds, {d} to {a}.",
-                                kind="held", data={"attacker": c.attacker, "defender": c.defender,
-                                                   "pillar": c.pillar, "attack": a, "defend": d}))
+            story.say(f"{seat_name(c.defender)}'s {pillar_label(c.pillar)} holds, {d} to {a}.",
+                      kind="held", data={"attacker": c.attacker, "defender": c.defender,
+                                         "pillar": c.pillar, "attack": a, "defend": d})
             if s.winner_takes_all and self.alive(s, c.attacker):
                 s.placer = c.defender
                 if s.seats[c.attacker].pillars[c.pillar].active:
-                    events += self._take(s, c.attacker, c.pillar, c.defender)
+                    self._take(story, c.attacker, c.pillar, c.defender)
                 else:
                     s.phase = "claim"
-                    return events
-        return events + self._to_placing(s)
+                    return
+        self._to_placing(story)
 
-    def _take(self, s: PetitionState, loser: int, kind: str, taker: int) -> list[Event]:
-        events = [Event(f"Winner takes all: {seat_name(taker)} takes {seat_name(loser)}'s "
-                        f"{pillar_label(kind)}.", kind="captured",
-                        data={"attacker": taker, "defender": loser, "pillar": kind})]
-        return events + capture(s, loser, kind, taker)
+    def _take(self, story: Story[PetitionState], loser: int, kind: str, taker: int) -> None:
+        story.say(f"Winner takes all: {seat_name(taker)} takes {seat_name(loser)}'s "
+                  f"{pillar_label(kind)}.", kind="captured",
+                  data={"attacker": taker, "defender": loser, "pillar": kind})
+        capture(story, loser, kind, taker)
 
-    def _to_placing(self, s: PetitionState) -> list[Event]:
+    def _to_placing(self, story: Story[PetitionState]) -> None:
+        s = story.s
         if s.placing:
             s.phase = "place"
-            return []
-        return self._finish_campaign(s)
+            return
+        self._finish_campaign(story)
 
-    def _finish_campaign(self, s: PetitionState) -> list[Event]:
+    def _finish_campaign(self, story: Story[PetitionState]) -> None:
+        s = story.s
         s.placing = []
         s.placer = None
         s.campaign = None
-        events = check_end(s)
+        check_end(story)
         if s.phase == "over":
-            return events
-        return events + self._end_turn(s)
+            return
+        self._end_turn(story)
 
-    def _play_place(self, s: PetitionState, seat: int, action: Action) -> list[Event]:
+    def _play_place(self, story: Story[PetitionState], seat: int, action: Action) -> None:
+        s = story.s
         ref = s.placing.pop(0)
         me = s.seats[seat]
         what = f"{seat_name(ref.owner)}'s {pillar_label(ref.kind)}"
         if action["type"] == "fortify":
             kind = str(action["pillar"])
             me.pillars[kind].fortification = ref
-            events = [Event(f"{seat_name(seat)} fortifies their {pillar_label(kind)} with {what}.",
-                            kind="fortify", data={"seat": seat, "pillar": kind, "card": ref.to_json()})]
+            story.say(f"{seat_name(seat)} fortifies their {pillar_label(kind)} with {what}.",
+                      kind="fortify", data={"seat": seat, "pillar": kind, "card": ref.to_json()})
         else:
             me.stash.append(ref)
-            events = [Event(f"{seat_name(seat)} sets {what} aside.", kind="stash",
-                            data={"seat": seat, "card": ref.to_json()})]
+            story.say(f"{seat_name(seat)} sets {what} aside.", kind="stash",
+                      data={"seat": seat, "card": ref.to_json()})
         if s.placing:
-            return events
-        return events + self._finish_campaign(s)
+            return
+        self._finish_campaign(story)
 
-    def _play_claim(self, s: PetitionState, seat: int, action: Action) -> list[Event]:
-        c = s.campaign
+    def _play_claim(self, story: Story[PetitionState], seat: int, action: Action) -> None:
+        c = story.s.campaign
         assert c is not None
-        events = self._take(s, c.attacker, str(action["pillar"]), seat)
-        return events + self._to_placing(s)
+        self._take(story, c.attacker, str(action["pillar"]), seat)
+        self._to_placing(story)
 
     # ------------------------------------------------------------------ views
     def view(self, state: PetitionState, seat: int | None) -> dict[str, Any]:
@@ -1287,13 +1314,13 @@ def release(s: PetitionState, g: GodState) -> None:
     g.since = 0
 
 
-def capture(s: PetitionState, owner: int, kind: str, captor: int) -> list[Event]:
+def capture(story: Story[PetitionState], owner: int, kind: str, captor: int) -> None:
     """``captor`` takes ``owner``'s pillar and whatever fortifies it; they await placing. A player
     left with no active pillar loses its favours and licence."""
+    s = story.s
     pillar = s.seats[owner].pillars[kind]
     pillar.captured_by = captor
     refs = [PillarRef(owner, kind)]
-    events: list[Event] = []
     if pillar.fortification is not None:
         f = pillar.fortification
         pillar.fortification = None
@@ -1301,38 +1328,38 @@ def capture(s: PetitionState, owner: int, kind: str, captor: int) -> list[Event]
             # the captor's own pillar card comes home: it stands again in front of its owner
             # (a culture does not hold itself captive, nor count itself as a trophy)
             s.seats[captor].pillars[f.kind].captured_by = None
-            events.append(Event(f"Its fortification was {seat_name(captor)}'s own "
-                                f"{pillar_label(f.kind)}: {seat_name(captor)} takes back their own "
-                                f"{pillar_label(f.kind)} pillar, which stands again.",
-                                kind="restored", data={"seat": captor, "pillar": f.kind}))
+            story.say(f"Its fortification was {seat_name(captor)}'s own "
+                      f"{pillar_label(f.kind)}: {seat_name(captor)} takes back their own "
+                      f"{pillar_label(f.kind)} pillar, which stands again.",
+                      kind="restored", data={"seat": captor, "pillar": f.kind})
         else:
             s.seats[f.owner].pillars[f.kind].captured_by = captor
             refs.append(f)
-            events.append(Event(f"Its fortification, {seat_name(f.owner)}'s {pillar_label(f.kind)}, goes "
-                                "with it.", kind="captured_fortification", data={"card": f.to_json()}))
+            story.say(f"Its fortification, {seat_name(f.owner)}'s {pillar_label(f.kind)}, goes "
+                      "with it.", kind="captured_fortification", data={"card": f.to_json()})
     s.placing += refs
     if not s.seats[owner].active_pillars():
         for g in s.gods.values():
             if g.holder == owner:
                 release(s, g)
         s.seats[owner].heathen_since = None
-        events.append(Event(f"{seat_name(owner)} has no active pillar left.", kind="fallen",
-                            data={"seat": owner}))
-    return events
+        story.say(f"{seat_name(owner)} has no active pillar left.", kind="fallen",
+                  data={"seat": owner})
 
 
-def check_end(s: PetitionState) -> list[Event]:
+def check_end(story: Story[PetitionState]) -> None:
     """The end of the game: a player without an active pillar (or, last man standing, one player
     with active pillars left)."""
+    s = story.s
     alive = [k for k in range(s.players) if s.seats[k].active_pillars()]
     if s.last_man_standing:
         if len(alive) > 1:
-            return []
+            return
         s.over_reason = "only one culture still has active pillars"
     else:
         fallen = [k for k in range(s.players) if k not in alive]
         if not fallen:
-            return []
+            return
         s.over_reason = f"{listing([seat_name(k) for k in fallen])} has no active pillar left"
     s.phase = "over"
-    return [Event(f"The game ends: {s.over_reason}.", kind="over")]
+    story.say(f"The game ends: {s.over_reason}.", kind="over")

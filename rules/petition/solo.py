@@ -25,7 +25,7 @@ Rulebook "Solo game rules", with Herald's readings (see ``docs/rules/petition.md
 
 from __future__ import annotations
 
-from ..engine import Action, Choice, Event, Prompt, Result
+from ..engine import Action, Choice, Prompt, Result, Story
 from ..text import count, listing
 from .cards import card_json, cards_prompt, read_cards
 from .content import (
@@ -127,21 +127,23 @@ def pillar_total(b: SoloBattle) -> int:
     return total(b.revealed, b.pillar) + (PILLAR_FAVOUR if b.favoured == "pillar" else 0)
 
 
-def play(s: PetitionState, seat: int, action: Action, prompt: Prompt) -> list[Event]:
+def play(story: Story[PetitionState], seat: int, action: Action, prompt: Prompt) -> None:
     """Apply the solo player's answer to ``prompt``: the turn, the opening attack, the cards
     added in a battle, or the tithe."""
-    assert s.solo is not None
+    assert story.s.solo is not None
     if prompt.kind == "solo_turn":
-        return _play_turn(s, action)
-    if prompt.kind == "solo_attack":
-        return _play_attack(s, action, prompt)
-    if prompt.kind == "solo_add":
-        return _play_add(s, action, prompt)
-    return _play_tithe(s, action, prompt)
+        _play_turn(story, action)
+    elif prompt.kind == "solo_attack":
+        _play_attack(story, action, prompt)
+    elif prompt.kind == "solo_add":
+        _play_add(story, action, prompt)
+    else:
+        _play_tithe(story, action, prompt)
 
 
-def _play_turn(s: PetitionState, action: Action) -> list[Event]:
+def _play_turn(story: Story[PetitionState], action: Action) -> None:
     """Draw (each pillar grows by a card), give up, or attack a pillar."""
+    s = story.s
     solo = s.solo
     assert solo is not None
     me = s.seats[0]
@@ -150,20 +152,23 @@ def _play_turn(s: PetitionState, action: Action) -> list[Event]:
         if got is not None:
             me.hand.append(got)
         fed = _feed_pillars(s)
-        events = [Event(f"P1 draws a card; {count(fed, 'pillar')} grow by a card.", kind="solo_draw")]
+        story.say(f"P1 draws a card; {count(fed, 'pillar')} grow by a card.", kind="solo_draw")
         if got is not None:
-            events.append(Event(f"You draw {card_name(got)}.", to=(0,), kind="draw", data={"cards": [got]}))
-        return events + _next_turn(s)
+            story.tell(0, f"You draw {card_name(got)}.", kind="draw", data={"cards": [got]})
+        _next_turn(story)
+        return
     if action["type"] == "give_up":
-        return _over(s, "nothing was left to play or draw")
+        _over(story, "nothing was left to play or draw")
+        return
     solo.battle = SoloBattle(str(action["pillar"]))
     s.phase = "solo_attack"
-    return [Event(f"P1 attacks the {PILLAR_NAMES[solo.battle.pillar]} pillar.", kind="solo_attack")]
+    story.say(f"P1 attacks the {PILLAR_NAMES[solo.battle.pillar]} pillar.", kind="solo_attack")
 
 
-def _play_attack(s: PetitionState, action: Action, prompt: Prompt) -> list[Event]:
+def _play_attack(story: Story[PetitionState], action: Action, prompt: Prompt) -> None:
     """The attack cards laid, as many fortifications turned up; the lower power wins the god's
     favour."""
+    s = story.s
     solo = s.solo
     assert solo is not None
     b = solo.battle
@@ -178,11 +183,11 @@ def _play_attack(s: PetitionState, action: Action, prompt: Prompt) -> list[Event
     b.revealed = stack[:n]
     del stack[:n]
     mine, theirs = total(b.played, b.pillar), total(b.revealed, b.pillar)
-    events = [Event(f"P1 lays {listing([card_name(c) for c in picked])} ({mine}); the pillar turns up "
-                    f"{listing([card_name(c) for c in b.revealed]) or 'nothing'} ({theirs}).",
-                    kind="solo_reveal",
-                    data={"played": [card_json(c) for c in picked],
-                          "revealed": [card_json(c) for c in b.revealed], "mine": mine, "theirs": theirs})]
+    story.say(f"P1 lays {listing([card_name(c) for c in picked])} ({mine}); the pillar turns up "
+              f"{listing([card_name(c) for c in b.revealed]) or 'nothing'} ({theirs}).",
+              kind="solo_reveal",
+              data={"played": [card_json(c) for c in picked],
+                    "revealed": [card_json(c) for c in b.revealed], "mine": mine, "theirs": theirs})
     god = GODS[b.pillar].name
     if mine < theirs:
         b.favoured = "player"
@@ -191,27 +196,30 @@ def _play_attack(s: PetitionState, action: Action, prompt: Prompt) -> list[Event
         if s.rules >= 2:
             # the rulebook: with the god's favour the battle is won with faith, and a won
             # battle takes the pillar
-            events.append(Event(f"The lower power wins {god}'s favour (+3): P1 wins the battle "
-                                "with faith.", kind="solo_faith"))
-            return events + _win(s, b)
-        events.append(Event(f"The lower power wins {god}'s favour (+3): P1 wins the battle with faith "
-                            "and keeps their beads, but the pillar stands.", kind="solo_faith"))
+            story.say(f"The lower power wins {god}'s favour (+3): P1 wins the battle "
+                      "with faith.", kind="solo_faith")
+            _win(story, b)
+            return
+        story.say(f"The lower power wins {god}'s favour (+3): P1 wins the battle with faith "
+                  "and keeps their beads, but the pillar stands.", kind="solo_faith")
         s.discard += b.played + b.revealed
         solo.battle = None
-        return events + _reset(s)
+        _reset(story)
+        return
     if mine > theirs:
         b.favoured = "pillar"
-        events.append(Event(f"The pillar's lower power wins {god}'s favour (+3): P1 is godless and must "
-                            "overpower it.", kind="solo_godless"))
+        story.say(f"The pillar's lower power wins {god}'s favour (+3): P1 is godless and must "
+                  "overpower it.", kind="solo_godless")
     else:
-        events.append(Event("Equal power: nobody wins the favour, and P1 must overpower the pillar.",
-                            kind="solo_godless"))
-    return events + _check_force(s, b)
+        story.say("Equal power: nobody wins the favour, and P1 must overpower the pillar.",
+                  kind="solo_godless")
+    _check_force(story, b)
 
 
-def _play_add(s: PetitionState, action: Action, prompt: Prompt) -> list[Event]:
+def _play_add(story: Story[PetitionState], action: Action, prompt: Prompt) -> None:
     """More cards added to the battle (as many more fortifications turned up), or none: the
     battle given up."""
+    s = story.s
     solo = s.solo
     assert solo is not None
     b = solo.battle
@@ -219,7 +227,9 @@ def _play_add(s: PetitionState, action: Action, prompt: Prompt) -> list[Event]:
     me = s.seats[0]
     picked = read_cards(action, prompt)
     if not picked:
-        return [Event("P1 gives up the battle.", kind="solo_pass")] + _lose(s, b)
+        story.say("P1 gives up the battle.", kind="solo_pass")
+        _lose(story, b)
+        return
     for c in picked:
         me.hand.remove(c)
     b.played += picked
@@ -228,15 +238,16 @@ def _play_add(s: PetitionState, action: Action, prompt: Prompt) -> list[Event]:
     more = stack[:n]
     del stack[:n]
     b.revealed += more
-    events = [Event(f"P1 adds {listing([card_name(c) for c in picked])}; the pillar turns up "
-                    f"{listing([card_name(c) for c in more]) or 'nothing more'}: "
-                    f"{total(b.played, b.pillar)} against {pillar_total(b)}.", kind="solo_add",
-                    data={"added": [card_json(c) for c in picked], "revealed": [card_json(c) for c in more]})]
-    return events + _check_force(s, b)
+    story.say(f"P1 adds {listing([card_name(c) for c in picked])}; the pillar turns up "
+              f"{listing([card_name(c) for c in more]) or 'nothing more'}: "
+              f"{total(b.played, b.pillar)} against {pillar_total(b)}.", kind="solo_add",
+              data={"added": [card_json(c) for c in picked], "revealed": [card_json(c) for c in more]})
+    _check_force(story, b)
 
 
-def _play_tithe(s: PetitionState, action: Action, prompt: Prompt) -> list[Event]:
+def _play_tithe(story: Story[PetitionState], action: Action, prompt: Prompt) -> None:
     """The tithe: a matching card given, or a bead paid (the last bead ends the game)."""
+    s = story.s
     solo = s.solo
     assert solo is not None
     me = s.seats[0]
@@ -251,14 +262,15 @@ def _play_tithe(s: PetitionState, action: Action, prompt: Prompt) -> list[Event]
     if picked:
         me.hand.remove(picked[0])
         s.discard.append(picked[0])
-        events = [Event(f"P1 gives {card_name(picked[0])} as tithe.", kind="tithe")]
+        story.say(f"P1 gives {card_name(picked[0])} as tithe.", kind="tithe")
     else:
         me.beads -= 1
         s.temple += 1
-        events = [Event("P1 pays a bead as tithe.", kind="tithe")]
+        story.say("P1 pays a bead as tithe.", kind="tithe")
         if me.beads <= 0:
-            return events + _over(s, "the beads ran out")
-    return events + _refill(s)
+            _over(story, "the beads ran out")
+            return
+    _refill(story)
 
 
 def b_key(s: PetitionState) -> str:
@@ -266,26 +278,31 @@ def b_key(s: PetitionState) -> str:
     return held[0] if held else PILLARS[0]
 
 
-def _check_force(s: PetitionState, b: SoloBattle) -> list[Event]:
+def _check_force(story: Story[PetitionState], b: SoloBattle) -> None:
+    s = story.s
     if total(b.played, b.pillar) > pillar_total(b):
-        return [Event("P1 overpowers the pillar.", kind="solo_force")] + _win(s, b)
-    if not s.seats[0].hand:
-        return [Event("P1 has no card left to add.", kind="solo_pass")] + _lose(s, b)
-    s.phase = "solo_add"
-    return []
+        story.say("P1 overpowers the pillar.", kind="solo_force")
+        _win(story, b)
+    elif not s.seats[0].hand:
+        story.say("P1 has no card left to add.", kind="solo_pass")
+        _lose(story, b)
+    else:
+        s.phase = "solo_add"
 
 
-def _win(s: PetitionState, b: SoloBattle) -> list[Event]:
+def _win(story: Story[PetitionState], b: SoloBattle) -> None:
+    s = story.s
     solo = s.solo
     assert solo is not None
     rest = solo.stacks.pop(b.pillar)
     solo.captured.append(b.pillar)
     s.discard += b.played + b.revealed
     solo.battle = None
-    events = [Event(f"P1 takes the {PILLAR_NAMES[b.pillar]} pillar ({len(solo.captured)} of 4).",
-                    kind="solo_captured", data={"pillar": b.pillar})]
+    story.say(f"P1 takes the {PILLAR_NAMES[b.pillar]} pillar ({len(solo.captured)} of 4).",
+              kind="solo_captured", data={"pillar": b.pillar})
     if len(solo.captured) == len(PILLARS):
-        return events + _over(s, "all four pillars are taken", won=True)
+        _over(story, "all four pillars are taken", won=True)
+        return
     s.rng.shuffle(rest)
     others = list(solo.stacks)
     got = dict.fromkeys(others, 0)
@@ -298,10 +315,11 @@ def _win(s: PetitionState, b: SoloBattle) -> list[Event]:
             card = _draw(s)
             if card is not None:
                 solo.stacks[k].append(card)
-    return events + _reset(s)
+    _reset(story)
 
 
-def _lose(s: PetitionState, b: SoloBattle) -> list[Event]:
+def _lose(story: Story[PetitionState], b: SoloBattle) -> None:
+    s = story.s
     solo = s.solo
     assert solo is not None
     me = s.seats[0]
@@ -309,15 +327,17 @@ def _lose(s: PetitionState, b: SoloBattle) -> list[Event]:
     solo.battle = None
     me.beads -= 1
     s.temple += 1
-    events = [Event(f"The {PILLAR_NAMES[b.pillar]} pillar holds; P1 pays a bead.", kind="solo_lost")]
+    story.say(f"The {PILLAR_NAMES[b.pillar]} pillar holds; P1 pays a bead.", kind="solo_lost")
     if me.beads <= 0:
-        return events + _over(s, "the beads ran out")
-    if s.rules >= 2:
-        return events + _next_turn(s)  # the rulebook resets only after a win
-    return events + _reset(s)
+        _over(story, "the beads ran out")
+    elif s.rules >= 2:
+        _next_turn(story)  # the rulebook resets only after a win
+    else:
+        _reset(story)
 
 
-def _reset(s: PetitionState) -> list[Event]:
+def _reset(story: Story[PetitionState]) -> None:
+    s = story.s
     solo = s.solo
     assert solo is not None
     held = [g for g in s.gods.values() if g.holder == 0]
@@ -327,14 +347,16 @@ def _reset(s: PetitionState) -> list[Event]:
             solo.tithe_card = card
             solo.tithe_god = held[0].key
             s.phase = "tithe"
-            return [Event(f"{GODS[held[0].key].name} draws {card_name(card)} for the tithe.", kind="tithe_card",
-                          data={"card": card_json(card)})]
+            story.say(f"{GODS[held[0].key].name} draws {card_name(card)} for the tithe.", kind="tithe_card",
+                      data={"card": card_json(card)})
+            return
         for g in held:
             g.holder, g.bonus, g.since = None, 0, 0
-    return _refill(s)
+    _refill(story)
 
 
-def _refill(s: PetitionState) -> list[Event]:
+def _refill(story: Story[PetitionState]) -> None:
+    s = story.s
     me = s.seats[0]
     got = []
     while len(me.hand) < SOLO_HAND:
@@ -344,12 +366,12 @@ def _refill(s: PetitionState) -> list[Event]:
         me.hand.append(card)
         got.append(card)
     _feed_pillars(s)
-    events = [Event(f"Reset: P1 draws back to {count(len(me.hand), 'card')} and every pillar gets a card.",
-                    kind="solo_reset")]
+    story.say(f"Reset: P1 draws back to {count(len(me.hand), 'card')} and every pillar gets a card.",
+              kind="solo_reset")
     if got:
-        events.append(Event(f"You draw {listing([card_name(c) for c in got])}.", to=(0,), kind="draw",
-                            data={"cards": got}))
-    return events + _next_turn(s)
+        story.tell(0, f"You draw {listing([card_name(c) for c in got])}.", kind="draw",
+                   data={"cards": got})
+    _next_turn(story)
 
 
 def _feed_pillars(s: PetitionState) -> int:
@@ -365,20 +387,21 @@ def _feed_pillars(s: PetitionState) -> int:
     return fed
 
 
-def _next_turn(s: PetitionState) -> list[Event]:
+def _next_turn(story: Story[PetitionState]) -> None:
+    s = story.s
     s.turn += 1
     s.round += 1
     s.phase = "solo_turn"
     if s.round > s.round_limit:
-        return _over(s, f"the round limit ({s.round_limit}) was reached")
-    return []
+        _over(story, f"the round limit ({s.round_limit}) was reached")
 
 
-def _over(s: PetitionState, why: str, won: bool = False) -> list[Event]:
+def _over(story: Story[PetitionState], why: str, won: bool = False) -> None:
+    s = story.s
     s.phase = "over"
     s.over_reason = why
     verdict = "P1 wins" if won else "P1 loses"
-    return [Event(f"The solo game ends: {why}. {verdict}.", kind="over")]
+    story.say(f"The solo game ends: {why}. {verdict}.", kind="over")
 
 
 def result(s: PetitionState) -> Result:
