@@ -6,23 +6,26 @@ result and flick. What a seat cannot know is only what is chosen in secret and n
 of the law deck and the dice still to be rolled: above all the finger's wobble on every flick.
 That wobble is what the search is for. The heuristic player (:mod:`.bot`) aims as if the finger
 were steady; the search plays each of a handful of aims many times, each time with another
-wobble, judges where each throw leaves the game, and keeps the aim that does best on average. An aim that lands on a city only when it is perfect, next to one that still scores
-when it is a little off, loses to the safer one.
+wobble, judges where each throw leaves the game, and keeps the aim that does best on average.
+An aim that lands on a city only when it is perfect, next to one that still scores when it is a
+little off, loses to the safer one.
 
 * :func:`determinize`: a full state from the seat's own view (secret choices of others drawn
   at random, the law deck shuffled from the laws left in it, a fresh rng for the dice);
 * :func:`search_candidates`: for a Mission flick, the heuristic's best aims ranked on a steady
-  finger, the best one a little softer and harder, and leaving a disc in the corner when that is
-  allowed; for a temple, its shortcut places and the heuristic's; ``None`` (the heuristic
+  finger, with two players the best one a little softer and harder too, and leaving a disc in
+  the corner when that is allowed; for a temple, its shortcut places and the heuristic's; ``None`` (the heuristic
   decides) for the god, the vote, the setup and tie-break flicks and the temple to move;
 * :func:`playout_action`: the quick player of playouts that go on after the candidate (its
   first aim, unsimulated, for a flick: a playout's flick then costs one physics simulation, the
   engine's); the engine's horizon is 0: with two players a flick is judged where it lands;
 * :func:`evaluate`: a game cut short by the horizon, scored from victory points, what the board
   would score at Worship and the prophets each seat has left to flick; from three players on,
-  first each rival answers once (:func:`replies`) and Worship is counted as it is likely to
-  stand when the Generation ends (:func:`expected_worship`): with four tables' worth of discs,
-  what decides a game is mostly what the others do after the flick.
+  first the seat's turn is played to its end and each rival plays one turn (:func:`replies`),
+  and Worship is counted as it is likely to stand when the Generation ends
+  (:func:`expected_worship`, with chances measured in games of the computer players and a
+  prophet's exposure read from where it lies): with three or four tables' worth of discs, what
+  decides a game is mostly what the others do after the flick.
 """
 
 from __future__ import annotations
@@ -34,18 +37,22 @@ from typing import Any
 from rules.engine import Action, IllegalAction, Prompt, Rng, RulesError
 
 from . import bot, geometry, gods, laws, scoring
+from . import map as board
 from .discs import KINDS, PROPHET_KINDS
 from .state import FlickState
 
 JSON = dict[str, Any]
 
 FLICK_CANDIDATES = 3
-"""How many of the heuristic's ranked aims a Mission flick compares (the best one is also tried
-softer and harder)."""
+"""How many of the heuristic's ranked aims a Mission flick compares (with two players the best
+one is also tried softer and harder)."""
 RANK_TARGETS = bot.CANDIDATES
 """How many targets are simulated to rank those aims: the heuristic's own ranking, made once."""
 POWER_STEP = 0.6
-"""How much softer and harder the best aim is also tried."""
+"""How much softer and harder the best aim is also tried with two players. From
+:data:`LOOK_AHEAD` players on each sample costs a physics simulation per rival too, and the time
+budget stops a search after about 60 samples: the three aims (and leaving the disc) share them,
+about 15 each rather than 10 among five."""
 PROPHET_VALUE = 1.2
 """What a prophet not yet flicked this Generation is worth at the horizon, in VP."""
 CITY_VALUE = 1.0
@@ -53,11 +60,19 @@ CITY_VALUE = 1.0
 FUTURE_WORSHIP = 1.0
 """What a temple on the map is worth at each Worship still to come after this Generation's, in VP
 (its island's Presence at least; a prophet on a city that may still become a temple too)."""
-CONTEST = 0.2
-"""How likely one flick still to come this Generation is to add a piece to a given island (four
-islands, the navel and the misses share them)."""
-KNOCK = 0.02
-"""How likely one rival flick still to come is to knock a given prophet off its island."""
+CONTEST = 0.12
+"""How likely one flick still to come this Generation is to add a piece of its player's to a given
+island (four islands, the navel and the misses share them; measured 0.09-0.15 in games of the
+computer players)."""
+KNOCK = 0.016
+"""How likely one rival flick still to come is to knock a given prophet off its island, when it
+lies on the island's far or middle part as seen from the navel..."""
+KNOCK_EXPOSED = 0.045
+"""... and when it lies on the part facing the navel, more than :data:`EXPOSED_DEPTH` nearer to
+the navel than its island's centre: in the line of fire of the shots at the navel and of the
+rivals' shots across the map (measured: 0.040-0.055 there, 0.011-0.021 elsewhere)."""
+EXPOSED_DEPTH = 5.0
+"""How much nearer to the navel than its island's centre a prophet lies exposed."""
 LOOK_AHEAD = 3
 """From this many players on, the horizon lets the rivals answer first (:func:`replies`) and
 scores Worship as it is likely to stand when it comes (:func:`expected_worship`). Neither is
@@ -65,6 +80,9 @@ used with two players: a playout's flick halved the samples there, and judging t
 it lands already won 60% of 100 games against ``easy``. At four players each alone did not help
 (37.5% and 8.3% of 24 games, against 20.8% judging where the flick lands), both together won
 50.0% of them, and 30.0% of 40 other games where judging where the flick lands won 20.0%."""
+REPLY_DECISIONS = 4
+"""At most this many decisions per player are played by :func:`replies` (a turn is a flick, a few
+flicks again from the corner, a temple or two)."""
 TEMPERATURE = 3.0
 """VP differences become chances through a softmax of this temperature (3 VP ahead of a single
 rival is about 73%)."""
@@ -147,7 +165,7 @@ def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Ac
         ranked = bot.ranked_flicks(view, prompt.seat, RANK_TARGETS)
         out = [dict(a) for _, a in ranked[:FLICK_CANDIDATES]]
         top = ranked[0][1]
-        for step in (-POWER_STEP, POWER_STEP):
+        for step in (-POWER_STEP, POWER_STEP) if view["players"] < LOOK_AHEAD else ():
             power = round(min(10.0, max(1.0, float(top["power"]) + step)), 2)
             if power != top["power"]:
                 out.append({**top, "power": power})
@@ -174,13 +192,42 @@ def _beats(lead: float, spread: float) -> float:
     return 0.5 * (1.0 + math.erf((lead - 0.5) / math.sqrt(2.0 * spread + 1e-6)))
 
 
+def knock_chance(x: float, y: float, island: int) -> float:
+    """How likely one rival flick is to knock a prophet at (x, y) off ``island``: more on the part
+    of the island facing the navel (:data:`KNOCK_EXPOSED`) than elsewhere (:data:`KNOCK`)."""
+    isl = board.ISLANDS[island]
+    nearer = geometry.navel_distance(isl.x, isl.y) - geometry.navel_distance(x, y)
+    return KNOCK_EXPOSED if nearer > EXPOSED_DEPTH else KNOCK
+
+
+def _loose(state: FlickState) -> list[list[list[float]]]:
+    """``out[island][seat]``: the knock chance (:func:`knock_chance`) of each prophet counted for
+    that seat on that island (as Worship counts them: the Flood's smaller islands, Freja's Heart)."""
+    s = state
+    shrink = laws.island_shrink(s.laws)
+    won = scoring.heart_converts(s.discs, s.gods)
+    freja = gods.seat_with(s.gods, lambda r: r.heart)
+    out: list[list[list[float]]] = [[[] for _ in range(s.players)] for _ in range(4)]
+    for d in s.discs:
+        if d["owner"] is None or d["kind"] not in PROPHET_KINDS:
+            continue
+        i = geometry.island_at(d["x"], d["y"], KINDS[d["kind"]].radius, shrink)
+        if i is None:
+            continue
+        owner = freja if d["id"] in won and freja is not None else d["owner"]
+        out[i][owner].append(knock_chance(d["x"], d["y"], i))
+    return out
+
+
 def expected_worship(state: FlickState) -> list[float]:
     """Each seat's Worship VP for this Generation as it is likely to stand when the Generation
     ends, not as the board lies: the flicks still to come may add pieces to an island (each of
     them :data:`CONTEST` likely to land on any one island) or knock a prophet off (each rival
-    flick :data:`KNOCK` likely per prophet), so a Domination by one piece early in the Mission is
-    worth less than one by three, or one made with the last flick; a lone prophet's Presence is
-    worth a little less while rivals have flicks left. With no flick left it is Worship exactly."""
+    flick :func:`knock_chance` likely per prophet, more where it faces the navel), so a
+    Domination by one piece early in the Mission is worth less than one by three, or one made
+    with the last flick; a Presence held by exposed prophets alone is worth a little less while
+    rivals have flicks left. Temples are too heavy to knock away. With no flick left it is
+    Worship exactly."""
     s = state
     res = scoring.worship(s.discs, s.players, s.laws, s.gods, s.vp)
     if s.phase != "mission":
@@ -191,13 +238,8 @@ def expected_worship(state: FlickState) -> list[float]:
     if total == 0:
         return [float(r["vp"]) for r in res]
     counts = scoring.island_counts(s.discs, players, s.laws, s.gods, heart=True)
-    temples = [[0] * players for _ in range(4)]
-    for d in s.discs:
-        if d["kind"] == "temple" and d["owner"] is not None:
-            i = geometry.island_at(d["x"], d["y"], KINDS["temple"].radius)
-            if i is not None:
-                temples[i][d["owner"]] += 1
-    dead = scoring.ape_islands(s.discs) if "king_ape" in s.laws else set()
+    loose = _loose(s)
+    dead = scoring.dead_islands(s.discs, s.laws)
     dom = laws.domination_value(s.laws)
     out = [float(r["bonus"]) for r in res]
     for i in range(4):
@@ -208,13 +250,12 @@ def expected_worship(state: FlickState) -> list[float]:
         spread = []
         for k in range(players):
             rivals = total - left[k]
-            loose = max(0, row[k] - temples[i][k])  # (temples are too heavy to knock away)
-            lost = KNOCK * loose * rivals
-            mean.append(row[k] + CONTEST * left[k] - lost)
-            spread.append(CONTEST * (1 - CONTEST) * left[k] + lost)
+            gone = [1.0 - (1.0 - q) ** rivals for q in loose[i][k]]  # (each prophet's chance to go)
+            mean.append(row[k] + CONTEST * left[k] - sum(gone))
+            spread.append(CONTEST * (1 - CONTEST) * left[k] + sum(g * (1.0 - g) for g in gone))
             if row[k] > 0:
-                keep = 1.0 if temples[i][k] or row[k] > 1 else max(0.0, 1.0 - KNOCK * rivals)
-                out[k] += keep
+                held = row[k] - len(gone)  # (temples, and prophets the Heart counts twice)
+                out[k] += 1.0 if held > 0 else 1.0 - math.prod(gone)
         if max(row) == 0:
             continue
         for k in range(players):
@@ -240,7 +281,7 @@ def standing(state: FlickState) -> list[float]:
     if s.phase in ("gods", "setup_flick", "council", "mission"):
         for k in range(s.players):
             out[k] += PROPHET_VALUE * sum(s.supply[k].values())
-    can_build = "sealed_gates" not in s.laws
+    can_build = laws.builds_allowed(s.laws)
     later = FUTURE_WORSHIP * max(0, s.generations - s.generation)
     for d in s.discs:
         k = d["owner"]
@@ -260,21 +301,34 @@ def standing(state: FlickState) -> list[float]:
     return out
 
 
+def _turn_begins(state: FlickState) -> bool:
+    """Whether the open decision is the first flick of a Mission turn (not a flick again from the
+    corner, nor Anubis's second flick)."""
+    return (state.phase == "mission" and state.stage == "flick" and not state.in_corner
+            and state.attempts == 0 and not state.turn.get("anubis_used"))
+
+
 def replies(state: FlickState, seat: int) -> FlickState:
-    """Where the rivals' answers leave the game: the decisions that follow, at most one per
-    rival and none of the seat's own (a temple the seat builds right after its flick stops it at
-    once), each the playouts' quick player's (:func:`playout_action`), played with the sample's
-    own wobble. Used from :data:`LOOK_AHEAD` players on."""
+    """Where the rivals' answers leave the game: the rest of the seat's own turn (a flick again
+    from the corner, Anubis's second flick, the temples it builds), then one whole turn of each
+    rival (its flick and what follows it), every decision the playouts' quick player's
+    (:func:`playout_action`), played with the sample's own wobble; it stops before the seat's
+    next turn and when the Mission ends. Used from :data:`LOOK_AHEAD` players on."""
     from . import ENGINE
 
     rng = random.Random(state.next_id * 7919 + seat)
-    for _ in range(state.players - 1):
-        if ENGINE.result(state) is not None:
+    turns = 0
+    for _ in range(REPLY_DECISIONS * state.players):
+        if ENGINE.result(state) is not None or state.phase != "mission":
             break
         prompts = ENGINE.prompts(state)
-        if not prompts or prompts[0].seat == seat:
+        if not prompts:
             break
         p = prompts[0]
+        if _turn_begins(state):
+            if p.seat == seat or turns == state.players - 1:
+                break
+            turns += 1
         try:
             state, _ = ENGINE.play(state, p.seat, playout_action(ENGINE.view(state, p.seat), p, rng), p)
         except RulesError:

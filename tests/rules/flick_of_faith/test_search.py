@@ -12,6 +12,7 @@ import pytest
 
 from rules import registry, search
 from rules.engine import InvalidOptions, Prompt
+from rules.flick_of_faith import bot
 from rules.flick_of_faith import search as flick_search
 from rules.flick_of_faith.state import FlickState
 
@@ -100,6 +101,25 @@ def test_a_flick_compares_the_heuristics_aims_under_the_wobble() -> None:
     assert all(c["type"] == "flick" for c in got.candidates)
     assert got.iterations == 14 and min(got.visits) >= 1
     assert got.action in got.candidates
+
+
+def test_from_three_players_the_samples_go_to_the_heuristics_aims_alone() -> None:
+    """With two players the best aim is also tried a little softer and harder; from three on,
+    where each sample also plays the rivals' turns and so fewer fit in the time, the samples are
+    shared by the heuristic's ranked aims alone."""
+    for players, seed in ((2, 4), (3, 5)):
+        state, prompt = reach(players, seed, 12, "flick")
+        view = E.view(state, prompt.seat)
+        listed = flick_search.search_candidates(view, prompt, random.Random(0)) or []
+        ranked = [a for _, a in bot.ranked_flicks(view, prompt.seat, flick_search.RANK_TARGETS)]
+        aims = ranked[:flick_search.FLICK_CANDIDATES]
+        if players == 2:
+            assert listed[:len(aims)] == aims and len(listed) == len(aims) + 2
+            assert {a["power"] for a in listed[len(aims):]} == {
+                round(aims[0]["power"] - flick_search.POWER_STEP, 2),
+                round(aims[0]["power"] + flick_search.POWER_STEP, 2)}
+        else:
+            assert listed == aims
 
 
 def test_a_disc_still_in_the_corner_may_be_left_there_by_the_search() -> None:

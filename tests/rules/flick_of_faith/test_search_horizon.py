@@ -45,7 +45,7 @@ def test_a_domination_is_worth_more_the_fewer_rival_flicks_are_left() -> None:
     for k in range(1, 4):
         late.supply[k] = {"prophet": 0}
         early.supply[k] = {"prophet": 3}
-    assert flick_search.expected_worship(late)[0] > flick_search.expected_worship(early)[0] + 1.0
+    assert flick_search.expected_worship(late)[0] > flick_search.expected_worship(early)[0] + 0.5
 
 
 def _after_own_flick(players: int, seed: int) -> tuple[Any, int]:
@@ -72,3 +72,30 @@ def test_at_four_players_the_rivals_answer_before_a_flick_is_judged() -> None:
 def test_with_two_players_a_flick_is_judged_where_it_lands() -> None:
     state, seat = _after_own_flick(2, 4)
     assert flick_search.evaluate(E.clone(state), seat) == flick_search.chances(state, seat)
+
+
+def test_a_prophet_facing_the_navel_is_likelier_to_be_knocked_off_than_one_behind_its_island() -> None:
+    """Shots at the navel and across the map pass the side of an island facing the navel: a
+    lone prophet there holds its island's Presence less surely than one on the far side."""
+    facing, behind = (NORTH.x, NORTH.y + 9.0), (NORTH.x, NORTH.y - 8.0)
+    assert flick_search.knock_chance(*facing, NORTH.index) > 2 * flick_search.knock_chance(*behind, NORTH.index)
+    worth = []
+    for x, y in (facing, behind):
+        s = mission(3, ("anubis", "dagda", "zeus"))
+        put(s, "prophet", 0, x, y)
+        worth.append(flick_search.expected_worship(s)[0])
+    assert worth[0] < worth[1]
+
+
+def test_the_rivals_still_answer_a_flick_that_ends_on_a_city() -> None:
+    """A flick that leaves a prophet on a city is judged after the seat's temple and the
+    rivals' turns, like any other (the seat's own build used to end the look-ahead)."""
+    s = mission(3, ("anubis", "dagda", "zeus"))
+    put(s, "prophet", 0, NORTH.x, NORTH.y)  # (the seat's flick has just landed on the city)
+    s.supply[0] = {"prophet": 5}
+    s.stage = "build"
+    temples = s.temples[0]
+    after = flick_search.replies(E.clone(s), 0)
+    assert after.temples[0] == temples - 1  # (the seat built its temple)
+    assert [sum(after.supply[k].values()) for k in range(3)] == [5, 5, 5]  # (each rival flicked once)
+    assert after.active == 0 and after.stage == "flick"  # (it stops before the seat's next turn)
