@@ -6,7 +6,8 @@ cogs, delivery, SQLite file and boards, drawn by ``--processes`` worker processe
 the player each game awaits presses **Decide** on its board — every game at the same moment —
 then, every game at the same moment again, makes the first choice of the choice form or panel (a
 decision with a form of its own is made through the session instead, as the form's last click
-does, and not timed). Every interaction the bot receives is timed from the moment discord.py builds it to the
+does, and not timed; a round where every table awaits a form does not count as one of the
+``--rounds``). Every interaction the bot receives is timed from the moment discord.py builds it to the
 first call that answers it (``defer``, ``send_message``, ``edit_message``, ``send_modal``):
 percentiles by kind of interaction, and for all. The second table splits that time: from the
 interaction's arrival to the moment Herald's handler starts (``bot.refusals.answering``, which
@@ -150,12 +151,15 @@ async def _run(env: Any, bot: HeraldBot, args: argparse.Namespace) -> AckTimer:
         await host.click(lobby, label="Start")
         tables.append((game_id, channel.threads[0], {host.id: host, guest.id: guest}))
     with AckTimer() as timer:
-        for _ in range(args.rounds):
+        rounds = 0
+        while rounds < args.rounds:
             pending = []
+            active = 0
             for game_id, thread, people in tables:
                 snap = await bot.sessions.snapshot(game_id)
                 if snap.game.status != "active":
                     continue
+                active += 1
                 o = snap.open[0]
                 uid = snap.game.seats[o.seat].user_id
                 if o.prompt.free_form is not None or not o.prompt.choices or board_of(thread) is None:
@@ -165,8 +169,11 @@ async def _run(env: Any, bot: HeraldBot, args: argparse.Namespace) -> AckTimer:
                     await bot.sessions.act(game_id, o.seat, action, user_id=uid, answers=o.ticket)
                     continue
                 pending.append((people[uid], board_of(thread)))
-            if not pending:
+            if not active:
                 break
+            if not pending:  # (only forms this time round: they were made; the round is not over)
+                continue
+            rounds += 1
             panels = await simultaneously(env, *(m.click(b, label="Decide") for m, b in pending))
             finals = []
             for (member, _), panel in zip(pending, panels, strict=True):
