@@ -142,6 +142,18 @@ def test_a_disc_still_in_the_corner_may_be_left_there_by_the_search() -> None:
     assert {"type": "leave"} in listed
 
 
+def test_a_seat_with_temples_left_builds_where_the_heuristic_builds_never_stopping_instead() -> None:
+    """A temple is the heuristic's place: the horizon values a prophet left on a city about as a
+    temple built from it, so searching the prompt's buttons stopped rather than built."""
+    state, prompt = reach(2, 6, 10, "build")
+    view = E.view(state, prompt.seat)
+    assert view["temples"][prompt.seat] > 0
+    assert flick_search.search_candidates(view, prompt, random.Random(0)) is None
+    got = search.run(E, view, prompt, random.Random(3), search.budget_for(E, "hard"))
+    assert got.action == E.bot_action(view, prompt, random.Random(0))
+    assert got.action["type"] == "build"
+
+
 def test_the_search_is_reproducible_for_a_seed_and_an_iteration_budget() -> None:
     state, prompt = reach(3, 5, 30, "flick")
     view = E.view(state, prompt.seat)
