@@ -40,7 +40,7 @@ from typing import Any
 
 from rules.engine import Action, IllegalAction, Prompt, Rng, RulesError
 
-from . import bot, geometry, gods, laws, scoring
+from . import bot, geometry, gods, laws, powers, scoring
 from . import map as board
 from .discs import KINDS, PROPHET_KINDS
 from .state import FlickState
@@ -180,7 +180,7 @@ def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Ac
                 out.append({**top, "power": power})
         out.extend(dict(c.action) for c in prompt.choices)  # (leaving the disc in the corner)
         return out
-    if prompt.kind == "anubis":
+    if prompt.kind == powers.SECOND_CHANCE:
         return [dict(c.action) for c in prompt.choices]
     return None
 
