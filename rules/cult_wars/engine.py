@@ -55,8 +55,8 @@ from ..engine import (
     Event,
     GameOver,
     IllegalAction,
-    InvalidOptions,
     NotYourTurn,
+    Option,
     Prompt,
     Result,
     Rng,
@@ -64,7 +64,7 @@ from ..engine import (
     seat_name,
     shown,
 )
-from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
+from ..search import STRENGTH
 from ..text import count
 from .bot import choose_orders, choose_split, choose_target, evaluate, search_candidates
 from .combat import possible_splits, share_attacker_losses
@@ -119,28 +119,17 @@ class CultWarsEngine(Engine[CultWarsState]):
     summary = SUMMARY
     rules_page = "docs/rules/cult_wars.md"
     schema_version = 2
-    option_help = {
-        "insignia": "two_step (default, as the rulebook): every cult picks its target, all targets "
-                    "are revealed together, then cards are laid, and a defender who holds shares out "
-                    "the attackers' losses after the reveal; single: target and cards in one secret "
-                    "order with the split chosen in advance (faster: one wait per turn)",
-        STRENGTH_OPTION: STRENGTH_HELP,
-    }
+    options = (
+        Option("insignia", "choice", "two_step (as the rulebook): every cult picks its target, all "
+               "targets are revealed together, then cards are laid, and a defender who holds shares "
+               "out the attackers' losses after the reveal; single: target and cards in one secret "
+               "order with the split chosen in advance (faster: one wait per turn)",
+               default="two_step", allowed=INSIGNIA_MODES),
+        STRENGTH,
+    )
+    fill_option_defaults = True
 
     # ------------------------------------------------------------------ setup
-    def validate_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        opts = super().validate_options(players, options)
-        mode = opts.get("insignia", "two_step")
-        if mode not in INSIGNIA_MODES:
-            raise InvalidOptions(f"insignia must be two_step or single, not {shown(mode, 40)}.")
-        opts["insignia"] = mode
-        if STRENGTH_OPTION in opts:
-            try:
-                check_strength(opts[STRENGTH_OPTION])
-            except ValueError as exc:
-                raise InvalidOptions(str(exc)) from None
-        return opts
-
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> CultWarsState:
         opts = self.validate_options(players, options or {})
         rng = Rng(seed)
@@ -150,7 +139,7 @@ class CultWarsEngine(Engine[CultWarsState]):
         for _ in range(START_HAND):
             for c in cults:
                 c.hand.append(deck.pop(0))
-        mode = opts["insignia"]
+        mode = self.option_value(opts, "insignia")
         return CultWarsState(players=players, rng=rng, cults=cults, deck=deck, insignia=mode,
                              phase="targets" if mode == "two_step" else "orders")
 
