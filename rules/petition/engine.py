@@ -47,7 +47,7 @@ from ..engine import (
     Engine,
     Event,
     IllegalAction,
-    InvalidOptions,
+    Option,
     Prompt,
     Result,
     Rng,
@@ -55,7 +55,7 @@ from ..engine import (
     seat_name,
     shown,
 )
-from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
+from ..search import STRENGTH
 from ..text import count, listing
 from . import search as search_rules
 from . import solo as solo_rules
@@ -135,21 +135,6 @@ def god_label(key: str) -> str:
     return f"{GODS[key].name} ({PILLAR_NAMES[key]})"
 
 
-def _flag(opts: Mapping[str, Any], key: str) -> bool:
-    value = opts.get(key, False)
-    if type(value) is not bool:
-        raise InvalidOptions(f"{key} must be true or false, not {shown(value, 40)}.")
-    return value
-
-
-def _whole(opts: Mapping[str, Any], key: str, default: int, span: tuple[int, int], unit: str) -> int:
-    value = opts.get(key, default)
-    lo, hi = span
-    if type(value) is not int or not lo <= value <= hi:
-        raise InvalidOptions(f"{key} must be a whole number of {unit} {lo}–{hi}, not {shown(value, 40)}.")
-    return value
-
-
 class PetitionEngine(Engine[PetitionState]):
     key = "petition"
     name = "Petition"
@@ -159,43 +144,32 @@ class PetitionEngine(Engine[PetitionState]):
     rules_page = "docs/rules/petition.md"
     schema_version = 2
     rules_revision = RULES
-    option_help = {
-        "beads": f"prayer beads in the game, a finite supply (default {BEADS_DEFAULT}, "
-                 f"{BEADS_MIN}–{BEADS_MAX})",
-        "challenge_window": f"minutes the other players have to challenge a petition (default "
-                            f"{DEFAULT_WINDOW_MINUTES}, {WINDOW_MINUTES[0]}–{WINDOW_MINUTES[1]}); "
-                            "no answer means no challenge",
-        "winner_takes_all": "true: a defender who wins a battle takes one of the attacker's "
-                            "pillars (default false)",
-        "last_man_standing": "true: play on until only one player has active pillars (default false)",
-        "round_limit": f"the game also ends after this many rounds, tie-breaks deciding (default "
-                       f"{DEFAULT_ROUND_LIMIT}, {ROUND_LIMIT[0]}–{ROUND_LIMIT[1]})",
-        "pillar_stand": f"true: Herald's rule that a pillar card adds {PILLAR_STAND} to its own "
-                        "defence when the defender lays a card (default false; not in the rulebook)",
-        STRENGTH_OPTION: STRENGTH_HELP,
-    }
+    options = (
+        Option("beads", "int", "prayer beads in the game, a finite supply", default=BEADS_DEFAULT,
+               lo=BEADS_MIN, hi=BEADS_MAX, unit="beads"),
+        Option("challenge_window", "int", "minutes the other players have to challenge a petition; "
+               "no answer means no challenge", default=DEFAULT_WINDOW_MINUTES,
+               lo=WINDOW_MINUTES[0], hi=WINDOW_MINUTES[1], unit="minutes"),
+        Option("winner_takes_all", "bool", "true: a defender who wins a battle takes one of the "
+               "attacker's pillars", default=False),
+        Option("last_man_standing", "bool", "true: play on until only one player has active "
+               "pillars", default=False),
+        Option("round_limit", "int", "the game also ends after this many rounds, tie-breaks "
+               "deciding", default=DEFAULT_ROUND_LIMIT, lo=ROUND_LIMIT[0], hi=ROUND_LIMIT[1],
+               unit="rounds"),
+        Option("pillar_stand", "bool", f"true: Herald's rule that a pillar card adds {PILLAR_STAND} "
+               "to its own defence when the defender lays a card; not in the rulebook",
+               default=False),
+        STRENGTH,
+    )
+    fill_option_defaults = True
 
     # ------------------------------------------------------------------ setup
-    def validate_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        opts = dict(super().validate_options(players, options))
-        opts["beads"] = _whole(opts, "beads", BEADS_DEFAULT, (BEADS_MIN, BEADS_MAX), "beads")
-        opts["challenge_window"] = _whole(opts, "challenge_window", DEFAULT_WINDOW_MINUTES,
-                                          WINDOW_MINUTES, "minutes")
-        opts["round_limit"] = _whole(opts, "round_limit", DEFAULT_ROUND_LIMIT, ROUND_LIMIT, "rounds")
-        opts["winner_takes_all"] = _flag(opts, "winner_takes_all")
-        opts["last_man_standing"] = _flag(opts, "last_man_standing")
-        opts["pillar_stand"] = _flag(opts, "pillar_stand")
-        if STRENGTH_OPTION in opts:
-            try:
-                check_strength(opts[STRENGTH_OPTION])
-            except ValueError as exc:
-                raise InvalidOptions(str(exc)) from None
-        return opts
-
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> PetitionState:
         """A new game, under the rules revision its options record (the platform records the
         current one when a table opens), else the current one."""
-        return self._setup(players, seed, options, int((options or {}).get(REVISION_OPTION, RULES)))
+        opts = self.validate_options(players, options or {})
+        return self._setup(players, seed, opts, int(opts.get(REVISION_OPTION, RULES)))
 
     def revision_of(self, state: PetitionState) -> int:
         return state.rules

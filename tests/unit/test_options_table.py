@@ -28,7 +28,7 @@ from rules.search import HINTS, SEATS, STRENGTH, STRENGTH_OPTION, TABLE_OPTIONS,
 from tests.support.duel import DuelEngine
 
 REPO = Path(__file__).resolve().parents[2]
-TABLED = ("hegemony_of_faith", "alternate_histories", "cult_wars", "duel")
+TABLED = ("hegemony_of_faith", "alternate_histories", "cult_wars", "petition", "duel")
 """The engines whose options are declared as a table."""
 
 
@@ -102,7 +102,8 @@ def test_setup_reads_exactly_the_declared_options(engine: Engine[Any],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     declared = {o.key for o in engine.options}
     read = _setup_reads(engine, monkeypatch)
-    assert read <= declared | {REVISION_OPTION}, "setup reads only declared options"
+    checked = {REVISION_OPTION, *(o.key for o in TABLE_OPTIONS)}  # (read to check them)
+    assert read <= declared | checked, "setup reads only declared options"
     platform_read = {STRENGTH_OPTION}  # (the computer players' strength: see the next test)
     assert declared - platform_read <= read, "setup reads every option it declares"
 
