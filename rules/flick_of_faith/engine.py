@@ -51,7 +51,6 @@ from rules.engine import (
     Engine,
     Event,
     IllegalAction,
-    InvalidOptions,
     Prompt,
     Result,
     Rng,
@@ -61,7 +60,7 @@ from rules.engine import (
     shown,
 )
 
-from ..search import STRENGTH_HELP, STRENGTH_OPTION, check_strength
+from ..search import STRENGTH
 from ..text import count, number
 from . import flick, geometry, gods, laws, physics, powers, scoring, temples
 from . import map as board
@@ -175,16 +174,7 @@ class FlickOfFaith(Engine[FlickState]):
     worker process when the bot has one (``Engine.heavy_bot``)."""
     heavy_steps = True
     """Each flick is a physics simulation: steps run on a thread (``Engine.heavy_steps``)."""
-    option_help = {STRENGTH_OPTION: STRENGTH_HELP}
-
-    def validate_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        opts = super().validate_options(players, options)
-        if STRENGTH_OPTION in opts:
-            try:
-                check_strength(opts[STRENGTH_OPTION])
-            except ValueError as exc:
-                raise InvalidOptions(str(exc)) from None
-        return opts
+    options = (STRENGTH,)
 
     # ------------------------------------------------------------------------------ setup
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> FlickState:

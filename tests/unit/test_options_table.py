@@ -28,8 +28,8 @@ from rules.search import HINTS, SEATS, STRENGTH, STRENGTH_OPTION, TABLE_OPTIONS,
 from tests.support.duel import DuelEngine
 
 REPO = Path(__file__).resolve().parents[2]
-TABLED = ("hegemony_of_faith", "alternate_histories", "cult_wars", "petition", "duel")
-"""The engines whose options are declared as a table."""
+TABLED = (*registry.GAMES, "duel")
+"""Every game (and the tests' duel): each declares its options as a table."""
 
 
 def engines() -> list[Any]:
