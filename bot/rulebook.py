@@ -327,8 +327,7 @@ def page_count(engine: Engine[Any]) -> int:
 def option_lines(engine: Engine[Any]) -> list[str]:
     """The options ``/rules`` lists: the game's own, from its engine's table (each with what it
     does, its default and range), then the hints option every game takes."""
-    own = [(o.key, o.describe()) for o in engine.options] or list(engine.option_help.items())
-    return [f"`{key}` — {said}" for key, said in (*own, (HINTS.key, HINTS.describe()))]
+    return [f"`{o.key}` — {o.describe()}" for o in (*engine.options, HINTS)]
 
 
 def rules_embed(engine: Engine[Any], page: int, docs_url: str = "") -> discord.Embed:

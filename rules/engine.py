@@ -542,9 +542,8 @@ class Engine(ABC, Generic[S]):
     """The setup options the game takes, in the order ``/rules`` lists them: the base class's
     :meth:`validate_options` checks them and ``setup`` reads them with :meth:`option_value`."""
     option_help: ClassVar[Mapping[str, str]] = {}
-    """Each option's key → what it does, as ``/rules`` shows it: made from :attr:`options`. (An
-    engine that declares no table may still set it by hand and check its options in its own
-    ``validate_options``.)"""
+    """Each option's key → what it does, as ``/rules`` shows it: made from :attr:`options`, never
+    written by hand."""
     fill_option_defaults: ClassVar[bool] = False
     """True: :meth:`validate_options` returns every option of :attr:`options` that has a
     default, at its default when not given; False: the options as given (``setup`` reads the
@@ -563,12 +562,13 @@ class Engine(ABC, Generic[S]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """An engine that declares :attr:`options` gets its :attr:`option_help` made from them;
-        two options with one key, or one with the key of an option every game takes, are refused."""
+        help written by hand, two options with one key, or one with the key of an option every
+        game takes, are refused."""
         super().__init_subclass__(**kwargs)
+        if "option_help" in cls.__dict__:
+            raise TypeError(f"{cls.__name__}: declare options; option_help is made from them")
         if "options" not in cls.__dict__:
             return
-        if "option_help" in cls.__dict__:
-            raise TypeError(f"{cls.__name__}: declare options, not option_help as well")
         from .search import TABLE_OPTIONS  # (rules.search imports this module)
 
         keys = [o.key for o in cls.options]

@@ -246,10 +246,13 @@ def test_an_option_declared_twice_or_taken_by_every_game_is_refused() -> None:
         _engine_with((Option("hints", "bool", "tips"),))
     with pytest.raises(TypeError, match="rules_revision"):
         _engine_with((Option(REVISION_OPTION, "int", "which rules", lo=1, hi=2),))
-    with pytest.raises(TypeError, match="not option_help"):
+    with pytest.raises(TypeError, match="option_help is made from them"):
         class Both(DuelEngine):
             options: ClassVar[tuple[Option, ...]] = (fast,)
             option_help = {"fast": "one round"}
+    with pytest.raises(TypeError, match="option_help is made from them"):
+        class HandWritten(DuelEngine):
+            option_help = {"speed": "how fast"}
 
 
 def test_defaults_are_filled_in_only_for_an_engine_that_asks() -> None:
@@ -266,18 +269,6 @@ def test_defaults_are_filled_in_only_for_an_engine_that_asks() -> None:
     assert _engine_with(table)().option_value({}, "rounds") == 3
     with pytest.raises(KeyError):
         _engine_with(table)().option_value({}, "turns")
-
-
-def test_an_engine_with_hand_written_help_still_checks_the_options_every_game_takes() -> None:
-    class Legacy(DuelEngine):
-        options: ClassVar[tuple[Option, ...]] = ()
-    Legacy.option_help = {"speed": "how fast"}
-    legacy = Legacy()
-    assert legacy.validate_options(2, {"speed": "anything"}) == {"speed": "anything"}
-    with pytest.raises(InvalidOptions, match="^hints must be on or off"):
-        legacy.validate_options(2, {HINTS.key: 1})
-    with pytest.raises(InvalidOptions, match="^unknown option turbo; allowed: speed.$"):
-        legacy.validate_options(2, {"turbo": 1})
 
 
 # --------------------------------------------------------------------- what players are shown
