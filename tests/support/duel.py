@@ -27,6 +27,7 @@ from rules.engine import (
     Prompt,
     Result,
     Rng,
+    Story,
     seat_name,
 )
 
@@ -89,17 +90,17 @@ class DuelEngine(Engine[DuelState]):
     def play(self, state: DuelState, seat: int, action: Action,
              prompt: Prompt) -> tuple[DuelState, list[Event]]:
         # every prompt is enumerated: ``apply`` has already checked the choice
-        s = self.clone(state)
-        events: list[Event] = []
+        story = Story(self.clone(state))  # (say: for everyone; tell: for some seats' eyes)
+        s = story.s
         if prompt.kind == "bid":
             s.bids[seat] = action["card"]
             s.hands[seat].remove(action["card"])
-            events.append(Event(f"You bid {action['card']}.", to=(seat,)))
-            events.append(Event(f"{seat_name(seat)} has bid."))
+            story.tell(seat, f"You bid {action['card']}.")
+            story.say(f"{seat_name(seat)} has bid.")
             if len(s.bids) == s.players:
                 s.last_reveal = dict(s.bids)
                 shown = ", ".join(f"{seat_name(k)}: {v}" for k, v in sorted(s.bids.items()))
-                events.append(Event(f"Bids revealed: {shown}.", kind="reveal"))
+                story.say(f"Bids revealed: {shown}.", kind="reveal")
                 counts: dict[int, int] = {}
                 for v in s.bids.values():
                     counts[v] = counts.get(v, 0) + 1
@@ -109,32 +110,33 @@ class DuelEngine(Engine[DuelState]):
                     best = max(unique)
                     s.round_winner = next(k for k, v in s.last_reveal.items() if v == best)
                     s.phase = "claim"
-                    events.append(Event(f"{seat_name(s.round_winner)} wins round {s.round}."))
+                    story.say(f"{seat_name(s.round_winner)} wins round {s.round}.")
                 else:
-                    events.append(Event(f"No unique bid: nobody wins round {s.round}."))
-                    self._next_round(s, events)
+                    story.say(f"No unique bid: nobody wins round {s.round}.")
+                    self._next_round(story)
         else:
             w = s.round_winner
             assert w is not None
             if action["type"] == "gold":
                 s.points[w] += 2
-                events.append(Event(f"{seat_name(w)} takes gold (+2)."))
+                story.say(f"{seat_name(w)} takes gold (+2).")
             else:
                 s.points[w] += 1
                 leader = max(range(s.players), key=lambda k: (s.points[k], -k))
                 if leader != w and s.points[leader] > 0:
                     s.points[leader] -= 1
-                    events.append(Event(f"{seat_name(w)} raids {seat_name(leader)} (+1, -1)."))
+                    story.say(f"{seat_name(w)} raids {seat_name(leader)} (+1, -1).")
                 else:
-                    events.append(Event(f"{seat_name(w)} raids but finds nobody richer (+1)."))
+                    story.say(f"{seat_name(w)} raids but finds nobody richer (+1).")
             s.round_winner = None
-            self._next_round(s, events)
-        return s, events
+            self._next_round(story)
+        return s, story.events
 
-    def _next_round(self, s: DuelState, events: list[Event]) -> None:
+    def _next_round(self, story: Story[DuelState]) -> None:
+        s = story.s
         if s.round >= self._rounds(s):
             s.phase = "over"
-            events.append(Event("The duel is over.", kind="end"))
+            story.say("The duel is over.", kind="end")
         else:
             s.round += 1
             s.phase = "bid"
