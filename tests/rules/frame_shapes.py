@@ -39,6 +39,8 @@ def misfits(value: Any, tp: Any, at: str = "") -> list[str]:
         )
     elif tp is type(None):
         ok = value is None
+    elif tp is float:  # (a float may be written whole, as the type checker allows)
+        ok = type(value) in (int, float)
     elif tp in (bool, int, str):
         ok = type(value) is tp
     elif origin is list:

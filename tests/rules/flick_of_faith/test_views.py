@@ -3,54 +3,18 @@
 from __future__ import annotations
 
 import random
-import types
-import typing
-from typing import Any, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, get_args
 
 from rules.flick_of_faith import ENGINE
 from rules.flick_of_faith.views import Phase, Stage, View, read_view
 
+from ..frame_shapes import misfits as shape_misfits
+
 
 def misfits(value: Any, tp: Any, at: str = "view") -> list[str]:
-    """Where the JSON ``value`` differs from the declared type ``tp``, all the way down; empty
-    when it fits. A ``float`` may be written whole (a coordinate of 50), as the type checker
-    allows."""
-    origin = get_origin(tp)
-    if tp is Any:
-        return []
-    if is_typeddict(tp):
-        if type(value) is not dict:
-            return [f"{at} is {value!r}, not a {tp.__name__}"]
-        required, optional = tp.__required_keys__, tp.__optional_keys__
-        out = [f"{at}: {tp.__name__} lacks {k!r}" for k in sorted(required - value.keys())]
-        out += [f"{at}: {tp.__name__} has undeclared {k!r}"
-                for k in sorted(value.keys() - required - optional)]
-        hints = get_type_hints(tp)
-        return out + [m for k, x in value.items() if k in hints for m in misfits(x, hints[k], f"{at}.{k}")]
-    if origin in (typing.Union, types.UnionType):
-        fits = any(not misfits(value, alt, at) for alt in get_args(tp))
-        return [] if fits else [f"{at} is {value!r}, not {tp}"]
-    if origin is list:
-        if type(value) is not list:
-            return [f"{at} is {value!r}, not a list"]
-        (item,) = get_args(tp)
-        return [m for i, x in enumerate(value) for m in misfits(x, item, f"{at}[{i}]")]
-    if origin is dict:
-        if type(value) is not dict:
-            return [f"{at} is {value!r}, not a dict"]
-        key, item = get_args(tp)
-        return [m for k, x in value.items() for m in misfits(k, key, f"{at} key") + misfits(x, item, f"{at}[{k!r}]")]
-    if origin is typing.Literal:
-        ok = value in get_args(tp)
-    elif tp is float:
-        ok = type(value) in (int, float)
-    elif tp is type(None):
-        ok = value is None
-    elif tp in (bool, int, str):
-        ok = type(value) is tp
-    else:
-        raise AssertionError(f"no check for the declared type {tp!r}")
-    return [] if ok else [f"{at} is {value!r}, not {tp}"]
+    """Where the JSON ``value`` differs from the declared type ``tp`` (the shared check, named
+    from ``view``)."""
+    return shape_misfits(value, tp, at)
 
 
 def test_misfits_finds_a_missing_an_undeclared_and_a_wrong_key() -> None:
