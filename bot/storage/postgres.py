@@ -153,8 +153,7 @@ _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError,
 
 
 def _kind(exc: BaseException) -> type[StorageError] | None:
-    """What a driver error means for Herald; None for a bug in Herald (SQL, a constraint), which
-    is not translated: it reaches the one place unexpected failures are logged in full."""
+    """What a driver error means for Herald (see ``Storage._kind``)."""
     if isinstance(exc, asyncpg.PostgresError):
         state = str(getattr(exc, "sqlstate", "") or "")
         if state in ("40001", "40P01", "55P03", "57014"):
@@ -190,7 +189,7 @@ def _answered(exc: BaseException) -> bool:
 
 
 def _cause(exc: BaseException) -> str:
-    """The driver's own words, for the admin (never any SQL or parameters: they hold states)."""
+    """The driver's own words, for the admin (see ``Storage._cause``)."""
     state = getattr(exc, "sqlstate", None)
     name = type(exc).__name__ + (f" {state}" if state else "")
     text = str(exc) or "no details"
@@ -358,7 +357,6 @@ class PostgresStorage(Storage):
 
     dialect = POSTGRES
     driver_errors = _DRIVER_ERRORS
-    transient_errors = (StorageUnavailable,)
     SETTINGS_KEPT_FOR = 60.0
     """A backstop: a change is heard at once through :data:`SETTINGS_CHANNEL`, unless the
     listening connection died unnoticed."""
@@ -432,8 +430,7 @@ class PostgresStorage(Storage):
         StorageUnavailable: "{where} could not be reached just now",
     }
 
-    def _kind(self, exc: BaseException) -> type[StorageError] | None:
-        return _kind(exc)
+    _kind = staticmethod(_kind)
 
     def _cause(self, exc: BaseException) -> str:
         return scrubbed(_cause(exc), self.url)

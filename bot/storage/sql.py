@@ -171,6 +171,22 @@ def event_inserts(game_id: int, version: int, rows: Sequence[tuple[str, str | No
                 for v in (game_id, i, version, *e, now)])
 
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def remember(kept: dict[_K, _V], key: _K, value: _V, most: int) -> list[_K]:
+    """Keep ``value`` as the newest entry of ``kept`` (a dict kept oldest first), the oldest
+    entries dropped beyond ``most``; the keys dropped."""
+    kept.pop(key, None)
+    kept[key] = value
+    dropped: list[_K] = []
+    while len(kept) > most:
+        dropped.append(oldest := next(iter(kept)))
+        del kept[oldest]
+    return dropped
+
+
 def row_to_game(r: Sequence[Any]) -> GameRow:
     """A game read with :data:`GAME_COLUMNS` (no seats yet)."""
     return GameRow(
@@ -202,7 +218,8 @@ class Storage(ABC):
     transient_errors: tuple[type[BaseException], ...] = (StorageUnavailable,)
     """The backend's errors that may pass if tried again later (a locked or full database, a lost
     connection); callers back off and retry instead of giving up. Backends translate their
-    driver's errors into :class:`StorageError` subclasses at their boundary."""
+    driver's errors into :class:`StorageError` subclasses at their boundary: a raw driver error
+    that escapes is a bug (bad SQL), not something to retry."""
     SETTINGS_KEPT_FOR: ClassVar[float] = math.inf
     """Seconds a server's settings are served from memory at most (see ``guild_settings``)."""
 
@@ -419,12 +436,21 @@ class Storage(ABC):
         async with self._session() as x:
             games = [row_to_game(r) for r in await x.rows(sql, *params)]
             by_id = {g.id: g for g in games}
-            for chunk in self.dialect.chunks(list(by_id)):
-                member, values = self.dialect.members("game_id", chunk, "bigint")
-                for r in await x.rows("SELECT game_id, seat, user_id, is_bot, name FROM seats "
-                                      f"WHERE {member} ORDER BY game_id, seat", *values):
-                    by_id[r[0]].seats.append(SeatRow(r[1], r[2], bool(r[3]), r[4]))
+            for r in await self._rows_among(x, "SELECT game_id, seat, user_id, is_bot, name FROM "
+                                            "seats WHERE {among} ORDER BY game_id, seat",
+                                            "game_id", list(by_id)):
+                by_id[r[0]].seats.append(SeatRow(r[1], r[2], bool(r[3]), r[4]))
         return games
+
+    async def _rows_among(self, x: Executor, sql: str, column: str,
+                          ids: Sequence[int]) -> list[Sequence[Any]]:
+        """Every row of ``sql`` whose condition ``{among}`` is that ``column`` is one of ``ids``:
+        in as many statements as the dialect needs (SQLite binds a bounded number of values)."""
+        rows: list[Sequence[Any]] = []
+        for chunk in self.dialect.chunks(ids):
+            member, values = self.dialect.members(column, chunk, "bigint")
+            rows += await x.rows(sql.format(among=member), *values)
+        return rows
 
     @boundary
     async def list_games(self, *, guild_id: int | None = None,
@@ -877,11 +903,9 @@ class Storage(ABC):
         ids = list(dict.fromkeys(user_ids))
         out = {uid: PlayerPrefs(uid) for uid in ids}
         async with self._session() as x:
-            for chunk in self.dialect.chunks(ids):
-                member, values = self.dialect.members("user_id", chunk, "bigint")
-                for r in await x.rows(f"SELECT {PREFS_COLUMNS} FROM player_prefs WHERE {member}",
-                                      *values):
-                    out[r[0]] = prefs_row(r)
+            for r in await self._rows_among(
+                    x, f"SELECT {PREFS_COLUMNS} FROM player_prefs WHERE {{among}}", "user_id", ids):
+                out[r[0]] = prefs_row(r)
         return out
 
     @boundary
@@ -966,10 +990,7 @@ class Storage(ABC):
         epoch = self._settings_epoch
         s = await self._read_guild_settings(guild_id)
         if self._settings_heard() and epoch == self._settings_epoch:
-            self._guilds.pop(guild_id, None)
-            self._guilds[guild_id] = (time.monotonic(), _copied(s))
-            while len(self._guilds) > SETTINGS_KEPT:
-                del self._guilds[next(iter(self._guilds))]
+            remember(self._guilds, guild_id, (time.monotonic(), _copied(s)), SETTINGS_KEPT)
         return s
 
     def _settings_heard(self) -> bool:
@@ -1061,13 +1082,10 @@ class Storage(ABC):
     @boundary
     async def web_links(self, game_ids: Sequence[int]) -> dict[int, str]:
         """The stored web tokens of these games (games without one are left out)."""
-        out: dict[int, str] = {}
         async with self._session() as x:
-            for chunk in self.dialect.chunks(list(game_ids)):
-                member, values = self.dialect.members("game_id", chunk, "bigint")
-                rows = await x.rows(f"SELECT game_id, token FROM web_links WHERE {member}", *values)
-                out.update({int(r[0]): str(r[1]) for r in rows})
-        return out
+            rows = await self._rows_among(x, "SELECT game_id, token FROM web_links WHERE {among}",
+                                          "game_id", list(game_ids))
+        return {int(r[0]): str(r[1]) for r in rows}
 
     @boundary
     async def game_of_link(self, token: str) -> int | None:

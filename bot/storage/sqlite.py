@@ -67,6 +67,7 @@ from .sql import (
     boundary,
     doing,
     event_inserts,
+    remember,
 )
 
 log = logging.getLogger("herald.storage")
@@ -145,6 +146,11 @@ def _by_seat(deadlines: Iterable[DeadlineRow]) -> list[DeadlineRow]:
     return sorted(deadlines, key=lambda d: (d.seat, d.kind, d.opened))
 
 
+def _copies(deadlines: Iterable[DeadlineRow]) -> list[DeadlineRow]:
+    """Copies of remembered deadlines a caller may change, by seat and kind (as read)."""
+    return [dataclasses.replace(d) for d in sorted(deadlines, key=lambda d: (d.seat, d.kind))]
+
+
 def _copy_game(g: GameRow) -> GameRow:
     """A copy a caller may change without changing the cached row (the state, options and result
     dicts are shared: nobody changes those in place)."""
@@ -162,13 +168,32 @@ class _CommitFailed(Exception):
         self.done = done
 
 
-class _Fetched:
-    """A statement's rows, read whole (what :meth:`SqliteConnection.execute` gives)."""
+class _Execution:
+    """One statement run on the connection's thread, its rows read whole: awaited, or used as
+    ``async with``, it gives itself, to be read as a cursor is (``fetchone``, ``fetchall``,
+    ``async for``, ``rowcount``)."""
 
-    def __init__(self, rows: list[Any], rowcount: int, lastrowid: int | None) -> None:
-        self._rows = rows
-        self.rowcount = rowcount
-        self.lastrowid = lastrowid
+    def __init__(self, connection: SqliteConnection, sql: str, params: Sequence[Any]) -> None:
+        self._connection, self._sql, self._params = connection, sql, params
+        self._rows: list[Any] = []
+        self.rowcount = -1
+
+    def _run(self, conn: sqlite3.Connection) -> _Execution:
+        cur = conn.execute(self._sql, self._params)
+        try:
+            self._rows, self.rowcount = cur.fetchall(), cur.rowcount
+        finally:
+            cur.close()
+        return self
+
+    def __await__(self) -> Generator[Any, None, _Execution]:
+        return self._connection.on_thread(self._run).__await__()
+
+    async def __aenter__(self) -> _Execution:
+        return await self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
 
     async def fetchone(self) -> Any:
         return self._rows.pop(0) if self._rows else None
@@ -177,35 +202,9 @@ class _Fetched:
         rows, self._rows = self._rows, []
         return rows
 
-    def __aiter__(self) -> AsyncIterator[Any]:
-        return self._iterate()
-
-    async def _iterate(self) -> AsyncIterator[Any]:
+    async def __aiter__(self) -> AsyncIterator[Any]:
         while self._rows:
             yield self._rows.pop(0)
-
-
-class _Execution:
-    """One statement run on the connection's thread: awaited, or used as ``async with``."""
-
-    def __init__(self, connection: SqliteConnection, sql: str, params: Sequence[Any]) -> None:
-        self._connection, self._sql, self._params = connection, sql, params
-
-    def _run(self, conn: sqlite3.Connection) -> _Fetched:
-        cur = conn.execute(self._sql, self._params)
-        try:
-            return _Fetched(cur.fetchall(), cur.rowcount, cur.lastrowid)
-        finally:
-            cur.close()
-
-    def __await__(self) -> Generator[Any, None, _Fetched]:
-        return self._connection.on_thread(self._run).__await__()
-
-    async def __aenter__(self) -> _Fetched:
-        return await self._connection.on_thread(self._run)
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
 
 
 class SqliteConnection:
@@ -232,10 +231,6 @@ class SqliteConnection:
     async def on_thread(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """``fn(raw)`` on the connection's thread."""
         return await asyncio.get_running_loop().run_in_executor(self._worker, fn, self.raw)
-
-    @property
-    def in_transaction(self) -> bool:
-        return self.raw.in_transaction
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Execution:
         """One statement on the connection's thread, its rows read whole: ``await`` it, or
@@ -433,10 +428,9 @@ def _code(exc: sqlite3.Error) -> int | None:
     return next((c for marker, c in _BY_MESSAGE if marker in text), None)
 
 
-def _kind(exc: sqlite3.Error) -> type[StorageError] | None:
-    """What a driver error means for Herald; None for a bug in Herald (SQL, a constraint), which
-    is not translated: it reaches the one place unexpected failures are logged in full."""
-    code = _code(exc)
+def _kind(exc: BaseException) -> type[StorageError] | None:
+    """What a driver error means for Herald (see ``Storage._kind``)."""
+    code = _code(exc) if isinstance(exc, sqlite3.Error) else None
     if code is None:
         return None
     primary = code & 0xFF
@@ -456,7 +450,7 @@ def _kind(exc: sqlite3.Error) -> type[StorageError] | None:
 
 
 def _cause(exc: BaseException) -> str:
-    """The driver's own words, for the admin (never any SQL or parameters: they hold states)."""
+    """The driver's own words, for the admin (see ``Storage._cause``)."""
     name = getattr(exc, "sqlite_errorname", None) or type(exc).__name__
     return f"{name}: {exc}"
 
@@ -475,10 +469,6 @@ class SqliteStorage(Storage):
 
     dialect = SQLITE
     driver_errors = (sqlite3.Error,)
-    transient_errors = (StorageUnavailable,)
-    """What the storage raises is translated (locked, full, read-only: ``StorageUnavailable``;
-    damaged: ``StorageCorrupt``, which does not pass). A raw driver error that escapes is a bug
-    (bad SQL), not something to retry."""
 
     def __init__(self, path: str, *, busy_timeout: float = 5.0) -> None:
         super().__init__()
@@ -515,29 +505,15 @@ class SqliteStorage(Storage):
             self._deadlines.clear()
             self._last_events.clear()
         else:
-            self._games.pop(game_id, None)
-            self._deadlines.pop(game_id, None)
-            self._last_events.pop(game_id, None)
+            self._drop_game(game_id, deadlines=True)
 
     def _keep(self, game: GameRow) -> None:
         """Remember a live game's row as it is in the file now (a finished one is forgotten)."""
         self._games.pop(game.id, None)
         if game.status not in _LIVE:
             return
-        self._games[game.id] = game
-        while len(self._games) > CACHED_GAMES:
-            dropped = next(iter(self._games))
-            del self._games[dropped]
-            self._deadlines.pop(dropped, None)
-            self._last_events.pop(dropped, None)
-
-    def _remember_deadlines(self, game_id: int, deadlines: Iterable[DeadlineRow]) -> None:
-        """Keep a live game's deadlines as just written (the oldest dropped beyond
-        ``CACHED_GAMES``)."""
-        self._deadlines.pop(game_id, None)
-        self._deadlines[game_id] = list(deadlines)
-        while len(self._deadlines) > CACHED_GAMES:
-            del self._deadlines[next(iter(self._deadlines))]
+        for dropped in remember(self._games, game.id, game, CACHED_GAMES):
+            self._drop_game(dropped, deadlines=True)
 
     def _drop_game(self, game_id: int, *, deadlines: bool = False) -> GameRow | None:
         if deadlines:
@@ -555,7 +531,7 @@ class SqliteStorage(Storage):
             for k, v in fields.items()}))
 
     def _deadlines_written(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
-        self._remember_deadlines(game_id, deadlines)
+        remember(self._deadlines, game_id, list(deadlines), CACHED_GAMES)
 
     # ------------------------------------------------------------ running statements
 
@@ -564,13 +540,8 @@ class SqliteStorage(Storage):
         next write starts the log over: inline, so no write can come between (little is left
         after the copy in the background; holding the storage's lock across a trip to the
         thread instead made every move arriving meanwhile wait behind it)."""
-        if self._db is not None and not self.db.in_transaction:
+        if self._db is not None and not self.db.raw.in_transaction:
             self.db.raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-
-    async def _on_thread(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Run ``fn`` with the raw connection on the connection's own thread: for what may take
-        long (opening checks, waiting out another process's lock)."""
-        return await self.db.on_thread(fn)
 
     async def _run(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn`` with the raw connection right here, on the event loop's thread.
@@ -584,7 +555,7 @@ class SqliteStorage(Storage):
         another process sends ``fn`` to the connection's thread to wait for it there (only when
         ``fn`` left no transaction open: it began its own, or ran outside one)."""
         if not self._inline:
-            return await self._on_thread(fn)
+            return await self.db.on_thread(fn)
         conn = self.db.raw
         try:
             done = fn(conn)
@@ -594,7 +565,7 @@ class SqliteStorage(Storage):
         except sqlite3.OperationalError as exc:
             if (_code(exc) or 0) & 0xFF not in (_BUSY, _LOCKED) or conn.in_transaction:
                 raise
-        return await self._on_thread(functools.partial(self._patiently, fn))
+        return await self.db.on_thread(functools.partial(self._patiently, fn))
 
     def _patiently(self, fn: Callable[[sqlite3.Connection], _T], conn: sqlite3.Connection) -> _T:
         """``fn`` waiting up to the busy timeout for another process's lock (on the thread)."""
@@ -624,18 +595,15 @@ class SqliteStorage(Storage):
         StorageUnavailable: "{where} could not be used just now",
     }
 
-    def _kind(self, exc: BaseException) -> type[StorageError] | None:
-        return _kind(exc) if isinstance(exc, sqlite3.Error) else None
-
-    def _cause(self, exc: BaseException) -> str:
-        return _cause(exc)
+    _kind = staticmethod(_kind)
+    _cause = staticmethod(_cause)
 
     async def _rollback(self, why: str) -> None:
         """Undo the open transaction, if there still is one: after a full disk or an I/O error
         SQLite may have rolled it back itself. A failing rollback never hides its cause
         (``why``)."""
         try:
-            if self.db.in_transaction:
+            if self.db.raw.in_transaction:
                 await self._execute("ROLLBACK")
         except sqlite3.Error as err:
             log.warning("%s: rolling back after %s failed too (%s)", doing.get(), why, _cause(err))
@@ -650,7 +618,7 @@ class SqliteStorage(Storage):
 
         Should COMMIT itself fail, see ``_commit_failed``. (A move's commit takes the shorter
         way, ``_write``: its statements and COMMIT in one call.)"""
-        if self.db.in_transaction:  # left over by a rollback that failed
+        if self.db.raw.in_transaction:  # left over by a rollback that failed
             await self._rollback("an earlier failure")
         await self._execute("BEGIN IMMEDIATE")
         try:
@@ -666,7 +634,7 @@ class SqliteStorage(Storage):
     async def _write(self, statements: Callable[[sqlite3.Cursor], _T], landed: Landed) -> _T:
         """BEGIN IMMEDIATE, ``statements`` and COMMIT in one call (``_run``: inline), or ROLLBACK
         on any error before the COMMIT (callers hold the lock); a failed COMMIT as in ``_tx``."""
-        if self.db.in_transaction:  # left over by a rollback that failed
+        if self.db.raw.in_transaction:  # left over by a rollback that failed
             await self._rollback("an earlier failure")
 
         def whole(conn: sqlite3.Connection) -> _T:
@@ -696,7 +664,7 @@ class SqliteStorage(Storage):
         (a warning is logged, and this returns); not stored, or never asked, the error raised says
         nothing was stored; if the database cannot even be asked, it says the outcome is
         unknown."""
-        if self.db.in_transaction:  # the commit did not happen: undo the whole transaction
+        if self.db.raw.in_transaction:  # the commit did not happen: undo the whole transaction
             await self._rollback(_cause(exc))
             raise exc
         stored: bool | None = False
@@ -856,7 +824,7 @@ class SqliteStorage(Storage):
 
     def _refusal(self, exc: BaseException) -> StorageOpenError:
         """One sentence for the admin about why the database could not be opened."""
-        kind = _kind(exc) if isinstance(exc, sqlite3.Error) else None
+        kind = _kind(exc)
         where = f"the database {self.path}"
         if kind is StorageCorrupt:
             text = f"{where} is damaged; {_RESTORE}"
@@ -924,25 +892,21 @@ class SqliteStorage(Storage):
         # a remembered game is read without waiting for the lock (nothing to hand off): every
         # write forgets or replaces the row while it holds the lock, so this is the file's row
         kept = self._games.get(game_id)
-        if kept is not None:
-            return _copy_game(kept)
-        return await self._load_game(game_id)
+        return _copy_game(kept) if kept is not None else await self._load_game(game_id)
 
     @boundary
     async def _load_game(self, game_id: int) -> GameRow | None:
         kept = self._games.get(game_id)  # (remembered by a read that held the lock before this)
-        if kept is not None:
-            return _copy_game(kept)
-        game = await self._read_game(self._x_inline, game_id)
-        if game is not None:
-            self._keep(_copy_game(game))
-        return game
+        if kept is None:
+            kept = await self._read_game(self._x_inline, game_id)
+            if kept is None:
+                return None
+            self._keep(kept)
+        return _copy_game(kept)
 
     async def deadlines(self, game_id: int) -> list[DeadlineRow]:
         kept = self._deadlines.get(game_id)  # (as for ``get_game``: no lock to wait for)
-        if kept is not None:
-            return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
-        return await self._load_deadlines(game_id)
+        return _copies(kept) if kept is not None else await self._load_deadlines(game_id)
 
     @boundary
     async def _load_deadlines(self, game_id: int) -> list[DeadlineRow]:
@@ -951,7 +915,7 @@ class SqliteStorage(Storage):
             kept = await self._read_deadlines(self._x_inline, game_id)
             if game_id in self._games:  # only a live game's deadlines are worth keeping
                 self._deadlines[game_id] = kept
-        return [dataclasses.replace(d) for d in sorted(kept, key=lambda d: (d.seat, d.kind))]
+        return _copies(kept)
 
     async def _write_deadlines(self, x: Executor, game_id: int,
                                deadlines: Sequence[DeadlineRow]) -> None:
@@ -1060,11 +1024,9 @@ class SqliteStorage(Storage):
             row.updated_at = stamp
             self._keep(row)
         if status in _LIVE:
-            self._remember_deadlines(game_id, deadlines)
+            self._deadlines_written(game_id, deadlines)
             if last_event is not None:
-                self._last_events[game_id] = last_event
-                while len(self._last_events) > CACHED_GAMES:
-                    del self._last_events[next(iter(self._last_events))]
+                remember(self._last_events, game_id, last_event, CACHED_GAMES)
         return new_version
 
     _CLAIM = ("UPDATE deadlines SET claimed_by=?, claimed_until=? WHERE rowid IN ({claimable}) "
