@@ -4,7 +4,7 @@ each member), how long an idle lobby stays open, whether leaderboards are shown,
 server's games have web pages. Validated, persisted, confirmed.
 
 The options, their descriptions, how each changes the settings and the lines shown all come from
-the settings' registry (:data:`bot.storage.settings.SETTINGS`): a new setting is one entry there."""
+the settings' registry (:data:`bot.settings.SETTINGS`): a new setting is one entry there."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.platform import Platform, platform_of
 from bot.refusals import refusals, reply
-from bot.storage.settings import OPTIONS, Option, apply_options, shown
+from bot.settings import OPTIONS, Option, apply_options, shown
 
 _F = TypeVar("_F", bound=Callable[..., Coroutine[Any, Any, None]])
 

@@ -1,7 +1,6 @@
 """Persistence: the rows (:mod:`.base`), the interface with the SQL both backends share
-(:mod:`.sql`, read through a :mod:`.dialect`; the schema steps in :mod:`.migrations`; the
-servers' settings registered in :mod:`.settings`) and the backends (:mod:`.sqlite`,
-:mod:`.postgres`).
+(:mod:`.sql`, read through a :mod:`.dialect`; the schema steps in :mod:`.migrations`) and the
+backends (:mod:`.sqlite`, :mod:`.postgres`).
 
 Only the storage speaks SQL. ``open_storage`` picks the backend for a configured location.
 """

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import orjson
@@ -501,6 +501,32 @@ def prefs_row(r: Sequence[Any]) -> PlayerPrefs:
 def pause_row(r: Sequence[Any]) -> GamePause:
     """A game's pause read with :data:`PAUSE_COLUMNS`."""
     return GamePause(r[0], r[1], r[2], float(r[3]), frozen_rows(r[4]))
+
+
+SETTINGS_COLUMNS = tuple(f.name for f in fields(GuildSettings) if f.name != "guild_id")
+"""The columns of ``guild_settings`` after its key, one for each :class:`GuildSettings` field and
+named as it (the settings' registry, :mod:`bot.settings`, has one entry for each as well)."""
+_UNSET = GuildSettings(0)
+
+
+def settings_row(guild_id: int, r: Sequence[Any]) -> GuildSettings:
+    """A server's settings read with :data:`SETTINGS_COLUMNS`: a list (of channels) is stored as
+    JSON text, and a true/false column that is NULL holds the field's default (web pages: on)."""
+    values = {}
+    for name, v in zip(SETTINGS_COLUMNS, r, strict=True):
+        unset = getattr(_UNSET, name)
+        if isinstance(unset, list):
+            v = list(from_json(v) or [])
+        elif isinstance(unset, bool):
+            v = unset if v is None else bool(v)
+        values[name] = v
+    return GuildSettings(guild_id, **values)
+
+
+def settings_values(s: GuildSettings) -> list[Any]:
+    """A server's settings as stored: its id, then :data:`SETTINGS_COLUMNS`."""
+    values = [getattr(s, name) for name in SETTINGS_COLUMNS]
+    return [s.guild_id, *(to_json(v) if isinstance(v, list) else v for v in values)]
 
 
 def event_values(e: Mapping[str, Any]) -> tuple[str, str | None, str, str]:

@@ -37,6 +37,7 @@ from .base import (
     PAUSE_COLUMNS,
     PREFS_COLUMNS,
     RECENT_FIRST,
+    SETTINGS_COLUMNS,
     UPDATABLE,
     ActionRow,
     DeadlineRow,
@@ -69,11 +70,12 @@ from .base import (
     prefs_row,
     seat_map,
     seat_map_json,
+    settings_row,
+    settings_values,
     thawed,
     to_json,
 )
 from .dialect import Dialect
-from .settings import SETTINGS_SELECT, SETTINGS_UPSERT, settings_from_row, settings_values
 
 log = logging.getLogger("herald.storage")
 
@@ -139,6 +141,7 @@ GAMES_COUNT = "SELECT count(*) FROM games"
 _OPEN = ("lobby", "active")
 """The statuses of an open table (counted against the limits)."""
 
+_SETTINGS = ", ".join(SETTINGS_COLUMNS)
 SETTINGS_KEPT = 10_000
 """Servers whose settings are kept in memory at most (the least recently read dropped first)."""
 
@@ -1010,14 +1013,19 @@ class Storage(ABC):
     @boundary
     async def _read_guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings as stored (defaults for a server that never set any)."""
-        rows = await self._rows(SETTINGS_SELECT, guild_id)
-        return GuildSettings(guild_id) if not rows else settings_from_row(guild_id, rows[0])
+        rows = await self._rows(f"SELECT {_SETTINGS} FROM guild_settings WHERE guild_id=?",
+                                guild_id)
+        return GuildSettings(guild_id) if not rows else settings_row(guild_id, rows[0])
 
     @boundary
     async def save_guild_settings(self, s: GuildSettings) -> None:
         self._drop_settings(s.guild_id)
         async with self._tx() as x:
-            await x.execute(SETTINGS_UPSERT, *settings_values(s))
+            await x.execute(
+                f"INSERT INTO guild_settings (guild_id, {_SETTINGS}) "
+                f"VALUES {_values(1, len(SETTINGS_COLUMNS) + 1)} ON CONFLICT (guild_id) DO UPDATE "
+                "SET " + ", ".join(f"{c}=excluded.{c}" for c in SETTINGS_COLUMNS),
+                *settings_values(s))
             await self._settings_saved(x, s.guild_id)
 
     @boundary

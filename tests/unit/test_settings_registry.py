@@ -1,4 +1,4 @@
-"""A server's settings are registered once (``bot.storage.settings.SETTINGS``): the dataclass, the
+"""A server's settings are registered once (``bot.settings.SETTINGS``): the dataclass, the
 table's columns, the storage's statements and ``/herald settings`` all follow the one list."""
 
 from __future__ import annotations
@@ -11,14 +11,8 @@ import pytest
 from discord import app_commands
 
 from bot.errors import TableError
-from bot.storage.base import GuildSettings
-from bot.storage.settings import (
-    OPTIONS,
-    SETTINGS,
-    apply_options,
-    settings_from_row,
-    settings_values,
-)
+from bot.settings import OPTIONS, SETTINGS, apply_options
+from bot.storage.base import GuildSettings, settings_row, settings_values
 from bot.storage.sqlite import MIGRATIONS
 from cogs.admin import Admin
 
@@ -40,9 +34,9 @@ def test_every_registered_setting_has_its_column_after_the_migrations() -> None:
 
 def test_a_servers_settings_read_back_as_stored() -> None:
     s = GuildSettings(7, 3600, 600, 55, [1, 2], 10, 3, 4, False, 5, 7200, False)
-    assert settings_from_row(7, settings_values(s)[1:]) == s
+    assert settings_row(7, settings_values(s)[1:]) == s
     # a server that never chose its web pages (a NULL column) has them on
-    none = settings_from_row(8, [None, None, None, "[]", None, None, None, 1, None, None, None])
+    none = settings_row(8, [None, None, None, "[]", None, None, None, 1, None, None, None])
     assert none == GuildSettings(8)
 
 

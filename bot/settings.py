@@ -1,27 +1,27 @@
 """A server's settings, registered once (as Red's Config registers them): each is one
-:class:`Setting` — its name (the :class:`~bot.storage.base.GuildSettings` field and the column of
-``guild_settings``), how it is stored and read back, the options of ``/herald settings`` that change
-it with their descriptions and how they are applied, and the line that shows it. The storage's
-statements are made from :data:`SETTINGS`, and :mod:`cogs.admin` builds the command from it.
+:class:`Setting` — its name (the :class:`~bot.storage.base.GuildSettings` field, which the storage
+keeps in the ``guild_settings`` column of that name), the options of ``/herald settings`` that
+change it with their descriptions and how they are applied, and the line that shows it.
+:mod:`cogs.admin` builds the command from :data:`SETTINGS`.
 
 Adding a setting: a field of ``GuildSettings``, a migration step adding its column, and one entry
 here (no Discord type is named here: an option's ``kind`` says what the command asks for)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from ..errors import TableError
-from ..parsing import (
+from .errors import TableError
+from .parsing import (
     duration_words,
     format_duration,
     parse_deadline,
     parse_duration,
     parse_reminder_lead,
 )
-from .base import (
+from .storage.base import (
     DEFAULT_LOBBY_EXPIRY,
     DEFAULT_LOBBY_LIMIT,
     DEFAULT_MEMBER_LOBBY_LIMIT,
@@ -30,8 +30,6 @@ from .base import (
     MAX_LOBBY_EXPIRY,
     MIN_LOBBY_EXPIRY,
     GuildSettings,
-    from_json,
-    to_json,
 )
 
 MAX_TABLE_LIMIT = 1000
@@ -82,10 +80,6 @@ class Setting:
     whether that changed anything."""
     line: Callable[[GuildSettings, Defaults], str] | None = None
     """The line ``/herald settings`` shows (None: shown on another setting's line)."""
-    stored: Callable[[Any], Any] = _same
-    """The field's value as the column stores it."""
-    read: Callable[[Any], Any] = _same
-    """The column's value as the field holds it."""
 
     def change(self, settings: GuildSettings, given: Given) -> bool:
         if self.apply is not None:
@@ -163,8 +157,7 @@ SETTINGS: tuple[Setting, ...] = (
          Option("remove_channel", "channel", "stop allowing tables in this channel")),
         apply=_channels,
         line=lambda s, d: "• Table channels: "
-                     + (", ".join(f"<#{c}>" for c in s.channels) if s.channels else "any channel"),
-        stored=to_json, read=lambda v: list(from_json(v) or [])),
+                     + (", ".join(f"<#{c}>" for c in s.channels) if s.channels else "any channel")),
     Setting(
         "table_limit",
         (_count("table_limit", "running games this server may have at once "
@@ -189,8 +182,7 @@ SETTINGS: tuple[Setting, ...] = (
         (Option("leaderboards", "flag",
                 "show /leaderboard and ratings in /stats here (ratings are kept either way)"),),
         line=lambda s, d: ("• Leaderboards and ratings: "
-                           f"**{'shown' if s.leaderboards else 'hidden'}**"),
-        stored=bool, read=bool),
+                           f"**{'shown' if s.leaderboards else 'hidden'}**")),
     Setting(
         "lobby_limit",
         (_count("lobby_limit", "tables waiting to start this server may have at once "
@@ -207,10 +199,9 @@ SETTINGS: tuple[Setting, ...] = (
                 "(when Herald has a web address)"),),
         line=lambda s, d: (f"• Web pages of this server's games: **{'on' if s.web_pages else 'off'}**"
                            + ("" if d.web_url else
-                              " (Herald has no web address set, so there are none)")),
-        stored=bool, read=lambda v: v is None or bool(v)),  # (NULL: on)
+                              " (Herald has no web address set, so there are none)"))),
 )
-"""Every setting a server stores, in the order of the statements' columns and the command's
+"""Every setting a server stores, in the order of the ``GuildSettings`` fields and the command's
 options."""
 
 OPTIONS: tuple[Option, ...] = tuple(o for s in SETTINGS for o in s.options)
@@ -232,20 +223,3 @@ def shown(settings: GuildSettings, defaults: Defaults) -> list[str]:
     """The lines that show a server's settings, in force (its own, else the defaults)."""
     return [s.line(settings, defaults) for s in SETTINGS if s.line is not None]
 
-
-_COLUMNS = ", ".join(s.name for s in SETTINGS)
-SETTINGS_SELECT = f"SELECT {_COLUMNS} FROM guild_settings WHERE guild_id=?"
-SETTINGS_UPSERT = (
-    f"INSERT INTO guild_settings (guild_id, {_COLUMNS}) VALUES (?{',?' * len(SETTINGS)}) "
-    "ON CONFLICT (guild_id) DO UPDATE SET "
-    + ", ".join(f"{s.name}=excluded.{s.name}" for s in SETTINGS))
-
-
-def settings_from_row(guild_id: int, row: Sequence[Any]) -> GuildSettings:
-    """A server's settings read with :data:`SETTINGS_SELECT`."""
-    return GuildSettings(guild_id, **{s.name: s.read(v) for s, v in zip(SETTINGS, row, strict=True)})
-
-
-def settings_values(s: GuildSettings) -> list[Any]:
-    """The parameters of :data:`SETTINGS_UPSERT` for ``s``."""
-    return [s.guild_id, *(setting.stored(getattr(s, setting.name)) for setting in SETTINGS)]
