@@ -472,6 +472,7 @@ GAME_COLUMNS = ("id, guild_id, channel_id, thread_id, game_key, status, version,
                 "created_at, updated_at, opened, answered")
 G_COLUMNS = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
 """The game columns, qualified for queries that join or filter on other tables."""
+SEAT_COLUMNS = "seat, user_id, is_bot, name"
 DEADLINE_COLUMNS = "game_id, seat, kind, due_at, remind_at, reminded, opened"
 RECENT_FIRST = "ORDER BY g.updated_at DESC, g.id DESC"
 PREFS_COLUMNS = "user_id, pings, dms, quiet_start, quiet_end, zone, away_until, away_mode"
@@ -486,6 +487,11 @@ def like_pattern(text: str) -> str:
     escape character is the backslash: PostgreSQL's default, SQLite's with ``ESCAPE '\\'``)."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
+
+
+def seat_row(r: Sequence[Any]) -> SeatRow:
+    """A seat read with :data:`SEAT_COLUMNS`."""
+    return SeatRow(r[0], r[1], bool(r[2]), r[3])
 
 
 def deadline_row(r: Sequence[Any]) -> DeadlineRow:

@@ -36,10 +36,11 @@ from urllib.parse import unquote
 import asyncpg
 
 from .base import (
+    DEADLINE_COLUMNS,
     G_COLUMNS,
+    SEAT_COLUMNS,
     DeadlineRow,
     GameRow,
-    SeatRow,
     StorageBusy,
     StorageCorrupt,
     StorageError,
@@ -48,8 +49,10 @@ from .base import (
     StorageReadOnly,
     StorageUnavailable,
     VersionConflict,
+    deadline_row,
     event_values,
     seat_map_json,
+    seat_row,
     to_json,
 )
 from .dialect import POSTGRES
@@ -313,15 +316,14 @@ payload: its tag, the game's id and the version), so their web pages update at o
 _GAME_WITH_SEATS = (
     f"SELECT {G_COLUMNS}, "
     + ", ".join(f"ARRAY(SELECT s.{c} FROM seats s WHERE s.game_id=g.id ORDER BY s.seat)"
-                for c in ("seat", "user_id", "is_bot", "name"))
+                for c in SEAT_COLUMNS.split(", "))
     + " FROM games g WHERE g.id=$1")
 """One game and its seats (as four arrays, in seat order) in one statement: the read every
 step of a game starts with."""
-_DEADLINE_ARRAYS = ("seat", "kind", "due_at", "remind_at", "reminded", "opened")
 _GAME_SEATS_DEADLINES = (
     _GAME_WITH_SEATS.replace(" FROM games g WHERE g.id=$1", ", ")
     + ", ".join(f"ARRAY(SELECT d.{c} FROM deadlines d WHERE d.game_id=g.id ORDER BY d.seat, d.kind)"
-                for c in _DEADLINE_ARRAYS)
+                for c in DEADLINE_COLUMNS.split(", ")[1:])
     + " FROM games g WHERE g.id=$1")
 """The same with the game's deadlines (six more arrays, by seat and kind): a player's move."""
 
@@ -733,7 +735,7 @@ class PostgresStorage(Storage):
 
     def _game_with_seats(self, r: Any) -> GameRow:
         game = row_to_game(r)
-        game.seats = [SeatRow(*s) for s in zip(r[19], r[20], r[21], r[22], strict=True)]
+        game.seats = [seat_row(s) for s in zip(r[19], r[20], r[21], r[22], strict=True)]
         return game
 
     @boundary
@@ -745,8 +747,7 @@ class PostgresStorage(Storage):
         game = self._game_with_seats(r)
         if game.status != "active":
             return game, []
-        return game, [DeadlineRow(game_id, seat, kind, due, remind, bool(reminded), int(opened))
-                      for seat, kind, due, remind, reminded, opened in zip(*r[23:29], strict=True)]
+        return game, [deadline_row((game_id, *d)) for d in zip(*r[23:29], strict=True)]
 
     async def _write_deadlines(self, x: Executor, game_id: int,
                                deadlines: Sequence[DeadlineRow]) -> None:
@@ -800,7 +801,7 @@ class PostgresStorage(Storage):
 
     _CLAIM = ("UPDATE deadlines AS d SET claimed_by=?, claimed_until=? FROM ({claimable}) AS c "
               "WHERE d.game_id=c.game_id AND d.seat=c.seat AND d.kind=c.kind RETURNING "
-              "d.game_id, d.seat, d.kind, d.due_at, d.remind_at, d.reminded, d.opened")
+              + ", ".join(f"d.{c}" for c in DEADLINE_COLUMNS.split(", ")))
     """One statement, its own transaction: SKIP LOCKED passes over rows another process is
     claiming this instant, and a row claimed and committed meanwhile is checked again (READ
     COMMITTED re-reads a locked row's newest version), so no two owners get it. The claim is

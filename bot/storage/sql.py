@@ -37,6 +37,7 @@ from .base import (
     PAUSE_COLUMNS,
     PREFS_COLUMNS,
     RECENT_FIRST,
+    SEAT_COLUMNS,
     SETTINGS_COLUMNS,
     UPDATABLE,
     ActionRow,
@@ -70,6 +71,7 @@ from .base import (
     prefs_row,
     seat_map,
     seat_map_json,
+    seat_row,
     settings_row,
     settings_values,
     thawed,
@@ -429,8 +431,8 @@ class Storage(ABC):
         if not rows:
             return None
         game = row_to_game(rows[0])
-        game.seats = [SeatRow(r[0], r[1], bool(r[2]), r[3]) for r in await x.rows(
-            "SELECT seat, user_id, is_bot, name FROM seats WHERE game_id=? ORDER BY seat", game_id)]
+        game.seats = [seat_row(r) for r in await x.rows(
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id=? ORDER BY seat", game_id)]
         return game
 
     async def _many(self, sql: str, *params: Any) -> list[GameRow]:
@@ -439,10 +441,10 @@ class Storage(ABC):
         async with self._session() as x:
             games = [row_to_game(r) for r in await x.rows(sql, *params)]
             by_id = {g.id: g for g in games}
-            for r in await self._rows_among(x, "SELECT game_id, seat, user_id, is_bot, name FROM "
-                                            "seats WHERE {among} ORDER BY game_id, seat",
+            for r in await self._rows_among(x, f"SELECT game_id, {SEAT_COLUMNS} FROM seats "
+                                            "WHERE {among} ORDER BY game_id, seat",
                                             "game_id", list(by_id)):
-                by_id[r[0]].seats.append(SeatRow(r[1], r[2], bool(r[3]), r[4]))
+                by_id[r[0]].seats.append(seat_row(r[1:]))
         return games
 
     async def _rows_among(self, x: Executor, sql: str, column: str,
@@ -578,7 +580,7 @@ class Storage(ABC):
         await x.execute("DELETE FROM seats WHERE game_id=?", game_id)
         if seats:
             await x.execute(
-                f"INSERT INTO seats (game_id, seat, user_id, is_bot, name) VALUES {_values(len(seats), 5)}",
+                f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES {_values(len(seats), 5)}",
                 *[v for s in seats for v in (game_id, s.seat, s.user_id, bool(s.is_bot), s.name)])
 
     @boundary

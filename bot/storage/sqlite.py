@@ -322,16 +322,14 @@ class Checkpointer:
 
     The log starts over only once it was copied to its end before the next write — which moves
     written meanwhile prevent under a steady stream. So when the log has grown past
-    ``LOG_LIMIT``, the copy is finished by ``finish`` (the storage's: on the writing connection,
-    inline), which has little left to copy after the copy in the background.
+    ``LOG_LIMIT``, the copy is finished on the writing connection itself (``_copy_here``), which
+    has little left to copy after the copy in the background.
     Nothing acknowledged depends on any of it: a committed transaction is in the log, which
     SQLite replays after a crash."""
 
-    def __init__(self, path: str, watched: sqlite3.Connection,
-                 finish: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, path: str, watched: sqlite3.Connection) -> None:
         self.path = path
         self._watched = watched
-        self._finish = finish
         self._seen = watched.total_changes
         self._copied = self._seen
         """``total_changes`` when the last copy began that finished."""
@@ -350,7 +348,7 @@ class Checkpointer:
             return
         changes = self._watched.total_changes
         if changes - self._copied > STARVED_ROWS:
-            self._watched.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            self._copy_here()
             self._copied = self._seen = changes
             self.done += 1
             return
@@ -364,13 +362,20 @@ class Checkpointer:
         try:
             await self.checkpoint()
             self._copied = max(self._copied, began)
-            if os.path.getsize(self.path + "-wal") > LOG_LIMIT:
-                await self._finish()
+            if os.path.getsize(self.path + "-wal") > LOG_LIMIT and not self._closed:
+                self._copy_here()
         except (sqlite3.Error, StorageError, OSError) as exc:  # (the next one tries again)
             log.warning("copying the write-ahead log into %s failed: %s", self.path, _cause(exc))
             self._forget()
         finally:
             self._task = None
+
+    def _copy_here(self) -> None:
+        """Copy on the writing connection itself, inline, so that no write can come between and
+        the next write starts the log over (holding the storage's lock across a trip to a thread
+        instead made every move arriving meanwhile wait behind it)."""
+        if not self._watched.in_transaction:
+            self._watched.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     async def checkpoint(self) -> tuple[int, int, int]:
         """One PASSIVE checkpoint: (busy, pages in the log, pages copied), as SQLite reports."""
@@ -534,14 +539,6 @@ class SqliteStorage(Storage):
         remember(self._deadlines, game_id, list(deadlines), CACHED_GAMES)
 
     # ------------------------------------------------------------ running statements
-
-    async def _finish_checkpoint(self) -> None:
-        """Copy the rest of the write-ahead log on the writing connection itself, so that the
-        next write starts the log over: inline, so no write can come between (little is left
-        after the copy in the background; holding the storage's lock across a trip to the
-        thread instead made every move arriving meanwhile wait behind it)."""
-        if self._db is not None and not self.db.raw.in_transaction:
-            self.db.raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     async def _run(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn`` with the raw connection right here, on the event loop's thread.
@@ -707,7 +704,7 @@ class SqliteStorage(Storage):
             await self._execute("PRAGMA wal_autocheckpoint=0")  # (``Checkpointer`` does it off the loop)
             await self._execute(f"PRAGMA journal_size_limit={LOG_LIMIT}")
             await self._execute("PRAGMA busy_timeout=0")  # (``_run`` waits for locks on the thread)
-            self._checkpoints = Checkpointer(self.path, self.db.raw, self._finish_checkpoint)
+            self._checkpoints = Checkpointer(self.path, self.db.raw)
             self._inline = True
         except BaseException as exc:
             await self._abandon(created)
