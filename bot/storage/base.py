@@ -174,9 +174,9 @@ def frozen_text(deadlines: Sequence[DeadlineRow]) -> str:
     return json.dumps([[d.seat, d.kind, d.due_at, d.remind_at, d.reminded, d.opened] for d in deadlines])
 
 
-def frozen_rows(text: str | None, game_id: int = 0) -> list[DeadlineRow]:
-    """The deadlines :func:`frozen_text` stored (``game_id`` is filled in by :class:`GamePause`)."""
-    return [DeadlineRow(game_id, int(r[0]), str(r[1]), float(r[2]),
+def frozen_rows(text: str | None) -> list[DeadlineRow]:
+    """The deadlines :func:`frozen_text` stored (the game's id is filled in by :class:`GamePause`)."""
+    return [DeadlineRow(0, int(r[0]), str(r[1]), float(r[2]),
                         None if r[3] is None else float(r[3]), bool(r[4]), int(r[5]))
             for r in json.loads(text or "[]")]
 
@@ -429,10 +429,13 @@ def to_json(data: Any) -> str:
     orjson; what it refuses (an integer past 64 bits) is written by the standard library. A
     float that is not a number has no JSON form: states never hold one (the conformance suite
     checks that every state reads back equal to itself, which such a float never does)."""
-    return _dumps(data).decode()
+    return to_json_utf8(data).decode()
 
 
-def _dumps(data: Any) -> bytes:
+def to_json_utf8(data: Any) -> bytes:
+    """:func:`to_json`'s text as UTF-8 bytes, for a driver that stores them as text as they are
+    (SQLite's ``CAST(? AS TEXT)``): a state with any non-ASCII character (a name, a dash) would
+    otherwise be decoded into a Python string only for the driver to encode it back."""
     try:  # (keys that are all text, as in every state: orjson's quicker way)
         return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
     except TypeError:  # (orjson.JSONEncodeError is one)
@@ -441,13 +444,6 @@ def _dumps(data: Any) -> bytes:
         return orjson.dumps(data, option=_SORTED)
     except TypeError:
         return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def to_json_utf8(data: Any) -> bytes:
-    """:func:`to_json`'s text as UTF-8 bytes, for a driver that stores them as text as they are
-    (SQLite's ``CAST(? AS TEXT)``): a state with any non-ASCII character (a name, a dash) would
-    otherwise be decoded into a Python string only for the driver to encode it back."""
-    return _dumps(data)
 
 
 def link_digest(token: str) -> str:
