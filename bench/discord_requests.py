@@ -5,10 +5,12 @@ A whole game of each game, every seat a human player, on simcord (the offline Di
 boards. The players answer as the computer player would. A decision with enumerated choices is made
 as a player makes it — **Decide** on the board, then the choice in the private panel (group menu,
 page, button) — so its interaction responses are counted too; a decision made in one of the games'
-own forms (a flick, Cult Wars orders, a card pick) is submitted through the session, as the form's
-last click does, and its interaction responses (one callback, at most one edit) are left out; a
-form for a decision in the open (a flick) is first opened by **Decide** on the board (counted), a
-secret one (orders, a card pick) is the player's DM already.
+own forms (a flick, a card pick) is submitted through the session, as the form's last click does,
+and its interaction responses (one callback, at most one edit) are left out; a form for a decision
+in the open (a flick) is first opened by **Decide** on the board (counted), a secret one (a card
+pick) is the player's DM already. Cult Wars targets and orders are clicked in the form the player
+was sent (``tests.discord.helpers.cult_wars_answer``): a form sent as the follow-up of their last
+click is where they find it, and those clicks' responses are counted.
 **Decide** answers with the choice form when the choices fit one menu (then the choice and
 Submit: the board is redrawn as the answer), else with the private panel.
 
@@ -52,7 +54,7 @@ from bot.app import HeraldBot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.gameui import get_ui  # noqa: E402
 from bot.views import group_key  # noqa: E402
-from tests.discord.helpers import board_of, form_answer  # noqa: E402
+from tests.discord.helpers import board_of, cult_wars_answer, form_answer  # noqa: E402
 
 GAMES = {"hegemony_of_faith": 4, "flick_of_faith": 2, "cult_wars": 3, "petition": 3, "alternate_histories": 2}
 NAMES = ["ann", "bob", "cal", "dee", "eve", "fay", "gus", "hal"]
@@ -222,6 +224,10 @@ async def _play(env: Any, bot: HeraldBot, tally: Tally, limit: int) -> None:
                     done = True
                 elif message is not None and message.components:
                     done = await click_choice(by_user[uid], message, o.prompt, idx)
+                after = await bot.sessions.snapshot(game_id)
+                done = done and after.game.version > snap.game.version
+            elif o.prompt.secret and tally.game == "cult_wars":
+                done = await cult_wars_answer(env, by_user[uid], game_id, o.opened, action)
                 after = await bot.sessions.snapshot(game_id)
                 done = done and after.game.version > snap.game.version
             elif o.prompt.free_form is not None and not o.prompt.secret and board is not None:

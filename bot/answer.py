@@ -15,6 +15,14 @@ move is applied and delivered, :data:`BOARD_ANSWER` holds the click's answer, an
 the board through it (:meth:`bot.delivery.DiscordDelivery.update_board`) — an interaction
 response, which does not count against the bot's global rate limit, instead of a message edit
 that does; and the player sees the board move as the answer to their click.
+
+**The next form as the answer.** A click in a player's DM that sends a move through a game's own
+form (Cult Wars targets or orders) may open that same player's next decision at once — the last
+target in reveals the targets and asks every cult for its orders. While the move is applied and
+delivered, :data:`FORM_ANSWER` holds the click, and delivery sends that player's new form as the
+click's follow-up message (:meth:`bot.delivery.DiscordDelivery.dm_form`): a message in the DM
+they are looking at, made through the interaction rather than as a DM that counts against the
+global rate limit.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import time
 from typing import Any
 
 import discord
@@ -47,6 +56,24 @@ _live: set[Answer] = set()
 BOARD_ANSWER: contextvars.ContextVar[Answer | None] = contextvars.ContextVar("board_answer", default=None)
 """The answer of the click being handled, when that click was made on a game's board message and
 its answer is that board (see the module's documentation)."""
+
+
+FORM_ANSWER: contextvars.ContextVar[tuple[int, discord.Interaction, float] | None] = \
+    contextvars.ContextVar("form_answer", default=None)
+"""(game id, the click, until when — :data:`FORM_FOLLOWS` on the monotonic clock) while a click
+in a DM applies a move (see the module's documentation)."""
+
+FORM_FOLLOWS = 60.0
+"""Seconds after the click during which a form it opened is sent as its follow-up: the player is
+still there (a later form — a deadline, a slow computer player — is a DM, as every new decision)."""
+
+
+def form_answer(game_id: int, user_id: int) -> discord.Interaction | None:
+    """The click (in that user's DM, for that game) whose follow-up may carry a form, if any."""
+    held = FORM_ANSWER.get()
+    if held is None or held[0] != game_id or held[1].user.id != user_id or time.monotonic() > held[2]:
+        return None
+    return held[1]
 
 
 class Answer:

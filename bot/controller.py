@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from typing import Any
 
 import discord
 
 from rules import registry
 
-from .answer import Answer
+from .answer import FORM_ANSWER, FORM_FOLLOWS, Answer
 from .delivery import DiscordDelivery, get_engine_name, waits_for
 from .errors import StaleAction, TableError
 from .forms import CHOICE_FORM, Forms, choice_modal, fits_modal
@@ -422,8 +423,17 @@ class Controller:
         clicking player, deferring first. The ticket is checked under the game's lock."""
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        update = await self.sessions.act(d.game.id, d.seat, action, user_id=interaction.user.id,
-                                         answers=answers or Ticket(d.open.opened))
+        # (a click in the player's DM answered by updating its message: a form of theirs this
+        # move opens follows it there — after a "thinking" deferral the follow-up would be that
+        # response, ephemeral, and gone when the DM is reopened)
+        follows = interaction.guild_id is None and interaction.response.type in (
+            discord.InteractionResponseType.deferred_message_update, discord.InteractionResponseType.message_update)
+        held = FORM_ANSWER.set((d.game.id, interaction, time.monotonic() + FORM_FOLLOWS) if follows else None)
+        try:
+            update = await self.sessions.act(d.game.id, d.seat, action, user_id=interaction.user.id,
+                                             answers=answers or Ticket(d.open.opened))
+        finally:
+            FORM_ANSWER.reset(held)
         if update.stalled:  # the move is stored: say so, whatever the cog replies next
             with contextlib.suppress(discord.HTTPException):
                 await interaction.followup.send(STALLED_REPLY, ephemeral=True)

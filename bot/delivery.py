@@ -36,7 +36,7 @@ from rules import registry
 from rules.engine import ECHO, InvalidOptions
 from rules.text import count, listing, ordinal
 
-from .answer import BOARD_ANSWER
+from .answer import BOARD_ANSWER, form_answer
 from .away import away_until, quiet_end
 from .forms import Forms
 from .gameui import GameUI, get_ui
@@ -161,6 +161,33 @@ def shows(text: str, files: Sequence[discord.File], view: discord.ui.View | None
     return text, digest.digest(), buttons
 
 
+def shown_on_board(snap: Snapshot) -> tuple[dict[str, Any], str | None]:
+    """The public view the channel's board is drawn from, and — in a sealed step
+    (:meth:`bot.gameui.GameUI.sealed`) — the line that stands for "Waiting for: …": when every
+    answer is due, not whose are still missing."""
+    public = snap.view(None)
+    sealed = get_ui(snap.game.game_key).sealed(public) if snap.game.status == "active" else None
+    if sealed is None:
+        return public, None
+    dues = [o.deadline.due_at for o in snap.open if o.deadline is not None]
+    return sealed, (f"⏳ Every answer is due <t:{int(min(dues))}:R>." if dues
+                    else "⏳ Every player answers in secret.")
+
+
+def sealed_key(snap: Snapshot) -> str | None:
+    """What a sealed board (:func:`shown_on_board`) is drawn from, its latest lines aside; None
+    when the board is not sealed. Two updates with the same key draw the same board, so the second
+    is not drawn: an answer in a sealed step leaves the board as it was (its line reaches the
+    board with the next drawing, and the thread as ever)."""
+    public, line = shown_on_board(snap)
+    if line is None:
+        return None
+    game = snap.game
+    asks = any(o.seat < len(game.seats) and not game.seats[o.seat].is_bot for o in snap.open)
+    return json.dumps([public, line, [(s.name, s.is_bot) for s in game.seats], game.board_message_id, asks],
+                      sort_keys=True, default=str)
+
+
 def on_board(shots: dict[int, Files]) -> Files:
     """An update's event files as the board message carries them, in the order of their events;
     several of one name (two flicks) numbered apart."""
@@ -209,14 +236,27 @@ def thread_batch(waiting: Waiting, lines: list[str], *, due: bool, version: int,
     return None
 
 
+BOX_CHARS = 4000
+"""The most a thread message's box (an embed) holds; Discord allows 4,096."""
+MESSAGE_TOTAL = 5800
+"""The most the boxes of one thread message hold together; Discord allows 6,000 with its text."""
+
+Post = tuple[str, Files, list[str]]
+"""One thread message: its text (pings work only there), its files, and its boxes (embeds)."""
+
+
 def thread_messages(posting: list[str], offset: int, shots: dict[int, Files], tail: list[str],
-                    board_url: str | None) -> list[tuple[str, Files]]:
-    """The thread messages that tell ``posting`` (text and files each): a long stretch (a reveal)
-    told whole in up to three messages, the oldest lines then pointed to ``/game log``; a line
-    whose event has files (``shots``, by index among this update's lines, after the ``offset``
-    lines that were waiting) starts a message carrying them; ``tail`` (the stall notice, whom
-    the game asks) ends the last message, with the link to the board — never a message of its
-    own."""
+                    board_url: str | None) -> list[Post]:
+    """The thread messages that tell ``posting``: a long stretch (a reveal) told whole in one
+    message, the oldest lines then pointed to ``/game log``; a line whose event has files
+    (``shots``, by index among this update's lines, after the ``offset`` lines that were
+    waiting) starts a message carrying them; ``tail`` (the stall notice, whom the game asks) ends
+    the last message, with the link to the board — never a message of its own.
+
+    A message's lines are its text when they fit one message (1,900 characters); a longer stretch
+    (a Cult Wars turn revealed) goes in boxes under it — up to 5,800 characters in one message,
+    where the text would take three — and the text is then the ``tail``: whom the game asks, with
+    their pings, which work only in a message's text."""
     skip = 0
     while len(posting) - skip > 15 and sum(len(t) + 1 for t in posting[skip:]) > 5000:
         skip += 1
@@ -228,12 +268,19 @@ def thread_messages(posting: list[str], offset: int, shots: dict[int, Files], ta
             posts.append(([line], shots[i - offset]))
         else:
             posts[-1][0].append(line)
-    posts[-1][0].extend(tail)
-    messages = [(chunk, files if k == 0 else [])
-                for text_lines, files in posts for k, chunk in enumerate(chunk_lines(text_lines))]
+    messages: list[Post] = []
+    for k, (text_lines, files) in enumerate(posts):
+        ends = tail if k == len(posts) - 1 else []
+        whole = [*text_lines, *ends]
+        boxes = chunk_lines(text_lines, BOX_CHARS)
+        if (len(chunk_lines(whole)) > 1 and sum(len(b) for b in boxes) <= MESSAGE_TOTAL
+                and len("\n".join(ends)) <= 1900):
+            messages.append(("\n".join(ends), files, boxes))
+        else:
+            messages += [(chunk, files if n == 0 else [], []) for n, chunk in enumerate(chunk_lines(whole))]
     if board_url is not None and messages:
-        text, files = messages[-1]
-        messages[-1] = (f"{text}\n[board]({board_url})", files)
+        text, files, boxes = messages[-1]
+        messages[-1] = ("\n".join(x for x in (text, f"[board]({board_url})") if x), files, boxes)
     return messages
 
 
@@ -366,6 +413,10 @@ class DiscordDelivery:
         """game → lock held while one update's board and lines are posted: updates of one game
         delivered at the same moment never interleave their messages in the thread."""
         self._board_version: dict[int, int] = {}
+        self._sealed: dict[int, str | None] = {}
+        self._last_story: dict[int, Post] = {}
+        """Per game just ended, the message of its last moves, which its final result carries."""
+        """Per game, what its sealed board was last drawn from (:func:`sealed_key`)."""
         """game → the version of the newest board drawn: an update delivered late (two players
         deciding at once, the later one's delivery overtaking) never puts an older board back."""
         self._chapters: dict[int, tuple[str, Any] | None] = {}
@@ -488,7 +539,7 @@ class DiscordDelivery:
         buttons. ``recent``: the latest public lines, shown under the players."""
         game = snap.game
         ui = get_ui(game.game_key)
-        public = snap.view(None)
+        public, sealed = shown_on_board(snap)
         public_events = [e for e in events if e.to is None]
         embed = discord.Embed(title=f"{snap.engine.name} — game #{game.id}", colour=0xF2BA48)
         status = ui.status_text(public)
@@ -497,6 +548,8 @@ class DiscordDelivery:
             r = game.result
             winners = ", ".join(seat_label(game, w) for w in r.get("winners", [])) or "nobody"
             lines.append(f"🏁 **Game over** — winner: {winners}. {r.get('reason', '')}")
+        elif sealed is not None:
+            lines.append(sealed)
         elif snap.open:
             lines.append("Waiting for: " + snap.waiting_text())
         embed.description = clip("\n".join(lines), 4000)
@@ -650,9 +703,9 @@ class DiscordDelivery:
         finally:
             if waiting:  # (cancelled or failed while waiting its turn)
                 self._unwait(game_id, version)
-        await self.push_private(update)
+        last_words = await self.push_private(update)
         if update.result is not None:
-            await self.announce_result(update.game)
+            await self.announce_result(update.game, last_words)
 
     def _unwait(self, game_id: int, version: int) -> None:
         """The update of ``version`` is no longer waiting to post (the game's list goes when empty)."""
@@ -699,8 +752,8 @@ class DiscordDelivery:
         tail: list[str] = []
         if update.stalled and game.status == "active":
             tail.append(STALLED_LINE)
-        if ask:  # (named; pinged only if a ping is their notice)
-            tail.append(ask)
+        if ask and (posting or ping_ids or board is None):  # (named; pinged only if a ping is their notice)
+            tail.append(ask)  # (alone and pinging nobody, it is not a message: the board names them)
         messages = thread_messages(posting, offset, shots, tail,
                                    board.jump_url if board is not None else None)
         sent = 0
@@ -709,12 +762,16 @@ class DiscordDelivery:
             nonlocal sent  # (a retry in a reopened thread goes on from the first message not sent)
             attach = self._can_attach(channel)
             while sent < len(messages):
-                text, files = messages[sent]
+                text, files, boxes = messages[sent]
                 last = sent == len(messages) - 1
                 await self.send_line(game, channel, clip(text, 2000), files if attach else [],
-                                     pings(ping_ids) if last else NO_PINGS)
+                                     pings(ping_ids) if last else NO_PINGS, boxes=boxes)
                 sent += 1
 
+        if messages and update.result is not None and not messages[-1][1]:
+            # (the game ended: its last message, without files, goes with the final result —
+            # one message that tells the last moves and who won: :meth:`announce_result`)
+            self._last_story[game.id], messages = messages[-1], messages[:-1]
         if messages:
             try:
                 await self.in_home(game, send_log)
@@ -751,11 +808,18 @@ class DiscordDelivery:
         game = update.game
         if not draw or game.version < self._board_version.get(game.id, -1):
             return await self._board_link(game), shots
+        key = sealed_key(update.snap)
+        answer = BOARD_ANSWER.get()  # (a click on the board is answered by it: drawn, at no cost)
+        if (key is not None and key == self._sealed.get(game.id) and not shots
+                and (answer is None or not answer.fits(game.id, game.board_message_id))):
+            return await self._board_link(game), shots  # (a sealed board the answer left as it was)
         self._board_version[game.id] = game.version
         carried: list[bool] = []
         by = [game.seats[seat].user_id for seat in sorted(acted) if seat < len(game.seats)]
         board = await self.update_board(update.snap, update.events, latest, shots=on_board(shots),
                                         carried=carried, by=[uid for uid in by if uid is not None])
+        # (what was drawn, its board message now known when this update posted it)
+        self._sealed[game.id] = sealed_key(update.snap) if board is not None else None
         return board, ({} if carried and carried[0] else shots)
 
     async def _waiting_lines(self, update: Update) -> Waiting:
@@ -825,22 +889,27 @@ class DiscordDelivery:
             return {}
 
     async def send_line(self, game: GameRow, channel: Any, content: str, files: Files,
-                        mentions: discord.AllowedMentions) -> None:
-        """Post one thread message with its files; should Discord refuse it with them (too large,
-        no permission to attach), the line goes without them: a line is never lost for a picture."""
+                        mentions: discord.AllowedMentions, *, boxes: Sequence[str] = ()) -> None:
+        """Post one thread message with its files (and its boxes: :func:`thread_messages`); should
+        Discord refuse it with the files (too large, no permission to attach), the line goes
+        without them: a line is never lost for a picture."""
+        extra: dict[str, Any] = {}
+        if boxes:
+            extra["embeds"] = [discord.Embed(description=clip(b, BOX_CHARS), colour=0xF2BA48) for b in boxes]
         if files:
             try:
-                await channel.send(content, allowed_mentions=mentions, files=[
-                    discord.File(io.BytesIO(data), filename=name, description=alt) for name, data, alt in files])
+                await channel.send(content or None, allowed_mentions=mentions, files=[
+                    discord.File(io.BytesIO(data), filename=name, description=alt) for name, data, alt in files],
+                    **extra)
                 return
             except discord.HTTPException as exc:
                 if thread_closed(exc):  # (the caller reopens the thread and tries again)
                     raise
                 log.warning("posting a line with its files failed (HTTP %s, code %s); posting it without",
                             exc.status, exc.code, extra={"game_id": game.id})
-        await channel.send(content, allowed_mentions=mentions)
+        await channel.send(content or None, allowed_mentions=mentions, **extra)
 
-    async def announce_result(self, game: GameRow) -> None:
+    async def announce_result(self, game: GameRow, last_words: dict[int, list[str]] | None = None) -> None:
         """The final result: in the game's home with one line mentioning every human player, and
         one DM to each with their standing and a link to the board (the end of a game that ran
         for days must not pass unnoticed)."""
@@ -848,14 +917,25 @@ class DiscordDelivery:
         embed = discord.Embed(title="🏁 Final result", colour=0x60C478,
                               description=clip(result_text(game) or "The game is over.", 4000))
         mention = " ".join(f"<@{uid}>" for uid in humans)
-        content = f"🏁 {mention} game #{game.id} is over." if mention else None
+        over = f"🏁 {mention} game #{game.id} is over." if mention else ""
+        # the message of the last moves (:meth:`post_update`) is this one: its lines, then the result
+        text, _, told = self._last_story.pop(game.id, ("", [], []))
+        content, boxes = "\n".join(x for x in (text, over) if x), told
+        if len(content) > 2000 or sum(map(len, told)) + len(embed.description or "") > MESSAGE_TOTAL:
+            content, boxes = over, []  # (too long for one message: the last moves go first)
+            try:
+                await self.in_home(game, lambda channel: self.send_line(
+                    game, channel, clip(text, 2000), [], NO_PINGS, boxes=told))
+            except discord.Forbidden:
+                log.warning("cannot post the log line", extra={"game_id": game.id})
 
         extra: dict[str, Any] = {}
         if humans and game.guild_id is not None:  # (a rematch opens in the game's server)
             extra["view"] = rematch_view(game.id)
+        embeds = [*(discord.Embed(description=clip(b, BOX_CHARS), colour=0xF2BA48) for b in boxes), embed]
 
         async def send(channel: Any) -> discord.Message:
-            return await channel.send(content, embed=embed,  # type: ignore[no-any-return]
+            return await channel.send(content or None, embeds=embeds,  # type: ignore[no-any-return]
                                       allowed_mentions=pings(humans), **extra)
 
         message: discord.Message | None = None
@@ -868,8 +948,9 @@ class DiscordDelivery:
         for seat in game.seats:
             if seat.is_bot or seat.user_id is None:
                 continue
-            text = (f"🏁 **{engine_name} — game #{game.id}** is over. {standing(game, seat.seat)}"
-                    + (f"\nFinal board: {link}" if link else ""))
+            lines = [f"• {t}" for t in (last_words or {}).get(seat.seat, [])]
+            text = "\n".join([f"🏁 **{engine_name} — game #{game.id}** is over. {standing(game, seat.seat)}",
+                              *lines, *([f"Final board: {link}"] if link else [])])
             await self._send_dm(game, seat.user_id, content=clip(text), allowed_mentions=NO_PINGS)
         for key in [k for k in self._hands if k[0] == game.id]:  # (nothing left to edit or try)
             del self._hands[key]
@@ -878,13 +959,14 @@ class DiscordDelivery:
                 del kept[key]
         self._posting.pop(game.id, None)
         self._board_version.pop(game.id, None)
+        self._sealed.pop(game.id, None)
         self._chapters.pop(game.id, None)
         self._logs.pop(game.id, None)
         self._dm_tried = {k for k in self._dm_tried if k[0] != game.id}
 
     # ------------------------------------------------------------- private
 
-    async def push_private(self, update: Update) -> None:
+    async def push_private(self, update: Update) -> dict[int, list[str]]:
         """Each human seat concerned hears of this update in the quietest useful way:
 
         * a decision opened for them, their turn's or one out of turn (a reaction window, a
@@ -907,11 +989,12 @@ class DiscordDelivery:
         "My hand" shows it at any time. A new turn or round, a move by anyone else, a line for
         their eyes, or a restart in between (the chapter is not known then) brings the DM as before.
 
-        When the game is over nothing new is sent here: the final result's DM says it."""
+        When the game is over nothing is sent here: the final result's DM is the one DM of that
+        change, and it carries each player's last private lines (returned here, per seat)."""
         snap = update.snap
         game = snap.game
         if game.state is None:
-            return
+            return {}
         chapter = chapter_of(snap.view(None))
         before, self._chapters[game.id] = self._chapters.get(game.id), chapter
         targets = private_targets(update)
@@ -919,9 +1002,13 @@ class DiscordDelivery:
         has_form = {seat: self.forms.panel_for(game.game_key, o.prompt.free_form) is not None
                     for seat in targets if (o := snap.prompt_of(seat)) is not None and o.prompt.secret}
         echoes = self.forms.echoes(game.game_key) | {ECHO}
-        for note in private_plan(update, before=before, chapter=chapter, echoes=echoes,
-                                 has_form=has_form, hushed=hushed):
+        plan = private_plan(update, before=before, chapter=chapter, echoes=echoes,
+                            has_form=has_form, hushed=hushed)
+        if game.status != "active":
+            return {note.seat: note.lines for note in plan if note.lines}
+        for note in plan:
             await self.send_private(snap, note)
+        return {}
 
     async def send_private(self, snap: Snapshot, note: PrivateNote) -> None:
         """Send one seat's private news as :func:`private_plan` decided it."""
@@ -929,14 +1016,14 @@ class DiscordDelivery:
         if note.how == "quiet":
             await self.refresh_hand(snap, seat, note.lines, post=False)
         elif note.how == "form" and note.asked is not None:
-            # one DM for one change: the form is it (it shows what the decision needs); the hand
-            # DM is posted only if the player has none yet, else it is brought up to date by their
-            # next quiet change — and "My hand" shows it at any time
-            if (game.id, game.seats[seat].user_id) not in self._hands:
-                await self.refresh_hand(snap, seat, [], post=True)
+            # one DM for one change: the form is it (it shows what the decision needs; the first
+            # one of a player with no hand DM shows their hand too); the hand DM is brought up to
+            # date by their next change that is not a form (posted then if they have none yet) —
+            # and "My hand" shows it at any time
             builder = self.forms.panel_for(game.game_key, note.asked.prompt.free_form)
             if builder is not None:
-                await self.dm_form(Decision(snap, seat, note.asked), builder, note.lines)
+                await self.dm_form(Decision(snap, seat, note.asked), builder, note.lines,
+                                   hand=(game.id, game.seats[seat].user_id) not in self._hands)
         elif note.how in ("ask", "news"):
             await self.dm_seat(snap, seat, note.lines, note.asked)
         else:
@@ -1115,9 +1202,11 @@ class DiscordDelivery:
             self._dm_ok.add(user_id)
         return sent
 
-    async def dm_form(self, d: Decision, builder: Any, private_events: Sequence[str] = ()) -> None:
+    async def dm_form(self, d: Decision, builder: Any, private_events: Sequence[str] = (), *,
+                      hand: bool = False) -> None:
         """The game's own form for a secret decision, as the one new DM of that decision (what
-        happened to the player heads it)."""
+        happened to the player heads it; with ``hand``, their hand too — its picture, and its
+        text when it fits)."""
         uid = d.game.seats[d.seat].user_id
         assert uid is not None
         if not await self.may_dm(d.game, uid):
@@ -1129,8 +1218,24 @@ class DiscordDelivery:
             return
         head = [f"**{d.snap.engine.name} — game #{d.game.id}** (you are {seat_label(d.game, d.seat)})"]
         head += [f"• {t}" for t in private_events]
-        kwargs["content"] = clip("\n".join([*head, str(kwargs.get("content") or "")]).strip(), 2000)
+        body = str(kwargs.get("content") or "")
+        if hand:
+            hand_text, files = await self.hand_payload(d.snap, d.seat)
+            kwargs["files"] = [*(kwargs.get("files") or []), *files]
+            if len("\n".join([*head, hand_text, body])) <= 2000:
+                head.append(hand_text)
+        kwargs["content"] = clip("\n".join([*head, body]).strip(), 2000)
         kwargs.setdefault("allowed_mentions", NO_PINGS)
+        click = form_answer(d.game.id, uid)  # (their own click in this DM opened it: it follows there)
+        if click is not None:
+            try:
+                await click.followup.send(**kwargs)
+                return
+            except discord.HTTPException as exc:  # (its token expired: a DM, as ever)
+                log.info("sending the form as the click's follow-up failed (HTTP %s)", exc.status,
+                         extra={"game_id": d.game.id})
+                for f in kwargs.get("files") or []:
+                    f.reset()
         await self._send_dm(d.game, uid, checked=True, **kwargs)
 
     async def dm_failed_notice(self, game: GameRow, user_id: int) -> None:

@@ -65,6 +65,16 @@ class GameUI:
         """One or two lines under the board (public)."""
         return ""
 
+    def sealed(self, view: JSON) -> JSON | None:
+        """The public view as the channel's board shows it during a *sealed step* — every player
+        answering the same question in secret at once — or None when no such step is open (the
+        board shows ``view``). A sealed board leaves out who has answered and anything an answer
+        made public, so it does not change between the answers and is not redrawn for each one
+        (each redraw is a message edit against Discord's global rate limit): only the step's end,
+        the reveal, changes it. Who has answered stays on ``/game status`` and the web page, which
+        read the public view itself."""
+        return None
+
     def attachments(self, view: JSON, events: list[Event]) -> list[tuple[str, bytes]]:
         """Extra public files for the board message of this update. Public events only."""
         return []

@@ -85,6 +85,9 @@ _STATUS_PHASES = ("targets", "orders", "split")
 def _status(cult: CultView, view: View, who: list[str]) -> tuple[str, tuple[int, int, int]] | None:
     """The cult's line for the phase: whether its target or orders are in (and what it laid face
     up), or whom it targets while a turn is paused."""
+    sealed = view.get("sealed")  # (the channel's board in a secret step: who has answered is not shown)
+    if view["phase"] == "targets" and sealed:
+        return "choosing a target", PALETTE["muted"]
     if view["phase"] == "targets":
         # which cults have chosen, never whom: targets stay secret until all are revealed together
         return ("target chosen", PALETTE["good"]) if cult["submitted"] else ("to choose a target", PALETTE["bad"])
@@ -92,7 +95,8 @@ def _status(cult: CultView, view: View, who: list[str]) -> tuple[str, tuple[int,
         tgt = cult["target"]
         return (f"targets {who[tgt]}" if tgt is not None else "turn paused"), PALETTE["muted"]
     if view["phase"] == "orders":
-        status, col = ("orders in", PALETTE["good"]) if cult["submitted"] else ("to send orders", PALETTE["bad"])
+        status, col = (("writing orders", PALETTE["muted"]) if sealed else ("orders in", PALETTE["good"])
+                       if cult["submitted"] else ("to send orders", PALETTE["bad"]))
         fu = cult["face_up"]
         bits: list[str] = []
         if cult["target"] is not None:  # revealed at the start of the orders step
@@ -140,7 +144,7 @@ def _panel(c: Canvas, x: int, y: int, panel: _Panel, height: int, view: View, wh
     cult, last = panel.cult, panel.last
     seat = cult["seat"]
     colour = seat_colour(seat)
-    waiting = view["phase"] in ("targets", "orders") and not cult["submitted"]
+    waiting = view["phase"] in ("targets", "orders") and not cult["submitted"] and not view.get("sealed")
     c.rect((x, y, x + PANEL_W, y + height), fill=PALETTE["panel_hi"] if waiting else PALETTE["panel"],
            outline=colour, radius=14, width=4)
     vp = [("vp", f"{cult['vp']} VP")]
@@ -203,6 +207,11 @@ def _combat_line(cb: CombatView, who: Sequence[str] | None = None) -> str:
 def _awaited(view: View, who: Sequence[str]) -> str:
     """What the table waits for, in words: secret targets (step 1 of the two-step insignia), orders
     (with the targets revealed), or a defender's split that pauses the turn."""
+    if view.get("sealed"):
+        if view["phase"] == "targets":
+            return "Every cult chooses its target in secret; all are revealed together when the last is in."
+        step = "Targets revealed. " if view["insignia"] == "two_step" else ""
+        return f"{step}Every cult writes its orders in secret; all are revealed when the last are in."
     waiting = listing([who[k] for k in view["waiting_for"]])
     if view["phase"] == "targets":
         chosen = sum(1 for c in view["cults"] if c["submitted"])

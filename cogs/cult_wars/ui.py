@@ -26,6 +26,18 @@ class CultWarsUI(DrawnUI):
     def status_text(self, view: JSON) -> str:
         return _status_text(read_view(view))
 
+    def sealed(self, view: JSON) -> JSON | None:
+        """Both steps of a turn are secret and answered by every cult at once: the targets, then
+        the orders. While one is open, the channel's board does not show which cults have
+        answered; who has is on ``/game status`` and the web page. What a leader lays **face up**
+        is still shown at once — the rulebook has them lay it so to tell the others their
+        intentions while those still choose theirs — so orders with face-up parts redraw it."""
+        v = read_view(view)
+        if v["phase"] not in ("targets", "orders") or "private" in v:
+            return None
+        cults = [{**c, "submitted": False} for c in v["cults"]]
+        return {**view, "cults": cults, "submitted": [], "waiting_for": [], "sealed": True}
+
 
 def _hand_text(view: View) -> str:
     priv = view["private"]
@@ -66,16 +78,21 @@ def _status_text(view: View) -> str:
     waiting = ", ".join(seat_name(k) for k in view["waiting_for"]) or "nobody"
     done = ", ".join(seat_name(k) for k in view["submitted"]) or "nobody yet"
     head = f"Turn {view['turn']} of {view['turns']}"
-    if view["phase"] == "targets":
+    if view.get("sealed"):
+        step = ("insignia step — every cult chooses its target in secret" if view["phase"] == "targets"
+                else "every cult writes its orders in secret")
+        text = (f"{head}, {step}; all are revealed together (`/game status` shows whom the table "
+                f"still waits for).\n{standing}")
+    elif view["phase"] == "targets":
         text = f"{head}, insignia step — targets chosen: {done}; waiting for {waiting}.\n{standing}"
     elif view["phase"] == "split":
         text = (f"{head}: orders revealed; waiting for {waiting} to share out attackers' losses.\n"
                 f"{standing}")
     else:
         text = f"{head} — orders in: {done}; waiting for {waiting}.\n{standing}"
-        aims = [f"{seat_name(c['seat'])} → {seat_name(c['target'])}" for c in view["cults"] if c["target"] is not None]
-        if aims:
-            text += "\nInsignia: " + ", ".join(aims)
+    aims = [f"{seat_name(c['seat'])} → {seat_name(c['target'])}" for c in view["cults"] if c["target"] is not None]
+    if view["phase"] == "orders" and aims:
+        text += "\nInsignia: " + ", ".join(aims)
     account = reveal_account(view["reveal"] or view["last_turn"], paused=view["reveal"] is not None)
     return f"{text}\n\n{account}" if account else text
 

@@ -194,6 +194,9 @@ class View(TypedDict):
     history: list[StandingView]
     result: NotRequired[ResultView]
     private: NotRequired[PrivateView]
+    sealed: NotRequired[bool]
+    """Set by the presentation only (``cogs.cult_wars.ui``): the view as the channel's board shows
+    a secret step, where who has answered is left out (never made by the engine)."""
 
 
 def read_view(view: Mapping[str, Any]) -> View:

@@ -84,18 +84,25 @@ def unposted(messages: list[discord.Message]) -> list[str]:
     boards = [m for m in messages if latest_lines(m)]
     if not boards:
         return []
-    told = [line for m in messages for line in m.content.splitlines() if line.startswith("• ")]
+    lines = [line for m in messages for line in told(m).splitlines() if line.startswith("• ")]
     shown = latest_lines(boards[-1])
-    known = max(k for k in range(min(len(shown), len(told)) + 1)
-                if shown[:k] == told[len(told) - k:])
+    known = max(k for k in range(min(len(shown), len(lines)) + 1)
+                if shown[:k] == lines[len(lines) - k:])
     return shown[known:]
+
+
+def told(message: discord.Message) -> str:
+    """What a thread message tells, in the order it reads: the lines in its boxes (the untitled
+    embeds a long stretch of the story goes in, ``bot.delivery.thread_messages``), then its text."""
+    boxes = [e.description or "" for e in message.embeds if not e.title and e.description]
+    return "\n".join(x for x in [*boxes, message.content] if x)
 
 
 def story(where: Any) -> str:
     """The game's story as a reader finds it in its thread (or the channel it plays in): every
-    message's text, then the lines its board carries that no message holds yet."""
+    message's lines, then the lines its board carries that no message holds yet."""
     messages = where.history()
-    return "\n".join([*(m.content for m in messages if m.content), *unposted(messages)])
+    return "\n".join([*(told(m) for m in messages if told(m)), *unposted(messages)])
 
 
 async def simultaneously(env: Any, *calls: Any) -> list[Any]:
@@ -367,3 +374,45 @@ async def open_seeded_table(env: Any, bot: Any, game: str, seed: int, *, compute
     await bot.storage.update_game(game_id, seed=seed)
     await alice.click(lobby, label="Start")
     return channel, channel.threads[0], [alice, bob]
+
+
+async def open_humans_table(env: Any, bot: Any, game: str, names: tuple[str, ...],
+                            seed: int) -> tuple[Any, Any, list[Any], int]:
+    """/play ``game`` by the first of ``names``, joined by the others (every seat a human),
+    seeded, started. Returns the channel, the game's thread, the members and the game's id."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    members = [guild.add_member(env.create_user(name)) for name in names]
+    await members[0].slash(channel, "play", game=game)
+    lobby = channel.last_message
+    for m in members[1:]:
+        await m.click(lobby, label="Join")
+    game_id = (await bot.storage.list_games(guild_id=guild.id))[0].id
+    await bot.storage.update_game(game_id, seed=seed)
+    await members[0].click(lobby, label="Start")
+    return channel, channel.threads[0], members, game_id
+
+
+async def cult_wars_answer(env: Any, member: Any, game_id: int, opened: int, action: Any) -> bool:
+    """A Cult Wars decision made in the form its player was sent (a DM, or the follow-up of their
+    last click there), as the computer player's ``action`` would make it: the insignia button of
+    the target; for orders, the draft that the player's clicks on the form's pages would lay (each
+    answered by an interaction response) is written into the form, then **✅ Confirm orders** is
+    clicked. False when no such form is in their DMs."""
+    from cogs.cult_wars.form import Draft, cid, target_kind
+
+    dm = member.user.dm_channel
+    kind = target_kind(action["target"]) if action.get("type") == "target" else "ok"
+    want = cid(game_id, opened, kind, button=True)
+    message = next((m for m in reversed(dm.history()) if want in custom_ids(m)), None) if dm else None
+    if message is None:
+        return False
+    if kind == "ok":
+        stored = env.backend.get_message(dm.id, message.id)
+        footer = stored.embeds[0].setdefault("footer", {})
+        draft = Draft.from_orders(action)
+        if draft.target is None:  # (revealed in the insignia step: the form holds it already)
+            draft.target = (Draft.from_code(footer.get("text") or "") or Draft()).target
+        footer["text"] = draft.code()
+    await member.user.click(message, custom_id=want)
+    return True

@@ -238,7 +238,7 @@ async def test_a_whole_game_from_play_to_the_end(simcord_env: simcord.Env, simco
     assert game is not None and game.status == "finished" and game.result
     reason = str(game.result.get("reason", ""))
     assert "cannot draw back to 7" in reason or "turn limit" in reason or "Nuclear" in reason, reason
-    result = thread.history()[-1].embeds[0]
+    result = thread.history()[-1].embeds[-1]  # (under the last moves, when they fill boxes)
     assert result.title == "🏁 Final result" and "Winner:" in (result.description or "")
     final = next(m for m in thread.history() if m.id == game.board_message_id)
     assert "Game over" in (final.embeds[0].description or "") and not custom_ids(final)

@@ -84,7 +84,6 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     sent = await alice.user.click(opened(r), label="✅ Confirm orders")
     assert "Orders sent" in reply_text(sent) and "bob" in reply_text(sent)
     assert "Attack 8" in sent.response.embeds[0].description
-    assert "P1 alice** has sent their orders" in public_text(channel)
 
     # --- she changes them before the reveal (Change orders reopens the form with her orders)
     r = await alice.user.click(opened(sent), label="✏️ Change orders")
@@ -94,7 +93,13 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     r = await alice.user.select(opened(r), ["2"], custom_id=cid(opened(r), ":sl_breed"))
     changed = await alice.user.click(opened(r), label="✅ Confirm orders")
     assert "Orders changed" in reply_text(changed)
-    assert "P1 alice** has changed their orders" in public_text(channel)
+    # the board is sealed while orders are written: it is not redrawn for an answer, and shows
+    # neither who has sent theirs nor who is still to (``/game status`` says whom it waits for)
+    board = find_by_prefix(thread.history(), "herald:act:")
+    assert "writes its orders in secret" in (board.embeds[0].description or "")
+    assert "Waiting for" not in (board.embeds[0].description or "")
+    r = await bob.slash(thread, "game status")
+    assert "waiting for P2 bob" in reply_text(r) and "waiting for P1 alice" not in reply_text(r)
 
     # --- bob uses the ephemeral fallback (Decide on the board) and over-commits: the engine refuses
     board = find_by_prefix(thread.history(), "herald:act:")
@@ -129,6 +134,7 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     log = story(thread)
     assert "P2 bob** ran out of time (orders): the computer player writes" in log
     assert "P2 bob** has sent their orders for turn 1" in log
+    assert "P1 alice** has sent their orders" in log and "P1 alice** has changed their orders" in log
     board = find_by_prefix(thread.history(), "herald:act:")
     embed = board.embeds[0]
     assert board.attachments and embed.image and "board.png" in (embed.image.url or "")
@@ -238,8 +244,8 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
                                 bob.user.click(dms[1], custom_id=aim(dms[1], 0)))
     assert "Target chosen" in reply_text(a) and "bob" in reply_text(a)
     assert "Target chosen" in reply_text(b) and "alice" in reply_text(b)
-    log = story(thread)
-    assert "P1 alice** has chosen their insignia" in log and "P2 bob** has chosen their insignia" in log
+    status = reply_text(await carol.slash(thread, "game status"))  # (the sealed board names nobody)
+    assert "waiting for P3 carol" in status and "waiting for P1 alice" not in status
     assert "insignia are revealed" not in public_text(channel)
     game = await simcord_bot.sessions.get(1)
     assert (await simcord_bot.sessions.snapshot(game)).state.targets == {0: 1, 1: 0}
@@ -252,6 +258,7 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
     # --- carol chooses: all three are revealed together, and the order forms follow
     await carol.user.click(dms[2], custom_id=aim(dms[2], 0))
     log = story(thread)
+    assert "P1 alice** has chosen their insignia" in log and "P2 bob** has chosen their insignia" in log
     assert "the insignia are revealed: **P1 alice** → **P2 bob**; **P2 bob** → **P1 alice**; " \
            "**P3 carol** → **P1 alice**" in log
     forms = [find_by_prefix(p.user.dm_channel.history(), "herald:cw:1:") for p in players]

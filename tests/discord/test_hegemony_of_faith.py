@@ -232,7 +232,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
     # -- the final scoring: the result embed and a finished board without buttons
     game = await bot.sessions.get(gid)
     assert game.status == "finished" and game.result
-    result = thread.history()[-1].embeds[0]
+    result = thread.history()[-1].embeds[-1]  # (under the last moves, when they fill boxes)
     assert result.title == "🏁 Final result" and "Winner:" in (result.description or "")
     winner = game.seats[game.result["winners"][0]].name
     assert winner in (result.description or "")

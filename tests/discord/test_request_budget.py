@@ -27,7 +27,7 @@ from PIL import Image
 from bot.app import HeraldBot
 from bot.gameui import get_ui
 from bot.threadlog import chapter_of
-from tests.discord.helpers import open_seeded_table
+from tests.discord.helpers import open_humans_table, open_seeded_table
 
 
 @pytest.fixture
@@ -169,17 +169,7 @@ async def test_a_flick_of_faith_game_posts_at_most_one_thread_message_per_two_de
 async def test_the_board_link_is_never_a_thread_message_of_its_own(
         simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     env, bot = simcord_env, simcord_bot
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    players = [guild.add_member(env.create_user(name)) for name in ("ann", "bob", "cal")]
-    await players[0].slash(channel, "play", game="cult_wars")
-    lobby = channel.last_message
-    for p in players[1:]:
-        await p.click(lobby, label="Join")
-    game_id = (await bot.storage.list_games(guild_id=guild.id))[0].id
-    await bot.storage.update_game(game_id, seed=1)
-    await players[0].click(lobby, label="Start")
-    thread = channel.threads[0]
+    _, thread, players, game_id = await open_humans_table(env, bot, "cult_wars", ("ann", "bob", "cal"), 1)
     humans = {p.id: p for p in players}
     for _ in range(400):
         if (await bot.sessions.snapshot(game_id)).game.status != "active":
