@@ -9,8 +9,9 @@ from rules.alternate_histories.board import new_perm
 from rules.alternate_histories.content import CARDS
 from rules.alternate_histories.state import LEGACY_RULES, RULES, Perm, State
 
-__all__ = ["LEGACY_RULES", "RULES", "act", "actions", "prompt", "put", "table", "texts"]
-from rules.engine import Event
+__all__ = ["LEGACY_RULES", "RULES", "act", "actions", "perm", "prompt", "put", "result", "table",
+           "texts"]
+from rules.engine import Event, Prompt, Result
 
 FILLER = "rifle_infantry"
 
@@ -57,7 +58,21 @@ def texts(events: list[Event], seat: int | None = None) -> str:
     return "\n".join(e.text for e in events if e.visible_to(seat))
 
 
-def prompt(s: State) -> Any:
+def perm(s: State, uid: int) -> Perm:
+    """The permanent ``uid``, which the test expects still in play."""
+    p = s.perm(uid)
+    assert p is not None, uid
+    return p
+
+
+def result(s: State) -> Result:
+    """The result of a game the test expects over."""
+    r = ENGINE.result(s)
+    assert r is not None
+    return r
+
+
+def prompt(s: State) -> Prompt:
     ps = ENGINE.prompts(s)
     assert len(ps) == 1, ps
     return ps[0]

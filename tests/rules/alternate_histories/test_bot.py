@@ -4,18 +4,21 @@ and a wide margin over random play."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from rules.alternate_histories import ENGINE
 from rules.alternate_histories.bot import p_win, random_action
 from rules.alternate_histories.content import CARDS, READY_DECKS
 from rules.alternate_histories.state import State
+from rules.engine import JSON, Action, Prompt
 
 from .helpers import act, prompt, put, table
 
 RNG = random.Random(0)
+Player = Callable[[JSON, Prompt, random.Random], Action]
 
 
-def bot(s: State) -> dict:  # type: ignore[type-arg]
+def bot(s: State) -> Action:
     p = prompt(s)
     return ENGINE.bot_action(ENGINE.view(s, p.seat), p, RNG)
 
@@ -82,7 +85,7 @@ def test_pays_burns_and_reorders_sensibly() -> None:
     assert bot(s)["cards"] == ["trench_informant", "ascension_protocol"]  # weakest roll on top
 
 
-def _game(seed: int, decks: tuple[str, str], players: tuple) -> State:  # type: ignore[type-arg]
+def _game(seed: int, decks: tuple[str, str], players: tuple[Player, Player]) -> State:
     rng = random.Random(seed)
     s = ENGINE.setup(2, seed)
     while ENGINE.result(s) is None:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from rules.alternate_histories import ENGINE, board, effects
+from rules.alternate_histories import board, effects
 from rules.alternate_histories.board import Ctx
 from rules.alternate_histories.content import CARDS, RAW, Ability, Card, ability_text, card_text
 from rules.alternate_histories.state import ACADEMIC, State
 
-from .helpers import LEGACY_RULES, act, put, table
+from .helpers import LEGACY_RULES, act, put, result, table
 
 CARD_LIST = Path(__file__).resolve().parents[3] / "docs" / "cards" / "alternate_histories.md"
 """The card list, a page of its own (``/cards`` in Discord), out of the rules page."""
@@ -89,7 +89,8 @@ def _check_strike(card: Card, ab: Ability) -> None:
 def _check_tokenize_hand(card: Card, ab: Ability) -> None:
     s = table(hands=(["tiger", "t34", "landship", "doughboys", "gas_attack"], []), step="build")
     _fire(s, card, ab)
-    assert s.stack[-1]["n"] == ab.amount and s.stack[-1]["k"] == "tokenize"
+    top = s.stack[-1]
+    assert top["k"] == "tokenize" and top["n"] == ab.amount
     pick = s.sides[0].hand[:ab.amount]
     s, _ = act(s, 0, {"type": "pick", "cards": pick})
     _check_face_down(s, pick, ab)
@@ -230,4 +231,4 @@ def test_mutually_assured_destruction_counts_deck_and_graveyard_not_the_hand() -
     s, _ = act(s, 0, {"type": "play", "card": "mad_doctrine"})
     s, ev = act(s, 0, {"type": "pick", "cards": ["tiger"] * 3})
     assert s.winner == 1  # 10 against 11: the 5 cards left in hand do not count
-    assert "P1 has 10 cards in deck and graveyard, P2 11; P2 wins." in ENGINE.result(s).reason  # type: ignore[union-attr]
+    assert "P1 has 10 cards in deck and graveyard, P2 11; P2 wins." in result(s).reason

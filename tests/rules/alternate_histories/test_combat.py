@@ -9,16 +9,17 @@ import pytest
 from rules.alternate_histories import ENGINE, combat
 from rules.alternate_histories.combat import attack_options
 from rules.alternate_histories.content import CARDS
-from rules.engine import IllegalAction
+from rules.alternate_histories.state import State
+from rules.engine import Event, IllegalAction
 
-from .helpers import LEGACY_RULES, act, actions, prompt, put, table, texts
+from .helpers import LEGACY_RULES, act, actions, perm, prompt, put, result, table, texts
 
 
-def attack(s, uid, target):  # type: ignore[no-untyped-def]
+def attack(s: State, uid: int, target: int | str) -> tuple[State, list[Event]]:
     return act(s, 0, {"type": "attack", "uid": uid, "target": target})
 
 
-def targets(s, uid):  # type: ignore[no-untyped-def]
+def targets(s: State, uid: int) -> set[int | str]:
     return {t for a, t in attack_options(s, 0) if a.uid == uid}
 
 
@@ -31,7 +32,7 @@ def test_rolls_add_the_top_cards_value_and_send_it_to_the_bottom() -> None:
     assert s.sides[0].deck == ["rifle_infantry", "landship"]
     assert s.sides[1].deck == ["rifle_infantry", "cavalry_scouts"]
     assert s.perm(t.uid) is None and s.sides[1].graveyard == ["trench_mortar"]
-    assert s.perm(a.uid).tapped  # type: ignore[union-attr]
+    assert perm(s, a.uid).tapped
     lc = ENGINE.view(s, None)["last_combat"]
     assert lc["attacker"]["total"] == 162 and lc["defender"]["total"] == 152
     assert lc["outcome"] == "attacker" and lc["defender"]["roll_card"] == "cavalry_scouts"
@@ -103,8 +104,8 @@ def test_flee_needs_equal_or_higher_mobility_and_taps() -> None:
     assert (p.kind, p.seat, p.deadline) == ("react", 1, 30 * 60)
     assert {"type": "flee"} in [c.action for c in p.choices]
     s3, ev = act(s2, 1, {"type": "flee"})
-    assert s3.perm(fast.uid).tapped and "flees" in texts(ev)  # type: ignore[union-attr]
-    assert s3.perm(a.uid).tapped and prompt(s3).kind == "combat"  # type: ignore[union-attr]
+    assert perm(s3, fast.uid).tapped and "flees" in texts(ev)
+    assert perm(s3, a.uid).tapped and prompt(s3).kind == "combat"
     s2, _ = attack(s, a.uid, slow.uid)
     assert prompt(s2).kind == "combat"  # nothing to choose: no window, the fight happened
 
@@ -115,7 +116,7 @@ def test_submarines_flee_without_tapping() -> None:
     sub = put(s, 1, "wolfpack", mobility=5)
     s, _ = attack(s, a.uid, sub.uid)
     s, ev = act(s, 1, {"type": "flee"})
-    assert not s.perm(sub.uid).tapped and "without tapping" in texts(ev)  # type: ignore[union-attr]
+    assert not perm(s, sub.uid).tapped and "without tapping" in texts(ev)
 
 
 def test_intercept_needs_higher_mobility_and_becomes_the_target() -> None:
@@ -131,7 +132,7 @@ def test_intercept_needs_higher_mobility_and_becomes_the_target() -> None:
     s, ev = act(s, 1, {"type": "intercept", "uid": fast.uid})
     assert "intercepts" in texts(ev)
     assert s.perm(a.uid) is None  # the Landship (180) beat the Rifle Infantry
-    assert s.perm(t.uid) is not None and s.perm(fast.uid).tapped  # type: ignore[union-attr]
+    assert s.perm(t.uid) is not None and perm(s, fast.uid).tapped
 
 
 def test_interceptors_also_defend_the_player() -> None:
@@ -262,7 +263,7 @@ def test_nuclear_retaliation_on_an_attack_on_the_player() -> None:
     put(s, 1, "missile_silo")
     s, ev = attack(s, a.uid, "player")
     assert s.phase == "over" and s.winner == 1
-    assert "Nuclear retaliation" in ENGINE.result(s).reason  # type: ignore[union-attr]
+    assert "Nuclear retaliation" in result(s).reason
 
 
 def test_nuclear_retaliation_when_the_nuclear_unit_survives_an_attack() -> None:
@@ -395,7 +396,7 @@ def test_blitz_orders_untap_and_strengthen() -> None:
     s = table(step="events", era=(1, 0), hands=(["blitz_orders", "rifle_infantry"], []))
     u = put(s, 0, "landship", tapped=True)
     s, _ = act(s, 0, {"type": "play", "card": "blitz_orders"})
-    assert not s.perm(u.uid).tapped and power(s, s.perm(u.uid), "attack") == 210  # type: ignore[arg-type,union-attr]
+    assert not perm(s, u.uid).tapped and power(s, perm(s, u.uid), "attack") == 210
 
 
 def test_national_and_governance_traits_in_combat() -> None:

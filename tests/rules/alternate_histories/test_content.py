@@ -4,6 +4,7 @@ the pool's coverage of the rulebook, ready-made decks, deck validation, codes an
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -146,6 +147,7 @@ def test_validate_reports_every_error_at_once() -> None:
 
 
 def test_validate_copies_follow_governance_and_card_limits() -> None:
+    cards: Sequence[str]
     n, g, cards = C.READY_DECKS["usa-capitalism"]
     # Capitalism allows 3 copies: a fourth Rifle Infantry is one too many.
     rest = [c for c in cards if c != "rifle_infantry"]

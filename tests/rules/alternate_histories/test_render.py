@@ -15,6 +15,7 @@ from cogs.alternate_histories import forms
 from cogs.alternate_histories.deckbuilder import pool
 from cogs.alternate_histories.render import deck_alt, deck_image
 from rules.alternate_histories import content
+from rules.alternate_histories.views import read_view
 
 POOL = pool(content)
 
@@ -148,19 +149,19 @@ def test_the_last_combat_takes_each_total_apart_as_the_tile_power_and_the_top_ca
     adds 0 and says why."""
     from cogs.alternate_histories.render import _combat_lines
 
-    view = {"last_combat": {
+    view: dict[str, Any] = {"last_combat": {
         "attacker": {"uid": 1, "owner": 0, "name": "Spitfire", "power": 100, "total": 182,
                      "roll_card": "gas_attack", "roll": 52},
         "defender": {"uid": 2, "owner": 1, "name": "Dreadnought", "power": 210, "total": 250,
                      "roll_card": None, "roll": None},
         "outcome": "defender"}}
-    lines = _combat_lines(view, ["Ann", "Bob"])
+    lines = _combat_lines(read_view(view), ["Ann", "Bob"])
     assert lines[0] == ("Ann's Spitfire: 130 power + 52, the value of Gas Attack on top of the "
                         "deck = 182")
     assert lines[1] == ("against Bob's Dreadnought: 250 power + 0 (no card left on top of the deck) "
                         "= 250: the defender won.")
     view["last_combat"]["outcome"] = "fled"
-    assert "fled" in " ".join(_combat_lines(view, ["Ann", "Bob"]))
+    assert "fled" in " ".join(_combat_lines(read_view(view), ["Ann", "Bob"]))
 
 
 def test_a_direct_hit_shows_the_power_the_attackers_tile_shows() -> None:
@@ -168,11 +169,12 @@ def test_a_direct_hit_shows_the_power_the_attackers_tile_shows() -> None:
     the printed one ("80 power beside a tile showing 130")."""
     from cogs.alternate_histories.render import _combat_lines
 
-    view = {"battlefield": [{"uid": 1, "owner": 0, "kind": "unit", "power": 80, "attack": 130}],
+    view: dict[str, Any] = {
+        "battlefield": [{"uid": 1, "owner": 0, "kind": "unit", "power": 80, "attack": 130}],
             "last_combat": {"attacker": {"uid": 1, "owner": 0, "name": "Tank", "power": 80,
                                          "total": None, "roll_card": None, "roll": None},
                             "defender": None, "outcome": "hit"}}
-    line = _combat_lines(view, ["Ann", "Bob"])[0]
+    line = _combat_lines(read_view(view), ["Ann", "Bob"])[0]
     assert line.startswith("Ann's Tank (130 power) hit Bob directly")
     assert "80" not in line
 

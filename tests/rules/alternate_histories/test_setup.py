@@ -9,6 +9,7 @@ import pytest
 
 from rules.alternate_histories import ENGINE
 from rules.alternate_histories.content import READY_DECKS, encode_deck
+from rules.alternate_histories.state import State
 from rules.engine import IllegalAction, InvalidOptions
 
 from .helpers import act
@@ -50,7 +51,7 @@ def test_bad_deck_answers_are_refused_with_the_reason() -> None:
         act(s, 0, {"type": "deck", "ready": "usa-capitalism", "colour": "red"})
 
 
-def _decks_chosen(seed: int = 5) -> object:
+def _decks_chosen(seed: int = 5) -> State:
     s = ENGINE.setup(2, seed)
     s, _ = act(s, 0, {"type": "deck", "ready": "britain-communism"})
     s, _ = act(s, 1, {"type": "deck", "ready": "germany-autocracy"})

@@ -8,15 +8,15 @@ import pytest
 
 from rules.alternate_histories import ENGINE
 from rules.alternate_histories.board import new_perm
-from rules.alternate_histories.state import ACADEMIC
+from rules.alternate_histories.state import ACADEMIC, State
 from rules.engine import IllegalAction
 
-from .helpers import LEGACY_RULES, act, actions, prompt, put, table, texts
+from .helpers import LEGACY_RULES, act, actions, perm, prompt, put, result, table, texts
 
 NEXT = {"type": "next"}
 
 
-def _to_next_turn(s, seat):  # type: ignore[no-untyped-def]
+def _to_next_turn(s: State, seat: int) -> State:
     """From ``seat``'s combat step, end the turn without doing anything."""
     while s.current == seat and s.phase == "turn":
         p = prompt(s)
@@ -34,7 +34,7 @@ def test_untap_phase_untaps_and_fires_untap_triggers() -> None:
     s.sides[0].graveyard = ["landship"]
     s, ev = act(s, 1, NEXT)
     assert s.current == 0 and s.step == "events"
-    assert not s.perm(u.uid).tapped  # type: ignore[union-attr]
+    assert not perm(s, u.uid).tapped
     assert sum(1 for p in s.perms if p.card == ACADEMIC and p.owner == 0) == 1
     assert s.sides[0].compute == 1
     assert s.sides[0].deck[-1] == "landship" and s.sides[0].graveyard == []
@@ -271,7 +271,7 @@ def test_you_lose_when_a_card_must_be_drawn_and_cannot_be() -> None:
     s.sides[0].graveyard = ["rifle_infantry"] * 4
     s, ev = act(s, 0, NEXT)
     assert s.phase == "over" and s.winner == 1
-    assert "cannot draw back to 7" in ENGINE.result(s).reason  # type: ignore[union-attr]
+    assert "cannot draw back to 7" in result(s).reason
     assert s.sides[0].hand == ["doughboys"] and s.sides[0].burned == []
     # A graveyard of six reshuffles one card back: drawn, the deck is empty again, and the
     # player still must draw, so they lose then.
