@@ -13,6 +13,7 @@ from rules.hegemony_of_faith.cards import (
     SKILL_NAMES,
     btype,
 )
+from rules.hegemony_of_faith.frames import AttackFrame
 from rules.hegemony_of_faith.state import State
 
 
@@ -74,6 +75,13 @@ def types(s: State, seat: int) -> list[int]:
 
 def names(s: State, seat: int) -> list[str]:
     return sorted(ACTION_CARDS[c] for c in s.hands[seat])
+
+
+def attack_frame(s: State) -> AttackFrame:
+    """The open attack (a card's or a showdown's) on top of the stack."""
+    f = s.stack[-1]
+    assert f["k"] == "attack", f
+    return f
 
 
 def prompts_of(s: State) -> list[Prompt]:

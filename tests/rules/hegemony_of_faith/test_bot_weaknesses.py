@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import random
 
+from rules.engine import Action
 from rules.hegemony_of_faith import ENGINE
 from rules.hegemony_of_faith import bot as player
 from rules.hegemony_of_faith.cards import ACTION_CARDS
+from rules.hegemony_of_faith.state import State
 
 from .helpers import do, flock, hand, prompt, table
 
 
-def _score(s, seat: int, action: dict) -> float:  # type: ignore[no-untyped-def]
+def _score(s: State, seat: int, action: Action) -> float:
     return player._score(player._Me(ENGINE.view(s, seat)), action)
 
 

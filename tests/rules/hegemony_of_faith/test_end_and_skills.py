@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from rules.hegemony_of_faith import ENGINE
 from rules.hegemony_of_faith.cards import SKILL_NAMES
+from rules.hegemony_of_faith.state import State
 
 from .helpers import conserved, do, flock, graveyard, hand, prompt, table, types
 
 
-def ending_table(n: int = 4, skills: dict[int, str] | None = None) -> object:
+def ending_table(n: int = 4, skills: dict[int, str] | None = None) -> State:
     s = table(n, skills)
     s.box.extend(s.believer_deck)
     s.believer_deck = []

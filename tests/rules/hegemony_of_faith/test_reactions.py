@@ -18,6 +18,7 @@ from rules.hegemony_of_faith.state import State
 
 from .helpers import (
     act,
+    attack_frame,
     conserved,
     do,
     flock,
@@ -87,7 +88,7 @@ def test_a_defence_stays_secret_until_the_window_closes() -> None:
     assert [(p.seat, p.kind) for p in prompts_of(used)] == [(2, "defend")]
     s, ev = act(used, 2, {"type": "defend", "use": False})  # the last answer resolves the window
     assert any("P2 plays Great Mercy" in e.text for e in ev)
-    assert names(s, 1) == [] and 1 not in s.stack[-1]["targets"]
+    assert names(s, 1) == [] and 1 not in attack_frame(s)["targets"]
     conserved(s)
 
 
@@ -182,7 +183,7 @@ def test_karma_answers_stay_secret_and_two_uses_cancel_out() -> None:
     used, ev = act(s, 0, {"type": "karma", "use": True})
     assert not [e for e in ev if e.to is None] and not used.uses[0]
     s = do(used, (1, {"type": "karma", "use": True}))
-    assert s.stack[-1]["flips"] == 2 and s.uses[0] == 1 and s.gate[1] == "Karma Reversed"
+    assert attack_frame(s)["flips"] == 2 and s.uses[0] == 1 and s.gate[1] == "Karma Reversed"
     s = do(s, (0, {"type": "lineup", "order": [2]}), (1, {"type": "lineup", "order": [1]}))
     assert types(s, 1) == [] and len(s.believers[0]) == 2  # Prayer beats Fool, reversed twice
 

@@ -6,6 +6,7 @@ import random
 
 from cogs.hegemony_of_faith.ui import UI
 from rules.hegemony_of_faith import ENGINE
+from rules.hegemony_of_faith.views import read_view
 
 
 def test_board_and_hand_render_through_a_whole_game() -> None:
@@ -34,11 +35,11 @@ def test_awaited_steps_are_said_in_words_and_name_no_hidden_skill() -> None:
 
     base = {"phase": "play", "current": 0}
     snatch = {**base, "pending": {"kind": "snatch", "waiting": [2], "winners": [2]}}
-    assert _pending_text(snatch) == ("A Faith Debate's spoils: P3 decides whether to snatch the believers "
+    assert _pending_text(read_view(snatch)) == ("A Faith Debate's spoils: P3 decides whether to snatch the believers "
                                      "they beat. Waiting for P3.")
     karma = {**base, "pending": {"kind": "attack", "waiting": [0, 1], "by": 0, "targets": [1], "card": "Faith Debate",
                                  "stage": "karma", "window": 1800}}
-    text = _pending_text(karma)
+    text = _pending_text(read_view(karma))
     assert "Open up to 30 minutes for P1 and P2 to react" in text and "Karma" not in text
     offer = {**base, "pending": {"kind": "surrender", "waiting": [3], "for": 1, "stage": "offer"}}
-    assert _pending_text(offer) == "A surrender: P4 decides whether to take P2 in as a Follower. Waiting for P4."
+    assert _pending_text(read_view(offer)) == "A surrender: P4 decides whether to take P2 in as a Follower. Waiting for P4."

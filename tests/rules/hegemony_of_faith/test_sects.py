@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.hegemony_of_faith import ENGINE
+from rules.hegemony_of_faith.state import State
 
 from .helpers import act, conserved, do, flock, hand, labels, names, prompt, table, types
 
@@ -78,7 +79,7 @@ def test_leader_breaking_faith_expels_a_follower() -> None:
     assert s.role[1] == "leader" and len(s.believers[0]) == 4
 
 
-def _surrender_table() -> object:
+def _surrender_table() -> State:
     s = table()
     flock(s, 1, 1, 2, 3, 4, 5)
     flock(s, 2, 2, 2)
