@@ -18,7 +18,7 @@ def boards(seed: int, every: int = 6) -> list[tuple[dict[str, Any], list[Any]]]:
     engine = registry.get("alternate_histories")
     state = engine.setup(2, seed, {})
     rng = random.Random(seed)
-    out = []
+    out: list[tuple[dict[str, Any], list[Any]]] = []
     while engine.result(state) is None and len(out) < 3000:
         prompt = engine.prompts(state)[0]
         state, events = engine.apply(state, prompt.seat,

@@ -53,5 +53,6 @@ def test_descriptions_are_said_in_the_text_for_buttons_and_in_the_options_for_me
     many = _open([Choice(f"Option {i}", {"i": i}, description=f"does {i}") for i in range(8)])
     assert choice_notes(many) == ""  # a select shows each description itself
     (menu,) = choice_view(1, many).children
+    assert isinstance(menu, ChoiceSelect)
     assert [o.description for o in menu.item.options][:2] == ["does 0", "does 1"]
     assert choice_notes(_open([Choice("Bid 1", {"b": 1})])) == ""  # nothing to add

@@ -444,11 +444,11 @@ def _damaged(db: Path, how: str) -> None:
         data = db.read_bytes()
         db.write_bytes(data[: len(data) // 3])
     elif how == "garbage page":
-        data = bytearray(db.read_bytes())
+        damaged = bytearray(db.read_bytes())
         page = 4096
-        assert len(data) >= 3 * page, "the test database is too small to damage a middle page"
-        data[2 * page: 3 * page] = bytes((i * 7 + 3) % 256 for i in range(page))
-        db.write_bytes(bytes(data))
+        assert len(damaged) >= 3 * page, "the test database is too small to damage a middle page"
+        damaged[2 * page: 3 * page] = bytes((i * 7 + 3) % 256 for i in range(page))
+        db.write_bytes(bytes(damaged))
 
 
 @pytest.mark.parametrize("how", ["empty", "not sqlite", "truncated", "garbage page"])

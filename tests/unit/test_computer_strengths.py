@@ -108,6 +108,7 @@ async def test_a_hint_is_the_normal_searchs_choice_in_the_decide_menus_words(env
     mine = snap.prompt_of(0)
     assert mine is not None
     game = snap.game
+    assert game.state is not None
     action = hint_choice(game.game_key, game.state, mine.prompt, f"{game.seed}/hint/{game.version}/0")
     expected = search.choose(snap.engine, snap.view(0), mine.prompt,
                              random.Random(f"{game.seed}/hint/{game.version}/0"), "normal")

@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -177,7 +177,8 @@ def test_emoji_are_drawn_in_colour_whole_sequences_as_one_picture() -> None:
     for seq in ("✋", "⚙️", "👨‍👩‍👧", "👍🏽", "🇫🇷", "🏳️‍🌈", "1️⃣"):
         (run,) = runs(seq)
         assert run.kind == EMOJI and run.text == seq
-        colours = _ink(seq).getcolors(10_000) or []
+        # an RGB picture: its colours are (count, (r, g, b)), never a single band's (count, value)
+        colours = cast("list[tuple[int, tuple[int, int, int]]]", _ink(seq).getcolors(10_000) or [])
         assert any(r != g or g != b for _, (r, g, b) in colours), f"{seq!r} drawn without colour"
     assert [r.kind for r in runs("⚙")] != [EMOJI]  # without its selector: the text symbol
     family, thumbs = text_size("👨‍👩‍👧", 28)[0], text_size("👍", 28)[0]

@@ -10,7 +10,7 @@ import multiprocessing
 import os
 import random
 import signal
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -301,7 +301,7 @@ async def test_a_replay_and_an_export_are_made_in_a_worker_with_the_same_bytes(
 
     game, actions, events = played("cult_wars", 12)
     async with _sessions_with(pool, tmp_path) as sessions:
-        async def not_here(*args: Any) -> Any:
+        async def not_here(fn: Callable[..., Any], *args: Any) -> Any:
             raise AssertionError("done on a thread of the bot's process")
 
         sessions.cpu = not_here  # type: ignore[method-assign]

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
 
 from bot import replay
 from bot.__main__ import main as cli
@@ -210,9 +211,11 @@ def test_replay_frames_stay_within_the_budget() -> None:
     small = encode_gif(noise, max_bytes=130_000)  # narrower, then fewer frames, until it fits
     assert len(small) <= 130_000
     with Image.open(io.BytesIO(small)) as gif:
+        assert isinstance(gif, GifImageFile)
         assert gif.width < 330 and gif.n_frames < 3
     tiny = encode_gif([Frame(board, 100), Frame(Image.new("RGB", (40, 30), (0, 0, 200)), 100)])  # narrow
     with Image.open(io.BytesIO(tiny)) as gif:
+        assert isinstance(gif, GifImageFile)
         assert gif.size == board.size and gif.n_frames == 2
 
 
@@ -222,6 +225,7 @@ def test_render_writes_a_board_per_step_and_one_gif(tmp_path: Path) -> None:
     boards = sorted(p.name for p in tmp_path.glob("board_*.png"))
     assert boards == [f"board_{n:04d}.png" for n in range(len(actions) + 1)] == written[:-1]
     with Image.open(tmp_path / "replay.gif") as gif:
+        assert isinstance(gif, GifImageFile)
         assert gif.n_frames == len(actions) + 1
 
 
@@ -232,6 +236,7 @@ def test_flick_of_faith_replays_its_flicks_in_motion() -> None:
     data = animated_replay(game, actions)
     assert len(data) <= replay.MAX_FILE_BYTES
     with Image.open(io.BytesIO(data)) as gif:
+        assert isinstance(gif, GifImageFile)
         assert gif.n_frames > len(actions) + 1 + 2 * flicks - 1  # boards and every flick moving
 
 

@@ -177,6 +177,7 @@ async def test_a_prompt_with_its_own_shorter_deadline_gets_it(env: Env, monkeypa
     gid = await _started(env, guests=2, deadline="2h")
     rows = {d.seat: d for d in await env.storage.deadlines(gid)}
     now = env.clock.t
+    assert rows[0].remind_at is not None
     assert rows[0].due_at == now + 600 and now < rows[0].remind_at < now + 600
     assert rows[1].due_at == now + 7200 and rows[1].remind_at == now + 7200 - 600
     assert rows[2].due_at == now + 7200  # no deadline of its own: the table's

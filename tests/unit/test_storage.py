@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -205,7 +205,7 @@ async def test_a_database_from_a_newer_herald_is_refused(tmp_path: Path) -> None
         assert raw.execute("SELECT COUNT(*) FROM sqlite_master WHERE name='games'").fetchone()[0] == 0
 
 
-async def test_the_database_runs_in_wal_mode(sqlite_store: Storage, tmp_path: Path) -> None:
+async def test_the_database_runs_in_wal_mode(sqlite_store: SqliteStorage, tmp_path: Path) -> None:
     store = sqlite_store
     async with store.db.execute("PRAGMA journal_mode") as cur:
         row = await cur.fetchone()
@@ -439,8 +439,8 @@ async def test_listings_load_any_number_of_games_with_their_seats_in_fixed_state
         store: Storage) -> None:
     count = _Statements()
     await _table(store, seats=((100, "Ada"), (None, "Computer 2")))
-    few = {}
-    listings = {
+    few: dict[str, int] = {}
+    listings: dict[str, Callable[[], Awaitable[Any]]] = {
         "list_games": lambda: store.list_games(guild_id=10),
         "games_of_user": lambda: store.games_of_user(100, ("lobby",)),
         "page_games": lambda: store.page_games(guild_id=10),
@@ -488,7 +488,8 @@ async def test_a_lobby_idle_since_before_the_cutoff_counts_nowhere(store: Storag
     # a seat change moves the lobby's last activity: it counts again
     await store.set_seats(idle, [SeatRow(0, 100, False, "Ada"), SeatRow(1, None, True, "Computer 2")],
                           now=30.0)
-    assert (await store.get_game(idle)).updated_at == 30.0
+    game = await store.get_game(idle)
+    assert game is not None and game.updated_at == 30.0
     assert await store.count_tables(10, 100, lobbies_since=20.0) == TableCounts(2, 1, 2, 3)
 
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from bot import answer
 from bot.answer import FORM_ANSWER, FORM_FOLLOWS, form_answer
 from bot.delivery import BOX_CHARS, thread_messages
 
@@ -57,7 +56,7 @@ def click(user_id: int) -> Any:
 def test_a_form_follows_the_click_of_its_own_player_in_its_own_game_for_a_minute(
         monkeypatch: pytest.MonkeyPatch) -> None:
     now = [1000.0]
-    monkeypatch.setattr(answer.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr("bot.answer.time.monotonic", lambda: now[0])
     held = FORM_ANSWER.set((7, click(42), now[0] + FORM_FOLLOWS))
     try:
         assert form_answer(7, 42) is not None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from bot.session import OpenPrompt, choices_digest
 from bot.views import ChoiceButton, ChoiceSelect, GroupSelect, choice_view
@@ -48,6 +48,6 @@ def test_many_ungrouped_choices_are_paged() -> None:
 def test_custom_ids_carry_no_choice_content() -> None:
     prompt = _prompt([Choice("Bid 5", {"type": "bid", "card": 5}), Choice("Bid 2", {"type": "bid", "card": 2})])
     view = choice_view(7, prompt)
-    ids = [i.item.custom_id for i in view.children]
+    ids = [cast(ChoiceButton, i).item.custom_id for i in view.children]
     digest = choices_digest(prompt.prompt)
     assert ids == [f"herald:btn:7:9-{digest}:0", f"herald:btn:7:9-{digest}:1"]

@@ -119,7 +119,7 @@ def source_slips(source: str) -> list[str]:
                     player = player or bool(re.search(r"seat_name|who\[|names\[", code))
                 elif player and isinstance(part, ast.Constant) and \
                         re.search(r"\bits (?:" + _PLAYER_THINGS + r")\b", str(part.value)):
-                    out.append(f"line {node.lineno}: 'its' for a player: {part.value[:60]!r}")
+                    out.append(f"line {node.lineno}: 'its' for a player: {str(part.value)[:60]!r}")
     return out
 
 
@@ -215,8 +215,9 @@ def test_a_worship_lines_parts_add_up_to_its_points() -> None:
 def test_a_cult_wars_combat_line_adds_up_its_attack() -> None:
     """Cult Wars' combat box: the attackers' parts add up to the attack it compares."""
     from cogs.cult_wars.render import _combat_line
+    from rules.cult_wars.views import CombatView
 
-    combat = {"defender": 1, "attackers": [[0, 0, 5], [2, 0, 3]], "attack": 8, "defence": 6,
+    combat: CombatView = {"defender": 1, "attackers": [[0, 0, 5], [2, 0, 3]], "attack": 8, "defence": 6,
               "outcome": "attack", "attacker_losses": [], "defender_losses": {"1": 2},
               "vp": [[0, 1], [2, 1]]}
     line = _combat_line(combat, ["Ann", "Bob", "Zoë"])
@@ -228,6 +229,7 @@ def test_an_alternate_histories_combat_adds_up_on_every_board_of_a_game() -> Non
     """Every last combat a game shows: the power its tile showed plus the top card's named value
     make its total."""
     from cogs.alternate_histories.render import _combat_lines
+    from rules.alternate_histories.views import read_view
 
     engine = registry.get("alternate_histories")
     state = engine.setup(2, SEED, {})
@@ -236,7 +238,7 @@ def test_an_alternate_histories_combat_adds_up_on_every_board_of_a_game() -> Non
     while engine.result(state) is None:
         p = engine.prompts(state)[0]
         state, _ = engine.apply(state, p.seat, engine.bot_action(engine.view(state, p.seat), p, rng))
-        for line in _combat_lines(engine.view(state, None), ["Ann", "Bob"]):
+        for line in _combat_lines(read_view(engine.view(state, None)), ["Ann", "Bob"]):
             for power, value, total in re.findall(
                     r"(\d+) power \+ (\d+)(?:, the value of [^=]+ on top of the deck| \(no card left "
                     r"on top of the deck\)) = (\d+)", line):
