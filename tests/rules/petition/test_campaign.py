@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules.engine import IllegalAction
@@ -22,7 +24,7 @@ WRATH, RALLY, BARRICADE, CURSE = cid("Wrath of Heaven"), cid("Rally the Militia"
     cid("Curse of Doubt")
 
 
-def heathen_attack(hands: list[list[str]], pillar: str = "war", defender: int = 1, **opts: object) -> PetitionState:
+def heathen_attack(hands: list[list[str]], pillar: str = "war", defender: int = 1, **opts: Any) -> PetitionState:
     """P1 (a heathen since before this turn) attacks ``defender``'s ``pillar``."""
     s = make(len(hands), hands=hands, beads=[0] * len(hands), **opts)
     s.seats[0].heathen_since = 0
@@ -137,6 +139,7 @@ def test_a_card_lock_limits_the_battle_to_the_bid_citizens_plus_powerups() -> No
     ids = {c["id"] for c in prompt(s, 0).params["cards"]}
     assert ids == {WRATH}                 # no more citizens, but powerups work even when locked
     s, _ = pick(s, 0, [WRATH])
+    assert s.campaign is not None
     assert s.campaign.attack == [WARLORD, SIEGE, WRATH]
 
 
@@ -165,7 +168,7 @@ def test_weakening_and_per_citizen_powerups() -> None:
     assert (t.attack, t.defend) == (4 + 2 + 2 - 2, 3)
 
 
-def capture_setup(**opts: object) -> PetitionState:
+def capture_setup(**opts: Any) -> PetitionState:
     s = heathen_attack([[WARLORD], []], **opts)
     s, _ = pick(s, 0, [WARLORD])
     s, _ = pick(s, 1, [])

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules.engine import IllegalAction, NotYourTurn
 from rules.petition import ENGINE
 from rules.petition.battle import judge
+from rules.petition.state import PetitionState
 
 from .helpers import (
     act,
@@ -26,7 +29,7 @@ ART = citizens("art")
 WAR = citizens("war")
 
 
-def petitioned(hands: list[list[str]], beads: list[int], offer: int = 2, **opts: object):
+def petitioned(hands: list[list[str]], beads: list[int], offer: int = 2, **opts: Any) -> PetitionState:
     s = make(len(hands), hands=hands, beads=beads, **opts)
     s, _ = act(s, 0, {"type": "petition", "god": "art"})
     s, _ = act(s, 0, {"type": "offer", "beads": offer})
@@ -115,7 +118,7 @@ def test_several_challengers_are_resolved_in_serial_each_winner_facing_the_next(
     s, _ = act(s, 0, {"type": "meet"})
     s, _ = pick(s, 0, [ART[0]])
     s, _ = pick(s, 1, [ART[1], ART[2], ART[3]])  # 1 + 3 = 4 beats 2 + 1 = 3, with fewer beads: lock
-    assert s.petition is not None and s.petition.holder.seat == 1
+    assert s.petition is not None and s.petition.holder is not None and s.petition.holder.seat == 1
     assert prompt(s, 1).kind == "respond"  # the winner faces P3 next
     s, _ = act(s, 1, {"type": "meet"})
     p = prompt(s, 1)
@@ -137,7 +140,8 @@ def test_several_challengers_are_resolved_in_serial_each_winner_facing_the_next(
     ((2, 1), (2, 1), True, 3, False),    # a perfect tie stays with the holder
     ((2, 1), (4, 2), False, 3, False),   # the challenger leads in both
 ])
-def test_the_challenger_chart(holder, challenger, holder_wins, bonus, lock) -> None:
+def test_the_challenger_chart(holder: tuple[int, int], challenger: tuple[int, int], holder_wins: bool,
+                              bonus: int, lock: bool) -> None:
     v = judge(holder, challenger)
     assert (v.holder_wins, v.bonus, v.lock) == (holder_wins, bonus, lock)
 

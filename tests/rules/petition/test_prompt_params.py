@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from rules.engine import IllegalAction
+from rules.engine import Action, IllegalAction
 from rules.petition import ENGINE
 
 from .helpers import act, cid, make, pick, prompt
@@ -45,7 +45,7 @@ def test_bad_picks_are_refused_with_one_sentence() -> None:
     s = make(2, hands=[[warlord, shield, poet], []], beads=[0, 0])
     s.seats[0].heathen_since = 0
     s, _ = act(s, 0, {"type": "attack", "seat": 1, "pillar": "war"})
-    cases = [
+    cases: list[tuple[Action, str]] = [
         ({"type": "cards", "cards": [warlord, warlord]}, "twice"),
         ({"type": "cards", "cards": [poet]}, "cannot be picked now"),
         ({"type": "cards", "cards": []}, "pick 1–2 cards"),

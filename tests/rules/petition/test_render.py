@@ -16,6 +16,7 @@ from cogs.petition import render
 from cogs.petition.ui import UI
 from rules.engine import Event
 from rules.petition import ENGINE
+from rules.petition.views import read_reveal, read_view
 
 NAMES = ["Ann", "**Bob** <@123456789>", "Zoë the Remarkably Long-Named Prophet", "Dee", "Eve", "Finn"]
 
@@ -121,7 +122,7 @@ def test_the_final_board_ranks_by_captured_pillars_and_names_the_winner_first() 
     assert alt.startswith("Petition, game over:") and "Final ranking" in alt
     winner = ["Ann", "Bob", "Zoë the Remarkably Long-Named Prophet", "Dee"][result.winners[0]]
     assert winner in alt.split("Final ranking")[0]
-    ranks = render.ranking(pub)
+    ranks = render.ranking(read_view(pub))
     assert ranks[0]["seat"] in result.winners
 
 
@@ -175,7 +176,8 @@ def test_hand_text_gives_each_cards_god_points_and_powerup_text() -> None:
         if h["kind"] == "powerup":
             assert h["text"] in text
         else:
-            god = render.god_of(mine, h["god"])
+            god = render.god_of(read_view(mine), h["god"])
+            assert god is not None
             assert f"serves {god['name']}" in text
             assert render.points_text(h["points"]) in text
     assert render.hand_alt(mine, NAMES).startswith("Your Petition hand.")
@@ -183,27 +185,28 @@ def test_hand_text_gives_each_cards_god_points_and_powerup_text() -> None:
 
 def test_reveal_images_of_a_bid_duel_and_a_surrendered_campaign() -> None:
     view = ENGINE.view(ENGINE.setup(3, 1), None)
+    pub = read_view(view)
     citizen = {"name": "Warlord", "kind": "citizen", "god": "war",
                "points": {"art": 0, "economy": 0, "magic": 0, "war": 4}, "text": ""}
     bids = {"type": "bids", "god": "war", "duel": 1, "holder": {"seat": 0, "beads": 2, "cards": [citizen]},
             "challenger": {"seat": 2, "beads": 3, "cards": []}, "winner": 2, "bonus": 1, "lock": False,
             "why": "P3 offered more beads"}
-    img = _readable(lambda: render.reveal_image(bids, view, NAMES), "bid reveal")
+    img = _readable(lambda: render.reveal_image(read_reveal(bids), pub, NAMES), "bid reveal")
     assert img.height > 200
-    summary = render.reveal_summary(bids, view, ["Ann", "Bob", "Cy"])
+    summary = render.reveal_summary(read_reveal(bids), pub, ["Ann", "Bob", "Cy"])
     assert summary.startswith("Ann (2 beads, 1 citizen) against Cy (3 beads, 0 citizens) for Harth (War)")
     assert "Cy wins +1" in summary and "(Cy offered more beads)" in summary
     camp = {"type": "campaign", "attacker": 1, "defender": 0, "pillar": "war", "attack": [citizen],
             "defend": [], "attack_total": 7, "defend_total": 0}
-    _readable(lambda: render.reveal_image(camp, view, NAMES), "campaign reveal")
-    assert render.reveal_summary(camp, view, ["Ann", "Bob", "Cy"]) == \
+    _readable(lambda: render.reveal_image(read_reveal(camp), pub, NAMES), "campaign reveal")
+    assert render.reveal_summary(read_reveal(camp), pub, ["Ann", "Bob", "Cy"]) == \
         "Bob against Ann's War: Ann surrendered without a fight."
     fought = dict(camp, defend=[citizen], defend_total=5)
-    assert render.reveal_summary(fought, view, ["Ann", "Bob", "Cy"]) == \
+    assert render.reveal_summary(read_reveal(fought), pub, ["Ann", "Bob", "Cy"]) == \
         "Bob against Ann's War: 7 to 5 on the reveal; the battle follows."
-    assert render.reveal_summary(dict(fought, captured=True, attack_total=9), view, ["Ann", "Bob", "Cy"]) == \
+    assert render.reveal_summary(read_reveal(dict(fought, captured=True, attack_total=9)), pub, ["Ann", "Bob", "Cy"]) == \
         "Bob against Ann's War: 9 to 5: Bob captures it."
-    assert render.reveal_summary(dict(fought, captured=False), view, ["Ann", "Bob", "Cy"]).endswith(
+    assert render.reveal_summary(read_reveal(dict(fought, captured=False)), pub, ["Ann", "Bob", "Cy"]).endswith(
         "the pillar holds.")
     # a private event is never drawn for the thread, whatever its kind
     assert UI.event_files(view, Event("x", to=(0,), kind="reveal_bids", data=bids)) == []

@@ -12,6 +12,7 @@ import pytest
 from rules.engine import IllegalAction
 from rules.petition import ENGINE
 from rules.petition.content import BEADS_DEFAULT, HAND_LIMIT
+from rules.petition.state import PetitionState
 
 from .helpers import act, cid, citizens, labels, make, pass_turn, pick, prompt
 
@@ -21,7 +22,8 @@ POET, PAINTER = cid("Court Poet"), cid("Master Fresco Painter")
 RALLY = cid("Rally the Militia")
 
 
-def favoured(s, seat: int, god: str, bonus: int = 3, lock: list[str] | None = None, since: int = 0):
+def favoured(s: PetitionState, seat: int, god: str, bonus: int = 3, lock: list[str] | None = None,
+             since: int = 0) -> None:
     g = s.gods[god]
     g.holder, g.bonus, g.lock, g.since = seat, bonus, lock, since
 
@@ -90,7 +92,7 @@ def test_revision_1_a_card_lock_binds_only_a_battle_over_its_gods_pillar() -> No
     assert {x["id"] for x in prompt(s, 0).params["cards"]} == {POET, PAINTER}
 
 
-def _over_the_limit(rules: int = 2):
+def _over_the_limit(rules: int = 2) -> PetitionState:
     """P1 holds 9 cards and a favour locked to three citizens, unused; it draws a tenth and ends
     its turn, so the god returns and the locked citizens come back to a full hand."""
     hand = citizens("art", None, 9)
