@@ -10,11 +10,12 @@ from rules.engine import IllegalAction, NotYourTurn
 from rules.flick_of_faith import aim, flick, geometry, gods, temples
 from rules.flick_of_faith import map as board
 from rules.flick_of_faith.discs import KINDS
+from rules.flick_of_faith.state import FlickState
 
 from .helpers import NORTH, E, mission, on_island, put
 
 
-def _pick_all(s, choose_first: bool = True):  # type: ignore[no-untyped-def]
+def _pick_all(s: FlickState, choose_first: bool = True) -> FlickState:
     for p in E.prompts(s):
         s, _ = E.apply(s, p.seat, p.choices[0 if choose_first else 1].action)
     return s
@@ -81,7 +82,7 @@ def test_flick_values_out_of_range_are_refused_with_the_range() -> None:
     assert s2.last_flick is not None and s2.last_flick["power"] == 4.25
 
 
-def _council(players: int = 4):  # type: ignore[no-untyped-def]
+def _council(players: int = 4) -> FlickState:
     s = mission(players, ("anubis", "dagda", "freja", "zeus")[:players])
     s.phase, s.active, s.stage = "council", None, ""
     s.council = ["still_waters", "sticky_sands"]
@@ -268,14 +269,16 @@ def test_end_tie_goes_to_most_temples_then_to_a_tie_break_flick() -> None:
     s.supply = [{}, {}]
     s.stage = "build"
     s2, _ = E.apply(s, 0, {"type": "build_done"})
-    assert E.result(s2) is not None and E.result(s2).winners == (1,)  # type: ignore[union-attr]
+    r = E.result(s2)
+    assert r is not None and r.winners == (1,)
     s.discs = []
     s, _ = E.apply(s, 0, {"type": "build_done"})
     assert s.phase == "tiebreak" and E.result(s) is None
     assert {p.kind for p in E.prompts(s)} == {"contest_flick"}
     s, _ = E.apply(s, 0, {"type": "flick", "angle": 0, "power": 6})
     s, _ = E.apply(s, 1, {"type": "flick", "angle": 0, "power": 2})
-    assert E.result(s) is not None and E.result(s).winners == (0,)  # type: ignore[union-attr]
+    r = E.result(s)
+    assert r is not None and r.winners == (0,)
 
 
 def test_aim_preview_matches_the_flick_closely() -> None:

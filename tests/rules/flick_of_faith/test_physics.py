@@ -31,7 +31,9 @@ def _crowd() -> list[tuple[int, str, float, float]]:
 def _run_here(crowd: list[tuple[int, str, float, float]]) -> dict[str, object]:
     bodies = [Body(i, k, x, y) for i, k, x, y in crowd]
     out = physics.simulate(bodies, {1: physics.launch_velocity(44.0, 8.5)}, track=[1])
-    return json.loads(json.dumps({"p": {str(k): v for k, v in out.positions.items()}, "f": out.fell, "s": out.steps}))
+    board: dict[str, object] = json.loads(json.dumps({"p": {str(k): v for k, v in out.positions.items()},
+                                                      "f": out.fell, "s": out.steps}))
+    return board
 
 
 def test_a_flick_gives_the_same_board_in_another_process() -> None:

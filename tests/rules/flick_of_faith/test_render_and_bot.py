@@ -7,10 +7,10 @@ import os
 import random
 
 import pytest
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from cogs.flick_of_faith.ui import UI
-from rules.engine import Prompt
+from rules.engine import JSON, Action, Prompt
 from rules.flick_of_faith import bot
 
 from .helpers import NORTH, E, mission, on_island, put
@@ -36,7 +36,7 @@ def test_a_flick_comes_with_a_small_gif_and_its_alt_text() -> None:
     data, alt = files[0][1], files[0][2]
     assert len(data) < 1_000_000
     gif = Image.open(io.BytesIO(data))
-    assert gif.n_frames > 5
+    assert isinstance(gif, GifImagePlugin.GifImageFile) and gif.n_frames > 5
     assert "Ann's flick at angle -29.3, power 6" in alt
     assert UI.attachments(view, ev) == []  # the board message keeps the still board
     assert all(UI.event_files(view, e) == [] for e in ev if e is not flick)
@@ -84,7 +84,7 @@ def test_the_bot_aims_at_a_city_or_the_navel_on_an_empty_board() -> None:
     assert any("city" in e.text or "navel" in e.text for e in ev)
 
 
-def _careless(view: dict, prompt: Prompt, rng: random.Random) -> dict:  # type: ignore[type-arg]
+def _careless(view: JSON, prompt: Prompt, rng: random.Random) -> Action:
     if prompt.free_form == "flick":
         return {"type": "flick", "angle": round(rng.uniform(-45, 45), 1), "power": round(rng.uniform(3, 8), 1)}
     return dict(rng.choice(prompt.choices).action)
@@ -100,7 +100,9 @@ def test_the_bot_beats_a_careless_flicker() -> None:
             v = E.view(s, p.seat)
             a = E.bot_action(v, p, rng) if p.seat == 0 else _careless(v, p, rng)
             s, _ = E.apply(s, p.seat, a)
-        wins += E.result(s).winners == (0,)  # type: ignore[union-attr]
+        r = E.result(s)
+        assert r is not None
+        wins += r.winners == (0,)
     assert wins >= 3
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from rules.flick_of_faith import scoring
+from rules.flick_of_faith.state import FlickState
 
 from .helpers import NORTH, E, mission, on_island, put
 
 ANUBIS, DAGDA, FREJA, THEMIS = 0, 1, 2, 3
 
 
-def _worship_example_board():  # type: ignore[no-untyped-def]
+def _worship_example_board() -> FlickState:
     s = mission(4, ("anubis", "dagda", "freja", "themis"))
     on_island(s, 0, ANUBIS, n=2)
     on_island(s, 0, DAGDA, n=2)
