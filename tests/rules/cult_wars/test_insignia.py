@@ -208,6 +208,6 @@ def test_the_computer_player_plays_every_step_and_keeps_no_defence_when_nobody_t
     assert "target" not in action and "loss_order" not in action
     assert action["slots"]["defend"] == []  # only P3 targets P2: P1 cannot be attacked
     s, _ = ENGINE.apply(s, 0, action)
-    target = ENGINE.bot_action(ENGINE.view(make([12, 12, 12], insignia="two_step"), 0),
+    choice = ENGINE.bot_action(ENGINE.view(make([12, 12, 12], insignia="two_step"), 0),
                                ENGINE.prompts(make([12, 12, 12], insignia="two_step"))[0], rng)
-    assert target["type"] == "target" and target["target"] in (1, 2)
+    assert choice["type"] == "target" and choice["target"] in (1, 2)

@@ -6,6 +6,8 @@ import random
 
 from cogs.cult_wars.ui import UI
 from rules.cult_wars import ENGINE
+from rules.cult_wars.views import read_view
+from rules.engine import Event
 
 from .helpers import card, make, orders
 
@@ -14,7 +16,7 @@ def test_images_and_texts_through_a_whole_game() -> None:
     """Drawn once in each step of each turn (insignia, orders, a paused split, the end)."""
     rng = random.Random(4)
     s = ENGINE.setup(4, 4)
-    events = []
+    events: list[Event] = []
     drawn: set[tuple[int, str]] = set()
     while True:
         pub = ENGINE.view(s, None)
@@ -59,7 +61,7 @@ def test_board_says_who_has_chosen_a_target_but_never_whom() -> None:
     s, _ = _ENGINE.apply(s, 1, _ENGINE.bot_action(_ENGINE.view(s, 1), p, _random.Random(1)))
     v = _ENGINE.view(s, None)
     assert v["phase"] == "targets" and all(c["target"] is None for c in v["cults"])
-    said = _render._awaited(v, ["ann", "bo", "cy"])
+    said = _render._awaited(read_view(v), ["ann", "bo", "cy"])
     assert said == "Targets chosen in secret: 1 of 3. Waiting for ann and cy; all are revealed together."
     assert "Targets chosen" in _render.board_alt(v, ["ann", "bo", "cy"])
     _render.board_image(v, ["ann", "bo", "cy"])
