@@ -33,7 +33,7 @@ N_GAMES = int(os.environ.get("HERALD_CONFORMANCE_GAMES", "6"))
 MAX_STEPS = 20000
 
 
-def _player_counts(engine: Engine) -> list[int]:
+def _player_counts(engine: Engine[Any]) -> list[int]:
     return list(range(engine.min_players, engine.max_players + 1))
 
 
@@ -41,7 +41,7 @@ def _canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def _check_step(engine: Engine, state: Any, players: int, events: list[Event]) -> None:
+def _check_step(engine: Engine[Any], state: Any, players: int, events: list[Event]) -> None:
     data = engine.to_json(state)
     assert data.get("schema_version") == engine.schema_version
     text = _canonical(data)
@@ -77,7 +77,7 @@ def _check_step(engine: Engine, state: Any, players: int, events: list[Event]) -
                         f"seat {seat}'s secret {m!r} is in a public event: {e.text}")
 
 
-def play(engine: Engine, players: int, seed: int, checks: bool = True) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
+def play(engine: Engine[Any], players: int, seed: int, checks: bool = True) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
     rng = random.Random(seed)
     state = engine.setup(players, seed)
     log: list[tuple[int, dict[str, Any]]] = []

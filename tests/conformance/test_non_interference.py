@@ -111,7 +111,7 @@ class Report:
     def summary(self, leaks: list[Leak]) -> str:
         by_field = Counter(x.field for x in leaks)
         lines = [f"{n} × {name}" for name, n in by_field.most_common()]
-        firsts = {}
+        firsts: dict[str, str] = {}
         for x in leaks:
             firsts.setdefault(x.field, x.example)
         lines += [f"e.g. {name}: {ex}" for name, ex in firsts.items()]

@@ -207,7 +207,7 @@ async def test_a_full_disk_is_reported_as_full_and_what_was_acknowledged_is_what
 
 def _failing_commit(storage: SqliteStorage, *, lands: bool, error: str) -> None:
     """COMMIT runs (``lands``) or is rolled back, then the driver reports ``error`` all the same."""
-    def commit(conn: sqlite3.Connection) -> None:
+    def commit(conn: sqlite3.Connection | sqlite3.Cursor) -> None:
         conn.execute("COMMIT" if lands else "ROLLBACK")
         raise sqlite3.OperationalError(error)
 

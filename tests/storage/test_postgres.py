@@ -332,8 +332,8 @@ def test_without_server_binaries_the_tier_skips_unless_required(
     from tests.support import postgres as support
 
     monkeypatch.delenv("HERALD_PG_BINDIR", raising=False)
-    monkeypatch.setattr(support.shutil, "which", lambda name: None)
-    monkeypatch.setattr(support.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr("tests.support.postgres.shutil.which", lambda name: None)
+    monkeypatch.setattr("tests.support.postgres.glob.glob", lambda pattern: [])
     monkeypatch.setenv(support.REQUIRE, required)
     assert support.find_bindir() is None
     outcome = pytest.fail.Exception if required else pytest.skip.Exception
