@@ -6,11 +6,12 @@ read and that it is reproducible, not how well it plays (``bench/strength.py`` m
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from rules import registry, search
+from rules.alternate_histories import AlternateHistoriesEngine
 from rules.engine import Engine, InvalidOptions, Prompt
 
 SEARCHED = ["cult_wars", "alternate_histories"]
@@ -65,7 +66,7 @@ def test_determinized_state_shows_the_seat_the_same_view(key: str) -> None:
     for state, prompt in positions(key):
         view = engine.view(state, prompt.seat)
         for r in range(3):
-            sample = engine.determinize(view, prompt.seat, random.Random(r))  # type: ignore[attr-defined]
+            sample = cast(search.Searchable, engine).determinize(view, prompt.seat, random.Random(r))
             assert _comparable(key, engine.view(sample, prompt.seat)) == _comparable(key, view)
             assert engine.prompt_for(sample, prompt.seat).kind == prompt.kind
 
@@ -76,11 +77,15 @@ def test_determinized_hidden_cards_vary_with_the_draw(key: str) -> None:
     engine = registry.get(key)
     state, prompt = positions(key)[1]
     view = engine.view(state, prompt.seat)
-    other = (prompt.seat + 1) % len(view.get("cults", view.get("sides")))
+    seats = view.get("cults", view.get("sides"))
+    assert seats is not None
+    other = (prompt.seat + 1) % len(seats)
     samples = set()
     for r in range(8):
-        sample = engine.determinize(view, prompt.seat, random.Random(r))  # type: ignore[attr-defined]
-        samples.add(repr(engine.private_view(sample, other)["hand"]))
+        sample = cast(search.Searchable, engine).determinize(view, prompt.seat, random.Random(r))
+        private = engine.private_view(sample, other)
+        assert private is not None
+        samples.add(repr(private["hand"]))
     assert len(samples) > 1
 
 
@@ -191,7 +196,8 @@ def test_a_margin_keeps_the_heuristics_answer_unless_clearly_beaten() -> None:
     """Alternate Histories sets ``search_margin``: the searched answer is the heuristic's (the
     first candidate) unless another scored at least that much better on average."""
     engine = registry.get("alternate_histories")
-    margin = engine.search_margin  # type: ignore[attr-defined]
+    assert isinstance(engine, AlternateHistoriesEngine)
+    margin = engine.search_margin
     assert margin > 0
     for state, prompt in positions("alternate_histories"):
         got = search.run(engine, engine.view(state, prompt.seat), prompt, random.Random(2),

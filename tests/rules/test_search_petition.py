@@ -14,10 +14,19 @@ import pytest
 
 from rules import registry, search
 from rules.engine import InvalidOptions, Prompt
+from rules.petition import PetitionEngine
 from rules.petition.content import DECK_IDS
 from rules.petition.state import PetitionState
 
-ENGINE = registry.get("petition")
+
+def _registered() -> PetitionEngine:
+    """Petition's engine as the registry hands it out."""
+    engine = registry.get("petition")
+    assert isinstance(engine, PetitionEngine)
+    return engine
+
+
+ENGINE = _registered()
 TINY = search.Budget(iterations=6, horizon=8)
 
 
@@ -217,10 +226,10 @@ def test_the_fast_copy_is_the_generic_deep_copy() -> None:
             twin = ENGINE.clone(state)
             assert ENGINE.to_json(twin) == ENGINE.to_json(copy.deepcopy(state))
             before = ENGINE.to_json(state)
-            for p in twin.seats:
-                p.hand.append("PT01")
-                p.stash.clear()
-                for q in p.pillars.values():
+            for player in twin.seats:
+                player.hand.append("PT01")
+                player.stash.clear()
+                for q in player.pillars.values():
                     q.captured_by = 9
             twin.deck.clear()
             for g in twin.gods.values():
