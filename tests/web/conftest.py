@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from aiohttp import web as aiohttp_web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.storage import GameRow, Storage, open_storage
@@ -19,6 +20,9 @@ BASE = "https://herald.example.org"
 PLAYERS = {"cult_wars": 3, "petition": 2, "alternate_histories": 2, "hegemony_of_faith": 4,
            "flick_of_faith": 2}
 """A table size for each game (the smallest that plays its usual course)."""
+
+Client = TestClient[aiohttp_web.Request, aiohttp_web.Application]
+"""aiohttp's test client of Herald's web application (the ``client`` fixture)."""
 
 
 @pytest.fixture(params=BACKENDS)
@@ -49,7 +53,7 @@ async def web(env: Env) -> AsyncIterator[WebServer]:
 
 
 @pytest.fixture
-async def client(web: WebServer) -> AsyncIterator[TestClient]:  # type: ignore[type-arg]
+async def client(web: WebServer) -> AsyncIterator[Client]:
     async with TestClient(TestServer(web.app)) as c:
         yield c
 

@@ -15,6 +15,7 @@ import socket
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -109,13 +110,14 @@ async def until(check: Callable[[], Any], timeout: float, what: str) -> Any:
 
 
 async def shown(driver: Any) -> dict[str, Any]:
-    return await on_page(driver, """
+    page: dict[str, Any] = await on_page(driver, """
         const m = document.getElementById('game');
         return {n: Number(m.dataset.n), last: Number(m.dataset.last), same: window.heraldSame === 1,
                 board: document.getElementById('board').getAttribute('src'),
                 where: document.querySelector('#panel .where').textContent,
                 later: Array.from(document.querySelectorAll('#log li.move.later')).map(li => Number(li.dataset.n)),
                 moves: document.querySelectorAll('#log li.move').length};""")
+    return page
 
 
 async def _table(env: simcord.Env, bot: HeraldBot) -> tuple[Any, list[Any], int]:
@@ -125,6 +127,7 @@ async def _table(env: simcord.Env, bot: HeraldBot) -> tuple[Any, list[Any], int]
     players = [guild.add_member(env.create_user(name)) for name in NAMES]
     await players[0].slash(channel, "play", game="hegemony_of_faith", deadline="1h")
     lobby = channel.last_message
+    assert lobby is not None
     await players[1].click(lobby, label="Join")
     for _ in range(2):
         await players[0].click(lobby, label="Add computer player")
@@ -174,7 +177,7 @@ async def test_a_browser_follows_a_game_live_and_steps_back_through_it(
         last = (await shown(browser))["last"]
         await _move(thread, players)
         began = time.perf_counter()
-        now = await until(lambda last=last: _newer(browser, last), 5, "the move on the page")
+        now = await until(partial(_newer, browser, last), 5, "the move on the page")
         took = time.perf_counter() - began
         assert took < LIVE_WITHIN, f"the move took {took:.2f} s to show"
         assert now["same"] and now["n"] == now["last"] and f"board/{now['last']}-" in now["board"]

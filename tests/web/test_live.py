@@ -10,15 +10,12 @@ import time
 from typing import Any
 
 from aiohttp import ClientResponse
-from aiohttp.test_utils import TestClient
 
 from bot.session import Ticket
 from bot.web import WebServer
 from bot.web import server as web_server
 from tests.support.sessions import GUEST, HOST, THIRD, Env
-from tests.web.conftest import page_path
-
-Client = TestClient  # type: ignore[type-arg]
+from tests.web.conftest import Client, page_path
 
 
 async def next_event(stream: ClientResponse, timeout: float = 5.0) -> tuple[str, dict[str, Any]]:

@@ -10,7 +10,6 @@ import re
 
 import discord
 import pytest
-from aiohttp.test_utils import TestClient
 
 from bot import views
 from bot.render.pool import board_png
@@ -19,9 +18,8 @@ from bot.web.pages import NOT_FOUND
 from bot.web.server import CSP
 from rules import registry
 from tests.support.sessions import GUEST, HOST, THIRD, Env
-from tests.web.conftest import BASE, PLAYERS, page_path, played
+from tests.web.conftest import BASE, PLAYERS, Client, page_path, played
 
-Client = TestClient  # type: ignore[type-arg]
 NAMES = ["Алиса <b>&amp;", "李雷", "محمد"]
 """Names in three scripts (one right to left), the first with text that would be markup."""
 

@@ -34,6 +34,7 @@ async def _table(env: simcord.Env, bot: HeraldBot) -> tuple[Any, list[Any], int]
     members = [guild.add_member(env.create_user(name)) for name in NAMES]
     await members[0].slash(channel, "play", game="hegemony_of_faith", deadline="1h")
     lobby = channel.last_message
+    assert lobby is not None
     await members[1].click(lobby, label="Join")
     for _ in range(2):
         await members[0].click(lobby, label="Add computer player")

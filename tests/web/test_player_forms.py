@@ -11,17 +11,14 @@ import random
 import re
 from typing import Any
 
-from aiohttp.test_utils import TestClient
-
 from bot.session import Ticket
 from bot.web import WebServer
 from bot.web.forms import form_action, web_form
 from rules import registry
 from rules.engine import Prompt
 from tests.support.sessions import GUEST, HOST, Env
+from tests.web.conftest import Client
 from tests.web.test_player_pages import notice_of, player_path
-
-Client = TestClient  # type: ignore[type-arg]
 
 
 def fields_for(key: str, prompt: Prompt, action: dict[str, Any],
@@ -78,11 +75,11 @@ def fields_for(key: str, prompt: Prompt, action: dict[str, Any],
     ids = [str(c["id"]) for c in prompt.params["cards"]]
     if form.style == "counts":
         return {f"count-{i}": [str(action["cards"].count(c))] for i, c in enumerate(ids)}
-    free = list(range(len(ids)))
+    unpicked = list(range(len(ids)))
     picked = []
     for card in action["cards"]:
-        i = next(i for i in free if ids[i] == card)
-        free.remove(i)
+        i = next(i for i in unpicked if ids[i] == card)
+        unpicked.remove(i)
         picked.append(str(i))
     return {"at" if form.style == "order" else "pick": picked}
 
@@ -162,8 +159,10 @@ def test_a_form_reads_back_only_what_it_offers() -> None:
         "cards": [{"id": "PT01", "name": "A", "text": "x"}, {"id": "PT02", "name": "B", "text": "y"}],
         "min": 1, "max": 1})
     assert form_action("petition", prompt, {"pick": ["1"]}) == {"type": "cards", "cards": ["PT02"]}
-    for bad in ({"pick": ["0", "1"]}, {"pick": []}, {"pick": ["2"]}, {"pick": ["-1"]}, {"pick": ["x"]},
-                {"pick": ["1", "1"]}):
+    refused: list[dict[str, list[str]]] = [
+        {"pick": ["0", "1"]}, {"pick": []}, {"pick": ["2"]}, {"pick": ["-1"]}, {"pick": ["x"]},
+        {"pick": ["1", "1"]}]
+    for bad in refused:
         try:
             form_action("petition", prompt, bad)
         except Exception as exc:

@@ -11,8 +11,6 @@ import re
 import time
 from typing import Any
 
-from aiohttp.test_utils import TestClient
-
 from bot import views
 from bot.session import Ticket
 from bot.web import WebServer
@@ -21,10 +19,9 @@ from bot.web.pages import NOT_FOUND
 from bot.web.server import PLAYER_CSP
 from rules import registry
 from tests.support.sessions import GUEST, HOST, THIRD, Env
-from tests.web.conftest import BASE, page_path, played
+from tests.web.conftest import BASE, Client, page_path, played
 from tests.web.test_live import next_event
 
-Client = TestClient  # type: ignore[type-arg]
 NAMES = ("Ann", "Bo", "Cy")
 
 

@@ -252,9 +252,9 @@ async def test_no_response_of_a_whole_game_shows_another_seats_secret(key: str, 
             chain = json.loads(await (await client.get(public + "at/0.json")).text())["chain"]
             for n in range(len(steps) + 1):
                 since = f"?since={n - 1}&chain={chain}" if n > 0 else ""
-                data = await (await client.get(public + f"at/{n}.json{since}")).text()
-                everything.append((n, data))
-                chain = json.loads(data)["chain"]
+                step = await (await client.get(public + f"at/{n}.json{since}")).text()
+                everything.append((n, step))
+                chain = json.loads(step)["chain"]
             stream = await client.get(public + "live")
             everything.append((len(steps), repr(await next_event(stream))))
             stream.close()

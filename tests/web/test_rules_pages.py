@@ -8,7 +8,6 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from aiohttp.test_utils import TestClient
 
 from bot.rulebook import page_text, picture
 from bot.web import WebServer
@@ -17,9 +16,8 @@ from bot.web.pages import NOT_FOUND
 from bot.web.server import CSP
 from rules import registry
 from tests.support.sessions import HOST, Env
-from tests.web.conftest import BASE, page_path, played
+from tests.web.conftest import BASE, Client, page_path, played
 
-Client = TestClient  # type: ignore[type-arg]
 GAMES = sorted(k for k, e in registry.all_engines().items() if page_text(e.rules_page) is not None)
 """The games with a rules page (the five; a test's own game has none)."""
 
@@ -67,7 +65,7 @@ async def test_each_games_rules_page_is_served_as_html_with_its_contents(client:
     sections = [line[3:].strip() for line in (page_text(registry.get(game).rules_page) or "").splitlines()
                 if line.startswith("## ")]
     assert sections and body.count('class="anchor"') >= len(sections)
-    toc = [a["href"] for t, a in tags if t == "a" and (a.get("href") or "").startswith("#")
+    toc = [a["href"] or "" for t, a in tags if t == "a" and (a.get("href") or "").startswith("#")
            and a.get("class") != "anchor" and a.get("class") != "skip"]
     assert len(toc) >= len(sections)
     assert all(href[1:] in ids for href in toc)  # (every entry leads to its heading)
