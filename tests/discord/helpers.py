@@ -7,8 +7,11 @@ from functools import partial
 from typing import Any
 
 import discord
+import simcord
 
+from bot.app import HeraldBot
 from bot.session import STALLED_REPLY
+from bot.storage import GameRow
 from bot.views import group_key
 from rules.engine import Prompt
 
@@ -33,6 +36,26 @@ def board_of(thread: Any) -> discord.Message | None:
         if any(cid.startswith("herald:act:") for cid in custom_ids(m)):
             return m
     return None
+
+
+def last_message(channel: simcord.ChannelHandle) -> discord.Message:
+    """The channel's newest message, which the test has just made the bot post (a lobby, say)."""
+    message = channel.last_message
+    assert message is not None, f"no message in {channel!r}"
+    return message
+
+
+async def stored_game(bot: HeraldBot, game_id: int) -> GameRow:
+    """The game's row as stored now (a game the test knows exists)."""
+    game = await bot.storage.get_game(game_id)
+    assert game is not None, f"no game #{game_id}"
+    return game
+
+
+def state_json(game: GameRow) -> dict[str, Any]:
+    """The stored engine state of a game that has started (what an engine's ``from_json`` reads)."""
+    assert game.state is not None, f"game #{game.id} has not started"
+    return game.state
 
 
 def find_by_prefix(messages: list[discord.Message], prefix: str) -> discord.Message:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import discord
 import simcord
 
-from tests.discord.helpers import private, reply_text
+from tests.discord.helpers import last_message, private, reply_text
 
 
-def server(env: simcord.Env):
+def server(env: simcord.Env) -> tuple[simcord.GuildHandle, simcord.ChannelHandle, simcord.ChannelHandle,
+                                     simcord.RoleHandle, simcord.MemberActor, simcord.MemberActor,
+                                     simcord.MemberActor]:
     guild = env.create_guild()
     games = guild.create_text_channel("games")
     chat = guild.create_text_channel("chat")
@@ -50,7 +52,7 @@ async def test_play_obeys_channel_and_role_settings(simcord_env: simcord.Env) ->
     r = await pleb.slash(games, "play", game="duel")
     assert private(r) and "role can open tables" in reply_text(r)
     r = await host.slash(games, "play", game="duel")
-    assert not private(r) and games.last_message.embeds[0].title.startswith("High Card Duel")
+    assert not private(r) and (last_message(games).embeds[0].title or "").startswith("High Card Duel")
     r = await mod.slash(games, "herald settings", everyone_opens=True, remove_channel=games)
     assert "everyone" in reply_text(r) and "any channel" in reply_text(r)
     r = await pleb.slash(chat, "play", game="duel")
@@ -60,7 +62,8 @@ async def test_play_obeys_channel_and_role_settings(simcord_env: simcord.Env) ->
 async def test_rules_and_games_listing(simcord_env: simcord.Env) -> None:
     guild, games, chat, hosts, mod, host, pleb = server(simcord_env)
     r = await pleb.slash(games, "rules", game="cult_wars")
-    assert private(r) and "Cult Wars" in r.response.embeds[0].title
+    assert r.response is not None
+    assert private(r) and "Cult Wars" in (r.response.embeds[0].title or "")
     assert "docs/rules/cult_wars.md" in str(r.response.embeds[0].to_dict())
     choices = await pleb.autocomplete(games, "play", "game", "cult")
     assert [c["value"] for c in choices] == ["cult_wars"]

@@ -19,6 +19,7 @@ from tests.discord.helpers import (
     choice_labels,
     choose_label,
     find_by_prefix,
+    last_message,
     private,
     reply_text,
     simultaneously,
@@ -29,6 +30,20 @@ class World:
     """Two servers. North: alice and carol play game #1 (a duel) and bob waits in his lobby (table
     #2); carol is a member of South too. South: mallory (Manage Server there, never a member of
     North) with her own lobby (table #3), and sam. Attributes are set by :func:`two_servers`."""
+
+    north: simcord.GuildHandle
+    south: simcord.GuildHandle
+    n_chan: simcord.ChannelHandle
+    s_chan: simcord.ChannelHandle
+    alice: simcord.MemberActor
+    bob: simcord.MemberActor
+    carol: simcord.MemberActor
+    carol_south: simcord.MemberActor
+    mallory: simcord.MemberActor
+    sam: simcord.MemberActor
+    n_lobby: discord.Message
+    n_lobby2: discord.Message
+    s_lobby: discord.Message
 
 
 async def two_servers(env: simcord.Env) -> World:
@@ -46,13 +61,13 @@ async def two_servers(env: simcord.Env) -> World:
     w.mallory = w.south.add_member(env.create_user("mallory"), roles=[mods])
     w.sam = w.south.add_member(env.create_user("sam"))
     await w.alice.slash(w.n_chan, "play", game="duel")
-    w.n_lobby = w.n_chan.last_message
+    w.n_lobby = last_message(w.n_chan)
     await w.carol.click(w.n_lobby, label="Join")
     await w.alice.click(w.n_lobby, label="Start")  # game #1: alice and carol, running
     await w.bob.slash(w.n_chan, "play", game="duel")  # table #2: bob's lobby, waiting
-    w.n_lobby2 = w.n_chan.last_message
+    w.n_lobby2 = last_message(w.n_chan)
     await w.mallory.slash(w.s_chan, "play", game="duel")  # table #3: mallory's own lobby
-    w.s_lobby = w.s_chan.last_message
+    w.s_lobby = last_message(w.s_chan)
     return w
 
 
@@ -154,7 +169,7 @@ async def test_forged_lobby_buttons_of_another_server_change_nothing(simcord_env
     assert table.status == "lobby" and [s.name for s in table.seats] == ["bob"]
     # her own server's table she may still cancel as its manager (sam's table)
     await w.sam.slash(w.s_chan, "play", game="duel")
-    r = await w.mallory.click(w.s_chan.last_message, label="Cancel")
+    r = await w.mallory.click(last_message(w.s_chan), label="Cancel")
     assert not private(r) and (await storage.get_game(4)).status == "cancelled"
 
 
@@ -247,7 +262,7 @@ async def test_one_member_opening_many_tables_at_once_is_held_to_the_member_limi
     # joining someone else's table counts too
     zed = guild.add_member(env.create_user("zed"))
     await zed.slash(channel, "play", game="duel")
-    r = await eve.click(channel.last_message, label="Join")
+    r = await eve.click(last_message(channel), label="Join")
     assert private(r) and "tables waiting to start" in reply_text(r)
     storage = env.bot.storage  # type: ignore[attr-defined]
     assert [s.name for s in (await storage.get_game(6)).seats] == ["zed"]
@@ -356,7 +371,7 @@ async def test_forged_custom_ids_with_huge_numbers_are_refused_like_an_unknown_g
 # ------------------------------------------------------------------ lobbies that nobody touches
 
 
-def current(channel: Any, message: discord.Message) -> discord.Message:
+def current(channel: simcord.ChannelHandle, message: discord.Message) -> discord.Message:
     """The message as it stands now (after edits)."""
     return next(m for m in channel.history() if m.id == message.id)
 
@@ -366,6 +381,13 @@ def embed_text(message: discord.Message) -> str:
     return " ".join([e.title or "", e.description or ""] + [f"{f.name} {f.value}" for f in e.fields])
 
 
+def closing_time(message: discord.Message) -> int:
+    """When the lobby says it closes by itself (the Discord timestamp it shows)."""
+    found = re.search(r"<t:(\d+):R>", embed_text(message))
+    assert found is not None, embed_text(message)
+    return int(found[1])
+
+
 async def test_an_idle_lobby_says_when_it_closes_and_closes_by_itself(simcord_env: simcord.Env) -> None:
     env = simcord_env
     guild = env.create_guild()
@@ -373,21 +395,23 @@ async def test_an_idle_lobby_says_when_it_closes_and_closes_by_itself(simcord_en
     ann = guild.add_member(env.create_user("ann"))
     ben = guild.add_member(env.create_user("ben"))
     await ann.slash(channel, "play", game="duel")
-    lobby = channel.last_message
+    lobby = last_message(channel)
     assert "Closes by itself <t:" in embed_text(lobby)
-    due = int(re.search(r"<t:(\d+):R>", embed_text(lobby))[1])
+    due = closing_time(lobby)
     assert abs(due - (env.now().timestamp() + 3 * 86400)) < 5  # the default: three days idle
     await env.advance_time(2 * 86400)
     await ben.click(lobby, label="Join")  # activity: the three days start again
     lobby = current(channel, lobby)
-    moved = int(re.search(r"<t:(\d+):R>", embed_text(lobby))[1])
+    moved = closing_time(lobby)
     assert moved - due > 2 * 86400 - 5
     await env.advance_time(2 * 86400)
     assert "Open" in embed_text(current(channel, lobby))
     await env.advance_time(86400 + 120)
     closed = current(channel, lobby)
     assert "Closed: nobody joined, left or started it for 3 days" in embed_text(closed)
-    assert all(b.disabled for row in closed.components for b in row.children)  # type: ignore[attr-defined]
+    for row in closed.components:
+        assert isinstance(row, discord.ActionRow)
+        assert all(isinstance(b, (discord.Button, discord.SelectMenu)) and b.disabled for b in row.children)
     storage = env.bot.storage  # type: ignore[attr-defined]
     assert (await storage.get_game(1)).status == "cancelled"
     assert (await storage.count_tables(guild.id, ann.id)).tables == 0
@@ -415,6 +439,7 @@ async def test_lobbies_do_not_keep_games_from_starting_and_expired_ones_hold_no_
     full = await members[3].slash(channel, "play", game="duel", bots=1)
     assert private(full) and "already has 3 tables waiting to start" in reply_text(full)
     # the lobbies do not count against running games: one starts
+    assert opened[0].response is not None and opened[1].response is not None
     await members[0].click(opened[0].response.message, label="Start")
     second = await members[1].click(opened[1].response.message, label="Start")
     assert private(second) and "already runs 1 game, its limit" in reply_text(second)

@@ -9,6 +9,7 @@ tests at the end."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -21,6 +22,7 @@ from tests.discord.helpers import (
     choose_label,
     custom_ids,
     find_by_prefix,
+    last_message,
     opened,
     private,
     public_text,
@@ -46,12 +48,12 @@ async def open_table(env: simcord.Env, options: str | None = "insignia=single",
     carol = guild.add_member(env.create_user("carol"))
     extra = {"options": options} if options else {}
     await alice.slash(channel, "play", game="cult_wars", deadline="2h", **extra)
-    await bob.click(channel.last_message, label="Join")
+    await bob.click(last_message(channel), label="Join")
     if carol_plays:
-        await carol.click(channel.last_message, label="Join")
+        await carol.click(last_message(channel), label="Join")
     else:
-        await alice.click(channel.last_message, label="Add computer player")
-    await alice.click(channel.last_message, label="Start")
+        await alice.click(last_message(channel), label="Add computer player")
+    await alice.click(last_message(channel), label="Start")
     return guild, channel, alice, bob, carol
 
 
@@ -70,7 +72,7 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
 
     # --- alice writes her orders in the form she got by DM
     form = find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:1:")
-    assert "Your orders for turn 1" in form.embeds[0].title
+    assert "Your orders for turn 1" in (form.embeds[0].title or "")
     r = await alice.user.select(form, ["1"], custom_id=cid(form, ":tgt"))  # target bob (P2)
     card = secret_hands[0][0]
     value = card["id"] if card["target"] == "self" else f"{card['id']}>1"
@@ -138,6 +140,7 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     board = find_by_prefix(thread.history(), "herald:act:")
     embed = board.embeds[0]
     assert board.attachments and embed.image and "board.png" in (embed.image.url or "")
+    assert embed.description is not None
     assert "Turn 1 revealed" in embed.description
     # alice's changed orders are the ones revealed, with the card she played
     p1 = next(line for line in embed.description.splitlines() if line.startswith("P1 → P2"))
@@ -153,7 +156,7 @@ async def test_orders_form_change_overcommit_timeout_and_reveal(simcord_env: sim
     assert not custom_ids(opened(r))  # (its dead button is gone)
 
 
-async def test_draft_survives_a_restart_and_orders_command(simcord_env: simcord.Env, db_path) -> None:
+async def test_draft_survives_a_restart_and_orders_command(simcord_env: simcord.Env, db_path: Path) -> None:
     env = simcord_env
     guild, channel, alice, bob, carol = await open_table(env)
     thread = channel.threads[0]
@@ -248,7 +251,8 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
     assert "waiting for P3 carol" in status and "waiting for P1 alice" not in status
     assert "insignia are revealed" not in public_text(channel)
     game = await simcord_bot.sessions.get(1)
-    assert (await simcord_bot.sessions.snapshot(game)).state.targets == {0: 1, 1: 0}
+    state = (await simcord_bot.sessions.snapshot(game)).state
+    assert state is not None and state.targets == {0: 1, 1: 0}
     # the DM keeps no buttons; the other copy of the choice is refused: the choice is made
     assert not custom_ids(alice.user.dm_channel.history()[-1]) or \
         not any(":aim_" in c for c in custom_ids(opened(a)))
@@ -263,6 +267,7 @@ async def test_two_step_turn_targets_revealed_before_cards_then_the_defender_spl
            "**P3 carol** → **P1 alice**" in log
     forms = [find_by_prefix(p.user.dm_channel.history(), "herald:cw:1:") for p in players]
     summary = forms[0].embeds[0].description
+    assert summary is not None
     assert "Target: **P2 bob** (revealed)" in summary
     assert "Targeting you: P2 bob, P3 carol" in summary
     assert not any(c.endswith(":tgt") or c.endswith(":lo") for c in custom_ids(forms[0]))
@@ -315,7 +320,7 @@ async def test_two_step_buttons_survive_a_restart_and_deadlines_fill_each_step(
     assert "P2 bob** ran out of time (target): the computer player chooses" in log
     assert "the insignia are revealed" in log
     form = find_by_prefix(alice.user.dm_channel.history(), "herald:cw:1:")
-    assert "Target: **P3 Computer 1** (revealed)" in form.embeds[0].description
+    assert "Target: **P3 Computer 1** (revealed)" in (form.embeds[0].description or "")
     await alice.user.click(form, label="✅ Confirm orders")
     await env.advance_time(2 * 3600 + 60)  # and the orders step
     log = story(thread)

@@ -55,6 +55,7 @@ async def test_a_dm_needs_no_user_lookup_and_its_channel_outlives_a_restart(
 
     await env.restart_bot(HeraldBot(make_config(db_path)))
     again = env.bot
+    assert isinstance(again, HeraldBot)
     start = len(env.backend.transcript)
     await answer(again, game_id, {alice.id, bob.id}, 12)
     after = requests(env, start)

@@ -36,6 +36,7 @@ from tests.discord.helpers import (
     find_by_prefix,
     first_choice,
     form_text,
+    last_message,
     open_seeded_table,
     opened,
     private,
@@ -102,8 +103,8 @@ async def open_duel(env: simcord.Env) -> tuple[Any, Any, list[Any]]:
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     await alice.slash(channel, "play", game="duel", options="fast=yes")
-    await bob.click(channel.last_message, label="Join")
-    await alice.click(channel.last_message, label="Start")
+    await bob.click(last_message(channel), label="Join")
+    await alice.click(last_message(channel), label="Start")
     return channel, channel.threads[0], [alice, bob]
 
 
@@ -316,7 +317,9 @@ async def test_a_double_tapped_confirm_sends_the_last_orders_once_and_nothing_fo
 def stored_orders(db: Path, seat: int) -> int:
     """How many order actions of ``seat`` game 1's action log holds."""
     with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT COUNT(*) FROM actions WHERE game_id=1 AND seat=?", (seat,)).fetchone()[0]
+        count: int = conn.execute("SELECT COUNT(*) FROM actions WHERE game_id=1 AND seat=?",
+                                  (seat,)).fetchone()[0]
+        return count
 
 
 async def test_a_first_confirm_tapped_again_later_never_becomes_a_replacement(

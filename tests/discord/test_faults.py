@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import discord
 import pytest
 import simcord
@@ -12,13 +15,24 @@ from tests.discord.helpers import (
     choice_labels,
     choose_label,
     find_by_prefix,
+    last_message,
     private,
     reply_text,
     story,
 )
 
+Overwrites = dict[
+    simcord.RoleHandle | simcord.MemberActor | simcord.UserHandle | discord.Role | discord.Member
+    | discord.User | discord.ClientUser,
+    discord.PermissionOverwrite,
+]
+"""What ``GuildHandle.create_text_channel`` takes: the channel's permission overwrites."""
 
-async def open_duel(env: simcord.Env, *, deadline: str | None = None, channel_overwrites=None):
+
+async def open_duel(env: simcord.Env, *, deadline: str | None = None,
+                    channel_overwrites: Callable[[simcord.GuildHandle], Overwrites] | None = None
+                    ) -> tuple[simcord.GuildHandle, simcord.ChannelHandle, simcord.MemberActor,
+                               simcord.MemberActor, simcord.MemberActor, discord.Message]:
     guild = env.create_guild()
     if channel_overwrites is not None:
         channel = guild.create_text_channel("games", overwrites=channel_overwrites(guild))
@@ -27,16 +41,16 @@ async def open_duel(env: simcord.Env, *, deadline: str | None = None, channel_ov
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     carol = guild.add_member(env.create_user("carol"))
-    opts = {"game": "duel", "options": "fast=yes"}
+    opts: dict[str, str] = {"game": "duel", "options": "fast=yes"}
     if deadline:
         opts["deadline"] = deadline
     await alice.slash(channel, "play", **opts)
-    lobby = channel.last_message
+    lobby = last_message(channel)
     await bob.click(lobby, label="Join")
     return guild, channel, alice, bob, carol, lobby
 
 
-def board_of(channel) -> discord.Message:
+def board_of(channel: simcord.ChannelHandle) -> discord.Message:
     where = channel.threads[0] if channel.threads else channel
     return find_by_prefix(where.history(), "herald:act:")
 
@@ -76,19 +90,19 @@ async def test_lobby_refusals(simcord_env: simcord.Env) -> None:
     alice = guild.add_member(simcord_env.create_user("alice"))
     bob = guild.add_member(simcord_env.create_user("bob"))
     await alice.slash(channel, "play", game="duel")
-    lobby = channel.last_message
+    lobby = last_message(channel)
     r = await alice.click(lobby, label="Start")
     assert private(r) and "needs at least 2 players" in reply_text(r)
     r = await bob.click(lobby, label="Leave")
     assert private(r) and "not seated" in reply_text(r)
     await bob.click(lobby, label="Join")
-    r = await bob.click(channel.last_message, label="Join")
+    r = await bob.click(last_message(channel), label="Join")
     assert private(r) and "already seated" in reply_text(r)
-    r = await bob.click(channel.last_message, label="Start")
+    r = await bob.click(last_message(channel), label="Start")
     assert private(r) and "nly the host" in reply_text(r)
-    r = await bob.click(channel.last_message, label="Add computer player")
+    r = await bob.click(last_message(channel), label="Add computer player")
     assert private(r) and "nly the host" in reply_text(r)
-    r = await bob.click(channel.last_message, label="Cancel")
+    r = await bob.click(last_message(channel), label="Cancel")
     assert private(r) and "nly the host" in reply_text(r)
     assert not channel.threads
 
@@ -146,8 +160,10 @@ async def test_closed_dms_are_noticed_once_and_hand_still_works(simcord_env: sim
 
 
 async def test_no_thread_permission_plays_in_the_channel(simcord_env: simcord.Env) -> None:
-    def deny_threads(guild):
-        return {guild.me: discord.PermissionOverwrite(create_public_threads=False)}
+    def deny_threads(guild: simcord.GuildHandle) -> Overwrites:
+        me = guild.me  # (the bot's member in the server)
+        assert me is not None
+        return {me: discord.PermissionOverwrite(create_public_threads=False)}
 
     guild, channel, alice, bob, carol, lobby = await open_duel(simcord_env, channel_overwrites=deny_threads)
     await alice.click(lobby, label="Start")
@@ -159,8 +175,10 @@ async def test_no_thread_permission_plays_in_the_channel(simcord_env: simcord.En
 
 
 async def test_no_attach_permission_still_shows_a_board(simcord_env: simcord.Env) -> None:
-    def deny_files(guild):
-        return {guild.me: discord.PermissionOverwrite(attach_files=False)}
+    def deny_files(guild: simcord.GuildHandle) -> Overwrites:
+        me = guild.me  # (the bot's member in the server)
+        assert me is not None
+        return {me: discord.PermissionOverwrite(attach_files=False)}
 
     guild, channel, alice, bob, carol, lobby = await open_duel(simcord_env, channel_overwrites=deny_files)
     await alice.click(lobby, label="Start")
@@ -169,7 +187,7 @@ async def test_no_attach_permission_still_shows_a_board(simcord_env: simcord.Env
     assert "Attach Files" in (board.embeds[0].footer.text or "")
 
 
-async def test_restart_between_two_actions_keeps_game_and_buttons(simcord_env: simcord.Env, db_path) -> None:
+async def test_restart_between_two_actions_keeps_game_and_buttons(simcord_env: simcord.Env, db_path: Path) -> None:
     env = simcord_env
     guild, channel, alice, bob, carol, lobby = await open_duel(env)
     await alice.click(lobby, label="Start")
@@ -211,8 +229,8 @@ async def test_mentions_are_limited_to_players_concerned(simcord_env: simcord.En
     alice = guild.add_member(env.create_user("alice"))
     mallory = guild.add_member(env.create_user("mallory", global_name="@everyone"), nick="@everyone <@&1>")
     await alice.slash(channel, "play", game="duel", options="fast=yes")
-    await mallory.click(channel.last_message, label="Join")
-    await alice.click(channel.last_message, label="Start")
+    await mallory.click(last_message(channel), label="Join")
+    await alice.click(last_message(channel), label="Start")
     for m in channel.threads[0].history():
         assert not m.mention_everyone
         assert not m.role_mentions

@@ -36,6 +36,7 @@ from tests.discord.helpers import (
     custom_ids,
     find_by_prefix,
     form_text,
+    last_message,
     open_seeded_table,
     opened,
     private,
@@ -97,7 +98,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
     bob = guild.add_member(env.create_user("bob"))
     carol = guild.add_member(env.create_user("carol"))
     await alice.slash(channel, "play", game="hegemony_of_faith", deadline="1h")
-    lobby = channel.last_message
+    lobby = last_message(channel)
     await bob.click(lobby, label="Join")
     await alice.click(lobby, label="Add computer player")
     await alice.click(lobby, label="Add computer player")
@@ -110,7 +111,7 @@ async def test_four_player_game_from_play_to_final_scoring(simcord_env: simcord.
     # -- the board: public image and status, Decide and My hand; hands come by DM with their image
     b = board(thread)
     assert b.attachments and b.embeds[0].image and "board.png" in (b.embeds[0].image.url or "")
-    assert "choosing a secret skill" in b.embeds[0].description
+    assert "choosing a secret skill" in (b.embeds[0].description or "")
     dm = alice.user.dm_channel.history()[-1] if alice.user.dm_channel else None
     assert dm is not None and "Choose a skill" in dm.content and "Believers (3)" in dm.content
     assert [a.filename for a in dm.attachments] == ["hand.png"]

@@ -11,10 +11,12 @@ from bot.app import HeraldBot
 from bot.errors import TableError
 from bot.storage import GameRow
 from rules import search
-from tests.discord.helpers import components, private, public_text, reply_text
+from tests.discord.helpers import components, last_message, private, public_text, reply_text
 
 
-async def _table(env: simcord.Env, bot: HeraldBot, options: str | None = None) -> tuple:  # type: ignore[type-arg]
+async def _table(env: simcord.Env, bot: HeraldBot, options: str | None = None
+                 ) -> tuple[simcord.GuildHandle, simcord.ChannelHandle, simcord.MemberActor,
+                            simcord.MemberActor, int]:
     """Alice's Flick of Faith table with Bob, started: (guild, channel, alice, bob, game id)."""
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
@@ -22,7 +24,7 @@ async def _table(env: simcord.Env, bot: HeraldBot, options: str | None = None) -
     bob = guild.add_member(env.create_user("bob"))
     await alice.slash(channel, "play", game="flick_of_faith",
                       **({"options": options} if options else {}))
-    lobby = channel.last_message
+    lobby = last_message(channel)
     await bob.click(lobby, label="Join")
     await alice.click(lobby, label="Start")
     game_id = (await bot.storage.list_games(guild_id=guild.id))[0].id
@@ -63,7 +65,7 @@ def test_a_table_without_the_hints_option_gives_none_even_unrated() -> None:
     assert not hints.rated(game)
     with pytest.raises(TableError, match="does not allow hints"):
         hints.check_allowed(game)
-    game.options = {hints.HINTS_OPTION: True}
+    game.options = {search.HINTS_OPTION: True}
     hints.check_allowed(game)  # (allowed: no refusal)
 
 
@@ -74,7 +76,7 @@ async def test_the_host_adds_a_computer_player_of_a_chosen_strength(
     alice = guild.add_member(simcord_env.create_user("alice"))
     bob = guild.add_member(simcord_env.create_user("bob"))
     await alice.slash(channel, "play", game="cult_wars", bots=1, strength="easy")
-    lobby = channel.last_message
+    lobby = last_message(channel)
     menu = next(c for c in components(lobby) if (c["custom_id"] or "").startswith("herald:lobbybot:"))
     assert [o.value for o in menu["options"]] == list(search.STRENGTHS)
     refused = await bob.select(lobby, ["hard"], custom_id=menu["custom_id"])  # not the host
@@ -85,12 +87,12 @@ async def test_the_host_adds_a_computer_player_of_a_chosen_strength(
     assert [(s.name, s.is_bot) for s in game.seats] == [
         ("alice", False), ("Computer 2 (easy)", True), ("Computer 2 (hard)", True)]
     assert game.options[search.SEATS_OPTION] == {"1": "easy", "2": "hard"}
-    shown = channel.last_message
-    seated = next(f.value for f in shown.embeds[0].fields if f.name.startswith("Seated"))
+    shown = last_message(channel)
+    seated = next(f.value or "" for f in shown.embeds[0].fields if (f.name or "").startswith("Seated"))
     assert "Computer 2 (easy)" in seated and "Computer 2 (hard)" in seated
     # the game starts with them, each playing at its own strength
     await alice.click(shown, label="Start")
-    game = await simcord_bot.storage.get_game(game.id)
-    assert game is not None and game.status == "active"
-    assert search.seat_strength(game.options, 2) == "hard"
-    assert search.seat_strength(game.options, 1) == "easy"
+    started = await simcord_bot.storage.get_game(game.id)
+    assert started is not None and started.status == "active"
+    assert search.seat_strength(started.options, 2) == "hard"
+    assert search.seat_strength(started.options, 1) == "easy"

@@ -16,7 +16,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 import simcord
@@ -31,6 +31,7 @@ from tests.discord.helpers import (
     find_by_prefix,
     first_choice,
     form_text,
+    last_message,
     open_seeded_table,
     private,
     reply_text,
@@ -172,7 +173,16 @@ async def test_a_whole_game_sends_at_most_one_dm_per_decision(simcord_env: simco
 
 # ------------------------------------------------------------------ faults, one test each
 
-CLOSED = {"status": 403, "code": 50007, "message": "Cannot send messages to this user", "times": None}
+class InjectedError(TypedDict):
+    """The keywords of ``Env.inject_error`` after its method and path."""
+
+    status: int
+    code: int
+    message: str
+    times: int | None
+
+
+CLOSED: InjectedError = {"status": 403, "code": 50007, "message": "Cannot send messages to this user", "times": None}
 NOTICE = "can't send you direct messages"
 
 
@@ -337,7 +347,7 @@ async def test_play_accepts_display_names_and_near_misses(simcord_env: simcord.E
     alice = guild.add_member(simcord_env.create_user("alice"))
     r = await alice.slash(channel, "play", game=typed)
     assert not private(r), reply_text(r)
-    assert "High Card Duel" in channel.last_message.embeds[0].title
+    assert "High Card Duel" in (last_message(channel).embeds[0].title or "")
 
 
 async def test_play_suggests_the_closest_game(simcord_env: simcord.Env) -> None:

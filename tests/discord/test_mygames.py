@@ -5,8 +5,8 @@ DM; and the "your move in N games" line of reminder DMs."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
+import discord
 import simcord
 
 from bot.app import HeraldBot
@@ -15,6 +15,7 @@ from tests.discord.helpers import (
     accepted,
     find_by_prefix,
     first_choice,
+    last_message,
     private,
     reply_text,
 )
@@ -26,20 +27,37 @@ class World:
     game #2 (carol and alice, two hours each), started an hour after #3 though its table is
     older. Attributes are set by :func:`build`."""
 
+    north: simcord.GuildHandle
+    south: simcord.GuildHandle
+    n_chan: simcord.ChannelHandle
+    s_chan: simcord.ChannelHandle
+    alice: simcord.MemberActor
+    alice_south: simcord.MemberActor
+    bob: simcord.MemberActor
+    carol: simcord.MemberActor
+    t1: simcord.ChannelHandle
+    t2: simcord.ChannelHandle
+    t3: simcord.ChannelHandle
+    lobby2: discord.Message
+    lobby4: discord.Message
+    opened2: float
+    opened3: float
 
-async def start(host: Any, guest: Any, channel: Any, deadline: str | None = None) -> Any:
+
+async def start(host: simcord.MemberActor, guest: simcord.MemberActor, channel: simcord.ChannelHandle,
+                deadline: str | None = None) -> discord.Message:
     """/play duel by ``host``, joined by ``guest``; returns the lobby message (not started)."""
     await host.slash(channel, "play", game="duel", **({"deadline": deadline} if deadline else {}))
-    lobby = channel.last_message
+    lobby = last_message(channel)
     await guest.click(lobby, label="Join")
     return lobby
 
 
-def board(thread: Any) -> Any:
+def board(thread: simcord.ChannelHandle) -> discord.Message:
     return find_by_prefix(thread.history(), "herald:act:")
 
 
-async def bid(player: Any, thread: Any) -> None:
+async def bid(player: simcord.MemberActor, thread: simcord.ChannelHandle) -> None:
     """The player bids their first card (in the choice form of the duel's bid)."""
     panel = await player.click(board(thread), label="Decide")
     _, choose = await first_choice(player, panel)
@@ -79,6 +97,16 @@ def entries(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith("• ")]
 
 
+def numbers(lines: list[str]) -> list[str]:
+    """The game number each listed line links (its ``#N**``)."""
+    found: list[str] = []
+    for line in lines:
+        number = re.search(r"#(\d+)\*\*", line)
+        assert number is not None, line
+        found.append(number.group(1))
+    return found
+
+
 async def test_mygames_lists_waiting_games_first_longest_wait_first(simcord_env: simcord.Env,
                                                                      simcord_bot: HeraldBot) -> None:
     env, bot = simcord_env, simcord_bot
@@ -89,7 +117,7 @@ async def test_mygames_lists_waiting_games_first_longest_wait_first(simcord_env:
     lines = entries(text)
     # #3 has waited longest (though its deadline is later than #2's); then #2; then #1 (bob's
     # move); then the lobby
-    assert [re.search(r"#(\d+)\*\*", line).group(1) for line in lines] == ["3", "2", "1", "4"], text  # type: ignore[union-attr]
+    assert numbers(lines) == ["3", "2", "1", "4"], text
     assert "Your move in 2 games" in text and "Waiting for others" in text and "Lobbies you sit at" in text
     g2, g3 = await bot.storage.deadlines(2), await bot.storage.deadlines(3)
     due2 = next(d for d in g2 if d.seat == 1).due_at
@@ -109,7 +137,7 @@ async def test_mygames_lists_waiting_games_first_longest_wait_first(simcord_env:
     dm = reply_text(await w.alice.user.slash("mygames"))
     assert dm == text
     carol = reply_text(await w.carol.user.slash("mygames"))
-    assert [re.search(r"#(\d+)\*\*", line).group(1) for line in entries(carol)] == ["2"], carol  # type: ignore[union-attr]
+    assert numbers(entries(carol)) == ["2"], carol
     assert "waiting for P2 alice" in carol and "North Hall" not in carol
 
 
@@ -136,7 +164,7 @@ async def test_mygames_pages_a_long_list_with_a_count_of_the_rest(simcord_env: s
     for page in range(1, 10):
         text = reply_text(await erin.user.slash("mygames", page=page))
         assert len(text) <= 2000
-        seen += [re.search(r"#(\d+)\*\*", line).group(1) for line in entries(text)]  # type: ignore[union-attr]
+        seen += numbers(entries(text))
         more = re.search(r"…and (\d+) more — `/mygames page:(\d+)`", text)
         if more is None:
             break

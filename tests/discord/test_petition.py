@@ -33,11 +33,13 @@ from tests.discord.helpers import (
     choose_in_panel,
     custom_ids,
     find_by_prefix,
+    last_message,
     opened,
     private,
     public_text,
     reply_text,
     simultaneously,
+    state_json,
     story,
 )
 
@@ -83,7 +85,7 @@ async def pick_cards(actor: Any, form: discord.Message, ids: list[str], *, doubl
 
 
 def bot_answer(game: Any, prompt: Prompt) -> dict[str, Any]:
-    view = ENGINE.view(ENGINE.from_json(game.state), prompt.seat)
+    view = ENGINE.view(ENGINE.from_json(state_json(game)), prompt.seat)
     return dict(ENGINE.bot_action(view, prompt, random.Random(f"human/{game.version}/{prompt.seat}")))
 
 
@@ -117,7 +119,7 @@ def scripted(state: Any, prompt: Prompt) -> dict[str, Any] | None:
 
 
 def best_god(state: Any, seat: int) -> str:
-    counts = {g: sum(1 for c in state.seats[seat].hand if CARDS[c].god == g and CARDS[c].is_citizen)
+    counts: dict[str, int] = {g: sum(1 for c in state.seats[seat].hand if CARDS[c].god == g and CARDS[c].is_citizen)
               for g in state.gods}
     return max(counts, key=lambda g: (counts[g], g))
 
@@ -129,7 +131,7 @@ async def open_three(env: simcord.Env, bot: HeraldBot) -> tuple[Any, Any, dict[i
     bob = guild.add_member(env.create_user("bob"))
     carol = guild.add_member(env.create_user("carol"))
     await alice.slash(channel, "play", game="petition", deadline="2h", options="round_limit=5")
-    lobby = channel.last_message
+    lobby = last_message(channel)
     await bob.click(lobby, label="Join")
     await carol.click(lobby, label="Join")
     gid = (await bot.storage.list_games(guild_id=guild.id))[0].id
@@ -166,7 +168,7 @@ async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.
         if game.status != "active":
             break
         snap = await bot.sessions.snapshot(game)
-        state = ENGINE.from_json(game.state)
+        state = ENGINE.from_json(state_json(game))
         prompt = snap.prompts[0]
         actor = players[prompt.seat]
         seen[prompt.kind] = seen.get(prompt.kind, 0) + 1
@@ -202,7 +204,7 @@ async def test_three_players_from_play_to_the_final_result(simcord_env: simcord.
                 assert "✅" in answer_text(env, r), answer_text(env, r)
             if secret:
                 # -- nothing laid face down is public before its reveal
-                after = ENGINE.from_json((await bot.sessions.get(gid)).state)
+                after = ENGINE.from_json(state_json(await bot.sessions.get(gid)))
                 still_hidden = (after.petition is not None and after.petition.stage == "bid") or (
                     after.campaign is not None and after.campaign.stage == "gather")
                 if still_hidden:
@@ -250,13 +252,13 @@ async def test_a_solo_game_to_its_end(simcord_env: simcord.Env, simcord_bot: Her
     channel = guild.create_text_channel("games")
     alice = guild.add_member(env.create_user("alice"))
     await alice.slash(channel, "play", game="petition", deadline="2h")
-    lobby = channel.last_message
+    lobby = last_message(channel)
     gid = (await bot.storage.list_games(guild_id=guild.id))[0].id
     await bot.storage.update_game(gid, seed=3)
     await alice.click(lobby, label="Start")
     thread = channel.threads[0]
     b = board(thread)
-    assert b.attachments and b.attachments[0].description.startswith("Petition solo game")
+    assert b.attachments and (b.attachments[0].description or "").startswith("Petition solo game")
     for _ in range(200):
         game = await bot.sessions.get(gid)
         if game.status != "active":
@@ -290,7 +292,7 @@ async def test_the_card_form_survives_a_restart_and_refuses_old_or_foreign_use(
         prompt = (await bot.sessions.snapshot(game)).prompts[0]
         if prompt.free_form == "cards" and prompt.secret and prompt.params["cards"]:
             break
-        action = scripted(ENGINE.from_json(game.state), prompt) or bot_answer(game, prompt)
+        action = scripted(ENGINE.from_json(state_json(game)), prompt) or bot_answer(game, prompt)
         if prompt.free_form == "cards":
             form = find_by_prefix(players[prompt.seat].user.dm_channel.history(), f"herald:ptb:{gid}:")
             await pick_cards(players[prompt.seat].user, form, list(action["cards"]))
@@ -336,6 +338,7 @@ def test_the_form_summary_adds_up_the_pick_and_keeps_it_in_the_footer() -> None:
     params = {"purpose": "attack", "pillar": "war", "cards": [acolyte, warlord], "min": 1, "max": 2,
               "confirm": "Attack with these", "can_pass": False}
     embed = form.summary_embed(params, ["PT37", "PT12"], gods={"war": "Harth", "art": "Ellari"})
+    assert embed.description is not None
     assert "**War total: 6** from 2 cards" in embed.description
     assert "Warlord** (serves Harth): War 4" in embed.description
     assert embed.footer.text == "picked: PT12, PT37"  # in the order offered
@@ -343,6 +346,7 @@ def test_the_form_summary_adds_up_the_pick_and_keeps_it_in_the_footer() -> None:
     assert form.problem(params, ["PT37"]) is None
     bid = dict(params, purpose="bid", min=0, can_pass=True)
     text = form.summary_embed(bid, ["PT37"], beads=2).description
+    assert text is not None
     assert "Devotion: 2 beads + 1 citizen = 3" in text
 
     class Stub:
@@ -364,7 +368,7 @@ async def test_a_discard_down_to_the_hand_limit_is_answered_on_discord(
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     await alice.slash(channel, "play", game="petition", deadline="2h")
-    lobby = channel.last_message
+    lobby = last_message(channel)
     await bob.click(lobby, label="Join")
     gid = (await bot.storage.list_games(guild_id=guild.id))[0].id
     await bot.storage.update_game(gid, seed=SEED)
@@ -372,7 +376,7 @@ async def test_a_discard_down_to_the_hand_limit_is_answered_on_discord(
     thread = channel.threads[0]
 
     async def state() -> Any:
-        return ENGINE.from_json((await bot.sessions.get(gid)).state)
+        return ENGINE.from_json(state_json(await bot.sessions.get(gid)))
 
     async def move(seat: int, action: dict[str, Any]) -> None:
         await bot.sessions.act(gid, seat, action)
@@ -403,7 +407,7 @@ async def test_a_discard_down_to_the_hand_limit_is_answered_on_discord(
     assert s.gods[god].holder is None and len(s.seats[0].hand) == 12
     prompt = ENGINE.prompts(s)[0]
     assert (prompt.seat, prompt.kind, prompt.params["purpose"]) == (0, "discard", "discard")
-    assert "discards down to the hand limit" in board(thread).embeds[0].description
+    assert "discards down to the hand limit" in (board(thread).embeds[0].description or "")
     r = await alice.click(board(thread), label="Decide")
     assert private(r), reply_text(r)
     form = opened(r)
@@ -414,4 +418,4 @@ async def test_a_discard_down_to_the_hand_limit_is_answered_on_discord(
     s = await state()
     assert len(s.seats[0].hand) == 10 and set(drop) <= set(s.discard)
     assert ENGINE.prompts(s)[0].seat == 1  # bob's turn goes on
-    assert "discards down to the hand limit" not in board(thread).embeds[0].description
+    assert "discards down to the hand limit" not in (board(thread).embeds[0].description or "")

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 import simcord
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from bot.app import HeraldBot
 from bot.storage import GuildSettings
@@ -187,8 +187,9 @@ async def test_export_is_public_while_running_and_complete_after(simcord_env: si
         assert "You bid" not in data.decode() and all("to" not in e for e in out["events"]), who
         assert "secret choices and hands stay out" in reply_text(result)
     # another server's member and someone else's DM: the game does not exist for them
-    other = env.create_guild().create_text_channel("elsewhere")
-    dave = other.guild.add_member(env.create_user("dave"))
+    server = env.create_guild()
+    other = server.create_text_channel("elsewhere")
+    dave = server.add_member(env.create_user("dave"))
     assert "no game #1 in this server" in reply_text(await dave.slash(other, "game export", game=1))
     assert "You have no game #1" in reply_text(await t.carol.user.slash("game export", game=1))
     # the replay waits for the end
@@ -198,7 +199,7 @@ async def test_export_is_public_while_running_and_complete_after(simcord_env: si
     name, data = attached(env, await t.carol.slash(t.thread, "game export", game=1))
     out = json.loads(data)
     game = await bot.storage.get_game(1)
-    assert game is not None and name == "herald-game-1.json"
+    assert game is not None and game.result is not None and name == "herald-game-1.json"
     assert out["complete"] is True and out["seed"] == game.seed and out["result"]["winners"] == game.result["winners"]
     assert all("action" in r for r in out["actions"]) and set(out["hands"]) == {"P1", "P2", "P3"}
     assert any(e["to"] == [0] and "You bid" in e["text"] for e in out["events"])
@@ -207,6 +208,7 @@ async def test_export_is_public_while_running_and_complete_after(simcord_env: si
     name, data = attached(env, result)
     assert name.endswith(".gif") and result.response.ephemeral
     with Image.open(io.BytesIO(data)) as gif:
+        assert isinstance(gif, GifImagePlugin.GifImageFile)
         assert gif.n_frames == len(out["actions"]) + 1
 
 
@@ -217,8 +219,9 @@ async def test_forged_rematch_buttons_are_refused(simcord_env: simcord.Env, simc
 
     env, bot = simcord_env, simcord_bot
     t = await duel(env)
-    other = env.create_guild().create_text_channel("elsewhere")
-    mallory = other.guild.add_member(env.create_user("mallory"))
+    server = env.create_guild()
+    other = server.create_text_channel("elsewhere")
+    mallory = server.add_member(env.create_user("mallory"))
     await mallory.slash(other, "play", game="duel")  # (table #2: a message of her own to click on)
     where = other.last_message
     assert "no game #1 in this server" in reply_text(await forge(mallory, where, button("herald:rematch:1")))

@@ -13,7 +13,7 @@ import simcord
 
 from bot.app import HeraldBot, ShardedHeraldBot, make_bot
 from tests.discord.conftest import make_config
-from tests.discord.helpers import choose_label, find_by_prefix, reply_text, story
+from tests.discord.helpers import choose_label, find_by_prefix, last_message, reply_text, story
 
 
 @pytest_asyncio.fixture
@@ -43,8 +43,8 @@ async def test_tables_on_both_shards_play_and_direct_messages_work(
         alice = guild.add_member(env.create_user(f"alice{shard}"))
         bob = guild.add_member(env.create_user(f"bob{shard}"))
         await alice.slash(channel, "play", game="duel", options="fast=yes")
-        await bob.click(channel.last_message, label="Join")
-        await alice.click(channel.last_message, label="Start")
+        await bob.click(last_message(channel), label="Join")
+        await alice.click(last_message(channel), label="Start")
         game_id = (await simcord_bot.storage.list_games(guild_id=guild.id))[0].id
         board = find_by_prefix(channel.threads[0].history(), "herald:act:")
         for player, bid in ((alice, "Bid 5"), (bob, "Bid 4")):

@@ -10,6 +10,7 @@ from tests.discord.helpers import (
     choose_label,
     custom_ids,
     find_by_prefix,
+    last_message,
     private,
     story,
 )
@@ -30,7 +31,7 @@ async def test_lobby_start_play_to_the_end(simcord_env: simcord.Env) -> None:
 
     join = await bob.click(lobby, label="Join")
     assert join.acknowledged
-    start = await alice.click(channel.last_message, label="Start")
+    start = await alice.click(last_message(channel), label="Start")
     assert start.acknowledged
     assert channel.threads, "the game should get its own thread"
     thread = channel.threads[0]

@@ -23,6 +23,7 @@ from tests.discord.helpers import (
     accepted,
     choose_label,
     find_by_prefix,
+    last_message,
     latest_lines,
     private,
     reply_text,
@@ -37,7 +38,7 @@ async def open_duel(env: simcord.Env, *, fast: bool = False) -> tuple[Any, Any, 
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     await alice.slash(channel, "play", game="duel", options="fast=yes" if fast else "fast=no")
-    lobby = channel.last_message
+    lobby = last_message(channel)
     await bob.click(lobby, label="Join")
     await alice.click(lobby, label="Start")
     return channel.threads[0], alice, bob

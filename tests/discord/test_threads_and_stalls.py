@@ -33,6 +33,7 @@ from tests.discord.helpers import (
     choose_label,
     custom_ids,
     find_by_prefix,
+    last_message,
     private,
     reply_text,
     story,
@@ -103,11 +104,14 @@ async def archive(env: simcord.Env, thread: Any, *, locked: bool = False, announ
         await env.settle()
     else:
         meta = env.backend.channels[thread.id].thread_metadata
+        assert meta is not None
         meta.archived, meta.locked = True, locked
 
 
 def is_archived(env: simcord.Env, thread: Any) -> bool:
-    return bool(env.backend.channels[thread.id].thread_metadata.archived)
+    meta = env.backend.channels[thread.id].thread_metadata
+    assert meta is not None
+    return bool(meta.archived)
 
 
 async def open_game(env: simcord.Env, *, computer: HeraldBot | None = None, fast: bool = True,
@@ -122,7 +126,7 @@ async def open_game(env: simcord.Env, *, computer: HeraldBot | None = None, fast
     if deadline:
         opts["deadline"] = deadline
     await alice.slash(channel, "play", **opts)
-    lobby = channel.last_message
+    lobby = last_message(channel)
     if computer is not None:
         await alice.click(lobby, label="Add computer player")
         table = (await computer.storage.list_games(guild_id=guild.id))[0]

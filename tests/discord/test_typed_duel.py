@@ -11,7 +11,7 @@ import simcord
 
 from bot.gameui import _uis, register_ui
 from rules import registry
-from tests.discord.helpers import choose_label, find_by_prefix, reply_text, story
+from tests.discord.helpers import choose_label, find_by_prefix, last_message, reply_text, story
 from tests.support import typed_duel
 
 
@@ -34,8 +34,8 @@ async def test_a_typed_bid_is_asked_by_the_panel_and_answered_by_the_command(
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     await alice.slash(channel, "play", game=typed_duel.KEY)
-    await bob.click(channel.last_message, label="Join")
-    await alice.click(channel.last_message, label="Start")
+    await bob.click(last_message(channel), label="Join")
+    await alice.click(last_message(channel), label="Start")
     thread = channel.threads[0]
 
     dm = "\n".join(m.content for m in alice.user.dm_channel.history())

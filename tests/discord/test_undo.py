@@ -17,6 +17,7 @@ from tests.discord.helpers import (
     accepted,
     choose_label,
     find_by_prefix,
+    last_message,
     reply_text,
     simultaneously,
     story,
@@ -56,8 +57,8 @@ async def open_game(env: simcord.Env) -> tuple[Any, Any, Any]:
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     await alice.slash(channel, "play", game="undo_duel")
-    await bob.click(channel.last_message, label="Join")
-    await alice.click(channel.last_message, label="Start")
+    await bob.click(last_message(channel), label="Join")
+    await alice.click(last_message(channel), label="Start")
     return channel.threads[0], alice, bob
 
 
