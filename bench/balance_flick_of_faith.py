@@ -47,6 +47,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
+from rules.engine import Event  # noqa: E402
 from rules.flick_of_faith import ENGINE as E  # noqa: E402
 from rules.flick_of_faith import bot, geometry, physics  # noqa: E402
 from rules.flick_of_faith import map as board  # noqa: E402
@@ -98,13 +99,13 @@ def play(players: int, seed: int, copycat: int = -1, exact: bool = False) -> Gam
             max(first, 0), sources, copycat)
 
 
-def _attribute(s: object, before: list[int], events: list[object], sources: list[dict[str, float]]) -> None:
+def _attribute(s: object, before: list[int], events: list[Event], sources: list[dict[str, float]]) -> None:
     """Put the VP an action changed under their sources: navel and Worship events say theirs,
     whatever is left (law and god bonuses, the Tithe) is "other"."""
     vp: list[int] = s.vp  # type: ignore[attr-defined]
     explained = [0.0] * len(vp)
     for e in events:
-        text = e.text  # type: ignore[attr-defined]
+        text = e.text
         m = NAVEL_EVENT.match(text)
         if m:
             k, n = int(m[1]) - 1, float(m[2])

@@ -127,7 +127,8 @@ def bot_vs_random(players: int, games: int) -> float:
 
 
 def solo(games: int) -> float:
-    return sum(play(1, 9000 + g, {0})["share"][0] for g in range(games)) / games
+    shares: list[float] = [play(1, 9000 + g, {0})["share"][0] for g in range(games)]
+    return sum(shares) / games
 
 
 def main() -> None:

@@ -175,7 +175,7 @@ async def play(game: str, players: int, seed: int, limit: int) -> Tally:
     tally = Tally(game, players, seed)
     with tempfile.TemporaryDirectory() as folder:
         config = Config(token=None, db_path=str(Path(folder) / "herald.db"), dev_guild=None, log_level="ERROR",
-                        default_deadline=86400, reminder_lead=3600, docs_url=None)
+                        default_deadline=86400, reminder_lead=3600, docs_url="")
         bot = HeraldBot(config)
         bot.heartbeat_every = 6 * 3600
         try:

@@ -124,7 +124,7 @@ def percentile(values: list[float], q: float) -> float:
 async def run(args: argparse.Namespace) -> AckTimer:
     with tempfile.TemporaryDirectory() as folder:
         config = Config(token=None, db_path=str(Path(folder) / "herald.db"), dev_guild=None, log_level="ERROR",
-                        default_deadline=86400, reminder_lead=3600, docs_url=None,
+                        default_deadline=86400, reminder_lead=3600, docs_url="",
                         render_processes=args.processes)
         bot = HeraldBot(config)
         bot.heartbeat_every = 6 * 3600
@@ -168,6 +168,7 @@ async def _run(env: Any, bot: HeraldBot, args: argparse.Namespace) -> AckTimer:
                     action = await bot.sessions.cpu(engine.bot_action, snap.view(o.seat), o.prompt, rng)
                     await bot.sessions.act(game_id, o.seat, action, user_id=uid, answers=o.ticket)
                     continue
+                assert uid is not None  # (a computer player's turn is taken by the bot itself)
                 pending.append((people[uid], board_of(thread)))
             if not active:
                 break

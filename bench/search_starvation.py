@@ -72,8 +72,10 @@ async def one_run(mode: str, args: argparse.Namespace, seed: int) -> dict[str, f
         return [hard_table(sessions, args.game, seed * 100_000 + 1000 * k, stop_at)
                 for k in range(args.tables)]
 
-    return await run_beside("herald-search-bench-", args.processes, args.games, args.duration,
-                            seed, hard_tables, args.game, "hard decisions/s")
+    figures: dict[str, float] = await run_beside("herald-search-bench-", args.processes, args.games,
+                                                 args.duration, seed, hard_tables, args.game,
+                                                 "hard decisions/s")
+    return figures
 
 
 async def main(args: argparse.Namespace) -> None:
