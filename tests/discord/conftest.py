@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -39,8 +40,8 @@ async def _close_every_bot(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Non
     made: list[HeraldBot] = []
     original = HeraldBot.__init__
 
-    def tracking_init(self: HeraldBot, *args: object, **kwargs: object) -> None:
-        original(self, *args, **kwargs)  # type: ignore[arg-type]
+    def tracking_init(self: HeraldBot, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
         made.append(self)
 
     monkeypatch.setattr(HeraldBot, "__init__", tracking_init)

@@ -10,6 +10,7 @@ import discord
 import simcord
 
 from bot.app import HeraldBot
+from bot.delivery import DiscordDelivery
 from bot.session import STALLED_REPLY
 from bot.storage import GameRow
 from bot.views import group_key
@@ -56,6 +57,13 @@ def state_json(game: GameRow) -> dict[str, Any]:
     """The stored engine state of a game that has started (what an engine's ``from_json`` reads)."""
     assert game.state is not None, f"game #{game.id} has not started"
     return game.state
+
+
+def discord_delivery(bot: HeraldBot) -> DiscordDelivery:
+    """The bot's delivery, which on (simulated) Discord is the Discord one."""
+    delivery = bot.sessions.delivery
+    assert isinstance(delivery, DiscordDelivery), delivery
+    return delivery
 
 
 def find_by_prefix(messages: list[discord.Message], prefix: str) -> discord.Message:

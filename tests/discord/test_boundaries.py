@@ -8,13 +8,15 @@ import re
 from typing import Any
 
 import discord
+import pytest
 import simcord
 from simcord.actors import _dispatch_actor_interaction
 from simcord.backend import serializers
 from simcord.builders import ChannelHandle
 from simcord.enums import ComponentType, InteractionType
 
-from bot.storage import SeatRow
+from bot.app import HeraldBot
+from bot.storage import SeatRow, Storage
 from tests.discord.helpers import (
     choice_labels,
     choose_label,
@@ -23,6 +25,7 @@ from tests.discord.helpers import (
     private,
     reply_text,
     simultaneously,
+    stored_game,
 )
 
 
@@ -153,9 +156,9 @@ async def test_dm_autocomplete_lists_only_the_users_own_games(simcord_env: simco
 # ------------------------------------------------------------------ forged components
 
 
-async def test_forged_lobby_buttons_of_another_server_change_nothing(simcord_env: simcord.Env) -> None:
+async def test_forged_lobby_buttons_of_another_server_change_nothing(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     w = await two_servers(simcord_env)
-    storage = simcord_env.bot.storage  # type: ignore[attr-defined]
     unknown = reply_text(await forge(w.mallory, w.s_lobby, button("herald:lobby:99:join")))
     assert "no game #99" in unknown
     joined = await forge(w.sam, w.s_lobby, button("herald:lobby:2:join"))
@@ -165,23 +168,23 @@ async def test_forged_lobby_buttons_of_another_server_change_nothing(simcord_env
     assert reply_text(cancelled) == unknown.replace("#99", "#2")
     bot_added = await forge(w.mallory, w.s_lobby, button("herald:lobby:2:bot"))
     assert reply_text(bot_added) == unknown.replace("#99", "#2")
-    table = await storage.get_game(2)
+    table = await stored_game(simcord_bot, 2)
     assert table.status == "lobby" and [s.name for s in table.seats] == ["bob"]
     # her own server's table she may still cancel as its manager (sam's table)
     await w.sam.slash(w.s_chan, "play", game="duel")
     r = await w.mallory.click(last_message(w.s_chan), label="Cancel")
-    assert not private(r) and (await storage.get_game(4)).status == "cancelled"
+    assert not private(r) and (await stored_game(simcord_bot, 4)).status == "cancelled"
 
 
 async def test_forged_decide_choices_and_forms_of_another_server_change_nothing(
-        simcord_env: simcord.Env) -> None:
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     w = await two_servers(simcord_env)
-    storage = simcord_env.bot.storage  # type: ignore[attr-defined]
+    storage = simcord_bot.storage
     panel = await w.carol.click(board(w), label="Decide")  # carol's real choice form, in North
     assert panel.modal is not None
     ticket = panel.modal["custom_id"].split(":")[4]
     bid = f"herald:btn:1:{ticket}:0"  # (the panel's button for the same choice)
-    before = await storage.get_game(1)
+    before = await stored_game(simcord_bot, 1)
     unknown = reply_text(await forge(w.mallory, w.s_lobby, button("herald:act:99:1")))
     assert "no game #99" in unknown
     same = unknown.replace("#99", "#1")
@@ -200,27 +203,27 @@ async def test_forged_decide_choices_and_forms_of_another_server_change_nothing(
         assert reply_text(form) == same
         aim = await forge_form(actor, w.s_chan, "herald:form:fof_aim:1:0", {"angle": "0", "power": "5"})
         assert reply_text(aim) == same
-    after = await storage.get_game(1)
+    after = await stored_game(simcord_bot, 1)
     assert (after.version, after.state) == (before.version, before.state)  # nothing was applied
     assert await storage.actions(1) == []
     # a choice the form never offered is refused where the form is read
     wrong = await forge_form(w.carol, w.n_chan, f"herald:form:choice:1:{ticket}", {"choice": "99"})
     assert "not on this form" in reply_text(wrong)
-    assert (await storage.get_game(1)).version == before.version
+    assert (await stored_game(simcord_bot, 1)).version == before.version
     # in North, the same form still works for carol
     await choose_label(w.carol, panel, choice_labels(panel)[0])
-    assert (await storage.get_game(1)).version == before.version + 1
+    assert (await stored_game(simcord_bot, 1)).version == before.version + 1
 
 
-async def test_a_forged_dm_component_needs_a_seat_in_the_game(simcord_env: simcord.Env) -> None:
+async def test_a_forged_dm_component_needs_a_seat_in_the_game(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     w = await two_servers(simcord_env)
-    storage = simcord_env.bot.storage  # type: ignore[attr-defined]
     dm_message = w.alice.user.dm_channel.history()[-1]  # alice's hand DM of game #1
     unknown = reply_text(await forge(w.alice.user, dm_message, button("herald:lobby:99:leave")))
     assert "no game #99" in unknown
     r = await forge(w.alice.user, dm_message, button("herald:lobby:3:join"))  # South's table, by DM
     assert reply_text(r) == unknown.replace("#99", "#3")
-    assert [s.name for s in (await storage.get_game(3)).seats] == ["mallory"]
+    assert [s.name for s in (await stored_game(simcord_bot, 3)).seats] == ["mallory"]
     hand = await forge(w.alice.user, dm_message, button("herald:hand:1"))  # her own game: fine
     assert "Your cards" in reply_text(hand)
 
@@ -228,7 +231,8 @@ async def test_a_forged_dm_component_needs_a_seat_in_the_game(simcord_env: simco
 # ------------------------------------------------------------------ limits
 
 
-async def test_simultaneous_plays_never_exceed_the_server_limit(simcord_env: simcord.Env) -> None:
+async def test_simultaneous_plays_never_exceed_the_server_limit(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
@@ -242,7 +246,7 @@ async def test_simultaneous_plays_never_exceed_the_server_limit(simcord_env: sim
     refused = [reply_text(r) for r in results if r.ephemeral]
     assert len(opened) == 4 and len(refused) == 6
     assert all("already has 4 tables waiting to start" in t for t in refused)
-    storage = env.bot.storage  # type: ignore[attr-defined]
+    storage = simcord_bot.storage
     assert (await storage.count_tables(guild.id, 0)).tables == 4
     # cancelling one makes room for one more
     host = next(i for i, r in enumerate(results) if not r.ephemeral)
@@ -251,7 +255,7 @@ async def test_simultaneous_plays_never_exceed_the_server_limit(simcord_env: sim
 
 
 async def test_one_member_opening_many_tables_at_once_is_held_to_the_member_limits(
-        simcord_env: simcord.Env) -> None:
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
@@ -264,8 +268,7 @@ async def test_one_member_opening_many_tables_at_once_is_held_to_the_member_limi
     await zed.slash(channel, "play", game="duel")
     r = await eve.click(last_message(channel), label="Join")
     assert private(r) and "tables waiting to start" in reply_text(r)
-    storage = env.bot.storage  # type: ignore[attr-defined]
-    assert [s.name for s in (await storage.get_game(6)).seats] == ["zed"]
+    assert [s.name for s in (await stored_game(simcord_bot, 6)).seats] == ["zed"]
 
 
 async def test_limits_are_shown_and_changed_by_managers(simcord_env: simcord.Env) -> None:
@@ -288,7 +291,7 @@ async def test_limits_are_shown_and_changed_by_managers(simcord_env: simcord.Env
 # ------------------------------------------------------------------ listings
 
 
-async def _stored_tables(storage: Any, guild_id: int, n: int, *, status: str = "lobby") -> list[int]:
+async def _stored_tables(storage: Storage, guild_id: int, n: int, *, status: str = "lobby") -> list[int]:
     """``n`` tables written straight to storage (the limits are not what is tested here), each
     a little more recently active than the one before."""
     ids = []
@@ -301,12 +304,13 @@ async def _stored_tables(storage: Any, guild_id: int, n: int, *, status: str = "
     return ids
 
 
-async def test_games_is_paged_most_recently_active_first(simcord_env: simcord.Env) -> None:
+async def test_games_is_paged_most_recently_active_first(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     pat = guild.add_member(env.create_user("pat"))
-    storage = env.bot.storage  # type: ignore[attr-defined]
+    storage = simcord_bot.storage
     ids = await _stored_tables(storage, guild.id, 20)
     first = reply_text(await pat.slash(channel, "games"))
     listed = [line for line in first.splitlines() if line.startswith("**#")]
@@ -319,12 +323,13 @@ async def test_games_is_paged_most_recently_active_first(simcord_env: simcord.En
     assert "only 2 pages" in reply_text(await pat.slash(channel, "games", page=9))
 
 
-async def test_game_autocomplete_is_bounded_and_filtered_in_the_database(simcord_env: simcord.Env) -> None:
+async def test_game_autocomplete_is_bounded_and_filtered_in_the_database(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     pat = guild.add_member(env.create_user("pat"))
-    storage = env.bot.storage  # type: ignore[attr-defined]
+    storage = simcord_bot.storage
     ids = await _stored_tables(storage, guild.id, 30, status="active")
     everything = await pat.autocomplete(channel, "game status", "game", "")
     assert len(everything) == 25 and everything[0]["value"] == ids[-1]
@@ -337,7 +342,7 @@ async def test_game_autocomplete_is_bounded_and_filtered_in_the_database(simcord
 
 
 async def test_forged_custom_ids_with_huge_numbers_are_refused_like_an_unknown_game(
-        simcord_env: simcord.Env, caplog: Any) -> None:
+        simcord_env: simcord.Env, caplog: pytest.LogCaptureFixture) -> None:
     """A number past the storage's 64-bit range in any id-carrying custom_id, form or command
     option gets the sentence of a game nobody has, and no failure is logged (it used to reach the
     storage and overflow there: "something went wrong" and a traceback per click)."""
@@ -388,7 +393,8 @@ def closing_time(message: discord.Message) -> int:
     return int(found[1])
 
 
-async def test_an_idle_lobby_says_when_it_closes_and_closes_by_itself(simcord_env: simcord.Env) -> None:
+async def test_an_idle_lobby_says_when_it_closes_and_closes_by_itself(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
@@ -412,8 +418,8 @@ async def test_an_idle_lobby_says_when_it_closes_and_closes_by_itself(simcord_en
     for row in closed.components:
         assert isinstance(row, discord.ActionRow)
         assert all(isinstance(b, (discord.Button, discord.SelectMenu)) and b.disabled for b in row.children)
-    storage = env.bot.storage  # type: ignore[attr-defined]
-    assert (await storage.get_game(1)).status == "cancelled"
+    storage = simcord_bot.storage
+    assert (await stored_game(simcord_bot, 1)).status == "cancelled"
     assert (await storage.count_tables(guild.id, ann.id)).tables == 0
     r = await ben.slash(channel, "play", game="duel")  # nothing of the old lobby is held
     assert not private(r)

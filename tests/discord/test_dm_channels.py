@@ -13,7 +13,7 @@ import simcord
 
 from bot.app import HeraldBot
 from tests.discord.conftest import make_config
-from tests.discord.helpers import open_seeded_table
+from tests.discord.helpers import discord_delivery, open_seeded_table
 from tests.discord.test_decisions_reach import sketchy_images  # noqa: F401  (a fixture)
 
 OPEN_DM = "POST /users/@me/channels"
@@ -70,7 +70,7 @@ async def test_a_dm_channel_discord_no_longer_knows_is_opened_again(
     _, _, (alice, bob) = await open_seeded_table(env, bot, "petition", 3, computers=1)
     game_id = (await bot.storage.list_games())[-1].id
     await bot.storage.set_dm_channel(bob.id, 4242)  # (a channel Discord does not know)
-    bot.sessions.delivery._dm_channels[bob.id] = 4242  # type: ignore[attr-defined]
+    discord_delivery(bot)._dm_channels[bob.id] = 4242
     before = len(bob.user.dm_channel.history())
     await answer(bot, game_id, {alice.id, bob.id}, 12)
     assert len(bob.user.dm_channel.history()) > before

@@ -267,7 +267,7 @@ async def test_a_late_delivery_never_puts_an_older_board_back(
         delivered.append(update)
         await real(update)
 
-    delivery.deliver = record  # type: ignore[method-assign]
+    delivery.deliver = record  # type: ignore[method-assign]  # (recorded for this test)
     channel, thread, (alice, bob) = await open_seeded_table(env, simcord_bot, "hegemony_of_faith",
                                                             HEGEMONY_SEED, computers=2, deadline="1h")
     board = hand_board(thread)

@@ -26,6 +26,7 @@ from tests.discord.helpers import (
     open_seeded_table,
     private,
     reply_text,
+    stored_game,
     story,
 )
 
@@ -95,7 +96,7 @@ async def test_each_flick_is_shown_with_its_gif_on_the_board_and_told_in_the_thr
     human_mission_flicks = 0
     told: list[str] = []
     for _ in range(60):
-        game = await bot.storage.get_game(game.id)  # type: ignore[assignment]
+        game = await stored_game(bot, game.id)
         board_ids = custom_ids(board_of(thread))
         kind = await act_once(bot, thread, players, game)
         before, told = told, await flick_lines_logged(bot, game)
@@ -132,7 +133,7 @@ async def test_each_flick_is_shown_with_its_gif_on_the_board_and_told_in_the_thr
 async def mission_flick_turn(bot: HeraldBot, thread: Any, players: list[Any], game: GameRow) -> tuple[GameRow, Any]:
     """Play up to a human's mission flick; returns the game and that player."""
     for _ in range(40):
-        game = await bot.storage.get_game(game.id)  # type: ignore[assignment]
+        game = await stored_game(bot, game.id)
         prompts = (await bot.sessions.snapshot(game)).prompts
         human = [p for p in prompts if not game.seats[p.seat].is_bot]
         if human and human[0].kind == "flick":

@@ -8,8 +8,9 @@ from bot.app import HeraldBot
 from cogs.help import TASKS, command_lines
 
 
-def help_text(result: object) -> tuple[str, int]:
-    message = result.response.message  # type: ignore[attr-defined]
+def help_text(result: simcord.InteractionResult) -> tuple[str, int]:
+    assert result.response is not None
+    message = result.response.message
     embed = message.embeds[0]
     text = " ".join([embed.title or "", embed.description or ""]
                     + [f"{f.name}\n{f.value}" for f in embed.fields])

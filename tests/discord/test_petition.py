@@ -352,7 +352,7 @@ def test_the_form_summary_adds_up_the_pick_and_keeps_it_in_the_footer() -> None:
     class Stub:
         embeds = [embed]
 
-    assert form.picked_from_message(Stub()) == ["PT12", "PT37"]  # type: ignore[arg-type]
+    assert form.picked_from_message(Stub()) == ["PT12", "PT37"]  # type: ignore[arg-type]  # (a stand-in message)
     labels = [getattr(i, "label", None) for i in form.items(1, 7, bid, [])]
     assert "Bid my beads alone" in labels and "✅ Attack with these" in labels
     assert all("PT" not in (getattr(i, "custom_id", "") or "") for i in form.items(1, 7, bid, ["PT37"]))

@@ -109,10 +109,10 @@ def test_a_tip_names_each_choice_and_the_computer_pick_from_the_prompt_alone() -
     class Game:
         seats: list[Any] = []
 
-    text = tip_text(Game(), prompt, "Gold (+2)")  # type: ignore[arg-type]
+    text = tip_text(Game(), prompt, "Gold (+2)")  # type: ignore[arg-type]  # (a stand-in game row)
     assert "• **Gold (+2)** — two points for you" in text and "• **Raid (+1, leader -1)**" in text
     assert "would pick: **Gold (+2)**" in text and engine.name not in text
-    form = tip_text(Game(), cards, None)  # type: ignore[arg-type]
+    form = tip_text(Game(), cards, None)  # type: ignore[arg-type]  # (the stand-in again)
     assert "Press **Decide**: pick cards in the form's menu" in form and "would pick" not in form
 
 

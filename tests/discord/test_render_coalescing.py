@@ -21,7 +21,13 @@ import simcord
 from bot.app import HeraldBot
 from bot.session import Update
 from bot.text import humanise
-from tests.discord.helpers import custom_ids, find_by_prefix, latest_lines, open_seeded_table
+from tests.discord.helpers import (
+    custom_ids,
+    discord_delivery,
+    find_by_prefix,
+    latest_lines,
+    open_seeded_table,
+)
 
 HEGEMONY_SEED = 56
 FLICK_SEED = 11
@@ -86,7 +92,7 @@ async def test_a_burst_of_ten_updates_draws_the_board_once_with_the_newest_state
     assert drawn[-1] == latest.game.version
     # the board message shows the newest state, its buttons answer the newest version
     board = find_by_prefix(thread.history(), "herald:hand:")
-    expected, _, _ = await bot.sessions.delivery.board_payload(  # type: ignore[attr-defined]
+    expected, _, _ = await discord_delivery(bot).board_payload(
         latest.snap, latest.events, with_image=False)
     assert board.embeds[0].description == expected.description
     if any(not latest.game.seats[o.seat].is_bot for o in latest.snap.open):
@@ -118,7 +124,7 @@ async def test_a_late_older_update_in_a_burst_never_draws_over_the_newest(
     await deliver_at_once(env, bot, [updates[-1], *updates[:-1]])
     assert drawn == [updates[-1].game.version]
     board = find_by_prefix(thread.history(), "herald:hand:")
-    expected, _, _ = await bot.sessions.delivery.board_payload(  # type: ignore[attr-defined]
+    expected, _, _ = await discord_delivery(bot).board_payload(
         updates[-1].snap, updates[-1].events, with_image=False)
     assert board.embeds[0].description == expected.description
 
@@ -155,7 +161,7 @@ async def test_each_flick_of_a_burst_keeps_its_animation(
     # the update that drew the board carries its flicks' animations with it; the others, whose
     # board it never drew, post theirs in the thread with their lines (none waits: files go at once)
     on_board = [a for a in board.attachments if a.filename.endswith(".gif")]
-    delivery: Any = bot.sessions.delivery
+    delivery = discord_delivery(bot)
     waiting = delivery._logs[game_id].lines
     assert posted_lines(new) + waiting == public_lines(updates)
     gifs = [m for m in new if [a.filename for a in m.attachments] == ["flick.gif"]]

@@ -27,7 +27,7 @@ from PIL import Image
 from bot.app import HeraldBot
 from bot.gameui import get_ui
 from bot.threadlog import chapter_of
-from tests.discord.helpers import open_humans_table, open_seeded_table
+from tests.discord.helpers import open_humans_table, open_seeded_table, stored_game
 
 
 @pytest.fixture
@@ -158,7 +158,7 @@ async def test_a_flick_of_faith_game_posts_at_most_one_thread_message_per_two_de
         decisions += 1
     else:
         pytest.fail("the game did not end")
-    board = (await bot.storage.get_game(game_id)).board_message_id  # type: ignore[union-attr]
+    board = (await stored_game(bot, game_id)).board_message_id
     posts = [b for m, b in requests_to(env, start, thread.id) if m == "POST"]
     edits = [b for m, b in requests_to(env, start, thread.id) if m == "PATCH"]
     assert board is not None and len(edits) <= decisions  # one board edit per decision at most
