@@ -911,38 +911,9 @@ class DiscordDelivery:
 
     async def announce_result(self, game: GameRow, last_words: dict[int, list[str]] | None = None) -> None:
         """The final result: in the game's home with one line mentioning every human player, and
-        one DM to each with their standing and a link to the board (the end of a game that ran
-        for days must not pass unnoticed)."""
-        humans = sorted({s.user_id for s in game.seats if s.user_id is not None and not s.is_bot})
-        embed = discord.Embed(title="🏁 Final result", colour=0x60C478,
-                              description=clip(result_text(game) or "The game is over.", 4000))
-        mention = " ".join(f"<@{uid}>" for uid in humans)
-        over = f"🏁 {mention} game #{game.id} is over." if mention else ""
-        # the message of the last moves (:meth:`post_update`) is this one: its lines, then the result
-        text, _, told = self._last_story.pop(game.id, ("", [], []))
-        content, boxes = "\n".join(x for x in (text, over) if x), told
-        if len(content) > 2000 or sum(map(len, told)) + len(embed.description or "") > MESSAGE_TOTAL:
-            content, boxes = over, []  # (too long for one message: the last moves go first)
-            try:
-                await self.in_home(game, lambda channel: self.send_line(
-                    game, channel, clip(text, 2000), [], NO_PINGS, boxes=told))
-            except discord.Forbidden:
-                log.warning("cannot post the log line", extra={"game_id": game.id})
-
-        extra: dict[str, Any] = {}
-        if humans and game.guild_id is not None:  # (a rematch opens in the game's server)
-            extra["view"] = rematch_view(game.id)
-        embeds = [*(discord.Embed(description=clip(b, BOX_CHARS), colour=0xF2BA48) for b in boxes), embed]
-
-        async def send(channel: Any) -> discord.Message:
-            return await channel.send(content or None, embeds=embeds,  # type: ignore[no-any-return]
-                                      allowed_mentions=pings(humans), **extra)
-
-        message: discord.Message | None = None
-        try:
-            message = await self.in_home(game, send)
-        except discord.Forbidden:
-            log.warning("cannot post the final result", extra={"game_id": game.id})
+        one DM to each with their standing, what the last moves told them privately and a link to
+        the board (the end of a game that ran for days must not pass unnoticed)."""
+        message = await self._post_result(game)
         link = board_url(game) or (message.jump_url if message is not None else None)
         engine_name = get_engine_name(game)
         for seat in game.seats:
@@ -952,17 +923,54 @@ class DiscordDelivery:
             text = "\n".join([f"🏁 **{engine_name} — game #{game.id}** is over. {standing(game, seat.seat)}",
                               *lines, *([f"Final board: {link}"] if link else [])])
             await self._send_dm(game, seat.user_id, content=clip(text), allowed_mentions=NO_PINGS)
-        for key in [k for k in self._hands if k[0] == game.id]:  # (nothing left to edit or try)
+        self._forget_game(game.id)
+
+    async def _post_result(self, game: GameRow) -> discord.Message | None:
+        """The result's message in the game's home, pinging every human player: the message of
+        the last moves (kept by :meth:`post_update`) with the result under it, or — too long for
+        one message — that message first, then the result's."""
+        humans = sorted({s.user_id for s in game.seats if s.user_id is not None and not s.is_bot})
+        embed = discord.Embed(title="🏁 Final result", colour=0x60C478,
+                              description=clip(result_text(game) or "The game is over.", 4000))
+        mention = " ".join(f"<@{uid}>" for uid in humans)
+        over = f"🏁 {mention} game #{game.id} is over." if mention else ""
+        text, _, told = self._last_story.pop(game.id, ("", [], []))
+        content, boxes = "\n".join(x for x in (text, over) if x), told
+        if len(content) > 2000 or sum(map(len, told)) + len(embed.description or "") > MESSAGE_TOTAL:
+            content, boxes = over, []
+            try:
+                await self.in_home(game, lambda channel: self.send_line(
+                    game, channel, clip(text, 2000), [], NO_PINGS, boxes=told))
+            except discord.Forbidden:
+                log.warning("cannot post the log line", extra={"game_id": game.id})
+        extra: dict[str, Any] = {}
+        if humans and game.guild_id is not None:  # (a rematch opens in the game's server)
+            extra["view"] = rematch_view(game.id)
+        embeds = [*(discord.Embed(description=clip(b, BOX_CHARS), colour=0xF2BA48) for b in boxes), embed]
+
+        async def send(channel: Any) -> discord.Message:
+            return await channel.send(content or None, embeds=embeds,  # type: ignore[no-any-return]
+                                      allowed_mentions=pings(humans), **extra)
+
+        try:
+            return await self.in_home(game, send)
+        except discord.Forbidden:
+            log.warning("cannot post the final result", extra={"game_id": game.id})
+            return None
+
+    def _forget_game(self, game_id: int) -> None:
+        """A game is over: nothing of it is left to edit or try."""
+        for key in [k for k in self._hands if k[0] == game_id]:
             del self._hands[key]
         for kept in (self._hand_shown, self._hand_pngs):
-            for key in [k for k in kept if k[0] == game.id]:
+            for key in [k for k in kept if k[0] == game_id]:
                 del kept[key]
-        self._posting.pop(game.id, None)
-        self._board_version.pop(game.id, None)
-        self._sealed.pop(game.id, None)
-        self._chapters.pop(game.id, None)
-        self._logs.pop(game.id, None)
-        self._dm_tried = {k for k in self._dm_tried if k[0] != game.id}
+        self._posting.pop(game_id, None)
+        self._board_version.pop(game_id, None)
+        self._sealed.pop(game_id, None)
+        self._chapters.pop(game_id, None)
+        self._logs.pop(game_id, None)
+        self._dm_tried = {k for k in self._dm_tried if k[0] != game_id}
 
     # ------------------------------------------------------------- private
 

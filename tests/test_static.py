@@ -1,6 +1,6 @@
 """Static checks run with the tests, so CI enforces them: ruff on everything, mypy strict (per
 pyproject.toml) on everything too — the code, the tests and the benches (whose scripts are not a
-package: each is checked as a module of its own folder)."""
+package: each is checked as a module of its own folder) — and radon's complexity grades."""
 
 from __future__ import annotations
 
@@ -29,3 +29,10 @@ def test_mypy_is_clean() -> None:
 def test_mypy_is_clean_on_the_benches() -> None:
     r = _run("mypy", "--explicit-package-bases", "bench")
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_no_function_is_graded_worse_than_d() -> None:
+    """radon's cyclomatic grades: E (31-40) and F (41+) are where a newcomer's one guess fails;
+    the rules' effect tables and delivery's pure functions keep everything at D or better."""
+    r = _run("radon", "cc", "--min", "E", "--show-complexity", "bot", "cogs", "rules")
+    assert r.returncode == 0 and not r.stdout.strip(), r.stdout + r.stderr
