@@ -468,8 +468,11 @@ async def run_sessions(game_key: str, games: int, players: int, seed: int, *, ra
             url = await stack.enter_async_context(pg.database("bench"))
             storage = TimedPostgresStorage(url)
         await storage.open()
-        # one server holds every table: lift its limit on open tables above the bench's count
-        await storage.save_guild_settings(GuildSettings(1, table_limit=2 * games + 10))
+        # one server holds every table: lift its limits on open tables and on tables waiting to
+        # start (every game is a lobby first) above the bench's count, for it and for one member
+        room = 2 * games + 10
+        await storage.save_guild_settings(GuildSettings(1, table_limit=room, lobby_limit=room,
+                                                        member_table_limit=room, member_lobby_limit=room))
         sessions = TimedSessions(storage, CONFIG, NullDelivery(), run_cpu=RUN_CPU.get(CPU_MODE))
         act_times: list[float] = []
         out: dict[str, Any] = {"games": games, "cost": cost, "floor": floor}
