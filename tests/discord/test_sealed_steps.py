@@ -96,6 +96,9 @@ async def test_an_answer_in_a_secret_step_leaves_the_board_and_the_last_one_redr
     assert sealed_key(await bot.sessions.snapshot(1)) == before
     status = reply_text(await bob.slash(thread, "game status"))
     assert "waiting for P2 bob" in status and "waiting for P1 alice" not in status
+    # the web page's summary reads the public view itself, unsealed (``bot.web.server``)
+    summary = get_ui("cult_wars").status_text((await bot.sessions.snapshot(1)).view(None))
+    assert "targets chosen: P1, P3" in summary and "waiting for P2" in summary
 
     o, action = await computer_action(bot, 1, 1)
     start = len(env.http_requests)
