@@ -988,7 +988,8 @@ class DiscordDelivery:
 
         **Their own click costs no DM request** when it told them nothing private (no line for
         their eyes): the answer to their click already showed them what they did, so their hand DM
-        is not edited for it; and a decision that opens for them alone right after it, within the
+        is not edited for it; what it did tell them privately (the cards it drew) is a follow-up
+        of that click only they see (:meth:`whisper`); and a decision that opens for them alone right after it, within the
         same turn or round and with nobody else having moved (a seat acting several times in a
         row), is not DMed either — they are at the table, the board names them, and **Decide**
         opens it. A game's own form (Cult Wars orders) is DMed all the same: it is where that
@@ -1034,8 +1035,30 @@ class DiscordDelivery:
                                    hand=(game.id, game.seats[seat].user_id) not in self._hands)
         elif note.how in ("ask", "news"):
             await self.dm_seat(snap, seat, note.lines, note.asked)
-        else:
+        elif not (note.lines and await self.whisper(game, game.seats[seat].user_id, note.lines)):
             await self.refresh_hand(snap, seat, note.lines, post=game.status == "active")
+
+    async def whisper(self, game: GameRow, user_id: int | None, lines: Sequence[str]) -> bool:
+        """What a player's own click told them privately (the cards it drew), said as a follow-up
+        of that click — seen by them alone, at once, and an interaction request, which Discord
+        does not count against the bot's global limit — instead of an edit of their hand DM,
+        which catches up with their next DM ("My hand" shows it at any time). False when no
+        answered click of theirs is at hand: the hand DM is edited, as ever."""
+        answer = BOARD_ANSWER.get()
+        click = (answer.interaction if answer is not None and answer.board is not None
+                 and answer.board[0] == game.id else None)
+        if click is None or click.user.id != user_id:
+            click = form_answer(game.id, user_id) if user_id is not None else None
+        if click is None or not click.response.is_done():
+            return False
+        try:
+            await click.followup.send(clip("\n".join(f"• {t}" for t in lines)), allowed_mentions=NO_PINGS,
+                                      ephemeral=click.guild_id is not None)
+        except discord.HTTPException as exc:
+            log.info("a private line as the click's follow-up failed (HTTP %s)", exc.status,
+                     extra={"game_id": game.id})
+            return False
+        return True
 
     async def hand_payload(self, snap: Snapshot, seat: int) -> tuple[str, list[discord.File]]:
         ui = get_ui(snap.game.game_key)

@@ -262,13 +262,15 @@ def choice_labels(shown: Any) -> list[str]:
 
 def accepted(result: Any) -> bool:
     """Whether a choice was taken: answered by the board itself (sent from the board; with the
-    notice that the move is stored when the computer players could not answer after it), or
-    with a private "✅" line (from a DM, or from the panel)."""
+    notice that the move is stored when the computer players could not answer after it, and the
+    lines it told only its player, ``bot.delivery.DiscordDelivery.whisper``), or with a private
+    "✅" line (from a DM, or from the panel)."""
     text = reply_text(result) if result.response is None or result.response.ephemeral else \
         "\n".join(f.content for f in result.followups if f.content)
     kind = getattr(getattr(result, "_interaction", None), "response_kind", None)
     on_board = getattr(kind, "value", None) in ("update", "deferred_update")
-    return text.startswith("✅") or (on_board and (not text or text == STALLED_REPLY))
+    return text.startswith("✅") or (on_board and all(
+        line.startswith("• ") or line == STALLED_REPLY for line in text.splitlines()))
 
 
 async def choose_label(player: Any, shown: Any, label: str) -> Any:

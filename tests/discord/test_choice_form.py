@@ -64,7 +64,8 @@ async def test_a_choice_sent_from_the_board_is_answered_by_the_board_itself(
     embed = board(thread).embeds[0]
     assert "Waiting for" in (embed.description or "") and "bob" in (embed.description or "")
     assert "alice" not in (embed.description or "").split("Waiting for", 1)[1]
-    assert not reply_text(done)  # (no line of its own: the board shows the move)
+    # no line of its own (the board shows the move) but the secret bid, which only alice sees
+    assert reply_text(done) == "• You bid 3." and all(f.ephemeral for f in done.followups)
     assert len(await simcord_bot.storage.actions(1)) == 1
 
 

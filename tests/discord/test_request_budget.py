@@ -27,7 +27,13 @@ from PIL import Image
 from bot.app import HeraldBot
 from bot.gameui import get_ui
 from bot.threadlog import chapter_of
-from tests.discord.helpers import open_humans_table, open_seeded_table, stored_game
+from tests.discord.helpers import (
+    board_of,
+    form_answer,
+    open_humans_table,
+    open_seeded_table,
+    stored_game,
+)
 
 
 @pytest.fixture
@@ -181,3 +187,48 @@ async def test_the_board_link_is_never_a_thread_message_of_its_own(
     assert any(len(t) > 1500 for t in texts)  # (long reveals were told)
     assert not [t for t in texts if t.startswith("[board](")], texts
     assert all(len(t) <= 2000 for t in texts)
+
+
+@pytest.mark.usefixtures("sketchy_images")
+async def test_what_a_players_own_click_drew_is_its_follow_up_not_a_hand_dm_edit(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot) -> None:
+    """Petition: a player's own turn draws them cards. Made from the board, the choice form's
+    answer is the board; the cards drawn ("You draw …") are a follow-up only they see — an
+    interaction request — instead of an edit of their hand DM, which catches up with their next
+    DM."""
+    env, bot = simcord_env, simcord_bot
+    _, thread, players, game_id = await open_humans_table(env, bot, "petition", ("ann", "bob"), 1)
+    by_id = {p.id: p for p in players}
+    whispered = 0
+    for _ in range(60):
+        snap = await bot.sessions.snapshot(game_id)
+        o = snap.open[0]
+        uid = snap.game.seats[o.seat].user_id
+        assert uid is not None
+        rng = random.Random(f"human/{snap.game.version}/{o.seat}")
+        action = await bot.sessions.cpu(snap.engine.bot_action, snap.view(o.seat), o.prompt, rng)
+        idx = next((i for i, c in enumerate(o.prompt.choices) if dict(c.action) == dict(action)), None)
+        board = board_of(thread)
+        if idx is None or o.prompt.free_form is not None or board is None:
+            await bot.sessions.act(game_id, o.seat, action, user_id=uid, answers=o.ticket)
+            continue
+        member = by_id[uid]
+        shown = await member.click(board, label="Decide")
+        if shown.modal is None:
+            await bot.sessions.act(game_id, o.seat, action, user_id=uid, answers=o.ticket)
+            continue
+        start = len(env.http_requests)
+        sent = await member.submit_modal(shown, form_answer(shown, str(idx)))
+        drawn = [f for f in sent.followups if "You draw" in (f.content or "")]
+        if drawn:
+            whispered += 1
+            dm = member.user.dm_channel
+            assert dm is not None
+            assert not [e for e in env.http_requests[start:] if e.path.startswith(f"/channels/{dm.id}/")]
+            assert all(f.ephemeral for f in drawn)  # (only they see it)
+            hand = await bot.sessions.snapshot(game_id)
+            assert any(line.split("You draw ")[1].split(" and ")[0].rstrip(".") in str(hand.view(o.seat))
+                       for f in drawn for line in (f.content or "").splitlines() if "You draw " in line)
+        if whispered >= 2:
+            break
+    assert whispered >= 2, "no click drew cards"
