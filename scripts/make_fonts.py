@@ -1,22 +1,24 @@
 """Rebuild the fonts Herald draws text with (``bot/render/fonts/``) from Debian's Noto packages.
 
     apt-get install fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji unicode-data
-    pip install fonttools
+    pip install -e '.[fonts]'   # fontTools, declared as the optional extra "fonts"
     python scripts/make_fonts.py            # writes bot/render/fonts/
     python scripts/make_fonts.py --fonts-only  # the fonts only, keeping the emoji pages
     python scripts/make_fonts.py --check    # rebuilds in a temporary folder, compares the coverage
 
 Only this script needs fontTools; the bot reads the files it writes with Pillow alone. What it
 writes, each a subset of an open-licensed Noto font (SIL Open Font License 1.1), so the package
-stays small:
+carries only what names need (16 MiB in all, four fifths of it the CJK font):
 
 * ``NotoSans.ttf``: Latin (with every diacritic Noto Sans has, Vietnamese included), Greek,
   Cyrillic, combining marks, punctuation, currency and number signs;
 * ``NotoSansHebrew.ttf`` and ``NotoSansArabic.ttf``: the whole scripts with their shaping tables
   (Pillow's layout engine, raqm, joins and orders them; without it the kit uses the presentation
   forms kept here);
-* ``NotoSansCJK.otf`` (from Noto Sans CJK SC): the 3,755 common Chinese characters (GB 2312 level
-  1), the 2,136 Jōyō kanji, kana, the 2,350 common Hangul syllables (KS X 1001) and CJK punctuation;
+* ``NotoSansCJK.otf`` (from Noto Sans CJK SC): every character of the CJK blocks the font has
+  (:data:`CJK_BLOCKS`): all the Unified Ideographs, simplified and traditional, Extension A and
+  the plane-2 ideographs of names (43,448 characters), all 11,172 Hangul syllables and the Jamo,
+  kana, Bopomofo, CJK punctuation and fullwidth forms; the largest file (12.6 MiB);
 * ``NotoSansSymbols.ttf`` and ``NotoSansSymbols2.ttf``: arrows, technical and miscellaneous
   symbols, dingbats, geometric shapes, game pieces (the text presentation of ⚙ and friends);
 * ``NotoSansMath.ttf``: the mathematical bold, script, fraktur and double-struck letters that
@@ -38,7 +40,6 @@ stays small:
 from __future__ import annotations
 
 import argparse
-import bz2
 import shutil
 import subprocess
 import sys
@@ -92,29 +93,25 @@ MATH_LETTERS = ranges((0x2200, 0x22FF), (0x27C0, 0x27EF), (0x2980, 0x2AFF), (0x1
 display names ("𝓙𝓸𝓷𝓪𝓱"), and the mathematical operators the symbol fonts lack."""
 
 
-def cjk_characters() -> set[int]:
-    """Common Chinese (GB 2312 level 1), Jōyō kanji, kana, common Hangul, CJK punctuation."""
-    chars: set[int] = set()
-    for row in range(0xB0, 0xD8):  # GB 2312 rows 16-55: level 1
-        for cell in range(0xA1, 0xFF):
-            try:
-                chars.add(ord(bytes((row, cell)).decode("gb2312")))
-            except UnicodeDecodeError:
-                pass
-    for row in range(0xB0, 0xC9):  # KS X 1001 rows 16-40: the 2,350 Hangul syllables
-        for cell in range(0xA1, 0xFF):
-            try:
-                chars.add(ord(bytes((row, cell)).decode("euc_kr")))
-            except UnicodeDecodeError:
-                pass
-    with bz2.open(UNICODE / "Unihan_OtherMappings.txt.bz2", "rt", encoding="utf-8") as f:
-        for line in f:
-            parts = line.split("\t")
-            if len(parts) >= 2 and parts[1] == "kJoyoKanji":
-                chars.add(int(parts[0][2:], 16))
-    chars |= ranges((0x3000, 0x303F), (0x3040, 0x309F), (0x30A0, 0x30FF), (0x31F0, 0x31FF),
-                    (0x3130, 0x318F), (0xFF01, 0xFF60), (0xFF61, 0xFF9F), (0xFFE0, 0xFFEE))
-    return chars
+CJK_BLOCKS = ranges(
+    (0x4E00, 0x9FFF),  # CJK Unified Ideographs, all of them
+    (0x3400, 0x4DBF),  # Extension A
+    (0x20000, 0x3FFFF),  # planes 2 and 3: the extensions' ideographs the font has (𠮷, 𡈽)
+    (0xF900, 0xFAFF),  # compatibility ideographs
+    (0x2E80, 0x2FFF), (0x31C0, 0x31EF), (0x3190, 0x319F),  # radicals, strokes, kanbun
+    (0xAC00, 0xD7A3),  # all 11,172 Hangul syllables
+    (0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xD7B0, 0xD7FF),  # Hangul Jamo
+    (0x3040, 0x309F), (0x30A0, 0x30FF), (0x31F0, 0x31FF),  # kana
+    (0x3100, 0x312F), (0x31A0, 0x31BF),  # Bopomofo
+    (0x3000, 0x303F), (0x3200, 0x33FF),  # CJK punctuation, enclosed letters, compatibility
+    (0xFE10, 0xFE1F), (0xFE30, 0xFE6F), (0xFF00, 0xFFEF),  # vertical, small, half and full width
+)
+"""Every character of the CJK blocks that Noto Sans CJK SC has: the whole Unified Ideographs block
+(simplified, traditional, Japanese and Korean forms alike), Extension A and the rarer ideographs
+of planes 2 and 3 it maps (those of Hong Kong's, Taiwan's and Japan's standards: names such as
+𠮷田), every Hangul syllable and Jamo, kana, Bopomofo and CJK punctuation, with their halfwidth and
+fullwidth forms. (Until the list widened, the subset kept only GB 2312 level 1, the Jōyō kanji
+and KS X 1001's Hangul: 龍, 鄧 and 똠 fell to the placeholder.)"""
 
 
 def subset_font(source: TTFont, keep: set[int], out: Path) -> set[int]:
@@ -222,7 +219,7 @@ def build(out: Path, *, emoji: bool = True) -> None:
     ]
     cjk = next(f for f in TTCollection(str(CJK)).fonts
                if f["name"].getDebugName(1) == "Noto Sans CJK SC")
-    plan.append(("NotoSansCJK.otf", cjk, cjk_characters()))
+    plan.append(("NotoSansCJK.otf", cjk, CJK_BLOCKS))
     plan.append(("NotoSansSymbols.ttf", TTFont(str(NOTO / "NotoSansSymbols-Regular.ttf")), SYMBOLS))
     plan.append(("NotoSansSymbols2.ttf", TTFont(str(NOTO / "NotoSansSymbols2-Regular.ttf")), SYMBOLS))
     plan.append(("NotoSansMath.ttf", TTFont(str(NOTO / "NotoSansMath-Regular.ttf")), MATH_LETTERS))

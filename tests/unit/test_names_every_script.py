@@ -42,6 +42,10 @@ NAMES = [
     "Ἀλέξανδρος", "Νίκος", "Дмитрий", "Олена_UA", "Ёжик в тумане",
     # CJK: Chinese, Japanese kana and kanji, Korean Hangul
     "王小明", "张伟", "さくら", "タナカ", "山田太郎", "김민준", "이서연", "한국어 이름입니다",
+    # traditional Chinese (龍 and 鄧: neither in GB 2312's common level nor among the Jōyō kanji),
+    # a rare Hangul syllable (똠, not among KS X 1001's 2,350), Extension A (䶮) and a Japanese
+    # surname's ideograph beyond the Basic Multilingual Plane (𠮷, U+20BB7)
+    "李小龍", "鄧麗君", "똠방각하", "刘䶮", "𠮷田花子",
     # Arabic and Hebrew, alone and beside Latin
     "محمد", "فاطمة الزهراء", "دوست ۱۲", "דוד", "שׂרה כהן", "Ann & محمد", "Noa נועה",
     # emoji, symbols and sequences: skin tones, joiners, flags, keycaps, variation selectors
