@@ -703,7 +703,13 @@ class DiscordDelivery:
         finally:
             if waiting:  # (cancelled or failed while waiting its turn)
                 self._unwait(game_id, version)
-        last_words = await self.push_private(update)
+        last_words: dict[int, list[str]] = {}
+        try:
+            last_words = await self.push_private(update)
+        except Exception:  # (the result, which carries the game's last moves, is announced all the same)
+            if update.result is None:
+                raise
+            log.exception("private delivery failed", extra={"game_id": game_id})
         if update.result is not None:
             await self.announce_result(update.game, last_words)
 
@@ -1025,10 +1031,10 @@ class DiscordDelivery:
         if note.how == "quiet":
             await self.refresh_hand(snap, seat, note.lines, post=False)
         elif note.how == "form" and note.asked is not None:
-            # one DM for one change: the form is it (it shows what the decision needs; the first
-            # one of a player with no hand DM shows their hand too); the hand DM is brought up to
-            # date by their next change that is not a form (posted then if they have none yet) —
-            # and "My hand" shows it at any time
+            # one DM for one change: the form is it (it shows what the decision needs; for a
+            # player with no hand DM, their hand too); the hand DM is brought up to date by their
+            # next change that is not a form (posted then if they have none yet) — and "My hand"
+            # shows it at any time
             builder = self.forms.panel_for(game.game_key, note.asked.prompt.free_form)
             if builder is not None:
                 await self.dm_form(Decision(snap, seat, note.asked), builder, note.lines,

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import simcord
 
 from bot.app import HeraldBot
@@ -22,6 +23,7 @@ from tests.discord.conftest import make_config
 from tests.discord.helpers import (
     accepted,
     choose_label,
+    discord_delivery,
     find_by_prefix,
     last_message,
     latest_lines,
@@ -175,3 +177,27 @@ async def test_the_end_of_the_game_goes_out_at_once_with_its_last_lines(
     assert bullet_lines(new) == await public_lines(simcord_bot, start)
     assert "• The duel is over." in bullet_lines(new)
     assert story(thread).count("• **P1 alice** takes gold (+2).") == 1
+
+
+async def test_the_last_moves_and_the_result_go_out_even_when_the_private_news_fails(
+        simcord_env: simcord.Env, simcord_bot: HeraldBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last moves ride on the final result's message: a failure in the players' private news
+    of that update (DMs) must not keep either from the thread."""
+    thread, alice, bob = await open_duel(simcord_env, fast=True)
+    delivery = discord_delivery(simcord_bot)
+    real = delivery.push_private
+
+    async def failing(update: Any) -> dict[int, list[str]]:
+        if update.result is not None:
+            raise RuntimeError("the DMs of the last update failed")
+        return await real(update)
+
+    monkeypatch.setattr(delivery, "push_private", failing)
+    start = await version(simcord_bot)
+    before = {m.id for m in thread.history()}
+    await act(alice, thread, "Bid 5")
+    await act(bob, thread, "Bid 3")
+    await act(alice, thread, "Gold (+2)")  # the only round ends the duel
+    new = [m for m in thread.history() if m.id not in before]
+    assert bullet_lines(new) == await public_lines(simcord_bot, start)
+    assert any(e.title == "🏁 Final result" for m in new for e in m.embeds)
