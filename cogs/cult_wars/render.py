@@ -100,9 +100,9 @@ def _status(cult: CultView, view: View, who: list[str]) -> tuple[str, tuple[int,
         fu = cult["face_up"]
         bits: list[str] = []
         if cult["target"] is not None:  # revealed at the start of the orders step
-            bits.append(f"at {who[cult['target']]}")
+            bits.append(f"aiming at {who[cult['target']]}")
         elif "target" in fu:
-            bits.append(f"at {who[fu['target']]}")
+            bits.append(f"aiming at {who[fu['target']]}")
         for slot, vals in fu.get("slots", {}).items():
             bits.append(f"{SLOT_LABEL[slot]} {sum(vals)}")
         bits += [pl["name"] for pl in fu.get("plays", [])]
