@@ -27,6 +27,7 @@ from dataclasses import dataclass  # noqa: E402
 
 from PIL import Image  # noqa: E402
 
+from bot.gameui import get_ui  # noqa: E402
 from bot.render.pool import board_png, hand_png  # noqa: E402
 from rules import registry  # noqa: E402
 
@@ -83,7 +84,9 @@ def picture(shot: Shot) -> bytes:
     engine = registry.get(shot.game)
     state, events = first_decision(shot)
     names = list(NAMES[: shot.players])
-    board = Image.open(io.BytesIO(board_png(shot.game, engine.view(state, None), events[-6:], names)))
+    public = engine.view(state, None)  # (as the thread shows it: sealed in a secret step)
+    board = Image.open(io.BytesIO(board_png(shot.game, get_ui(shot.game).sealed(public) or public,
+                                            events[-6:], names)))
     hand_bytes = hand_png(shot.game, engine.view(state, 0), names)
     parts = [board.convert("RGB")]
     if hand_bytes is not None:
