@@ -30,6 +30,7 @@ from PIL import Image  # noqa: E402
 from bot.gameui import get_ui  # noqa: E402
 from bot.render.pool import board_png, hand_png  # noqa: E402
 from rules import registry  # noqa: E402
+from rules.engine import Event  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "images"
 COLOURS = 96
@@ -61,12 +62,12 @@ NAMES = ("Ann", "Computer 2", "Computer 3", "Computer 4")
 """The seats' names: the reader plays the first seat against computer players."""
 
 
-def first_decision(shot: Shot) -> tuple[object, list[object]]:
+def first_decision(shot: Shot) -> tuple[object, list[Event]]:
     """The state when the first seat's first real decision opens, and the public events that led
     there (the last few, as the board's latest lines show them)."""
     engine = registry.get(shot.game)
     state = engine.setup(shot.players, shot.seed, {})
-    events: list[object] = []
+    events: list[Event] = []
     rng = random.Random(shot.seed)
     for _ in range(2000):
         prompts = engine.prompts(state)

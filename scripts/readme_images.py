@@ -27,7 +27,7 @@ import logging  # noqa: E402
 import tempfile  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 
-from PIL import Image  # noqa: E402
+from PIL import GifImagePlugin, Image  # noqa: E402
 
 from bot.config import Config  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
@@ -86,6 +86,7 @@ def pick_flick(folder: Path) -> Path:
 def optimised_gif(path: Path) -> bytes:
     """The GIF re-saved with Pillow's optimiser (frames that repeat cost nothing)."""
     with Image.open(path) as gif:
+        assert isinstance(gif, GifImagePlugin.GifImageFile), path  # (n_frames: a GIF's)
         frames = []
         durations = []
         for index in range(gif.n_frames):

@@ -1,6 +1,6 @@
 """Static checks run with the tests, so CI enforces them: ruff on everything, mypy strict (per
-pyproject.toml) on everything too — the code, the tests and the benches (whose scripts are not a
-package: each is checked as a module of its own folder) — and radon's complexity grades."""
+pyproject.toml) on everything too — the code, the tests, the benches and the scripts (which are not
+packages: each is checked as a module of its own folder) — and radon's complexity grades."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ def test_mypy_is_clean() -> None:
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_mypy_is_clean_on_the_benches() -> None:
-    r = _run("mypy", "--explicit-package-bases", "bench")
+def test_mypy_is_clean_on_the_benches_and_scripts() -> None:
+    r = _run("mypy", "--explicit-package-bases", "bench", "scripts")
     assert r.returncode == 0, r.stdout + r.stderr
 
 
