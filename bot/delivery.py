@@ -413,12 +413,12 @@ class DiscordDelivery:
         """game → lock held while one update's board and lines are posted: updates of one game
         delivered at the same moment never interleave their messages in the thread."""
         self._board_version: dict[int, int] = {}
-        self._sealed: dict[int, str | None] = {}
-        self._last_story: dict[int, Post] = {}
-        """Per game just ended, the message of its last moves, which its final result carries."""
-        """Per game, what its sealed board was last drawn from (:func:`sealed_key`)."""
         """game → the version of the newest board drawn: an update delivered late (two players
         deciding at once, the later one's delivery overtaking) never puts an older board back."""
+        self._sealed: dict[int, str | None] = {}
+        """game → what its sealed board was last drawn from (:func:`sealed_key`)."""
+        self._last_story: dict[int, Post] = {}
+        """game just ended → the message of its last moves, which its final result carries."""
         self._chapters: dict[int, tuple[str, Any] | None] = {}
         """game → its chapter (turn, round) at its last update delivered: a seat's decisions in a
         row within one chapter are DMed once (:meth:`push_private`)."""
@@ -995,11 +995,12 @@ class DiscordDelivery:
         **Their own click costs no DM request** when it told them nothing private (no line for
         their eyes): the answer to their click already showed them what they did, so their hand DM
         is not edited for it; what it did tell them privately (the cards it drew) is a follow-up
-        of that click only they see (:meth:`whisper`); and a decision that opens for them alone right after it, within the
-        same turn or round and with nobody else having moved (a seat acting several times in a
-        row), is not DMed either — they are at the table, the board names them, and **Decide**
-        opens it. A game's own form (Cult Wars orders) is DMed all the same: it is where that
-        decision is made.
+        of that click only they see (:meth:`whisper`); and a decision that opens for them alone
+        right after it, within the same turn or round and with nobody else having moved (a seat
+        acting several times in a row), is not DMed either — they are at the table, the board
+        names them, and **Decide** opens it. A game's own form (Cult Wars orders) is DMed all the
+        same — it is where that decision is made — or, when their own click in that DM opened it,
+        follows that click there (:func:`bot.answer.form_answer`).
         Their hand DM catches up with the next DM they get (each new one is drawn afresh), and
         "My hand" shows it at any time. A new turn or round, a move by anyone else, a line for
         their eyes, or a restart in between (the chapter is not known then) brings the DM as before.
