@@ -1,13 +1,5 @@
 """The storage's rows: what the bot reads and writes, the errors a backend raises, and how both
-backends store the rows (the same columns, the same JSON text).
-
-Only storage backends speak SQL. Every accepted action is one transaction: append to the action
-log, record its events, update the state, version and open-prompt instances (only if the version
-is still the one that was read: an optimistic check) and replace the game's open deadlines.
-:class:`~bot.storage.sql.Storage`, what the rest of the bot uses, is the interface written once
-with its statements (:mod:`bot.storage.sql`); :mod:`bot.storage.sqlite` and
-:mod:`bot.storage.postgres` are its backends.
-"""
+backends store the rows (the same columns, the same JSON text)."""
 
 from __future__ import annotations
 
@@ -21,12 +13,10 @@ import orjson
 
 
 class StorageError(Exception):
-    """A database failure. The message is one sentence for the server's admin (logs, the command
-    line); players read the sentence :func:`bot.refusals.sentence_for` picks for the type.
-
-    ``stored`` is what is known of the write that failed, so that nobody is told "not saved" about
-    something that was: False — nothing of it was stored; None — it may have been (the database
-    failed while committing, and asking it afterwards failed too)."""
+    """A database failure, its message one sentence for the admin (players read the one
+    :func:`bot.refusals.sentence_for` picks). ``stored``: what is known of the failed write
+    (False: nothing stored; None: it may have been, the database failed while committing and
+    could not be asked), so nobody is told "not saved" about something that was."""
 
     def __init__(self, message: str = "", *, stored: bool | None = False) -> None:
         super().__init__(message)
@@ -38,14 +28,12 @@ class VersionConflict(StorageError):
 
 
 class StorageOpenError(StorageError):
-    """The database cannot be used: missing tables, damaged, empty, another program's, from a
-    newer Herald, read-only or out of reach. ``open`` raises it after closing whatever it opened
-    (a connection left open keeps the process alive), and has changed nothing in the file."""
+    """The database cannot be used (missing tables, damaged, empty, another program's, newer,
+    read-only, out of reach); raised by ``open`` after closing what it opened, nothing changed."""
 
 
 class StorageUnavailable(StorageError):
-    """A failure that may pass if tried again later (a backend's ``transient_errors``): the
-    scheduler backs off and retries, a player is asked to try again."""
+    """A failure that may pass if tried again later: the scheduler retries, a player is asked to."""
 
 
 class StorageBusy(StorageUnavailable):
@@ -53,8 +41,7 @@ class StorageBusy(StorageUnavailable):
 
 
 class StorageFull(StorageUnavailable):
-    """The database could not be written: the disk, a quota or a file-size limit is full (or,
-    for a write error the system does not explain, the disk is failing)."""
+    """The disk, a quota or a file-size limit is full (or the disk is failing)."""
 
 
 class StorageReadOnly(StorageUnavailable):
@@ -62,7 +49,7 @@ class StorageReadOnly(StorageUnavailable):
 
 
 class StorageCorrupt(StorageError):
-    """The database file is damaged. Trying again does not help; restoring a backup does."""
+    """The database file is damaged: restoring a backup helps, trying again does not."""
 
 
 @dataclass
@@ -92,16 +79,15 @@ class GameRow:
     result: dict[str, Any] | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
-    """The time of last activity, for listings and "waiting since": exact when a game starts
-    or ends, otherwise kept to about a minute (the SQLite backend leaves a stamp less than
-    ``ACTIVITY_STEP`` old, sparing the rewrite of the index over it at every move)."""
+    """The time of last activity: exact when a game starts or ends, otherwise to about a minute
+    (SQLite keeps a stamp less than ``ACTIVITY_STEP`` old, sparing an index rewrite per move)."""
     seats: list[SeatRow] = field(default_factory=list)
     opened: dict[int, int] = field(default_factory=dict)
     """Seat → the game version at which the seat's open prompt opened: the prompt's *instance*.
     A seat asked again after answering (next turn, next round) gets a new instance."""
     answered: dict[int, int] = field(default_factory=dict)
-    """Seat → the instance of the prompt the seat answered last (a game may let it revise that
-    answer while it has no open prompt, e.g. Cult Wars orders until the last cult submits)."""
+    """Seat → the instance of the prompt it answered last (which a game may let it revise, e.g.
+    Cult Wars orders until the last cult submits)."""
 
     @property
     def home_channel_id(self) -> int | None:
@@ -128,11 +114,9 @@ class DeadlineRow:
 
 @dataclass
 class PlayerPrefs:
-    """One member's notification preferences and time away, the same in every server.
-
-    Quiet hours are minutes after local midnight (``quiet_start`` to ``quiet_end``, crossing
-    midnight when the start is later than the end) in ``zone``: a fixed UTC offset ("+02:00") or
-    an IANA zone ("Europe/Berlin"), whose daylight saving time is followed."""
+    """One member's notification preferences and time away, the same in every server. Quiet
+    hours are minutes after local midnight (crossing midnight when the start is later than the
+    end) in ``zone``: a fixed UTC offset ("+02:00") or an IANA zone ("Europe/Berlin")."""
 
     user_id: int
     pings: bool = True
@@ -150,9 +134,8 @@ class PlayerPrefs:
 
 @dataclass
 class GamePause:
-    """A game's pause: while ``paused_at`` is set nobody moves and its deadlines are frozen in
-    ``frozen`` (as they stood when it was paused; restored shifted by the time paused). ``used``
-    is the seconds its earlier pauses took, for the game's limit (kept between pauses)."""
+    """A game's pause: while ``paused_at`` is set nobody moves and its deadlines wait in
+    ``frozen``. ``used``: the seconds its earlier pauses took (for the game's limit)."""
 
     game_id: int
     paused_at: float | None
@@ -182,8 +165,7 @@ def frozen_rows(text: str | None) -> list[DeadlineRow]:
 
 
 def thawed(pause: GamePause, now: float) -> list[DeadlineRow]:
-    """A paused game's deadlines at its resumption: each moved on by the time paused, so what was
-    left of it when the game was paused is left again."""
+    """A paused game's deadlines at its resumption, each moved on by the time paused."""
     shift = max(0.0, now - (pause.paused_at if pause.paused_at is not None else now))
     return [DeadlineRow(pause.game_id, d.seat, d.kind, d.due_at + shift,
                         None if d.remind_at is None else d.remind_at + shift, d.reminded, d.opened)
@@ -191,10 +173,9 @@ def thawed(pause: GamePause, now: float) -> list[DeadlineRow]:
 
 
 class ActionRow(tuple[int, dict[str, Any], str]):
-    """One stored action, as ``(seat, action, origin)`` (a plain triple to every reader that
-    unpacks or compares it), with what it answered as judged when it was committed:
-    ``prompt_kind``, the kind of decision (None: none matched), and ``secret``, whether a running
-    game's export withholds it. Both are None on an action stored before schema 14."""
+    """One stored action, a plain ``(seat, action, origin)`` triple, with what it answered as
+    judged at commit: ``prompt_kind`` (None: none matched) and ``secret``, whether a running
+    game's export withholds it (both None before schema 14)."""
 
     prompt_kind: str | None
     secret: bool | None
@@ -226,20 +207,20 @@ class EventRow:
     created_at: float
 
 
+# a server's limits unless it sets its own (lobbies, tables waiting to start, have their own: a
+# server full of idle lobbies never stops a game from starting)
 DEFAULT_TABLE_LIMIT = 50
-"""Running games one server may have at once, unless it sets its own (lobbies have their own
-limit: a server full of idle lobbies never stops a game from starting)."""
+"""Running games in one server."""
 DEFAULT_LOBBY_LIMIT = 25
-"""Lobbies (tables waiting to start) one server may have at once, unless it sets its own."""
+"""Lobbies in one server."""
 DEFAULT_LOBBY_EXPIRY = 3 * 86400
-"""Seconds a lobby may stay idle (nobody joins, leaves, adds a computer player or starts it)
-before it closes by itself, unless the server sets its own."""
+"""Seconds a lobby may stay idle (nobody joins, leaves or starts it) before it closes itself."""
 MIN_LOBBY_EXPIRY = 3600
 MAX_LOBBY_EXPIRY = 30 * 86400
 DEFAULT_MEMBER_LOBBY_LIMIT = 5
-"""Lobbies (tables waiting to start) one member may sit at in one server at once."""
+"""Lobbies one member may sit at in one server."""
 DEFAULT_MEMBER_TABLE_LIMIT = 10
-"""Open tables (lobbies and running games) one member may sit at in one server at once."""
+"""Open tables (lobbies and running games) one member may sit at in one server."""
 
 
 @dataclass
@@ -250,20 +231,18 @@ class GuildSettings:
     opener_role_id: int | None = None
     channels: list[int] = field(default_factory=list)
     table_limit: int | None = None
-    """The server's own limits (None: the defaults above). They bound how much one server, and
-    one member, can make Herald store and list: opening tables costs a row each, forever."""
+    """The server's own limits (None: the defaults above): they bound what one server, and one
+    member, can make Herald store (a table is a row, forever)."""
     member_lobby_limit: int | None = None
     member_table_limit: int | None = None
     leaderboards: bool = True
-    """False: the server turned ``/leaderboard`` off (ratings are still kept, so turning it back
-    on shows them as they would have been)."""
+    """False: the server turned ``/leaderboard`` off (ratings are still kept)."""
     lobby_limit: int | None = None
     """Lobbies the server may have at once (None: :data:`DEFAULT_LOBBY_LIMIT`)."""
     lobby_expiry: int | None = None
     """Seconds an idle lobby stays open (None: :data:`DEFAULT_LOBBY_EXPIRY`)."""
     web_pages: bool = True
-    """False: the server turned its games' web pages off (their links answer "not found", the
-    board has no link, and no player link is sent)."""
+    """False: the server turned its games' web pages off (links answer "not found")."""
 
     @property
     def limits(self) -> TableLimits:
@@ -292,8 +271,8 @@ class TableLimits:
 
 @dataclass(frozen=True)
 class TableCounts:
-    """What counts against the limits, for one server and one member (``Storage.count_tables``).
-    A lobby idle since before the count's cutoff counts nowhere: it is closing."""
+    """What counts against the limits, for one server and one member (a lobby idle since before
+    the count's cutoff counts nowhere: it is closing)."""
 
     lobbies: int
     """Lobbies in the server."""
@@ -312,8 +291,7 @@ class TableCounts:
 
 @dataclass
 class DeckRow:
-    """A player's saved deck for a card game. ``data`` is the game's own (for Alternate Histories
-    the nation, the governance and the cards); the storage only keeps it."""
+    """A player's saved deck for a card game; ``data`` is the game's own."""
 
     id: int
     user_id: int
@@ -338,8 +316,8 @@ class GamePage:
 
 
 COMPUTER_ID = 0
-"""The ``user_id`` under which a server's computer players are rated, one entity per game (no
-Discord account has id 0). Leaderboards and ``/stats`` leave it out."""
+"""The ``user_id`` the computer players are rated under, one entity per game (no Discord
+account has id 0; leaderboards and ``/stats`` leave it out)."""
 
 
 @dataclass(frozen=True)
@@ -354,8 +332,7 @@ class Departure:
 
 @dataclass(frozen=True)
 class RatedPlayer:
-    """One entity's place in a settled game (``user_id`` ``COMPUTER_ID`` for computer players).
-    ``rank`` 1 is first; equal ranks are a tie."""
+    """One entity's place in a settled game: ``rank`` 1 is first, equal ranks a tie."""
 
     user_id: int
     name: str
@@ -366,8 +343,8 @@ class RatedPlayer:
 
 @dataclass(frozen=True)
 class RatedGame:
-    """A finished game as ratings see it (``Storage.settle_game``). No players: the game counts
-    for nobody (ended early, a game in a DM) but is settled all the same."""
+    """A finished game as ratings see it; with no players it counts for nobody (ended early, in a
+    DM) but is settled all the same."""
 
     game_id: int
     guild_id: int
@@ -404,19 +381,15 @@ class LongestGame:
 
 
 Rater = Callable[[Mapping[int, RatingRow]], Mapping[int, tuple[float, float]]]
-"""Given the current ratings of a game's players (those rated before), their new (mu, sigma):
-what ``Storage.settle_game`` runs inside its transaction."""
+"""The players' new (mu, sigma) from their ratings so far (run inside ``settle_game``)."""
 
 
-# ------------------------------------------------------------------ rows, as both backends keep them
-# (the same columns, the same JSON text and the same rows read back: a database written by one
-# backend reads the same through the other, and a copy from SQLite to PostgreSQL moves text as is)
+# --------------------------------------------- rows, as both backends keep them (the same text)
 
 
 def from_json(text: str | None) -> Any:
-    """A JSON column's value (None for NULL or an empty text)."""
-    # (the standard library: orjson would read an integer past 64 bits as a float; reads of a
-    # live game are rare, its row is kept in memory as written)
+    """A JSON column's value (None for NULL or ''); the standard library, as orjson reads an
+    integer past 64 bits as a float (reads are rare: live games are kept as written)."""
     return json.loads(text) if text else None
 
 
@@ -424,18 +397,15 @@ _SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
 def to_json(data: Any) -> str:
-    """The JSON text a column stores: keys sorted, no spaces, so equal values store equal text
-    (text as UTF-8 itself, not escaped). A move stores the whole state each time, so this is
-    orjson; what it refuses (an integer past 64 bits) is written by the standard library. A
-    float that is not a number has no JSON form: states never hold one (the conformance suite
-    checks that every state reads back equal to itself, which such a float never does)."""
+    """The JSON text a column stores: keys sorted, no spaces, UTF-8 unescaped, so equal values
+    store equal text. orjson (a move stores the whole state), the standard library for what it
+    refuses (an integer past 64 bits). States hold no NaN (the conformance suite checks)."""
     return to_json_utf8(data).decode()
 
 
 def to_json_utf8(data: Any) -> bytes:
-    """:func:`to_json`'s text as UTF-8 bytes, for a driver that stores them as text as they are
-    (SQLite's ``CAST(? AS TEXT)``): a state with any non-ASCII character (a name, a dash) would
-    otherwise be decoded into a Python string only for the driver to encode it back."""
+    """:func:`to_json`'s text as UTF-8 bytes, for SQLite's ``CAST(? AS TEXT)`` (no decoding to
+    a string only for the driver to encode it back)."""
     try:  # (keys that are all text, as in every state: orjson's quicker way)
         return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
     except TypeError:  # (orjson.JSONEncodeError is one)
@@ -447,14 +417,12 @@ def to_json_utf8(data: Any) -> bytes:
 
 
 def link_digest(token: str) -> str:
-    """What the storage indexes a game's web token by: its SHA-256, so that looking a token up
-    takes no time that depends on how much of it is right."""
+    """A web token's SHA-256, what it is indexed by (a look-up's time tells nothing of it)."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def seat_map_json(seats: Mapping[int, int]) -> str:
-    """A seat → number map (``opened``, ``answered``) as stored: JSON keys are text (orjson
-    writes an integer key as text, and sorts keys as written, as ``to_json`` does)."""
+    """A seat → number map (``opened``, ``answered``) as stored (keys as text, sorted)."""
     return orjson.dumps({int(k): int(v) for k, v in seats.items()}, option=_SORTED).decode()
 
 
@@ -479,8 +447,7 @@ UPDATABLE = {"channel_id", "thread_id", "status", "host_id", "deadline", "board_
 
 
 def like_pattern(text: str) -> str:
-    """A LIKE (or ILIKE) pattern matching ``text`` anywhere, its wildcards taken literally (the
-    escape character is the backslash: PostgreSQL's default, SQLite's with ``ESCAPE '\\'``)."""
+    """A LIKE pattern matching ``text`` anywhere, its wildcards escaped with a backslash."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
 
@@ -506,14 +473,13 @@ def pause_row(r: Sequence[Any]) -> GamePause:
 
 
 SETTINGS_COLUMNS = tuple(f.name for f in fields(GuildSettings) if f.name != "guild_id")
-"""The columns of ``guild_settings`` after its key, one for each :class:`GuildSettings` field and
-named as it (the settings' registry, :mod:`bot.settings`, has one entry for each as well)."""
+"""The columns of ``guild_settings`` after its key: the :class:`GuildSettings` fields."""
 _UNSET = GuildSettings(0)
 
 
 def settings_row(guild_id: int, r: Sequence[Any]) -> GuildSettings:
-    """A server's settings read with :data:`SETTINGS_COLUMNS`: a list (of channels) is stored as
-    JSON text, and a true/false column that is NULL holds the field's default (web pages: on)."""
+    """A server's settings read with :data:`SETTINGS_COLUMNS` (a list stored as JSON text, a
+    NULL true/false column the field's default)."""
     values = {}
     for name, v in zip(SETTINGS_COLUMNS, r, strict=True):
         unset = getattr(_UNSET, name)

@@ -1,17 +1,11 @@
 """The storage interface, with its SQL written once for both backends.
 
-:class:`Storage` is what the rest of the bot uses: every method documented once, and every
-statement the backends share, with ``?`` placeholders, run through an :class:`Executor` (three
-methods: execute, rows, one value) that each backend makes from its driver and its
-:class:`~bot.storage.dialect.Dialect`; the servers' settings kept in memory and how a failure in
-service is told are here too. A backend keeps only what truly differs: opening a database and
-its checks, migrating, the hot commit path of a move, claiming deadlines, replacing a game's
-deadlines, what else it remembers (SQLite's write-through rows of live games) or hears
-(PostgreSQL's LISTEN/NOTIFY), and what its driver's errors mean.
-
-Every public method is wrapped by :func:`boundary`: one call at a time where the backend needs
-it (SQLite's shared connection) and driver errors translated into
-:class:`~bot.storage.base.StorageError` subclasses.
+:class:`Storage` is what the rest of the bot uses: every method documented once, every shared
+statement written with ``?`` placeholders and run through an :class:`Executor` that each backend
+makes from its driver and its :class:`~bot.storage.dialect.Dialect`. A backend keeps only what
+truly differs: opening and migrating, the hot commit path of a move, claiming and replacing
+deadlines, what it remembers (SQLite) or hears (PostgreSQL), and what its driver's errors mean.
+Every public method is wrapped by :func:`boundary`.
 """
 
 from __future__ import annotations
@@ -105,16 +99,14 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 doing: ContextVar[str] = ContextVar("herald_storage_doing", default="open")
-"""The storage method in progress in this task, named when a failure is logged (PostgreSQL's
-calls run concurrently on its pool, so this is per task, not per storage)."""
+"""The storage method in progress in this task (per task: PostgreSQL's calls run concurrently),
+named when a failure is logged."""
 
 
 def boundary(method: Callable[Concatenate[_S, _P], Awaitable[_R]]
              ) -> Callable[Concatenate[_S, _P], Coroutine[Any, Any, _R]]:
-    """The storage's boundary around a method: its turn (``_take_turn``; SQLite: one statement
-    group at a time on the shared connection), its name for the logs (:data:`doing`), and a
-    driver error met in service leaving as the :class:`StorageError` subclass ``_fault`` gives
-    (keeping the driver's error as its cause)."""
+    """A method's turn (SQLite: one statement group at a time on its connection), its name for
+    the logs (:data:`doing`), and its driver errors leaving as ``_fault``'s StorageError."""
     name = method.__name__.lstrip("_")
 
     async def wrapper(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
@@ -137,12 +129,11 @@ def boundary(method: Callable[Concatenate[_S, _P], Awaitable[_R]]
 
 
 GAMES_COUNT = "SELECT count(*) FROM games"
-"""The cheap question that tells a database answers with Herald's tables (``bot.health``,
-``bot.backup``)."""
-
+"""The cheap question that tells a database answers with Herald's tables (health, backup)."""
 _OPEN = ("lobby", "active")
 """The statuses of an open table (counted against the limits)."""
-
+_SEATED = "g.id IN (SELECT game_id FROM seats WHERE user_id=? AND NOT is_bot)"
+"""A game (``g``) where a member (the parameter) is seated."""
 _SETTINGS = ", ".join(SETTINGS_COLUMNS)
 SETTINGS_KEPT = 10_000
 """Servers whose settings are kept in memory at most (the least recently read dropped first)."""
@@ -165,9 +156,8 @@ LAST_EVENT = "SELECT COALESCE(MAX(n), 0) FROM events WHERE game_id=?"
 
 def event_inserts(game_id: int, version: int, rows: Sequence[tuple[str, str | None, str, str]],
                   now: float, last: int) -> Iterator[tuple[str, list[Any]]]:
-    """The inserts (statement and parameters) of a game's events, encoded by
-    :func:`~bot.storage.base.event_values`, numbered on after ``last`` and all made by
-    ``version``: :data:`EVENTS_PER_STATEMENT` a statement."""
+    """The inserts (statement, parameters) of a game's events (:func:`event_values`), numbered
+    on after ``last``, all made by ``version``."""
     for start in range(0, len(rows), EVENTS_PER_STATEMENT):
         part = rows[start:start + EVENTS_PER_STATEMENT]
         yield ("INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
@@ -204,7 +194,7 @@ def row_to_game(r: Sequence[Any]) -> GameRow:
 
 
 def _copied(s: GuildSettings) -> GuildSettings:
-    """A server's settings to hand out (its list of channels its own: callers may change it)."""
+    """A server's settings to hand out (callers may change its list of channels)."""
     return dataclasses.replace(s, channels=list(s.channels))
 
 
@@ -221,10 +211,8 @@ class Storage(ABC):
     driver_errors: tuple[type[BaseException], ...] = ()
     """What the driver raises (translated at the boundary by ``_fault``)."""
     transient_errors: tuple[type[BaseException], ...] = (StorageUnavailable,)
-    """The backend's errors that may pass if tried again later (a locked or full database, a lost
-    connection); callers back off and retry instead of giving up. Backends translate their
-    driver's errors into :class:`StorageError` subclasses at their boundary: a raw driver error
-    that escapes is a bug (bad SQL), not something to retry."""
+    """Errors that may pass if tried again later: callers back off and retry. (A raw driver
+    error that escapes the boundary is a bug, bad SQL, not something to retry.)"""
     SETTINGS_KEPT_FOR: ClassVar[float] = math.inf
     """Seconds a server's settings are served from memory at most (see ``guild_settings``)."""
 
@@ -232,8 +220,7 @@ class Storage(ABC):
         self._guilds: dict[int, tuple[float, GuildSettings]] = {}
         """Servers' settings as read, with when (monotonic), the least recently read first."""
         self._settings_epoch = 0
-        """Counts the changes heard (and the times some may have gone unheard): a read that
-        began before one is not kept."""
+        """Counts the changes heard (or perhaps missed): a read begun before one is not kept."""
 
     @abstractmethod
     async def open(self) -> None: ...
@@ -241,36 +228,30 @@ class Storage(ABC):
     async def close(self) -> None: ...
 
     def forget(self, game_id: int | None = None) -> None:
-        """Drop whatever is kept in memory of one game (or of everything, the servers' settings
-        too), for whoever changed the database behind the storage's back (a repair by hand, a
-        test); every write through the storage keeps its memory current."""
+        """Drop what is kept in memory of one game (or of everything), after a change made
+        behind the storage's back (a repair by hand, a test)."""
         if game_id is None:
             self._drop_settings()
 
     async def listen(self, on_new_deadline: Callable[[], None]) -> bool:
         """Call ``on_new_deadline`` whenever ANOTHER process stores a deadline this one has not
-        seen, so its scheduler wakes for it instead of at its next pass. True when the backend
-        can tell (PostgreSQL's LISTEN/NOTIFY); a single-process backend has no other process to
-        hear from, returns False and never calls it."""
+        seen, so its scheduler wakes for it. False: the backend has no other process to hear."""
         return False
 
     async def announce_update(self, game_id: int, version: int) -> None:
-        """Tell the other processes that the game reached ``version`` (their web pages update at
-        once). A single-process backend has nobody to tell."""
+        """Tell the other processes that the game reached ``version`` (for their web pages)."""
         return None
 
     def listen_updates(self, on_update: Callable[[int, int], None] | None) -> bool:
         """Call ``on_update(game_id, version)`` when another process announces an update; False
-        when this backend cannot hear other processes (a single process has none)."""
+        when this backend cannot hear other processes."""
         return False
 
     _on_settings: Callable[[int], None] | None = None
 
     def listen_settings(self, on_change: Callable[[int], None] | None) -> None:
-        """Call ``on_change(guild_id)`` when a server's settings changed (the web server closes
-        the open pages of a server that turned them off at once): for each change the saving
-        process reports (:meth:`settings_changed`), and over PostgreSQL for every process's
-        change as its notice is heard."""
+        """Call ``on_change(guild_id)`` when a server's settings changed (this process's changes,
+        and over PostgreSQL every process's): the web server closes pages turned off."""
         self._on_settings = on_change
 
     def settings_changed(self, guild_id: int) -> None:
@@ -285,8 +266,7 @@ class Storage(ABC):
     busy_timeout: float
     """Seconds to wait for another writer's lock before ``StorageBusy``."""
     _FAULTS: ClassVar[Mapping[type[StorageError], str]] = {}
-    """What a failure in service tells the admin, by kind (of ``{where}``, the database, and
-    ``{timeout}``, the busy timeout)."""
+    """What a failure in service tells the admin, by kind (``{where}``, ``{timeout}``)."""
 
     def _take_turn(self) -> bool:
         """Begin a call: False when it must wait for its turn (``_wait_turn``) first."""
@@ -296,23 +276,19 @@ class Storage(ABC):
         return None
 
     def _leave(self) -> None:
-        """End a call (its turn)."""
         return None
 
     @abstractmethod
     def _kind(self, exc: BaseException) -> type[StorageError] | None:
-        """What a driver error means for Herald; None for a bug in Herald (SQL, a constraint),
-        which is not translated: it reaches the one place unexpected failures are logged in
-        full."""
+        """What a driver error means; None for a bug in Herald (SQL, a constraint), left to
+        reach the one place unexpected failures are logged in full."""
 
     @abstractmethod
     def _cause(self, exc: BaseException) -> str:
-        """The driver's own words, for the admin (never any SQL or parameters: they hold
-        states)."""
+        """The driver's own words, for the admin (never SQL or parameters: they hold states)."""
 
     def _fault(self, exc: BaseException, *, stored: bool | None = False) -> StorageError | None:
-        """The :class:`StorageError` for a driver error met in service, logged here once with its
-        cause; None for a bug in Herald (see ``_kind``)."""
+        """The StorageError for a driver error met in service, logged once; None for a bug."""
         kind = self._kind(exc)
         if kind is None:
             return None
@@ -326,10 +302,9 @@ class Storage(ABC):
         return err
 
     def _settled(self, exc: BaseException, stored: bool | None, failure: str) -> None:
-        """After ``exc`` ended a commit, ``stored`` being what the database said of it since
-        (``Landed``; None: it could not be asked): return if the change is stored all the same
-        (a warning names the ``failure``), else raise what the caller must hear — that nothing
-        was stored, or that the outcome is unknown."""
+        """After ``exc`` ended a commit, ``stored`` being what ``Landed`` said (None: could not
+        ask): return if the change is stored all the same (with a warning), else raise that
+        nothing was stored, or that the outcome is unknown."""
         if stored:
             log.warning("%s: %s (%s), but the change is stored", doing.get(), failure,
                         self._cause(exc))
@@ -343,18 +318,16 @@ class Storage(ABC):
     def _session(self) -> AbstractAsyncContextManager[Executor]:
         """A connection for statements outside any transaction."""
 
+    # one statement outside any transaction
     async def _execute(self, sql: str, *params: Any) -> int:
-        """One statement outside any transaction (``_session``); the rows it changed."""
         async with self._session() as x:
             return await x.execute(sql, *params)
 
     async def _rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
-        """Every row of one statement outside any transaction."""
         async with self._session() as x:
             return await x.rows(sql, *params)
 
     async def _value(self, sql: str, *params: Any) -> Any:
-        """The one value of one statement outside any transaction (None: no row)."""
         async with self._session() as x:
             return await x.value(sql, *params)
 
@@ -367,14 +340,13 @@ class Storage(ABC):
     async def _write_deadlines(self, x: Executor, game_id: int,
                                deadlines: Sequence[DeadlineRow]) -> None:
         """Replace a game's deadlines inside a transaction. A deadline of the same prompt
-        instance as before keeps its claim (another seat's move must not free a deadline a
-        process is about to handle), and the same deadline (instance, due time and reminder
-        time) its reminder once sent: carried over as the caller read it before the reminder
-        went out, it is not to be reminded of again."""
+        instance keeps its claim (another seat's move must not free a deadline a process is
+        about to handle), and the same deadline (instance, due and reminder times) its reminder
+        once sent, even when the caller read it before the reminder went out."""
 
     async def _lock_key(self, x: Executor, key: str) -> None:
-        """Hold off, until the transaction ends, every other transaction that locks ``key``
-        (SQLite: BEGIN IMMEDIATE already made this the only writer)."""
+        """Hold off every other transaction that locks ``key`` until this one ends (SQLite:
+        BEGIN IMMEDIATE already made this the only writer)."""
         return None
 
     async def _settings_saved(self, x: Executor, guild_id: int) -> None:
@@ -382,7 +354,6 @@ class Storage(ABC):
         return None
 
     # what a backend remembers (SQLite's write-through cache): no-ops for one that keeps nothing
-
     def _drop_game(self, game_id: int, *, deadlines: bool = False) -> GameRow | None:
         """Forget the game's row (and its deadlines); the row as it was remembered."""
         return None
@@ -395,7 +366,6 @@ class Storage(ABC):
         return None
 
     def _deadlines_written(self, game_id: int, deadlines: Sequence[DeadlineRow]) -> None:
-        """A live game's deadlines as just written."""
         return None
 
     # ------------------------------------------------------------------ games
@@ -404,7 +374,7 @@ class Storage(ABC):
     async def create_game(self, *, guild_id: int | None, channel_id: int | None, game_key: str,
                           seed: int, options: dict[str, Any], host_id: int | None,
                           deadline: int | None, now: float, seats: Sequence[SeatRow] = ()) -> int:
-        """A new lobby and its first seats, in one transaction (never a table without its host)."""
+        """A new lobby and its first seats in one transaction (never a table without its host)."""
         async with self._tx() as x:
             game_id = int(await x.value(
                 "INSERT INTO games (guild_id, channel_id, game_key, status, version, seed, options, "
@@ -418,8 +388,7 @@ class Storage(ABC):
     async def get_game(self, game_id: int) -> GameRow | None: ...
 
     async def game_and_deadlines(self, game_id: int) -> tuple[GameRow | None, list[DeadlineRow]]:
-        """A game and, while it runs, its deadlines (none otherwise): what a player's move starts
-        from. A backend that can reads both at once (PostgreSQL: one statement, one snapshot)."""
+        """A game and, while it runs, its deadlines: what a player's move starts from."""
         game = await self.get_game(game_id)
         if game is None or game.status != "active":
             return game, []
@@ -436,8 +405,7 @@ class Storage(ABC):
         return game
 
     async def _many(self, sql: str, *params: Any) -> list[GameRow]:
-        """The games ``sql`` selects, with their seats: two statements however many games (the
-        seats of all of them are read at once)."""
+        """The games ``sql`` selects, with their seats (read at once: two statements in all)."""
         async with self._session() as x:
             games = [row_to_game(r) for r in await x.rows(sql, *params)]
             by_id = {g.id: g for g in games}
@@ -449,40 +417,38 @@ class Storage(ABC):
 
     async def _rows_among(self, x: Executor, sql: str, column: str,
                           ids: Sequence[int]) -> list[Sequence[Any]]:
-        """Every row of ``sql`` whose condition ``{among}`` is that ``column`` is one of ``ids``:
-        in as many statements as the dialect needs (SQLite binds a bounded number of values)."""
+        """Every row of ``sql`` where ``{among}`` is ``column`` in ``ids`` (chunked as the
+        dialect needs: SQLite binds a bounded number of values)."""
         rows: list[Sequence[Any]] = []
         for chunk in self.dialect.chunks(ids):
             member, values = self.dialect.members(column, chunk, "bigint")
             rows += await x.rows(sql.format(among=member), *values)
         return rows
 
+    def _status(self, statuses: Sequence[str]) -> tuple[str, list[Any]]:
+        """The condition that a game (``g``) has one of ``statuses``, and its values."""
+        return self.dialect.members("g.status", list(statuses), "text")
+
     @boundary
     async def list_games(self, *, guild_id: int | None = None,
                          statuses: Sequence[str] = ("lobby", "active")) -> list[GameRow]:
-        status, values = self.dialect.members("status", list(statuses), "text")
-        if guild_id is None:
-            return await self._many(f"SELECT {GAME_COLUMNS} FROM games WHERE {status} ORDER BY id",
-                                    *values)
-        return await self._many(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id=? AND {status} ORDER BY id",
-            guild_id, *values)
+        status, values = self._status(statuses)
+        server = "" if guild_id is None else "g.guild_id=? AND "
+        return await self._many(f"SELECT {G_COLUMNS} FROM games g WHERE {server}{status} "
+                                "ORDER BY g.id", *([] if guild_id is None else [guild_id]), *values)
 
     @boundary
     async def games_of_user(self, user_id: int,
                             statuses: Sequence[str] = ("active",)) -> list[GameRow]:
-        status, values = self.dialect.members("g.status", list(statuses), "text")
-        return await self._many(
-            f"SELECT {G_COLUMNS} FROM games g WHERE {status} AND g.id IN "
-            "(SELECT game_id FROM seats WHERE user_id=? AND NOT is_bot) ORDER BY g.id",
-            *values, user_id)
+        status, values = self._status(statuses)
+        return await self._many(f"SELECT {G_COLUMNS} FROM games g WHERE {status} AND {_SEATED} "
+                                "ORDER BY g.id", *values, user_id)
 
     @boundary
     async def page_games(self, *, guild_id: int, statuses: Sequence[str] = ("lobby", "active"),
                          limit: int = 15, offset: int = 0) -> GamePage:
-        """A server's games, most recently active first: ``limit`` of them from ``offset``, with
-        the total."""
-        status, values = self.dialect.members("g.status", list(statuses), "text")
+        """A server's games, most recently active first: ``limit`` from ``offset``, and the total."""
+        status, values = self._status(statuses)
         where = f"g.guild_id=? AND {status}"
         total = int(await self._value(f"SELECT COUNT(*) FROM games g WHERE {where}",
                                       guild_id, *values) or 0)
@@ -498,15 +464,9 @@ class Storage(ABC):
         """At most ``limit`` games, most recently active first: the server's (``guild_id``), or
         without a server those where ``user_id`` is seated. With ``text``, only games whose number
         or a seat's name contains it, or whose game is one of ``game_keys``."""
-        params: list[Any]
-        if guild_id is not None:
-            where, params = "g.guild_id=?", [guild_id]
-        else:
-            where = "g.id IN (SELECT game_id FROM seats WHERE user_id=? AND NOT is_bot)"
-            params = [user_id]
-        status, values = self.dialect.members("g.status", list(statuses), "text")
-        where += f" AND {status}"
-        params += values
+        status, values = self._status(statuses)
+        where = f"{'g.guild_id=?' if guild_id is not None else _SEATED} AND {status}"
+        params: list[Any] = [user_id if guild_id is None else guild_id, *values]
         text = text.strip().lstrip("#").strip()
         if text:
             found = ["CAST(g.id AS TEXT) LIKE ? ESCAPE '\\'",
@@ -527,19 +487,17 @@ class Storage(ABC):
                          statuses: Sequence[str], limit: int = 25) -> list[GameRow]:
         """At most ``limit`` of a server's games played in ``channel_id`` (its lobby channel or its
         thread) or with ``user_id`` seated: the candidates when a command names no game."""
-        status, values = self.dialect.members("g.status", list(statuses), "text")
+        status, values = self._status(statuses)
         return await self._many(
-            f"SELECT {G_COLUMNS} FROM games g WHERE g.guild_id=? AND {status} "
-            "AND (g.channel_id=? OR g.thread_id=? OR g.id IN "
-            "(SELECT game_id FROM seats WHERE user_id=? AND NOT is_bot)) "
-            f"{RECENT_FIRST} LIMIT ?",
+            f"SELECT {G_COLUMNS} FROM games g WHERE g.guild_id=? AND {status} AND (g.channel_id=? "
+            f"OR g.thread_id=? OR {_SEATED}) {RECENT_FIRST} LIMIT ?",
             guild_id, *values, channel_id, channel_id, user_id, max(0, limit))
 
     @boundary
     async def count_tables(self, guild_id: int, user_id: int, *,
                            lobbies_since: float = 0.0) -> TableCounts:
         """Open tables in a server, and those of them the member is seated at (the limits)."""
-        status, values = self.dialect.members("g.status", list(_OPEN), "text")
+        status, values = self._status(_OPEN)
         rows = await self._rows(
             "SELECT COUNT(*) FILTER (WHERE g.status='lobby'), "
             "COUNT(*) FILTER (WHERE g.status<>'lobby'), "
@@ -615,36 +573,27 @@ class Storage(ABC):
         replace the deadlines — all or nothing. Raises VersionConflict if the game is no longer at
         ``expected_version`` (another process won the race); returns the new version.
 
-        The action's number in the log (its ``n``) is the version it made, less one: a game's
-        actions and the versions they made stay paired after an undo removed some of them (the
-        numbers then have gaps; the order is what counts).
-
-        ``state`` and ``result`` are plain JSON values, exactly as a read gives them back (lists,
-        never tuples; text keys only: what ``Engine.to_json`` returns, checked by the conformance
-        suite), and nobody changes them afterwards: a storage may remember them as given.
-
-        ``prompt_kind`` and ``secret`` are stored with the action (see :class:`ActionRow`): the
-        kind of decision it answered and whether a running game's export withholds it."""
+        The action's number (``n``) is the version it made, less one, so actions and versions
+        stay paired after an undo (the numbers then have gaps). ``state`` and ``result`` are plain
+        JSON values as a read gives them back (``Engine.to_json``'s), never changed afterwards: a
+        storage may remember them as given. ``prompt_kind`` and ``secret``: see ActionRow."""
 
     @boundary
     async def undo_actions(self, game_id: int, *, expected_version: int, keep: int,
                            state: dict[str, Any], events: Sequence[dict[str, Any]],
                            opened: Mapping[int, int], answered: Mapping[int, int],
                            deadlines: Sequence[DeadlineRow], now: float) -> int:
-        """Take back every action after the first ``keep`` of the log: remove them and the events
-        they made (earlier undo notices, kind ``"undo"``, stay), store the rebuilt state, the
-        undo's own ``events``, a new version and prompt instances, replace the deadlines — all or
-        nothing. The version goes up, never back, so a ticket drawn before the undo never matches
-        a decision opened by it. Raises VersionConflict if the game is no longer active at
-        ``expected_version`` or is paused (as ``commit_action``); returns the new version."""
+        """Take back every action after the first ``keep``: remove them and their events (earlier
+        undo notices stay), store the rebuilt state, the undo's own ``events``, a new version and
+        prompt instances and the deadlines — all or nothing, as ``commit_action``. The version
+        goes up, never back: a ticket drawn before the undo never matches a decision it opens."""
         new_version = expected_version + 1
 
         async def landed(x: Executor) -> bool:
-            """After a failed COMMIT: is this very undo stored (the version it made)?"""
             version = await x.value("SELECT version FROM games WHERE id=?", game_id)
             return version is not None and int(version) == new_version
 
-        self._drop_game(game_id, deadlines=True)  # (read again from the database after this)
+        self._drop_game(game_id, deadlines=True)
         async with self._tx(landed) as x:
             # the version-checked update locks the game's row until the commit (as a move's)
             if await x.execute(
@@ -668,8 +617,7 @@ class Storage(ABC):
 
     async def _add_events(self, x: Executor, game_id: int, version: int,
                           events: Sequence[dict[str, Any]], now: float) -> None:
-        """Number ``events`` on after the game's last event, all made by ``version`` (inside
-        the caller's transaction, which holds the game's row)."""
+        """Number ``events`` on after the game's last (in a transaction holding the game's row)."""
         if not events:
             return
         rows = [event_values(e) for e in events]
@@ -679,8 +627,7 @@ class Storage(ABC):
 
     @boundary
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any], str]]:
-        """The game's log in order, each action an :class:`ActionRow` (declared as the plain
-        triple its older readers take, which it is)."""
+        """The game's log in order, each action an :class:`ActionRow` (a plain triple too)."""
         rows = await self._rows(
             "SELECT seat, action, origin, prompt_kind, secret FROM actions WHERE game_id=? "
             "ORDER BY n", game_id)
@@ -694,8 +641,7 @@ class Storage(ABC):
         page = max(limit, 1) * 2
         before: int | None = None
         async with self._session() as x:
-            # newest first, read a page at a time until ``limit`` visible ones (private ones
-            # skipped)
+            # newest first, a page at a time until ``limit`` visible ones (others' private skipped)
             while len(out) < limit:
                 rows = await x.rows(
                     "SELECT n, version, text, recipients, kind, data, created_at FROM events "
@@ -727,9 +673,8 @@ class Storage(ABC):
 
     @boundary
     async def next_deadline_time(self, owner: str | None = None) -> float | None:
-        """When the next reminder or deadline falls due. With ``owner``, a deadline another owner
-        holds a claim on counts from when that claim expires (``claim_deadlines``): a process
-        sleeps past what another is handling instead of waking for it again and again."""
+        """When the next reminder or deadline falls due; with ``owner``, one another owner has
+        claimed counts from when that claim expires (a process sleeps past what another handles)."""
         value = await self._value(
             "SELECT MIN(CASE WHEN claimed_by IS NOT NULL AND claimed_by <> CAST(? AS TEXT) "
             f"THEN {self.dialect.greatest('at', 'claimed_until')} ELSE at END) FROM "
@@ -750,19 +695,18 @@ class Storage(ABC):
 
     _CLAIM = ""
     """The backend's claim: an UPDATE of the rows ``{claimable}`` selects (by ``_CLAIM_KEY``,
-    locked with ``_CLAIM_LOCK``), setting the owner and the lease's end, returning the rows."""
+    locked with ``_CLAIM_LOCK``) setting the owner and lease, returning the rows."""
     _CLAIM_KEY = ""
     _CLAIM_LOCK = ""
 
     @boundary
     async def claim_deadlines(self, now: float, owner: str, lease_s: float,
                               limit: int = 100) -> list[DeadlineRow]:
-        """Take up to ``limit`` due deadlines for ``owner`` (one process's scheduler) for
-        ``lease_s`` seconds, in due order: no other owner gets them until the lease expires, so
-        of several processes exactly one handles each, and a claim of a process that died comes
-        back when its lease runs out. The owner's own unexpired claims are returned again (its
-        retries). Handling a deadline ends the claim: the timeout's action replaces the row, a
-        reminder's ``mark_reminded`` releases it."""
+        """Take up to ``limit`` due deadlines, in due order, for ``owner`` (a process's scheduler)
+        for ``lease_s`` seconds: exactly one of several processes handles each, and a dead
+        process's claims come back when the lease ends. The owner's own unexpired claims come
+        again (its retries). Handling a deadline ends its claim (the timeout's action replaces
+        the row, ``mark_reminded`` releases it)."""
         claimable = (f"SELECT {self._CLAIM_KEY} FROM deadlines WHERE {self._DUE} "
                      "AND (claimed_by IS NULL OR claimed_until <= ? OR claimed_by = ?) "
                      f"ORDER BY due_at, game_id, seat LIMIT ?{self._CLAIM_LOCK}")
@@ -774,9 +718,8 @@ class Storage(ABC):
     @boundary
     async def mark_reminded(self, game_id: int, seat: int, kind: str,
                             opened: int | None = None) -> bool:
-        """Mark the reminder of a deadline (of prompt instance ``opened``, if given) as sent and
-        release its claim; True only for the call that changed it, so that of several processes
-        exactly one sends the reminder."""
+        """Mark a deadline's reminder (of prompt instance ``opened``, if given) sent and release
+        its claim; True only for the one call that changed it (of several processes)."""
         self._drop_deadlines(game_id)
         return await self._execute(
             "UPDATE deadlines SET reminded=TRUE, claimed_by=NULL, claimed_until=NULL "
