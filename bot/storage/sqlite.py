@@ -1,17 +1,16 @@
 """The SQLite backend of :class:`bot.storage.sql.Storage`.
 
-The standard library's ``sqlite3``, WAL mode, the numbered migrations of
-:mod:`bot.storage.migrations` tracked in ``PRAGMA user_version``; one connection whose statement
-groups are serialised by an asyncio lock. Short statements run on the event loop's own thread
-(see ``SqliteStorage._run``); what may take long (opening checks, waiting out another process's
-lock) runs on one thread of Herald's own (:class:`SqliteConnection`). The statements shared with
-PostgreSQL are in :mod:`bot.storage.sql`; this module keeps what is SQLite's own: opening and its
-checks, the commit of a move (its statements and COMMIT in one call), claiming deadlines, and the
-rows of live games and their deadlines kept in memory as last read or written (write-through:
-every write goes to the file first, nothing is ever written later), so a move re-reads nothing. ``open`` refuses a file that must not become Herald's database (empty,
-foreign, newer, damaged, read-only) before writing to it; in service, driver errors leave as
-:class:`StorageError` subclasses (busy, full, read-only, damaged), and a failed COMMIT is checked
-against what actually landed.
+The standard library's ``sqlite3``, WAL mode, the migrations of :mod:`bot.storage.migrations`
+tracked in ``PRAGMA user_version``; one connection whose statement groups are serialised by an
+asyncio lock. Short statements run on the event loop's own thread (see ``SqliteStorage._run``);
+what may take long (opening checks, waiting out another process's lock) runs on one thread of
+Herald's own (:class:`SqliteConnection`). Beside the shared statements (:mod:`bot.storage.sql`),
+this module keeps what is SQLite's own: opening and its checks, the commit of a move (statements
+and COMMIT in one call), claiming deadlines, and the rows of live games and their deadlines kept
+in memory as last read or written (write-through: every write goes to the file first), so a move
+re-reads nothing. ``open`` refuses a file that must not become Herald's database (empty, foreign,
+newer, damaged, read-only) before writing to it; in service, driver errors leave as
+:class:`StorageError` subclasses, and a failed COMMIT is checked against what actually landed.
 """
 
 from __future__ import annotations
@@ -24,17 +23,8 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import (
-    AsyncIterator,
-    Awaitable,
-    Callable,
-    Generator,
-    Iterable,
-    Mapping,
-    Sequence,
-)
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from types import TracebackType
 from typing import Any, TypeVar
 
 from ..turns import Turns
@@ -59,19 +49,9 @@ from .base import (
 from .dialect import SQLITE
 from .migrations import scripts
 from .migrations import tables as schema_tables
-from .sql import (
-    LAST_EVENT,
-    Executor,
-    Landed,
-    Storage,
-    boundary,
-    doing,
-    event_inserts,
-    remember,
-)
+from .sql import LAST_EVENT, Executor, Landed, Storage, boundary, doing, event_inserts, remember
 
 log = logging.getLogger("herald.storage")
-
 
 MIN_SQLITE = (3, 35)
 """The oldest SQLite library the shared statements run on (RETURNING came in 3.35)."""
@@ -86,19 +66,15 @@ MIGRATIONS: list[str] = scripts(SQLITE)
 _T = TypeVar("_T")
 
 _Statements = sqlite3.Connection | sqlite3.Cursor
-"""Where statements are run: the connection, or one cursor used for a whole transaction (a
-statement run by the connection makes a cursor of its own each time)."""
+"""Where statements run: the connection, or one cursor for a whole transaction."""
 
 
 def _append_events(conn: _Statements, game_id: int, version: int,
                    rows: Sequence[tuple[str, str | None, str, str]], now: float,
                    last: int | None = None) -> int:
-    """Number the events (as :func:`event_values` encodes them) on after the game's last event,
-    ``last`` when the caller knows it (read first otherwise), all made by ``version`` (inside the
-    caller's transaction); the number of the last one written.
-
-    The first statement inserts nothing if a number is taken (``last`` out of date): the rows
-    then go after the last one read again."""
+    """Append the events (as :func:`event_values` encodes them), made by ``version``, after the
+    game's last event, ``last`` if the caller knows it (read otherwise), inside the caller's
+    transaction; the number of the last one. A known ``last`` found taken is read again."""
     known = last is not None
     if last is None:
         last = _last_event(conn, game_id)
@@ -128,8 +104,7 @@ ACTIVITY_STEP = 60.0
 it of the stored time leaves that time (see ``commit_action``)."""
 
 CACHED_GAMES = 4096
-"""Live games (lobbies and running games) whose rows are kept in memory; beyond it the oldest
-written are dropped (and read from the file again when next needed)."""
+"""Live games whose rows are kept in memory; beyond it the oldest written are dropped."""
 _LIVE = ("lobby", "active")
 
 _INSERT_ACTION = ("INSERT INTO actions (game_id, n, seat, action, origin, user_id, created_at, "
@@ -159,8 +134,7 @@ def _copy_game(g: GameRow) -> GameRow:
 
 
 class _CommitFailed(Exception):
-    """COMMIT raised ``error`` (in ``SqliteStorage._write``); ``done`` is what the statements
-    before it returned."""
+    """COMMIT raised ``error`` (in ``SqliteStorage._write``); ``done``: what the statements gave."""
 
     def __init__(self, error: sqlite3.Error, done: Any) -> None:
         super().__init__(error)
@@ -168,49 +142,9 @@ class _CommitFailed(Exception):
         self.done = done
 
 
-class _Execution:
-    """One statement run on the connection's thread, its rows read whole: awaited, or used as
-    ``async with``, it gives itself, to be read as a cursor is (``fetchone``, ``fetchall``,
-    ``async for``, ``rowcount``)."""
-
-    def __init__(self, connection: SqliteConnection, sql: str, params: Sequence[Any]) -> None:
-        self._connection, self._sql, self._params = connection, sql, params
-        self._rows: list[Any] = []
-        self.rowcount = -1
-
-    def _run(self, conn: sqlite3.Connection) -> _Execution:
-        cur = conn.execute(self._sql, self._params)
-        try:
-            self._rows, self.rowcount = cur.fetchall(), cur.rowcount
-        finally:
-            cur.close()
-        return self
-
-    def __await__(self) -> Generator[Any, None, _Execution]:
-        return self._connection.on_thread(self._run).__await__()
-
-    async def __aenter__(self) -> _Execution:
-        return await self
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-    async def fetchone(self) -> Any:
-        return self._rows.pop(0) if self._rows else None
-
-    async def fetchall(self) -> list[Any]:
-        rows, self._rows = self._rows, []
-        return rows
-
-    async def __aiter__(self) -> AsyncIterator[Any]:
-        while self._rows:
-            yield self._rows.pop(0)
-
-
 class SqliteConnection:
-    """A ``sqlite3`` connection and the one thread of Herald's own that runs what may take long
-    on it (the event loop's thread runs the short statements itself: ``SqliteStorage._run``).
-    ``raw`` is the connection; a caller holding the storage's turn may use it directly."""
+    """A ``sqlite3`` connection (``raw``: a caller holding the storage's turn may use it
+    directly) and the one thread of Herald's own that runs what may take long on it."""
 
     def __init__(self, raw: sqlite3.Connection, worker: ThreadPoolExecutor) -> None:
         self.raw = raw
@@ -232,14 +166,6 @@ class SqliteConnection:
         """``fn(raw)`` on the connection's thread."""
         return await asyncio.get_running_loop().run_in_executor(self._worker, fn, self.raw)
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Execution:
-        """One statement on the connection's thread, its rows read whole: ``await`` it, or
-        ``async with`` it and read the rows (``fetchone``, ``async for``)."""
-        return _Execution(self, sql, params)
-
-    async def set_trace_callback(self, callback: Callable[[str], object] | None) -> None:
-        await self.on_thread(lambda conn: conn.set_trace_callback(callback))
-
     async def close(self) -> None:
         try:
             await self.on_thread(lambda conn: conn.close())
@@ -248,33 +174,16 @@ class SqliteConnection:
 
 
 def _execute(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:
-    """Run one statement and close its cursor (an open cursor blocks COMMIT); the rows it
-    changed."""
+    """Run one statement and close its cursor (an open one blocks COMMIT); the rows changed."""
     cur = conn.execute(sql, params)
     cur.close()  # (its rowcount stays readable)
     return cur.rowcount
 
 
-class _OnThread(Executor):
-    """An executor whose statements run on the connection's thread through its public
-    ``execute`` (what asks, after a failed COMMIT, whether the write landed)."""
-
-    __slots__ = ("_db",)
-
-    def __init__(self, db: SqliteConnection) -> None:
-        self._db = db
-
-    async def execute(self, sql: str, *params: Any) -> int:
-        return (await self._db.execute(sql, params)).rowcount
-
-    async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
-        return await (await self._db.execute(sql, params)).fetchall()
-
-
 class _Inline(Executor):
-    """The executor of :mod:`bot.storage.sql` on SQLite: statements run inline (``run``, the
-    storage's ``_run``), inside the caller's turn; also its own session (nothing to open or
-    close)."""
+    """The executor of :mod:`bot.storage.sql` on SQLite, and its own session (nothing to open or
+    close): statements run through ``run``, the storage's ``_run`` (inline, inside the caller's
+    turn) or, after a failed COMMIT, the connection's ``on_thread``."""
 
     __slots__ = ("_run",)
 
@@ -286,64 +195,53 @@ class _Inline(Executor):
         return int(await self._run(lambda conn: _execute(conn, sql, params)))
 
     async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
-        rows: list[Sequence[Any]] = await self._run(
-            lambda conn: conn.execute(sql, params).fetchall())
-        return rows
+        return list(await self._run(lambda conn: conn.execute(sql, params).fetchall()))
 
     async def __aenter__(self) -> _Inline:
         return self
 
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         return None
 
 
 CHECKPOINT_ROWS = 1000
-"""Rows written (``total_changes``) after which the write-ahead log is copied back: a couple of
-hundred moves, a few megabytes of log."""
+"""Rows written (``total_changes``) between copies of the log: a couple of hundred moves, a few
+megabytes of log."""
 STARVED_ROWS = 4 * CHECKPOINT_ROWS
 """Rows written with no copy finished, past which the writer copies itself (see ``poke``)."""
 LOG_LIMIT = 16 * 2**20
-"""Bytes of write-ahead log past which a copy is finished with writes held back (see
-``Checkpointer``); SQLite also trims the file back to this when it starts the log over."""
+"""Bytes of log past which a copy is finished on the writing connection (``_copy_here``); SQLite
+also trims the file back to this when it starts the log over."""
 
 
 class Checkpointer:
     """Copies the write-ahead log back into the database file, in the background.
 
-    SQLite does this itself at the commit that finds the log long enough, on the committing
-    connection, and waits for the disk then (an fsync) — which, with statements run on the event
-    loop's thread (``SqliteStorage._run``), would hold up every game at once. So the storage
-    turns that off (``wal_autocheckpoint=0``) and this copies instead: once ``CHECKPOINT_ROWS``
-    rows were written since the last copy, one PASSIVE checkpoint on a connection of its own, on
-    a worker thread (one at a time; no timer, so a quiet bot does nothing). PASSIVE never waits
-    for a lock and never blocks a writer; what it could not copy (a reader still uses it) is
-    copied the next time, and closing the storage copies the rest.
-
-    The log starts over only once it was copied to its end before the next write — which moves
-    written meanwhile prevent under a steady stream. So when the log has grown past
-    ``LOG_LIMIT``, the copy is finished on the writing connection itself (``_copy_here``), which
-    has little left to copy after the copy in the background.
-    Nothing acknowledged depends on any of it: a committed transaction is in the log, which
-    SQLite replays after a crash."""
+    SQLite's own copy runs at a commit, on the committing connection, and waits for the disk (an
+    fsync): on the event loop's thread (``SqliteStorage._run``) it would hold up every game. So it
+    is off (``wal_autocheckpoint=0``), and once ``CHECKPOINT_ROWS`` rows were written since the
+    last copy this runs one PASSIVE checkpoint on a connection and worker thread of its own (one
+    at a time; no timer, so a quiet bot does nothing). PASSIVE never waits for a lock nor blocks a
+    writer; what a reader still uses is copied the next time, and closing copies the rest. The log
+    starts over only once copied to its end before the next write, which a steady stream of moves
+    prevents: past ``LOG_LIMIT`` the copy is finished on the writing connection (``_copy_here``),
+    little being left after the background copy. Nothing acknowledged depends on any of it: a
+    committed transaction is in the log, which SQLite replays after a crash."""
 
     def __init__(self, path: str, watched: sqlite3.Connection) -> None:
         self.path = path
         self._watched = watched
         self._seen = watched.total_changes
-        self._copied = self._seen
-        """``total_changes`` when the last copy began that finished."""
+        self._copied = self._seen  # (when the last copy that finished began)
         self._conn: sqlite3.Connection | None = None
         self._task: asyncio.Task[None] | None = None
         self._closed = False
-        self.done = 0
-        """Checkpoints run (for the tests)."""
+        self.done = 0  # (checkpoints run, for the tests)
 
     def poke(self) -> None:
-        """After a write: start a copy if enough was written since the last one. Should the
-        event loop never have given the copy its turn (moves back to back with nothing to wait
-        for) while ``STARVED_ROWS`` rows were written, copy here and now, as SQLite itself
-        would have: the log stays bounded whatever the load."""
+        """After a write: start a copy if enough was written since the last one. Should the loop
+        never have let the copy run while ``STARVED_ROWS`` rows were written (moves back to back),
+        copy here and now, as SQLite would have: the log stays bounded whatever the load."""
         if self._closed:
             return
         changes = self._watched.total_changes
@@ -371,9 +269,8 @@ class Checkpointer:
             self._task = None
 
     def _copy_here(self) -> None:
-        """Copy on the writing connection itself, inline, so that no write can come between and
-        the next write starts the log over (holding the storage's lock across a trip to a thread
-        instead made every move arriving meanwhile wait behind it)."""
+        """Copy inline on the writing connection, so that no write comes between and the next one
+        starts the log over (a trip to a thread, holding the lock, made every move wait)."""
         if not self._watched.in_transaction:
             self._watched.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
@@ -409,18 +306,16 @@ class Checkpointer:
 MAGIC = b"SQLite format 3\x00"
 """The first 16 bytes of every SQLite database file."""
 
-# SQLite's result codes for the faults a database meets in service: primary codes, a file shorter
-# than it claims (a truncated file), and the I/O errors of writing (plain: the driver's message)
+# SQLite's (primary) result codes of the faults a database meets in service
 _BUSY, _LOCKED, _NOMEM, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _PROTOCOL, _NOTADB = (
     5, 6, 7, 8, 10, 11, 13, 14, 15, 26)
-_IOERR_SHORT_READ = 522
+_IOERR_SHORT_READ = 522  # (a file shorter than it claims: truncated)
 _IOERR_WRITING = {_IOERR, 778, 1034, 1290, 1546, 4874}
 """Plain (from the message), and IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE, _SHMSIZE."""
-_BY_MESSAGE = (("database is locked", _BUSY), ("table is locked", _LOCKED),
-               ("disk is full", _FULL), ("disk I/O error", _IOERR),
-               ("readonly database", _READONLY), ("malformed", _CORRUPT),
-               ("not a database", _NOTADB), ("unable to open", _CANTOPEN),
-               ("out of memory", _NOMEM))
+_BY_MESSAGE = (
+    ("database is locked", _BUSY), ("table is locked", _LOCKED), ("disk is full", _FULL),
+    ("disk I/O error", _IOERR), ("readonly database", _READONLY), ("malformed", _CORRUPT),
+    ("not a database", _NOTADB), ("unable to open", _CANTOPEN), ("out of memory", _NOMEM))
 """The driver's messages, for an error that carries no SQLite code (raised by a wrapper)."""
 
 
@@ -463,8 +358,6 @@ def _cause(exc: BaseException) -> str:
 _RESTORE = ("stop Herald, copy your latest backup over the file, delete the -wal and -shm files "
             "beside it, and start Herald again (see the README)")
 """How to recover from a damaged database, for the admin."""
-
-
 _HERALD_TABLES = schema_tables(MIGRATIONS)
 """The tables the migrations leave behind."""
 
@@ -480,17 +373,14 @@ class SqliteStorage(Storage):
         self.path = self.where = path
         self.busy_timeout = busy_timeout
         self._db: SqliteConnection | None = None
-        self._lock = Turns()
-        """One statement group at a time on the shared connection (see ``bot.turns``)."""
-        self._inline = False
-        """True once open: statements run on the event loop's own thread (see ``_run``)."""
+        self._lock = Turns()  # (one statement group at a time on the connection: ``bot.turns``)
+        self._inline = False  # (once open, statements run on the event loop's thread: ``_run``)
         self._x_inline = _Inline(self._run)
         self._checkpoints: Checkpointer | None = None
         self._games: dict[int, GameRow] = {}
         """Live games as last read or written, oldest written first (see ``CACHED_GAMES``)."""
         self._deadlines: dict[int, list[DeadlineRow]] = {}
-        self._last_events: dict[int, int] = {}
-        """A live game's last event number, as this storage wrote it (read otherwise)."""
+        self._last_events: dict[int, int] = {}  # (a live game's last event, as written here)
 
     # ------------------------------------------------------------ turns and memory
 
@@ -543,14 +433,12 @@ class SqliteStorage(Storage):
     async def _run(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn`` with the raw connection right here, on the event loop's thread.
 
-        A short statement group costs SQLite tens of microseconds (WAL, ``synchronous=NORMAL``:
-        a commit writes to the operating system's cache and waits for no disk), while handing it
-        to the connection's thread and back costs more than that, twice over on a busy loop — so
-        the statements of a move run inline. What could keep the loop waiting is moved away:
-        checkpoints (the one step that waits for the disk) run on a connection and thread of
-        their own (``Checkpointer``), and the busy timeout is zero here, so a write lock held by
-        another process sends ``fn`` to the connection's thread to wait for it there (only when
-        ``fn`` left no transaction open: it began its own, or ran outside one)."""
+        A short statement group costs SQLite tens of microseconds (WAL, ``synchronous=NORMAL``: a
+        commit waits for no disk), less than a trip to the connection's thread and back, twice
+        over on a busy loop. What could keep the loop waiting is moved away: checkpoints (the one
+        step that waits for the disk) run on a thread of their own (``Checkpointer``), and the
+        busy timeout is zero here, so a lock held by another process sends ``fn`` to the
+        connection's thread to wait there (only when ``fn`` left no transaction open)."""
         if not self._inline:
             return await self.db.on_thread(fn)
         conn = self.db.raw
@@ -587,7 +475,8 @@ class SqliteStorage(Storage):
         StorageBusy: "{where} stayed locked by another process for more than {timeout}s",
         StorageFull: "could not write to {where}: the disk, a quota or a file-size limit is full, "
                      "or the disk is failing",
-        StorageReadOnly: "{where} is read-only; Herald needs to write to the file and its folder",
+        StorageReadOnly: "{where} is read-only for Herald, which needs to write the file and its "
+                         "folder",
         StorageCorrupt: "{where} is damaged; " + _RESTORE,
         StorageUnavailable: "{where} could not be used just now",
     }
@@ -596,9 +485,8 @@ class SqliteStorage(Storage):
     _cause = staticmethod(_cause)
 
     async def _rollback(self, why: str) -> None:
-        """Undo the open transaction, if there still is one: after a full disk or an I/O error
-        SQLite may have rolled it back itself. A failing rollback never hides its cause
-        (``why``)."""
+        """Undo the open transaction, if any (after a full disk or an I/O error SQLite may have
+        rolled it back itself); a failing rollback never hides its cause, ``why``."""
         try:
             if self.db.raw.in_transaction:
                 await self._execute("ROLLBACK")
@@ -611,10 +499,8 @@ class SqliteStorage(Storage):
 
     @contextlib.asynccontextmanager
     async def _tx(self, landed: Landed | None = None) -> AsyncIterator[Executor]:
-        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error (callers hold the lock).
-
-        Should COMMIT itself fail, see ``_commit_failed``. (A move's commit takes the shorter
-        way, ``_write``: its statements and COMMIT in one call.)"""
+        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error (callers hold the lock); a failed
+        COMMIT goes to ``_commit_failed``. (A move's commit takes the shorter way, ``_write``.)"""
         if self.db.raw.in_transaction:  # left over by a rollback that failed
             await self._rollback("an earlier failure")
         await self._execute("BEGIN IMMEDIATE")
@@ -654,20 +540,17 @@ class SqliteStorage(Storage):
             raise
         return done
 
-    async def _commit_failed(self, exc: sqlite3.Error,
-                             landed: Landed | None) -> None:
-        """After COMMIT reported ``exc``: the transaction may have been rolled back by SQLite, or
-        be stored all the same, and ``landed`` asks the database which. Stored, the commit stands
-        (a warning is logged, and this returns); not stored, or never asked, the error raised says
-        nothing was stored; if the database cannot even be asked, it says the outcome is
-        unknown."""
+    async def _commit_failed(self, exc: sqlite3.Error, landed: Landed | None) -> None:
+        """After COMMIT reported ``exc``: SQLite may have rolled the transaction back or stored
+        it all the same; ``landed`` asks the database which, and ``_settled`` returns or raises
+        (None: the database could not even be asked)."""
         if self.db.raw.in_transaction:  # the commit did not happen: undo the whole transaction
             await self._rollback(_cause(exc))
             raise exc
         stored: bool | None = False
         if landed is not None:
             try:
-                stored = await landed(_OnThread(self.db))
+                stored = await landed(_Inline(self.db.on_thread))
             except sqlite3.Error:
                 stored = None
         self._settled(exc, stored, "COMMIT reported an error")
@@ -675,12 +558,10 @@ class SqliteStorage(Storage):
     # ------------------------------------------------------------ opening
 
     async def open(self) -> None:
-        """Open the database, creating it if there is no file yet.
-
-        Refuses (``StorageOpenError``, one sentence for the admin) a file that is empty, not an
-        SQLite database, another program's database, from a newer Herald, damaged (``PRAGMA
-        quick_check``) or read-only — before writing anything to it. A failed open closes its
-        connection (a live one keeps the process from exiting) and removes a file it created."""
+        """Open the database, creating it if there is no file yet; refuse (``StorageOpenError``,
+        one sentence for the admin) a file that must not become Herald's database before writing
+        anything to it. A failed open closes its connection (a live one keeps the process from
+        exiting) and removes a file it created."""
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             raise StorageOpenError(
                 f"Herald needs SQLite {'.'.join(map(str, MIN_SQLITE))} or newer (RETURNING, "
@@ -708,8 +589,7 @@ class SqliteStorage(Storage):
             self._inline = True
         except BaseException as exc:
             await self._abandon(created)
-            translatable = isinstance(exc, sqlite3.Error | StorageError)
-            if isinstance(exc, StorageOpenError) or not translatable:
+            if isinstance(exc, StorageOpenError) or not isinstance(exc, sqlite3.Error | StorageError):
                 raise
             raise self._refusal(exc) from exc
         if created:
@@ -758,13 +638,13 @@ class SqliteStorage(Storage):
         return False
 
     async def _check_intact(self) -> None:
-        """``PRAGMA quick_check``: every page of every table readable and well formed (it skips
-        what ``integrity_check`` adds: index contents). It reads the whole file once — about half
-        a second for 50 MB from a cold disk, a tenth from the cache."""
+        """``PRAGMA quick_check``: every page of every table readable and well formed (index
+        contents are left to ``integrity_check``); it reads the whole file once, about half a
+        second for 50 MB from a cold disk, a tenth from the cache."""
         rows = [str(r[0]) for r in await self._rows("PRAGMA quick_check(3)")]
         if rows != ["ok"]:
             first = rows[0].replace("*** in database main ***", "").strip().splitlines()[0]
-            raise StorageOpenError(self._damaged(first[:120]))
+            raise StorageOpenError(f"the database {self.path} is damaged ({first[:120]}); {_RESTORE}.")
 
     async def _check_herald(self) -> None:
         """Refuse, before writing to it, a database from a newer Herald or of another program."""
@@ -801,9 +681,9 @@ class SqliteStorage(Storage):
                 f"was damaged or edited by hand; {_RESTORE}.")
 
     async def _note_orphans(self) -> None:
-        """Rows that name a game that is not there (possible only if the file was edited with
-        foreign keys off): every read is by game, so Herald never sees them — a warning, not a
-        refusal. Cheap next to ``quick_check`` (a few hundredths of a second for 50 MB)."""
+        """Warn of rows that name a missing game (only a file edited with foreign keys off has
+        them): every read is by game, so Herald never sees them. A few hundredths of a second
+        for 50 MB."""
         tables = [str(r[0]) for r in await self._rows("PRAGMA foreign_key_check")]
         if tables:
             log.warning("the database %s has %d row(s) that refer to missing games (in %s); "
@@ -816,23 +696,19 @@ class SqliteStorage(Storage):
             f"knows up to {len(MIGRATIONS)}): run that newer Herald, or copy over it a backup "
             "made with this version.")
 
-    def _damaged(self, detail: str) -> str:
-        return f"the database {self.path} is damaged ({detail}); {_RESTORE}."
 
     def _refusal(self, exc: BaseException) -> StorageOpenError:
-        """One sentence for the admin about why the database could not be opened."""
+        """One sentence for the admin about why the database could not be opened (a fault's words
+        in service, ``_FAULTS``, and what to do about it now)."""
         kind = _kind(exc)
         where = f"the database {self.path}"
-        if kind is StorageCorrupt:
-            text = f"{where} is damaged; {_RESTORE}"
+        if kind is StorageCorrupt or kind is StorageReadOnly:
+            text = self._FAULTS[kind].format(where=where)
+        elif kind is StorageFull:
+            text = self._FAULTS[kind].format(where=where) + "; free some space and start Herald again"
         elif kind is StorageBusy:
             text = (f"{where} is locked by another program (another Herald on the same file?): "
                     "stop it and start Herald again")
-        elif kind is StorageReadOnly:
-            text = f"{where} is read-only for Herald, which needs to write the file and its folder"
-        elif kind is StorageFull:
-            text = (f"could not write to {where}: the disk, a quota or a file-size limit is full, "
-                    "or the disk is failing; free some space and start Herald again")
         elif isinstance(exc, OSError) or kind is StorageUnavailable:
             text = (f"cannot open {where}: check that its folder exists and that Herald may read "
                     "and write there")
@@ -861,8 +737,7 @@ class SqliteStorage(Storage):
             await db.close()  # stops the connection's thread even when closing fails
 
     async def schema_version(self) -> int:
-        rows = await self._rows(USER_VERSION)
-        return int(rows[0][0]) if rows else 0
+        return int(await self._value(USER_VERSION) or 0)
 
     async def migrate(self) -> int:
         current = await self.schema_version()
@@ -922,8 +797,8 @@ class SqliteStorage(Storage):
 
     def _deadline_statements(self, conn: _Statements, game_id: int,
                              deadlines: Iterable[DeadlineRow]) -> None:
-        """The statements of ``_write_deadlines`` (on the connection's thread): the game's rows
-        deleted, and written again with the claims and reminders they keep."""
+        """``_write_deadlines``' statements: the rows deleted, and written again with the claims
+        and reminders they keep."""
         before = {(r[0], r[1]): r[2:] for r in conn.execute(
             "DELETE FROM deadlines WHERE game_id=? "
             "RETURNING seat, kind, opened, claimed_by, claimed_until, due_at, remind_at, reminded",
@@ -968,20 +843,18 @@ class SqliteStorage(Storage):
         action_row = (to_json(action), origin, user_id, now, prompt_kind,
                       None if secret is None else int(secret))
         event_rows = [event_values(e) for e in events]
-        # Only the columns that change are set: SQLite rewrites the entries of every index over a
-        # column the statement sets, changed or not (the status and the time of last activity
-        # are indexed for the listings): a move that ends nothing keeps the status, and one
-        # within ``ACTIVITY_STEP`` of the stored time keeps that time.
+        # only the columns that change are set: SQLite rewrites the index entries of every column
+        # a statement sets, changed or not (status and updated_at are indexed for the listings)
         columns = "state=CAST(? AS TEXT), version=?, result=?, opened=?, answered=?"
         values: list[Any] = [state_text, new_version, to_json(result) if result else None,
                              seat_map_json(opened), seat_map_json(answered)]
         if status != "active":
             columns += ", status=?"
             values.append(status)
-        current = kept is not None and kept.version == expected_version
+        row = kept if kept is not None and kept.version == expected_version else None
         stamp = now
-        if current and status == "active" and 0 <= now - kept.updated_at < ACTIVITY_STEP:  # type: ignore[union-attr]
-            stamp = kept.updated_at  # type: ignore[union-attr]
+        if row is not None and status == "active" and 0 <= now - row.updated_at < ACTIVITY_STEP:
+            stamp = row.updated_at
         else:
             columns += ", updated_at=?"
             values.append(now)
@@ -990,14 +863,12 @@ class SqliteStorage(Storage):
                   "WHERE id=? AND version=? AND status='active' AND paused_at IS NULL")
 
         def write(conn: sqlite3.Cursor) -> None:
-            """The version-checked update, the action, its events and the deadlines (``_write``
-            begins and commits around them, in the same call)."""
+            """The version-checked update, the action, its events and the deadlines."""
             nonlocal n, last_event
             if conn.execute(update, values).rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-            # numbered the version it made, less one (paired with its events after an undo too):
-            # versions only go up, so the number is free — but for a game stored by an older
-            # Herald, numbered otherwise, where the one after its last is taken
+            # versions only go up, so the action's number is free, but in a game stored by an
+            # older Herald (numbered otherwise) it may be taken: then it follows the last one
             n = new_version - 1
             try:
                 conn.execute(_INSERT_ACTION, (game_id, n, seat, *action_row))
@@ -1010,11 +881,9 @@ class SqliteStorage(Storage):
                 self._deadline_statements(conn, game_id, deadlines)
 
         await self._write(write, landed)
-        if current:
-            # write-through: the row as it is in the file now, without reading it back (the
-            # state and result are plain JSON, as a read would give them: see ``commit_action``);
-            # the remembered row is this storage's own (reads get copies), so it is updated as is
-            row: GameRow = kept  # type: ignore[assignment]
+        if row is not None:
+            # write-through: the row as the file now holds it (state and result are plain JSON,
+            # as read: see ``Storage.commit_action``); reads get copies, so it is updated in place
             row.state, row.version, row.status, row.result = state, new_version, status, result or None
             row.opened = {int(k): int(v) for k, v in opened.items()}
             row.answered = {int(k): int(v) for k, v in answered.items()}

@@ -19,7 +19,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -256,14 +256,18 @@ async def test_a_commit_whose_outcome_cannot_be_checked_says_so(tmp_path: Path) 
         action = await _bid(sessions, gid, 0)
         _failing_commit(_sqlite(sessions), lands=False, error="disk I/O error")
         connection = _sqlite(sessions).db
-        real_execute = connection.execute
+        real_on_thread = connection.on_thread
 
-        def execute(sql: str, params: Any = ()) -> Any:  # the check after COMMIT fails too
-            if sql.startswith("SELECT g.version, a.seat"):
+        class Failing:  # the connection as the check after COMMIT finds it: failing too
+            def execute(self, sql: str, params: Any = ()) -> Any:
+                assert sql.startswith("SELECT g.version, a.seat"), sql
                 raise sqlite3.OperationalError("disk I/O error")
-            return real_execute(sql, params)
 
-        connection.execute = execute  # type: ignore[method-assign]
+        async def on_thread(fn: Callable[[Any], Any]) -> Any:  # (the check's, once)
+            connection.on_thread = real_on_thread  # type: ignore[method-assign]
+            return fn(Failing())
+
+        connection.on_thread = on_thread  # type: ignore[method-assign]
         with pytest.raises(StorageFull) as refused:
             await sessions.act(gid, 0, action, user_id=HOST)
         assert refused.value.stored is None
@@ -281,7 +285,7 @@ async def test_a_read_only_database_refuses_a_move_with_its_sentence(tmp_path: P
         gid = await _duel(sessions)
         before = await _stored(sessions.storage, gid)
         action = await _bid(sessions, gid, 0)
-        await _sqlite(sessions).db.execute("PRAGMA query_only=1")
+        _sqlite(sessions).db.raw.execute("PRAGMA query_only=1")
         with pytest.raises(StorageReadOnly) as refused:
             await sessions.act(gid, 0, action, user_id=HOST)
         assert isinstance(refused.value, sessions.storage.transient_errors)
@@ -289,7 +293,7 @@ async def test_a_read_only_database_refuses_a_move_with_its_sentence(tmp_path: P
             "The game's database has become read-only, so that was not saved; the server's admin "
             "has been told in the log.")
         assert await _stored(sessions.storage, gid) == before
-        await _sqlite(sessions).db.execute("PRAGMA query_only=0")
+        _sqlite(sessions).db.raw.execute("PRAGMA query_only=0")
         await sessions.act(gid, 0, action, user_id=HOST)
         assert (await _stored(sessions.storage, gid))[0] == before[0] + 1
 

@@ -176,7 +176,7 @@ async def test_a_broken_game_does_not_make_the_scheduler_spin(boot: tuple[Factor
     healthy = await _game(first)
     # a state the engine cannot load (an engine bug, a bad migration, a hand-edited database),
     # found by the next process to start
-    await first.storage.db.execute("UPDATE games SET state='{}' WHERE id=?", (broken,))
+    first.storage.db.raw.execute("UPDATE games SET state='{}' WHERE id=?", (broken,))
     bot = await factory()
 
     clock.t = START + DEADLINE

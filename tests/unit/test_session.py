@@ -357,7 +357,7 @@ async def test_replay_notices_a_tampered_state(env: Env) -> None:
     game = await env.sessions.get(gid)
     assert game.state is not None
     tampered = dict(game.state, points=[99, 0])
-    await env.storage.db.execute("UPDATE games SET state=? WHERE id=?", (json.dumps(tampered), gid))
+    env.storage.db.raw.execute("UPDATE games SET state=? WHERE id=?", (json.dumps(tampered), gid))
     env.storage.forget(gid)  # (written behind the storage's back)
     assert not await env.sessions.verify_replay(gid)
 

@@ -18,6 +18,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from bot.dburl import is_postgres_url
 from bot.storage import (
     MIGRATIONS,
     DeadlineRow,
@@ -61,7 +62,7 @@ def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 def _storage(location: str) -> Storage:
-    if pg.is_postgres_url(location):
+    if is_postgres_url(location):
         return PostgresStorage(location, trace=_ignore)
     return SqliteStorage(location)
 
@@ -104,8 +105,7 @@ async def _fetch(s: Storage, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         async with s.pool.acquire() as conn:
             return [tuple(r) for r in await conn.fetch(re.sub(r"\?", mark, sql), *params)]
     assert isinstance(s, SqliteStorage)
-    async with s.db.execute(sql, params) as cur:
-        return [tuple(r) async for r in cur]
+    return [tuple(r) for r in s.db.raw.execute(sql, params).fetchall()]
 
 
 async def _table_names(s: Storage) -> set[str]:
@@ -207,8 +207,7 @@ async def test_a_database_from_a_newer_herald_is_refused(tmp_path: Path) -> None
 
 async def test_the_database_runs_in_wal_mode(sqlite_store: SqliteStorage, tmp_path: Path) -> None:
     store = sqlite_store
-    async with store.db.execute("PRAGMA journal_mode") as cur:
-        row = await cur.fetchone()
+    row = store.db.raw.execute("PRAGMA journal_mode").fetchone()
     assert row is not None and row[0].lower() == "wal"
     with sqlite3.connect(tmp_path / "herald.db") as raw:  # WAL is persistent in the file
         assert raw.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
@@ -428,11 +427,11 @@ class _Statements:
             finally:
                 s.trace = _ignore
         assert isinstance(s, SqliteStorage)
-        await s.db.set_trace_callback(self.sql.append)
+        s.db.raw.set_trace_callback(self.sql.append)
         try:
             return await call
         finally:
-            await s.db.set_trace_callback(None)
+            s.db.raw.set_trace_callback(None)
 
 
 async def test_listings_load_any_number_of_games_with_their_seats_in_fixed_statements(

@@ -179,7 +179,7 @@ async def test_a_failed_action_leaves_nothing_remembered_that_the_file_lacks(
 async def test_forget_shows_a_write_made_behind_the_storage(store: SqliteStorage) -> None:
     gid = await _started(store)
     await store.get_game(gid)
-    await store.db.execute("UPDATE games SET state='{\"edited\":true}' WHERE id=?", (gid,))
+    store.db.raw.execute("UPDATE games SET state='{\"edited\":true}' WHERE id=?", (gid,))
     store.forget(gid)
     game = await store.get_game(gid)
     assert game is not None and game.state == {"edited": True}
