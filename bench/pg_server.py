@@ -20,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.postgres import redacted
+from bot.dburl import redacted
 from tests.support.postgres import find_bindir, running_server
 
 SERVER_SETTINGS = {"fsync": "on", "full_page_writes": "on", "synchronous_commit": "on",

@@ -14,8 +14,9 @@ import tempfile
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+from .dburl import is_postgres_url
 from .errors import TableError
-from .storage import GameRow, Storage, is_postgres_url, open_storage, shown_location
+from .storage import GameRow, Storage, open_storage, shown_location
 
 
 def missing_database(location: str) -> str | None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .dburl import ENCODING_HINT, is_postgres_url, redacted
 from .errors import TableError
 from .parsing import (
     MAX_DEADLINE,
@@ -41,7 +42,6 @@ from .parsing import (
     parse_duration,
     shown,
 )
-from .storage.postgres import ENCODING_HINT, is_postgres_url, redacted
 
 DOCS_URL = ""
 """No web link by default: ``/rules`` shows the rules pages shipped with Herald in Discord itself."""

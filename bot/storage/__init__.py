@@ -7,6 +7,7 @@ Only the storage speaks SQL. ``open_storage`` picks the backend for a configured
 
 from __future__ import annotations
 
+from ..dburl import is_postgres_url, redacted
 from .base import (
     ActionRow,
     DeadlineRow,
@@ -26,7 +27,7 @@ from .base import (
     TableLimits,
     VersionConflict,
 )
-from .postgres import PostgresStorage, is_postgres_url, redacted
+from .postgres import PostgresStorage
 from .sql import Storage
 from .sqlite import MIGRATIONS, SqliteStorage
 

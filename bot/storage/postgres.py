@@ -1,25 +1,11 @@
 """The PostgreSQL backend of :class:`bot.storage.sql.Storage`, for communities that outgrow a file.
 
-asyncpg with a small pool of connections; every write that must be all-or-nothing is one
-transaction. An action's is a single statement (one round trip: see ``_COMMIT``) whose
-version-checked update locks the game's row; an undo or a pause locks it first (``SELECT … FOR
-UPDATE``) and checks under that lock. Either way two processes answering the same game serialise
-on the row and the loser gets :class:`VersionConflict`, exactly as with SQLite. Waiting for a lock
-is bounded (``lock_timeout``: :class:`StorageBusy`, like SQLite's busy timeout). Deadlines a write
-leaves as they were are not written again, so a claim or a reminder another process made on them
-stands; servers' settings are kept in memory only while every change to them is heard
-(LISTEN/NOTIFY on :data:`SETTINGS_CHANNEL`); nothing of a game is kept.
-
-The statements shared with SQLite are in :mod:`bot.storage.sql`; this module keeps PostgreSQL's
-own: opening and its checks, the one-statement commit of a move, claiming deadlines, replacing a
-game's deadlines (claims kept, other processes woken) and LISTEN/NOTIFY. The numbered migrations
-of :mod:`bot.storage.migrations` (the same steps as SQLite's) are tracked in the one-row table
-``herald_schema`` and applied under an advisory lock, so several processes starting at once
-migrate once. ``open`` refuses a database that must not become Herald's (another program's
-tables, a newer Herald's schema, read-only, unreachable, a refused login) with one sentence for
-the admin before writing to it; in service, driver errors leave as :class:`StorageError`
-subclasses, and a connection lost while committing is checked against what actually landed.
-The password in the URL is never written anywhere (:func:`redacted`).
+Two processes writing one game serialise on its row, locked by an action's version-checked update
+(``_COMMIT``) or, for an undo or a pause, by ``SELECT … FOR UPDATE`` before the check: the loser
+gets :class:`VersionConflict`, as with SQLite, and a lock waited for beyond ``lock_timeout`` is
+:class:`StorageBusy`. Servers' settings are kept in memory only while every change to them is heard
+(LISTEN/NOTIFY); nothing of a game is kept. The URL's password is never written anywhere
+(:mod:`bot.dburl`).
 """
 
 from __future__ import annotations
@@ -27,14 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
-from urllib.parse import unquote
 
 import asyncpg
 
+from ..dburl import ENCODING_HINT, is_postgres_url, redacted, scrubbed
 from .base import (
     DEADLINE_COLUMNS,
     G_COLUMNS,
@@ -62,80 +47,8 @@ from .sql import Executor, Landed, Storage, boundary, doing, row_to_game
 
 log = logging.getLogger("herald.storage")
 
-URL_SCHEMES = ("postgresql://", "postgres://")
-"""How ``HERALD_DB`` names a PostgreSQL database (anything else is a SQLite file path)."""
-
-
-def is_postgres_url(location: str) -> bool:
-    return location.strip().lower().startswith(URL_SCHEMES)
-
-
-_SCHEME = re.compile(r"\s*(postgres(?:ql)?://)", re.IGNORECASE)
-_PASSWORD_PARAM = re.compile(r"([?&;]password=)(.*)$", re.IGNORECASE | re.DOTALL)
-"""A ``password=`` parameter and everything after it: an ``&`` may be part of the password."""
-
-ENCODING_HINT = (
-    "A password holding / # ? @ : % or a space must be percent-encoded in the URL (/ as %2F, # as %23, "
-    "? as %3F, @ as %40, : as %3A, % as %25, a space as %20); "
-    "python3 -c \"import getpass, urllib.parse; print(urllib.parse.quote(getpass.getpass(), safe=''))\" "
-    "prints a password so encoded, without showing or storing it.")
-"""What every refusal of a PostgreSQL URL adds: how to write a password that breaks the URL."""
-
-
-def redacted(url: str) -> str:
-    """The URL with its password hidden, whatever its shape: what logs and messages show.
-
-    Read from the text itself, not from a parse: a password holding ``/``, ``#`` or ``?`` does not
-    parse as one (``urlsplit`` puts part of it in the path or the fragment). Everything between the
-    user's name and the *last* ``@`` is hidden, and every ``password=`` parameter; a URL that hides
-    more than its password still names the user, host and database for the admin."""
-    m = _SCHEME.match(url)
-    if m is None:
-        return url
-    rest = url[m.end():]
-    at = rest.rfind("@")
-    if at >= 0:
-        user, colon, _ = rest[:at].partition(":")
-        if colon:
-            rest = f"{user}:***{rest[at:]}"
-        elif "/" in user or "?" in user or "#" in user:
-            rest = f"***{rest[at:]}"  # no ':' before the '@' but a broken user part: hide it all
-    rest = _PASSWORD_PARAM.sub(lambda p: p[1] + "***", rest)
-    return m[1] + rest
-
-
-def secrets_of(url: str) -> list[str]:
-    """The password(s) a URL holds, as written and percent-decoded: what :func:`scrubbed` hides
-    in other text (a driver's error may quote a password without the URL around it)."""
-    m = _SCHEME.match(url)
-    if m is None:
-        return []
-    rest = url[m.end():]
-    found: list[str] = []
-    at = rest.rfind("@")
-    if at >= 0:
-        user, colon, password = rest[:at].partition(":")
-        if colon:
-            found.append(password)
-    found += [p[2] for p in _PASSWORD_PARAM.finditer(rest)]
-    found += [unquote(f) for f in found]
-    return sorted({f for f in found if len(f) >= 3}, key=len, reverse=True)
-
-
-def scrubbed(text: str, url: str) -> str:
-    """``text`` (a driver's error, a refusal) with the URL shown redacted and any password of
-    the URL replaced by ``***`` wherever it appears (passwords shorter than three characters
-    are only hidden inside the URL: replacing every "a" would make the text unreadable)."""
-    text = text.replace(url, redacted(url))
-    for secret in secrets_of(url):
-        text = text.replace(secret, "***")
-    return text
-
-
 MIGRATIONS: list[str] = scripts(POSTGRES)
-"""Each schema step as PostgreSQL runs it: step for step the SQLite backend's, so a schema number
-means the same in both."""
-
+"""Each schema step as PostgreSQL runs it: step for step SQLite's, so a number means the same."""
 SCHEMA_TABLE = "herald_schema"
 """One row, the schema version (PostgreSQL has no ``user_version``); absent: an empty database."""
 SCHEMA_EXISTS = ("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
@@ -148,15 +61,11 @@ TABLE_NAMES = ("SELECT tablename FROM pg_tables WHERE schemaname = current_schem
 """The tables in Herald's schema (the connection's first ``search_path`` entry)."""
 _MIGRATION_LOCK = 0x6865_7261_6C64
 """The advisory lock held while migrating, so that processes starting together migrate once."""
-
-
 _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError,
                   asyncpg.exceptions.InternalClientError, OSError, TimeoutError)
-"""What the driver raises: the server's errors, the client's, the network's, a timeout."""
 
 
 def _kind(exc: BaseException) -> type[StorageError] | None:
-    """What a driver error means for Herald (see ``Storage._kind``)."""
     if isinstance(exc, asyncpg.PostgresError):
         state = str(getattr(exc, "sqlstate", "") or "")
         if state in ("40001", "40P01", "55P03", "57014"):
@@ -191,33 +100,21 @@ def _answered(exc: BaseException) -> bool:
         getattr(exc, "sqlstate", "")).startswith("08")
 
 
-def _cause(exc: BaseException) -> str:
-    """The driver's own words, for the admin (see ``Storage._cause``)."""
-    state = getattr(exc, "sqlstate", None)
-    name = type(exc).__name__ + (f" {state}" if state else "")
-    text = str(exc) or "no details"
-    return f"{name}: {text}"
-
-
 def _event_arrays(events: Sequence[dict[str, Any]]) -> tuple[list[Any], ...]:
-    """Events as four parallel arrays (text, recipients, kind, data): what one multi-row insert
-    takes as its parameters (``unnest``), however many events an action made."""
+    """Events as four parallel arrays (text, recipients, kind, data): one ``unnest`` inserts all."""
     rows = [event_values(e) for e in events]
     return tuple([r[i] for r in rows] for i in range(4))
 
 
 _EVENTS_FROM = ("unnest(${0}::text[], ${1}::text[], ${2}::text[], ${3}::text[]) WITH ORDINALITY "
                 "AS e(text, recipients, kind, data, i)")
-"""The events of :func:`_event_arrays`, numbered from 1 in their order, at parameters
-``{0}``-``{3}``."""
+"""The events of :func:`_event_arrays` at parameters ``{0}``-``{3}``, numbered from 1 in order."""
 
 
 def _deadline_arrays(deadlines: Sequence[DeadlineRow]) -> tuple[list[Any], ...]:
     """Deadlines as six parallel arrays (seat, kind, due, reminder, reminded, prompt instance).
-
-    Two deadlines for one seat and kind are a bug of the caller's, refused as the table's
-    primary key refuses them (the one statement that writes them would otherwise stop on its
-    own, less telling error): nothing of the transaction is stored."""
+    Two for one seat and kind, a bug of the caller's, are refused as the primary key refuses them
+    (with a clearer error than the statement's own): nothing of the transaction is stored."""
     keys = [(d.seat, d.kind) for d in deadlines]
     if len(set(keys)) != len(keys):
         twice = next(k for k in keys if keys.count(k) > 1)
@@ -229,16 +126,12 @@ def _deadline_arrays(deadlines: Sequence[DeadlineRow]) -> tuple[list[Any], ...]:
 
 
 def _deadline_ctes(first: int, game: str, guard: str) -> str:
-    """The common table expressions that replace a game's deadlines with those of
-    :func:`_deadline_arrays` (at parameters ``first`` to ``first + 5``), for ``game`` (an SQL
-    expression; the rows of ``guard``, one or none, decide whether anything is written).
-
-    A row of the same seat and kind is updated in place only when it changed, keeping its claim
-    while it is the same prompt instance (see ``Storage._write_deadlines``). The same deadline
-    (instance, due time and reminder time) is not written at all — no new row version, and a
-    claim or a reminder another process made since the caller read it is left as it is (the
-    statement waits for that process's row lock and then sees its committed row). Rows of seats
-    and kinds no longer open are deleted."""
+    """The common table expressions that replace the deadlines of ``game`` (an SQL expression)
+    with those of :func:`_deadline_arrays` at parameters ``first`` to ``first + 5``, if ``guard``
+    has a row (it has one or none). A row of the same seat and kind is updated only when it
+    changed (see ``Storage._write_deadlines``): an unchanged one gets no new row version, so a
+    claim or a reminder another process made since the caller read it stands (the statement waits
+    for that process's row lock, then sees its committed row). Rows no longer open are deleted."""
     p = [f"${first + i}" for i in range(6)]
     same = ("(d.due_at, d.remind_at, d.opened) IS NOT DISTINCT FROM "
             "(excluded.due_at, excluded.remind_at, excluded.opened)")
@@ -260,9 +153,8 @@ def _deadline_ctes(first: int, game: str, guard: str) -> str:
 
 
 def _deadline_news(game: str, guard: str) -> str:
-    """True when a deadline of :func:`_deadline_ctes` is one the game did not have before (a
-    seat, kind and prompt instance absent from the rows as the statement found them): the
-    other processes are then woken for it."""
+    """True when :func:`_deadline_ctes` writes a deadline (seat, kind and prompt instance) the
+    game did not have: the other processes are then woken for it."""
     return (f"EXISTS (SELECT 1 FROM {guard}) AND EXISTS (SELECT 1 FROM dn WHERE NOT EXISTS "
             f"(SELECT 1 FROM deadlines AS o WHERE o.game_id={game} AND o.seat=dn.seat "
             "AND o.kind=dn.kind AND o.opened=dn.opened))")
@@ -289,37 +181,31 @@ _COMMIT = (
     + _deadline_ctes(17, "$1::bigint", "g")
     + " SELECT (SELECT n FROM a), CASE WHEN " + _deadline_news("$1::bigint", "g")
     + " THEN pg_notify($23, $24) END")
-"""An action's whole write, one statement that is its own transaction (one round trip): the game's
-row updated only at ``expected_version`` (``$2``), active and not paused — which locks it, so
-every process's writes to the game are ordered, and a racing one re-checks the condition on the
-row as committed and finds nothing to update — then, only if it was, the action numbered, its
-events numbered on from the game's last, its deadlines replaced (unchanged rows not written) and
-the other processes woken for a new one. The first column is the action's number, NULL when the
-game was not at that version (nothing written). The last numbers are read in the statement's
-snapshot, which may predate the lock: safe, because every write of a game's actions or events
-changes its version under that lock, so a snapshot that missed one finds the row at another
-version (re-checked on the committed row) and writes nothing."""
-
+"""An action's whole write, one statement that is its own transaction (one round trip). The game's
+row is updated only at ``expected_version`` (``$2``), active and not paused, which locks it: a
+racing write re-checks the condition on the row as committed and updates nothing. Only then are
+the action numbered, its events numbered on from the game's last, its deadlines replaced and the
+other processes woken for a new one. The first column is the action's number, NULL when nothing
+was written. The last numbers are read in the statement's snapshot, which may predate the lock:
+safe, because every write of a game's actions or events changes its version under that lock, so
+a snapshot that missed one finds the row at another version and writes nothing."""
 
 WAKE_CHANNEL = "herald_deadlines"
-"""The NOTIFY channel on which a process tells the others it stored a new deadline."""
+"""NOTIFY to the other processes: a new deadline is stored (the payload: the sender's tag)."""
+SETTINGS_CHANNEL = "herald_settings"
+"""NOTIFY to every process, the sender too: a server's settings changed (the payload: its id)."""
+UPDATE_CHANNEL = "herald_updates"
+"""NOTIFY to the other processes' web pages: a game reached a new version (the payload: the
+sender's tag, the game's id and the version)."""
 RELISTEN_EVERY = 30
 """Seconds between attempts to re-open a lost listening connection."""
-SETTINGS_CHANNEL = "herald_settings"
-"""The NOTIFY channel on which a process tells every process (itself too) that a server's
-settings changed (the payload: the server's id), so that they read them again."""
-UPDATE_CHANNEL = "herald_updates"
-"""The NOTIFY channel on which a process tells the others that a game reached a new version (the
-payload: its tag, the game's id and the version), so their web pages update at once."""
-
 
 _GAME_WITH_SEATS = (
     f"SELECT {G_COLUMNS}, "
     + ", ".join(f"ARRAY(SELECT s.{c} FROM seats s WHERE s.game_id=g.id ORDER BY s.seat)"
                 for c in SEAT_COLUMNS.split(", "))
     + " FROM games g WHERE g.id=$1")
-"""One game and its seats (as four arrays, in seat order) in one statement: the read every
-step of a game starts with."""
+"""A game and its seats (four arrays, in seat order): the read every step of a game starts with."""
 _GAME_SEATS_DEADLINES = (
     _GAME_WITH_SEATS.replace(" FROM games g WHERE g.id=$1", ", ")
     + ", ".join(f"ARRAY(SELECT d.{c} FROM deadlines d WHERE d.game_id=g.id ORDER BY d.seat, d.kind)"
@@ -335,8 +221,7 @@ def _rowcount(status: str) -> int:
 
 
 class _Connection:
-    """The executor of :mod:`bot.storage.sql` on an asyncpg connection: ``?`` placeholders are
-    numbered (``$1``, ``$2``, …) on the way."""
+    """The executor of :mod:`bot.storage.sql` on asyncpg (``?`` placeholders numbered ``$1``, …)."""
 
     __slots__ = ("conn",)
 
@@ -354,21 +239,18 @@ class _Connection:
 
 
 class PostgresStorage(Storage):
-    """PostgreSQL backend (asyncpg, a pool of connections; concurrent calls run concurrently and
-    the database's row locks order the writes to one game)."""
+    """Calls run concurrently, each on a connection of asyncpg's pool."""
 
     dialect = POSTGRES
     driver_errors = _DRIVER_ERRORS
     SETTINGS_KEPT_FOR = 60.0
-    """A backstop: a change is heard at once through :data:`SETTINGS_CHANNEL`, unless the
-    listening connection died unnoticed."""
+    """A backstop: a change is heard at once, unless the listening connection died unnoticed."""
 
     def __init__(self, url: str, *, busy_timeout: float = 5.0, pool_size: int = 10,
                  trace: Callable[[str], None] | None = None) -> None:
         super().__init__()
         self.url = url
         self.where = redacted(url)
-        """The database as logs and messages name it (no password)."""
         self.busy_timeout = busy_timeout
         """Seconds to wait for a row lock or a free connection before ``StorageBusy``."""
         self.pool_size = pool_size
@@ -413,7 +295,6 @@ class PostgresStorage(Storage):
         await x.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", key)
 
     async def _settings_saved(self, x: Executor, guild_id: int) -> None:
-        # every process (this one too) hears of the change once it is committed
         await x.execute("SELECT pg_notify(?, ?)", SETTINGS_CHANNEL, str(guild_id))
 
     def _settings_heard(self) -> bool:
@@ -435,15 +316,12 @@ class PostgresStorage(Storage):
     _kind = staticmethod(_kind)
 
     def _cause(self, exc: BaseException) -> str:
-        return scrubbed(_cause(exc), self.url)
+        state = getattr(exc, "sqlstate", None)
+        name = type(exc).__name__ + (f" {state}" if state else "")
+        return scrubbed(f"{name}: {str(exc) or 'no details'}", self.url)
 
     @contextlib.asynccontextmanager
     async def _tx(self, landed: Landed | None = None) -> AsyncIterator[Executor]:
-        """A transaction on a connection of its own, rolled back on any error.
-
-        Should the connection be lost while committing, the server may or may not have committed:
-        ``landed`` asks it (on another connection) which. Stored, the commit stands (a warning is
-        logged); not stored, the error says so; if it cannot be asked, the outcome is unknown."""
         async with self._connection() as conn:
             tr = conn.transaction()
             await tr.start()
@@ -454,7 +332,7 @@ class PostgresStorage(Storage):
                     await tr.rollback()
                 except _DRIVER_ERRORS as err:  # the server rolls back a lost session itself
                     log.warning("%s: rolling back after %s failed too (%s)", doing.get(),
-                                scrubbed(_cause(exc), self.url), _cause(err))
+                                self._cause(exc), self._cause(err))
                 raise
             try:
                 await tr.commit()
@@ -465,21 +343,14 @@ class PostgresStorage(Storage):
                         conn.terminate()  # (no use after a lost answer: the pool replaces it)
                 await self._settle_lost(exc, landed, pid)
 
-    async def _settle_lost(self, exc: BaseException,
-                           landed: Landed | None,
-                           pid: int) -> None:
-        """After ``exc`` ended a commit (a COMMIT, or a statement that is its own transaction)
-        on the server process ``pid``: return if the change is stored after all, else raise
-        what the caller must hear.
-
-        A server that answered with an error refused the commit: nothing is stored, the error
-        goes on. A connection lost before the answer leaves the outcome open: ``landed`` asks
-        the server (on another connection) which. That server process is ended first, so that
-        the answer stays true: one still waiting for a row lock, or not yet aware that its
-        client is gone, would otherwise commit after being reported as not stored (``landed``
-        also waits for the game's row lock, which such a process holds until it is gone).
-        Stored, the commit stands (a warning is logged); not stored, the error says so; if it
-        cannot be asked, the outcome is unknown."""
+    async def _settle_lost(self, exc: BaseException, landed: Landed | None, pid: int) -> None:
+        """After ``exc`` ended a commit (a COMMIT, or a statement that is its own transaction) on
+        server process ``pid``: return if the change is stored after all, else raise (see
+        ``Storage._settled``). An error the server answered is a refused commit. After a
+        connection lost before the answer, ``landed`` asks on another connection, once that
+        server process is ended: one still waiting for a row lock, or unaware that its client is
+        gone, would otherwise commit after being reported as not stored (``landed`` also waits
+        for the game's row lock, which such a process holds until it is gone)."""
         if _answered(exc):
             raise exc
         stored: bool | None = None
@@ -498,11 +369,9 @@ class PostgresStorage(Storage):
     # ------------------------------------------------------------ opening
 
     async def open(self) -> None:
-        """Connect, check the database and bring its schema up to date.
-
-        Refuses (``StorageOpenError``, one sentence for the admin) an unreachable server, a
-        refused login, a missing database, another program's tables, a newer Herald's schema or a
-        read-only database — before writing anything. A failed open closes its connections."""
+        """Connect, check the database and migrate it. Refuses (``StorageOpenError``, one sentence
+        for the admin) an unreachable server, a refused login, a missing database, another
+        program's tables, a newer Herald's schema or a read-only database before writing to it."""
         token = doing.set("open")
         try:
             self._pool = await self._connect()
@@ -536,10 +405,9 @@ class PostgresStorage(Storage):
                 conn.add_query_logger(traced)
 
         async def keep_session(conn: asyncpg.Connection) -> None:
-            """What a connection returned to the pool needs beyond asyncpg's own rollback of an
-            open transaction: nothing. Herald sets no session state (its settings are startup
-            parameters, its advisory lock ends with its transaction, cursors live inside one,
-            no LISTEN), so the default reset's round trip per call is saved."""
+            """Nothing beyond asyncpg's own rollback of an open transaction: Herald sets no session
+            state (settings are startup parameters, its advisory locks and cursors end with their
+            transaction, no LISTEN), so the default reset's round trip per call is saved."""
 
         lock_ms = str(int(self.busy_timeout * 1000))
         pool: asyncpg.Pool = await asyncpg.create_pool(
@@ -549,10 +417,8 @@ class PostgresStorage(Storage):
         return pool
 
     async def _check_empty(self, conn: asyncpg.Connection) -> None:
-        """A database without Herald's schema table must hold no tables at all (in Herald's
-        schema, the connection's first ``search_path`` entry): otherwise it is another
-        program's. Asked under the migration lock: another Herald starting at the same moment
-        may be creating the tables."""
+        """A database without Herald's schema table must hold no tables, else it is another
+        program's; asked under the migration lock, as another Herald may be creating them."""
         tables = [str(r[0]) for r in await conn.fetch(TABLE_NAMES)]
         if tables:
             shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
@@ -601,42 +467,30 @@ class PostgresStorage(Storage):
         elif state == "25006":
             text = f"{where} is read-only (a standby server?); Herald needs a writable primary"
         elif isinstance(exc, asyncpg.exceptions.ClientConfigurationError | ValueError):
-            text = f"HERALD_DB ({where}) is not a usable PostgreSQL URL"
+            text = (f"HERALD_DB ({where}) is not a usable PostgreSQL URL. "
+                    + ENCODING_HINT.rstrip("."))
         elif isinstance(exc, TimeoutError):
             text = (f"the PostgreSQL server of {where} did not answer within "
                     f"{self.busy_timeout * 2:g}s: check that it is running and reachable")
         elif isinstance(exc, OSError) or state[:2] in ("08", "53", "57"):
             text = (f"cannot reach the PostgreSQL server of {where}: check that it is running and "
                     "that HERALD_DB names the right host and port")
+        elif _kind(exc) is StorageCorrupt:
+            text = f"{where} reports damaged data; restore it from a backup (pg_dump)"
         else:
-            kind = _kind(exc)
-            if kind is StorageCorrupt:
-                text = f"{where} reports damaged data; restore it from a backup (pg_dump)"
-            elif kind is StorageFull:
-                text = f"the PostgreSQL server of {where} has a full disk; free some space"
-            else:
-                text = f"{where} could not be prepared, so it was damaged or edited by hand"
-        if text.startswith("HERALD_DB"):
-            text += ". " + ENCODING_HINT.rstrip(".")
-        return StorageOpenError(f"{text} ({scrubbed(_cause(exc), self.url)}).")
+            text = f"{where} could not be prepared, so it was damaged or edited by hand"
+        return StorageOpenError(f"{text} ({self._cause(exc)}).")
 
     async def listen(self, on_new_deadline: Callable[[], None]) -> bool:
-        """LISTEN on :data:`WAKE_CHANNEL` on a connection of its own (outside the pool: a pooled
-        connection is reset and shared). A lost listening connection is re-opened every
-        ``RELISTEN_EVERY`` seconds, waking the scheduler once it is back (it may have missed a
-        notice meanwhile); until then the scheduler's own passes still find every deadline."""
+        """The notices are heard on a connection of its own, outside the pool (a pooled one is
+        reset and shared), opened with the storage; one lost is re-opened every
+        ``RELISTEN_EVERY`` seconds, and the scheduler's own passes find every deadline meanwhile."""
         self._on_new_deadline = on_new_deadline
-        if self._listener is None:  # (opened with the storage, unless that failed)
-            await self._listen()
+        if self._listener is None and not await self._listen_once():
+            log.warning("cannot listen for other processes' deadlines on %s; trying again every "
+                        "%d s", self.where, RELISTEN_EVERY)
+            self._relisten_later()
         return True
-
-    async def _listen(self) -> bool:
-        if await self._listen_once():
-            return True
-        log.warning("cannot listen for other processes' deadlines on %s; trying again every %d s",
-                    self.where, RELISTEN_EVERY)
-        self._relisten_later()
-        return False
 
     def _heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         if payload != self.tag and self._on_new_deadline is not None:
@@ -706,8 +560,7 @@ class PostgresStorage(Storage):
     async def _version(self, conn: asyncpg.Connection) -> int:
         if not await conn.fetchval(SCHEMA_EXISTS):
             return 0
-        value = await conn.fetchval(SCHEMA_VERSION)
-        return int(value or 0)
+        return int(await conn.fetchval(SCHEMA_VERSION) or 0)
 
     async def migrate(self) -> int:
         async with self._connection() as conn, conn.transaction():
@@ -751,9 +604,8 @@ class PostgresStorage(Storage):
 
     async def _write_deadlines(self, x: Executor, game_id: int,
                                deadlines: Sequence[DeadlineRow]) -> None:
-        """In one statement (:func:`_deadline_ctes`), waking the other processes for a deadline
-        they have not seen: ``pg_notify`` is delivered at commit, never for a transaction that
-        rolls back."""
+        """In one statement, waking the other processes for a deadline they have not seen
+        (``pg_notify`` is delivered at commit, never for a transaction that rolls back)."""
         await x.execute(_REPLACE_DEADLINES, game_id, *_deadline_arrays(deadlines),
                         WAKE_CHANNEL, self.tag)
 
@@ -785,9 +637,6 @@ class PostgresStorage(Storage):
         pid = 0
         try:
             async with self._connection() as conn:
-                # one statement, its own transaction: one round trip (see ``_COMMIT``); the
-                # version-checked update locks the game's row, so of two racing actions the
-                # second finds the game at another version and writes nothing
                 pid = conn.get_server_pid()
                 row = await conn.fetchrow(_COMMIT, *args)
         except _DRIVER_ERRORS as exc:
@@ -811,12 +660,10 @@ class PostgresStorage(Storage):
     _CLAIM_LOCK = " FOR UPDATE SKIP LOCKED"
 
     async def announce_update(self, game_id: int, version: int) -> None:
-        """NOTIFY :data:`UPDATE_CHANNEL` that the game reached ``version`` (for the web pages
-        other processes serve); a failure only delays those pages to their periodic check."""
+        """A failure only delays the other processes' web pages to their periodic check."""
         try:
-            async with self._connection() as conn:
-                await conn.execute("SELECT pg_notify($1, $2)", UPDATE_CHANNEL,
-                                   f"{self.tag}:{game_id}:{version}")
+            await self._execute("SELECT pg_notify(?, ?)", UPDATE_CHANNEL,
+                                f"{self.tag}:{game_id}:{version}")
         except (StorageError, *_DRIVER_ERRORS) as exc:
             log.info("could not announce game %d's version %d to other processes (%s)", game_id,
                      version, type(exc).__name__)
@@ -828,13 +675,10 @@ class PostgresStorage(Storage):
     def _update_heard(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         tag, _, rest = payload.partition(":")
         game, _, version = rest.partition(":")
-        if tag == self.tag or self._on_update is None:
-            return
-        try:
-            self._on_update(int(game), int(version))
-        except ValueError:  # (not ours: ignored)
-            return
+        if tag != self.tag and self._on_update is not None:
+            with contextlib.suppress(ValueError):  # (not ours: ignored)
+                self._on_update(int(game), int(version))
 
 
-__all__ = ["MIGRATIONS", "SCHEMA_TABLE", "URL_SCHEMES", "PostgresStorage", "is_postgres_url",
-           "redacted"]
+__all__ = ["MIGRATIONS", "SCHEMA_TABLE", "PostgresStorage", "is_postgres_url", "redacted",
+           "scrubbed"]

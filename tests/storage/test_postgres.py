@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.config import Config, ConfigError
+from bot.dburl import redacted, scrubbed
 from bot.storage import (
     MIGRATIONS,
     DeadlineRow,
@@ -33,7 +34,6 @@ from bot.storage import (
     shown_location,
 )
 from bot.storage import postgres as pg
-from bot.storage.postgres import redacted, scrubbed
 from tests.support.storage import opened, started_duel
 
 
