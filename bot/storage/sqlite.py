@@ -1,16 +1,11 @@
-"""The SQLite backend of :class:`bot.storage.sql.Storage`.
-
-The standard library's ``sqlite3``, WAL mode, the migrations of :mod:`bot.storage.migrations`
-tracked in ``PRAGMA user_version``; one connection whose statement groups are serialised by an
-asyncio lock. Short statements run on the event loop's own thread (see ``SqliteStorage._run``);
-what may take long (opening checks, waiting out another process's lock) runs on one thread of
-Herald's own (:class:`SqliteConnection`). Beside the shared statements (:mod:`bot.storage.sql`),
-this module keeps what is SQLite's own: opening and its checks, the commit of a move (statements
-and COMMIT in one call), claiming deadlines, and the rows of live games and their deadlines kept
-in memory as last read or written (write-through: every write goes to the file first), so a move
-re-reads nothing. ``open`` refuses a file that must not become Herald's database (empty, foreign,
-newer, damaged, read-only) before writing to it; in service, driver errors leave as
-:class:`StorageError` subclasses, and a failed COMMIT is checked against what actually landed.
+"""The SQLite backend of :class:`bot.storage.sql.Storage`: the standard library's ``sqlite3``, WAL
+mode, the migrations tracked in ``PRAGMA user_version``, one connection whose statement groups an
+asyncio lock serialises. Beside the shared statements (:mod:`bot.storage.sql`), this module keeps
+what is SQLite's own: opening and its checks (a file that must not become Herald's database is
+refused before anything is written to it), the commit of a move (statements and COMMIT in one
+call, checked against what landed should COMMIT fail), claiming deadlines, and the rows of live
+games and their deadlines as last read or written (write-through: every write goes to the file
+first), so a move re-reads nothing. Where statements run: ``SqliteStorage._run``.
 """
 
 from __future__ import annotations
@@ -100,8 +95,7 @@ def _last_event(conn: _Statements, game_id: int) -> int:
 
 
 ACTIVITY_STEP = 60.0
-"""A game's time of last activity (``updated_at``) is kept to this many seconds: a move within
-it of the stored time leaves that time (see ``commit_action``)."""
+"""A move within this many seconds of a game's stored ``updated_at`` leaves that time as it is."""
 
 CACHED_GAMES = 4096
 """Live games whose rows are kept in memory; beyond it the oldest written are dropped."""
@@ -215,18 +209,17 @@ also trims the file back to this when it starts the log over."""
 
 
 class Checkpointer:
-    """Copies the write-ahead log back into the database file, in the background.
+    """Copies the write-ahead log back into the database file, in the background: SQLite's own
+    copy, at a commit on the committing connection, waits for the disk (an fsync) and on the event
+    loop's thread (``SqliteStorage._run``) would hold up every game, so it is off.
 
-    SQLite's own copy runs at a commit, on the committing connection, and waits for the disk (an
-    fsync): on the event loop's thread (``SqliteStorage._run``) it would hold up every game. So it
-    is off (``wal_autocheckpoint=0``), and once ``CHECKPOINT_ROWS`` rows were written since the
-    last copy this runs one PASSIVE checkpoint on a connection and worker thread of its own (one
-    at a time; no timer, so a quiet bot does nothing). PASSIVE never waits for a lock nor blocks a
-    writer; what a reader still uses is copied the next time, and closing copies the rest. The log
-    starts over only once copied to its end before the next write, which a steady stream of moves
+    Every ``CHECKPOINT_ROWS`` rows written, one PASSIVE checkpoint runs on a connection and worker
+    thread of its own (one at a time; no timer): it never waits for a lock nor blocks a writer,
+    and what a reader still uses is copied the next time (closing copies the rest). The log starts
+    over only once copied to its end before the next write, which a steady stream of moves
     prevents: past ``LOG_LIMIT`` the copy is finished on the writing connection (``_copy_here``),
-    little being left after the background copy. Nothing acknowledged depends on any of it: a
-    committed transaction is in the log, which SQLite replays after a crash."""
+    little being left by then. A committed transaction is in the log, which SQLite replays after
+    a crash: nothing acknowledged depends on any of this."""
 
     def __init__(self, path: str, watched: sqlite3.Connection) -> None:
         self.path = path
@@ -258,7 +251,8 @@ class Checkpointer:
     async def _copy_now(self) -> None:
         began = self._seen
         try:
-            await self.checkpoint()
+            await asyncio.to_thread(self._copy)
+            self.done += 1
             self._copied = max(self._copied, began)
             if os.path.getsize(self.path + "-wal") > LOG_LIMIT and not self._closed:
                 self._copy_here()
@@ -274,18 +268,12 @@ class Checkpointer:
         if not self._watched.in_transaction:
             self._watched.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
-    async def checkpoint(self) -> tuple[int, int, int]:
-        """One PASSIVE checkpoint: (busy, pages in the log, pages copied), as SQLite reports."""
-        row: tuple[int, int, int] = await asyncio.to_thread(self._copy)
-        self.done += 1
-        return row
-
-    def _copy(self) -> tuple[int, int, int]:
+    def _copy(self) -> None:
+        """One PASSIVE checkpoint on a connection of its own (on a worker thread)."""
         if self._conn is None:
             self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         # (every row read, so the statement ends and holds no read lock on the log)
-        [(busy, log_pages, copied)] = self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-        return int(busy), int(log_pages), int(copied)
+        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def _forget(self) -> None:
         conn, self._conn = self._conn, None
@@ -358,6 +346,8 @@ def _cause(exc: BaseException) -> str:
 _RESTORE = ("stop Herald, copy your latest backup over the file, delete the -wal and -shm files "
             "beside it, and start Herald again (see the README)")
 """How to recover from a damaged database, for the admin."""
+_ELSEWHERE = ("point HERALD_DB at Herald's database file, or move this file away to start a new "
+              "database")
 _HERALD_TABLES = schema_tables(MIGRATIONS)
 """The tables the migrations leave behind."""
 
@@ -559,9 +549,9 @@ class SqliteStorage(Storage):
 
     async def open(self) -> None:
         """Open the database, creating it if there is no file yet; refuse (``StorageOpenError``,
-        one sentence for the admin) a file that must not become Herald's database before writing
-        anything to it. A failed open closes its connection (a live one keeps the process from
-        exiting) and removes a file it created."""
+        one sentence for the admin) a file that is empty, foreign, from a newer Herald, damaged or
+        read-only before writing anything to it. A failed open closes its connection (a live one
+        keeps the process from exiting) and removes a file it created."""
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             raise StorageOpenError(
                 f"Herald needs SQLite {'.'.join(map(str, MIN_SQLITE))} or newer (RETURNING, "
@@ -575,9 +565,8 @@ class SqliteStorage(Storage):
                 await self._check_intact()
                 await self._check_herald()
                 await self._check_writable()
-            await self._execute("PRAGMA journal_mode=WAL")
-            await self._execute("PRAGMA foreign_keys=ON")
-            await self._execute("PRAGMA synchronous=NORMAL")
+            for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL"):
+                await self._execute(f"PRAGMA {pragma}")
             await self.migrate()
             await self._check_tables()
             if not created:
@@ -628,10 +617,8 @@ class SqliteStorage(Storage):
             except OSError as exc:
                 raise self._refusal(exc) from exc
             if head != MAGIC:
-                raise StorageOpenError(
-                    f"{path} is not an SQLite database (it lacks the SQLite header), so it is not "
-                    "Herald's: point HERALD_DB at Herald's database file, or move this file away "
-                    "to start a new database.")
+                raise StorageOpenError(f"{path} is not an SQLite database (it lacks the SQLite "
+                                       f"header), so it is not Herald's: {_ELSEWHERE}.")
         if not os.access(path, os.R_OK | os.W_OK):
             raise StorageOpenError(f"the database {path} is read-only for Herald, which needs to "
                                    "read and write it (and its folder): fix the permissions.")
@@ -657,10 +644,8 @@ class SqliteStorage(Storage):
                 "ORDER BY name")]
             if tables:
                 shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
-                raise StorageOpenError(
-                    f"{self.path} is another program's SQLite database (tables {shown}; Herald "
-                    "never made it): point HERALD_DB at Herald's database file, or move this "
-                    "file away to start a new database.")
+                raise StorageOpenError(f"{self.path} is another program's SQLite database "
+                                       f"(tables {shown}; Herald never made it): {_ELSEWHERE}.")
 
     async def _check_writable(self) -> None:
         """SQLite opens a file it may not write without a word and fails at the first write: a
