@@ -239,7 +239,7 @@ class _QueryOnly(SqliteStorage):
 
     async def _connect(self):  # type: ignore[no-untyped-def]
         connection = await super()._connect()
-        await connection.execute("PRAGMA query_only=1")
+        connection.raw.execute("PRAGMA query_only=1")
         return connection
 
 
