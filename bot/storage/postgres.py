@@ -195,8 +195,7 @@ WAKE_CHANNEL = "herald_deadlines"
 SETTINGS_CHANNEL = "herald_settings"
 """NOTIFY to every process, the sender too: a server's settings changed (the payload: its id)."""
 UPDATE_CHANNEL = "herald_updates"
-"""NOTIFY to the other processes' web pages: a game reached a new version (the payload: the
-sender's tag, the game's id and the version)."""
+"""NOTIFY to the other processes' web pages: a game's new version (the payload: tag:game:version)."""
 RELISTEN_EVERY = 30
 """Seconds between attempts to re-open a lost listening connection."""
 
@@ -379,7 +378,9 @@ class PostgresStorage(Storage):
             if version > len(MIGRATIONS):
                 raise self._newer(version)
             if version:
-                await self._check_writable()
+                # refused by a read-only server (a standby) or a user without write privileges,
+                # though it changes no row: found out now rather than at the first move
+                await self._execute(f"UPDATE {SCHEMA_TABLE} SET version = version WHERE FALSE")
             await self.migrate()  # an empty database is checked there, under the migration lock
             await self._check_tables()
             if not await self._listen_once():
@@ -426,20 +427,8 @@ class PostgresStorage(Storage):
                 f"{self.where} is another program's database (tables {shown}; Herald never made "
                 "it): point HERALD_DB at a database of Herald's own (an empty one to start).")
 
-    async def _check_writable(self) -> None:
-        """A read-only server (a standby) or a user without write privileges fails at the first
-        move otherwise: a write that is rolled back finds out now."""
-        async with self._connection() as conn:
-            tr = conn.transaction()
-            await tr.start()
-            try:
-                await conn.execute(f"UPDATE {SCHEMA_TABLE} SET version = version")
-            finally:
-                await tr.rollback()
-
     async def _check_tables(self) -> None:
-        async with self._connection() as conn:
-            names = {str(r[0]) for r in await conn.fetch(TABLE_NAMES)}
+        names = {str(r[0]) for r in await self._rows(TABLE_NAMES)}
         missing = sorted(schema_tables(MIGRATIONS) - names)
         if missing:
             raise StorageOpenError(
