@@ -94,8 +94,7 @@ def _kind(exc: BaseException) -> type[StorageError] | None:
 
 
 def _answered(exc: BaseException) -> bool:
-    """Whether ``exc`` is the server's answer to a statement (an error it raised: the statement
-    or commit is refused, nothing of it stored), not a connection lost before the answer."""
+    """The server refused the statement or commit (nothing stored): not a connection lost."""
     return isinstance(exc, asyncpg.PostgresError) and not str(
         getattr(exc, "sqlstate", "")).startswith("08")
 
@@ -104,11 +103,6 @@ def _event_arrays(events: Sequence[dict[str, Any]]) -> tuple[list[Any], ...]:
     """Events as four parallel arrays (text, recipients, kind, data): one ``unnest`` inserts all."""
     rows = [event_values(e) for e in events]
     return tuple([r[i] for r in rows] for i in range(4))
-
-
-_EVENTS_FROM = ("unnest(${0}::text[], ${1}::text[], ${2}::text[], ${3}::text[]) WITH ORDINALITY "
-                "AS e(text, recipients, kind, data, i)")
-"""The events of :func:`_event_arrays` at parameters ``{0}``-``{3}``, numbered from 1 in order."""
 
 
 def _deadline_arrays(deadlines: Sequence[DeadlineRow]) -> tuple[list[Any], ...]:
@@ -177,7 +171,8 @@ _COMMIT = (
     "$9, $10, $11, $12, $8, $25, $26 FROM g RETURNING n), "
     "e AS (INSERT INTO events (game_id, n, version, text, recipients, kind, data, created_at) "
     "SELECT g.id, COALESCE((SELECT MAX(n) FROM events WHERE game_id=$1), 0) + e.i, $2 + 1, "
-    "e.text, e.recipients, e.kind, e.data, $8 FROM g, " + _EVENTS_FROM.format(13, 14, 15, 16) + "), "
+    "e.text, e.recipients, e.kind, e.data, $8 FROM g, unnest($13::text[], $14::text[], "
+    "$15::text[], $16::text[]) WITH ORDINALITY AS e(text, recipients, kind, data, i)), "
     + _deadline_ctes(17, "$1::bigint", "g")
     + " SELECT (SELECT n FROM a), CASE WHEN " + _deadline_news("$1::bigint", "g")
     + " THEN pg_notify($23, $24) END")
@@ -195,7 +190,7 @@ WAKE_CHANNEL = "herald_deadlines"
 SETTINGS_CHANNEL = "herald_settings"
 """NOTIFY to every process, the sender too: a server's settings changed (the payload: its id)."""
 UPDATE_CHANNEL = "herald_updates"
-"""NOTIFY to the other processes' web pages: a game's new version (the payload: tag:game:version)."""
+"""NOTIFY to other processes' web pages: a game's new version (the payload: tag:game:version)."""
 RELISTEN_EVERY = 30
 """Seconds between attempts to re-open a lost listening connection."""
 
@@ -213,12 +208,6 @@ _GAME_SEATS_DEADLINES = (
 """The same with the game's deadlines (six more arrays, by seat and kind): a player's move."""
 
 
-def _rowcount(status: str) -> int:
-    """The rows a statement changed, from its status ("UPDATE 1", "INSERT 0 1")."""
-    last = status.rpartition(" ")[2]
-    return int(last) if last.isdigit() else 0
-
-
 class _Connection:
     """The executor of :mod:`bot.storage.sql` on asyncpg (``?`` placeholders numbered ``$1``, …)."""
 
@@ -228,7 +217,9 @@ class _Connection:
         self.conn = conn
 
     async def execute(self, sql: str, *params: Any) -> int:
-        return _rowcount(str(await self.conn.execute(POSTGRES.sql(sql), *params)))
+        status = str(await self.conn.execute(POSTGRES.sql(sql), *params))
+        count = status.rpartition(" ")[2]  # the rows changed ("UPDATE 1", "INSERT 0 1")
+        return int(count) if count.isdigit() else 0
 
     async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
         return list(await self.conn.fetch(POSTGRES.sql(sql), *params))
@@ -344,12 +335,11 @@ class PostgresStorage(Storage):
 
     async def _settle_lost(self, exc: BaseException, landed: Landed | None, pid: int) -> None:
         """After ``exc`` ended a commit (a COMMIT, or a statement that is its own transaction) on
-        server process ``pid``: return if the change is stored after all, else raise (see
-        ``Storage._settled``). An error the server answered is a refused commit. After a
-        connection lost before the answer, ``landed`` asks on another connection, once that
-        server process is ended: one still waiting for a row lock, or unaware that its client is
-        gone, would otherwise commit after being reported as not stored (``landed`` also waits
-        for the game's row lock, which such a process holds until it is gone)."""
+        server process ``pid``: return if the change is stored after all, else raise. A server's
+        error answer is a refused commit; after a lost connection, ``landed`` asks on another
+        connection once that server process is ended: one still waiting for a row lock, or unaware
+        that its client is gone, would otherwise commit after being reported as not stored
+        (``landed`` also waits for the game's row lock, which such a process holds until gone)."""
         if _answered(exc):
             raise exc
         stored: bool | None = None
@@ -368,9 +358,9 @@ class PostgresStorage(Storage):
     # ------------------------------------------------------------ opening
 
     async def open(self) -> None:
-        """Connect, check the database and migrate it. Refuses (``StorageOpenError``, one sentence
-        for the admin) an unreachable server, a refused login, a missing database, another
-        program's tables, a newer Herald's schema or a read-only database before writing to it."""
+        """Connect, check the database and migrate it. One that must not become Herald's (another
+        program's tables, a newer Herald's schema, read-only, missing, unreachable, a refused
+        login) is refused before any write (``StorageOpenError``, one sentence for the admin)."""
         token = doing.set("open")
         try:
             self._pool = await self._connect()
