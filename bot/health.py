@@ -35,13 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from .storage.postgres import (
-    SCHEMA_EXISTS,
-    SCHEMA_VERSION,
-    is_postgres_url,
-    redacted,
-    scrubbed,
-)
+from .dburl import is_postgres_url, redacted, scrubbed
+from .storage.postgres import SCHEMA_EXISTS, SCHEMA_VERSION
 from .storage.sql import GAMES_COUNT
 from .storage.sqlite import USER_VERSION
 

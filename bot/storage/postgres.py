@@ -19,7 +19,7 @@ from typing import Any
 
 import asyncpg
 
-from ..dburl import ENCODING_HINT, is_postgres_url, redacted, scrubbed
+from ..dburl import ENCODING_HINT, redacted, scrubbed
 from .base import (
     DEADLINE_COLUMNS,
     G_COLUMNS,
@@ -42,7 +42,6 @@ from .base import (
 )
 from .dialect import POSTGRES
 from .migrations import scripts
-from .migrations import tables as schema_tables
 from .sql import Executor, Landed, Storage, boundary, doing, row_to_game
 
 log = logging.getLogger("herald.storage")
@@ -232,6 +231,10 @@ class PostgresStorage(Storage):
     """Calls run concurrently, each on a connection of asyncpg's pool."""
 
     dialect = POSTGRES
+    migrations = MIGRATIONS
+    _TABLE_NAMES = TABLE_NAMES
+    _RECOVER = "restore it from a backup (pg_dump) before starting Herald again"
+    _OLDER_BACKUP = "restore a backup made with this version"
     driver_errors = _DRIVER_ERRORS
     SETTINGS_KEPT_FOR = 60.0
     """A backstop: a change is heard at once, unless the listening connection died unnoticed."""
@@ -412,23 +415,8 @@ class PostgresStorage(Storage):
         program's; asked under the migration lock, as another Herald may be creating them."""
         tables = [str(r[0]) for r in await conn.fetch(TABLE_NAMES)]
         if tables:
-            shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
-            raise StorageOpenError(
-                f"{self.where} is another program's database (tables {shown}; Herald never made "
-                "it): point HERALD_DB at a database of Herald's own (an empty one to start).")
-
-    async def _check_tables(self) -> None:
-        names = {str(r[0]) for r in await self._rows(TABLE_NAMES)}
-        missing = sorted(schema_tables(MIGRATIONS) - names)
-        if missing:
-            raise StorageOpenError(
-                f"{self.where} lacks Herald's table(s) {', '.join(missing)}, so it was edited by "
-                "hand; restore it from a backup (pg_dump) before starting Herald again.")
-
-    def _newer(self, version: int) -> StorageOpenError:
-        return StorageOpenError(
-            f"{self.where} was written by a newer Herald (schema {version}; this one knows up to "
-            f"{len(MIGRATIONS)}): run that newer Herald, or restore a backup made with this version.")
+            raise self._foreign(tables, "database", "point HERALD_DB at a database of Herald's "
+                                "own (an empty one to start)")
 
     def _refusal(self, exc: BaseException) -> StorageOpenError:
         """One sentence for the admin about why the database could not be opened."""
@@ -659,5 +647,4 @@ class PostgresStorage(Storage):
                 self._on_update(int(game), int(version))
 
 
-__all__ = ["MIGRATIONS", "SCHEMA_TABLE", "PostgresStorage", "is_postgres_url", "redacted",
-           "scrubbed"]
+__all__ = ["MIGRATIONS", "SCHEMA_TABLE", "PostgresStorage"]

@@ -51,6 +51,7 @@ from .base import (
     SeatRow,
     StorageBusy,
     StorageError,
+    StorageOpenError,
     StorageUnavailable,
     TableCounts,
     VersionConflict,
@@ -72,6 +73,7 @@ from .base import (
     to_json,
 )
 from .dialect import Dialect
+from .migrations import tables as schema_tables
 
 log = logging.getLogger("herald.storage")
 
@@ -313,6 +315,38 @@ class Storage(ABC):
         if fault is None:
             raise exc
         raise fault from exc
+
+    # opening: what both backends check, in their own words
+    migrations: ClassVar[list[str]]
+    """Each schema step as this backend runs it."""
+    _TABLE_NAMES: ClassVar[str]
+    """The tables in Herald's schema, one name a row."""
+    _RECOVER: ClassVar[str]
+    """What the admin does with a damaged or hand-edited database."""
+    _OLDER_BACKUP: ClassVar[str]
+    """What the admin does with a database from a newer Herald, besides running that one."""
+
+    @property
+    def _named(self) -> str:
+        return f"the database {self.where}"
+
+    def _newer(self, version: int) -> StorageOpenError:
+        return StorageOpenError(
+            f"{self._named} was written by a newer Herald (schema {version}; this one knows up to "
+            f"{len(self.migrations)}): run that newer Herald, or {self._OLDER_BACKUP}.")
+
+    async def _check_tables(self) -> None:
+        names = {str(r[0]) for r in await self._rows(self._TABLE_NAMES)}
+        missing = sorted(schema_tables(self.migrations) - names)
+        if missing:
+            raise StorageOpenError(f"{self._named} lacks Herald's table(s) {', '.join(missing)}, "
+                                   f"so it was damaged or edited by hand; {self._RECOVER}.")
+
+    def _foreign(self, tables: Sequence[str], what: str, advice: str) -> StorageOpenError:
+        """A database without Herald's schema that holds ``tables``: another program's."""
+        shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
+        return StorageOpenError(f"{self.where} is another program's {what} (tables {shown}; "
+                                f"Herald never made it): {advice}.")
 
     @abstractmethod
     def _session(self) -> AbstractAsyncContextManager[Executor]:

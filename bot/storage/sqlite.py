@@ -43,7 +43,6 @@ from .base import (
 )
 from .dialect import SQLITE
 from .migrations import scripts
-from .migrations import tables as schema_tables
 from .sql import LAST_EVENT, Executor, Landed, Storage, boundary, doing, event_inserts, remember
 
 log = logging.getLogger("herald.storage")
@@ -348,14 +347,16 @@ _RESTORE = ("stop Herald, copy your latest backup over the file, delete the -wal
 """How to recover from a damaged database, for the admin."""
 _ELSEWHERE = ("point HERALD_DB at Herald's database file, or move this file away to start a new "
               "database")
-_HERALD_TABLES = schema_tables(MIGRATIONS)
-"""The tables the migrations leave behind."""
 
 
 class SqliteStorage(Storage):
     """SQLite backend (one file, WAL). One connection; calls are serialised by an asyncio lock."""
 
     dialect = SQLITE
+    migrations = MIGRATIONS
+    _TABLE_NAMES = TABLE_NAMES
+    _RECOVER = _RESTORE
+    _OLDER_BACKUP = "copy over it a backup made with this version"
     driver_errors = (sqlite3.Error,)
 
     def __init__(self, path: str, *, busy_timeout: float = 5.0) -> None:
@@ -643,9 +644,7 @@ class SqliteStorage(Storage):
                 "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite%' "
                 "ORDER BY name")]
             if tables:
-                shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
-                raise StorageOpenError(f"{self.path} is another program's SQLite database "
-                                       f"(tables {shown}; Herald never made it): {_ELSEWHERE}.")
+                raise self._foreign(tables, "SQLite database", _ELSEWHERE)
 
     async def _check_writable(self) -> None:
         """SQLite opens a file it may not write without a word and fails at the first write: a
@@ -657,14 +656,6 @@ class SqliteStorage(Storage):
         finally:
             await self._rollback("the write check")
 
-    async def _check_tables(self) -> None:
-        names = {str(r[0]) for r in await self._rows(TABLE_NAMES)}
-        missing = sorted(_HERALD_TABLES - names)
-        if missing:
-            raise StorageOpenError(
-                f"the database {self.path} lacks Herald's table(s) {', '.join(missing)}, so it "
-                f"was damaged or edited by hand; {_RESTORE}.")
-
     async def _note_orphans(self) -> None:
         """Warn of rows that name a missing game (only a file edited with foreign keys off has
         them): every read is by game, so Herald never sees them. A few hundredths of a second
@@ -674,13 +665,6 @@ class SqliteStorage(Storage):
             log.warning("the database %s has %d row(s) that refer to missing games (in %s); "
                         "Herald ignores them", self.path, len(tables),
                         ", ".join(sorted(set(tables))))
-
-    def _newer(self, version: int) -> StorageOpenError:
-        return StorageOpenError(
-            f"the database {self.path} was written by a newer Herald (schema {version}; this one "
-            f"knows up to {len(MIGRATIONS)}): run that newer Herald, or copy over it a backup "
-            "made with this version.")
-
 
     def _refusal(self, exc: BaseException) -> StorageOpenError:
         """One sentence for the admin about why the database could not be opened (a fault's words
