@@ -439,6 +439,8 @@ class PostgresStorage(Storage):
         elif isinstance(exc, TimeoutError):
             text = (f"the PostgreSQL server of {where} did not answer within "
                     f"{self.busy_timeout * 2:g}s: check that it is running and reachable")
+        elif state == "53100":  # (before the rest of class 53: resources, not reach)
+            text = f"the PostgreSQL server of {where} has a full disk; free some space"
         elif isinstance(exc, OSError) or state[:2] in ("08", "53", "57"):
             text = (f"cannot reach the PostgreSQL server of {where}: check that it is running and "
                     "that HERALD_DB names the right host and port")

@@ -152,6 +152,15 @@ async def test_an_unreachable_server_is_explained(postgres_url: str) -> None:
     assert s._pool is None
 
 
+def test_a_full_disk_at_opening_is_told_as_a_full_disk_not_as_an_unreachable_server() -> None:
+    s = PostgresStorage("postgresql://herald:s3cret@127.0.0.1:1/herald")
+    refusal = str(s._refusal(asyncpg.exceptions.DiskFullError("could not extend file")))
+    assert "has a full disk; free some space" in refusal and "cannot reach" not in refusal
+    assert "s3cret" not in refusal
+    too_many = str(s._refusal(asyncpg.exceptions.TooManyConnectionsError("sorry")))
+    assert "cannot reach the PostgreSQL server" in too_many  # (the rest of class 53 as before)
+
+
 async def test_a_read_only_database_is_refused_before_the_first_move(postgres_url: str) -> None:
     first = PostgresStorage(postgres_url)
     await first.open()
