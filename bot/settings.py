@@ -1,16 +1,17 @@
-"""A server's settings, registered once (as Red's Config registers them): each is one
-:class:`Setting` — its name (the :class:`~bot.storage.base.GuildSettings` field, which the storage
-keeps in the ``guild_settings`` column of that name), the options of ``/herald settings`` that
-change it with their descriptions and how they are applied, and the line that shows it.
+"""A server's settings, registered once (as Red's Config registers them): the
+:class:`GuildSettings` a server has (the storage keeps each field in the ``guild_settings``
+column of its name) and, for each, one :class:`Setting` — the options of ``/herald settings``
+that change it with their descriptions and how they are applied, and the line that shows it.
 :mod:`cogs.admin` builds the command from :data:`SETTINGS`.
 
-Adding a setting: a field of ``GuildSettings``, a migration step adding its column, and one entry
-here (no Discord type is named here: an option's ``kind`` says what the command asks for)."""
+Adding a setting: a field of ``GuildSettings`` and one entry in :data:`SETTINGS`, both here, and a
+migration step adding its column (no Discord type is named here: an option's ``kind`` says what
+the command asks for)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from .errors import TableError
@@ -21,16 +22,68 @@ from .parsing import (
     parse_duration,
     parse_reminder_lead,
 )
-from .storage.base import (
-    DEFAULT_LOBBY_EXPIRY,
-    DEFAULT_LOBBY_LIMIT,
-    DEFAULT_MEMBER_LOBBY_LIMIT,
-    DEFAULT_MEMBER_TABLE_LIMIT,
-    DEFAULT_TABLE_LIMIT,
-    MAX_LOBBY_EXPIRY,
-    MIN_LOBBY_EXPIRY,
-    GuildSettings,
-)
+
+# a server's limits unless it sets its own (lobbies, tables waiting to start, have their own: a
+# server full of idle lobbies never stops a game from starting)
+DEFAULT_TABLE_LIMIT = 50
+"""Running games in one server."""
+DEFAULT_LOBBY_LIMIT = 25
+"""Lobbies in one server."""
+DEFAULT_LOBBY_EXPIRY = 3 * 86400
+"""Seconds a lobby may stay idle (nobody joins, leaves or starts it) before it closes itself."""
+MIN_LOBBY_EXPIRY = 3600
+MAX_LOBBY_EXPIRY = 30 * 86400
+DEFAULT_MEMBER_LOBBY_LIMIT = 5
+"""Lobbies one member may sit at in one server."""
+DEFAULT_MEMBER_TABLE_LIMIT = 10
+"""Open tables (lobbies and running games) one member may sit at in one server."""
+
+
+@dataclass
+class GuildSettings:
+    guild_id: int
+    default_deadline: int | None = None
+    reminder_lead: int | None = None
+    opener_role_id: int | None = None
+    channels: list[int] = field(default_factory=list)
+    table_limit: int | None = None
+    """The server's own limits (None: the defaults above): they bound what one server, and one
+    member, can make Herald store (a table is a row, forever)."""
+    member_lobby_limit: int | None = None
+    member_table_limit: int | None = None
+    leaderboards: bool = True
+    """False: the server turned ``/leaderboard`` off (ratings are still kept)."""
+    lobby_limit: int | None = None
+    """Lobbies the server may have at once (None: :data:`DEFAULT_LOBBY_LIMIT`)."""
+    lobby_expiry: int | None = None
+    """Seconds an idle lobby stays open (None: :data:`DEFAULT_LOBBY_EXPIRY`)."""
+    web_pages: bool = True
+    """False: the server turned its games' web pages off (links answer "not found")."""
+
+    @property
+    def limits(self) -> TableLimits:
+        """The limits in force: the server's own, else the defaults."""
+        return TableLimits(
+            tables=self.table_limit or DEFAULT_TABLE_LIMIT,
+            member_lobbies=self.member_lobby_limit or DEFAULT_MEMBER_LOBBY_LIMIT,
+            member_tables=self.member_table_limit or DEFAULT_MEMBER_TABLE_LIMIT,
+            lobbies=self.lobby_limit or DEFAULT_LOBBY_LIMIT)
+
+    @property
+    def lobby_ttl(self) -> int:
+        """Seconds an idle lobby stays open here."""
+        return self.lobby_expiry or DEFAULT_LOBBY_EXPIRY
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    tables: int
+    """Running games in the server."""
+    member_lobbies: int
+    member_tables: int
+    lobbies: int = DEFAULT_LOBBY_LIMIT
+    """Lobbies in the server."""
+
 
 MAX_TABLE_LIMIT = 1000
 """The most open tables a server may allow itself (each is stored, listed and scheduled)."""

@@ -8,13 +8,13 @@ Only the storage speaks SQL. ``open_storage`` picks the backend for a configured
 from __future__ import annotations
 
 from ..dburl import is_postgres_url, redacted
+from ..settings import GuildSettings, TableLimits
 from .base import (
     ActionRow,
     DeadlineRow,
     EventRow,
     GamePage,
     GameRow,
-    GuildSettings,
     SeatRow,
     StorageBusy,
     StorageCorrupt,
@@ -24,7 +24,6 @@ from .base import (
     StorageReadOnly,
     StorageUnavailable,
     TableCounts,
-    TableLimits,
     VersionConflict,
 )
 from .postgres import PostgresStorage

@@ -11,6 +11,8 @@ from typing import Any
 
 import orjson
 
+from ..settings import GuildSettings
+
 
 class StorageError(Exception):
     """A database failure, its message one sentence for the admin (players read the one
@@ -205,68 +207,6 @@ class EventRow:
     kind: str
     data: dict[str, Any]
     created_at: float
-
-
-# a server's limits unless it sets its own (lobbies, tables waiting to start, have their own: a
-# server full of idle lobbies never stops a game from starting)
-DEFAULT_TABLE_LIMIT = 50
-"""Running games in one server."""
-DEFAULT_LOBBY_LIMIT = 25
-"""Lobbies in one server."""
-DEFAULT_LOBBY_EXPIRY = 3 * 86400
-"""Seconds a lobby may stay idle (nobody joins, leaves or starts it) before it closes itself."""
-MIN_LOBBY_EXPIRY = 3600
-MAX_LOBBY_EXPIRY = 30 * 86400
-DEFAULT_MEMBER_LOBBY_LIMIT = 5
-"""Lobbies one member may sit at in one server."""
-DEFAULT_MEMBER_TABLE_LIMIT = 10
-"""Open tables (lobbies and running games) one member may sit at in one server."""
-
-
-@dataclass
-class GuildSettings:
-    guild_id: int
-    default_deadline: int | None = None
-    reminder_lead: int | None = None
-    opener_role_id: int | None = None
-    channels: list[int] = field(default_factory=list)
-    table_limit: int | None = None
-    """The server's own limits (None: the defaults above): they bound what one server, and one
-    member, can make Herald store (a table is a row, forever)."""
-    member_lobby_limit: int | None = None
-    member_table_limit: int | None = None
-    leaderboards: bool = True
-    """False: the server turned ``/leaderboard`` off (ratings are still kept)."""
-    lobby_limit: int | None = None
-    """Lobbies the server may have at once (None: :data:`DEFAULT_LOBBY_LIMIT`)."""
-    lobby_expiry: int | None = None
-    """Seconds an idle lobby stays open (None: :data:`DEFAULT_LOBBY_EXPIRY`)."""
-    web_pages: bool = True
-    """False: the server turned its games' web pages off (links answer "not found")."""
-
-    @property
-    def limits(self) -> TableLimits:
-        """The limits in force: the server's own, else the defaults."""
-        return TableLimits(
-            tables=self.table_limit or DEFAULT_TABLE_LIMIT,
-            member_lobbies=self.member_lobby_limit or DEFAULT_MEMBER_LOBBY_LIMIT,
-            member_tables=self.member_table_limit or DEFAULT_MEMBER_TABLE_LIMIT,
-            lobbies=self.lobby_limit or DEFAULT_LOBBY_LIMIT)
-
-    @property
-    def lobby_ttl(self) -> int:
-        """Seconds an idle lobby stays open here."""
-        return self.lobby_expiry or DEFAULT_LOBBY_EXPIRY
-
-
-@dataclass(frozen=True)
-class TableLimits:
-    tables: int
-    """Running games in the server."""
-    member_lobbies: int
-    member_tables: int
-    lobbies: int = DEFAULT_LOBBY_LIMIT
-    """Lobbies in the server."""
 
 
 @dataclass(frozen=True)

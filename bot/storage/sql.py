@@ -23,6 +23,7 @@ from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
 from typing import Any, ClassVar, Concatenate, ParamSpec, Protocol, TypeVar
 
+from ..settings import GuildSettings
 from .base import (
     COMPUTER_ID,
     DEADLINE_COLUMNS,
@@ -42,7 +43,6 @@ from .base import (
     GamePage,
     GamePause,
     GameRow,
-    GuildSettings,
     LongestGame,
     PlayerPrefs,
     RatedGame,

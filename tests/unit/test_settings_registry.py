@@ -11,8 +11,8 @@ import pytest
 from discord import app_commands
 
 from bot.errors import TableError
-from bot.settings import OPTIONS, SETTINGS, apply_options
-from bot.storage.base import GuildSettings, settings_row, settings_values
+from bot.settings import OPTIONS, SETTINGS, GuildSettings, apply_options
+from bot.storage.base import settings_row, settings_values
 from bot.storage.sqlite import MIGRATIONS
 from cogs.admin import Admin
 

@@ -528,7 +528,7 @@ async def test_searching_games_filters_in_the_database_and_keeps_to_its_scope(st
 
 
 async def test_guild_limits_round_trip_and_default(store: Storage) -> None:
-    from bot.storage.base import (
+    from bot.settings import (
         DEFAULT_LOBBY_EXPIRY,
         DEFAULT_LOBBY_LIMIT,
         DEFAULT_MEMBER_LOBBY_LIMIT,
