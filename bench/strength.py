@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import registry, search  # noqa: E402
-from rules.engine import Action, Engine, Prompt  # noqa: E402
+from rules.engine import Action, Engine, Prompt, Result  # noqa: E402
 
 Player = Callable[[Engine[Any], dict[str, Any], Prompt, random.Random], Action]
 
@@ -153,15 +153,39 @@ def heuristic(engine: Engine[Any], view: dict[str, Any], prompt: Prompt, rng: ra
     return engine.bot_action(view, prompt, rng)
 
 
-def game(engine: Engine[Any], seats: list[Player], seed: int) -> dict[int, float]:
-    """One seeded game; each seat's share of the win."""
+def play(engine: Engine[Any], seats: list[Player], seed: int) -> Result:
+    """One seeded game, played to its end: its result (winners, each seat's final score)."""
     state = engine.setup(len(seats), seed, {})
     rng = random.Random(f"strength/{seed}")
     while (result := engine.result(state)) is None:
         p = engine.prompts(state)[0]
         action = seats[p.seat](engine, engine.view(state, p.seat), p, random.Random(rng.random()))
         state, _ = engine.apply(state, p.seat, action)
+    return result
+
+
+def game(engine: Engine[Any], seats: list[Player], seed: int) -> dict[int, float]:
+    """One seeded game (:func:`play`); each seat's share of the win."""
+    result = play(engine, seats, seed)
     return {k: (1.0 / len(result.winners) if k in result.winners else 0.0) for k in range(len(seats))}
+
+
+def margin(result: Result, seat: int) -> tuple[float, float]:
+    """The seat's final score minus the best rival's, and minus the rivals' mean."""
+    mine = float(result.scores[seat])
+    rivals = [float(v) for k, v in result.scores.items() if k != seat]
+    if not rivals:
+        return 0.0, 0.0
+    return mine - max(rivals), mine - sum(rivals) / len(rivals)
+
+
+def mean_se(values: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error."""
+    if not values:
+        return 0.0, 0.0
+    if len(values) == 1:
+        return values[0], 0.0
+    return statistics.fmean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
 def interval(wins: float, n: int) -> tuple[float, float]:
