@@ -13,13 +13,14 @@ little off, loses to the safer one.
 * :func:`determinize`: a full state from the seat's own view (secret choices of others drawn
   at random, the law deck shuffled from the laws left in it, a fresh rng for the dice);
 * :func:`search_candidates`: for a Mission flick, the heuristic's best aims ranked on a steady
-  finger, with two players the best one a little softer and harder too, and leaving a disc in
-  the corner when that is allowed; for Anubis's offer, both buttons; ``None`` (the heuristic
-  decides) for the temple, the god, the vote, the setup and tie-break flicks and the temple to
-  move. A temple was once searched among the prompt's shortcut places and stopping: the horizon
-  values a prophet left on a city about as a temple built from it (its owner may still build
-  from it on a later turn), so the search stopped instead of building in some 30% of its build
-  decisions, and again on the next turn, and the temple was never built;
+  finger (three; two at a table of four), with two players the best one a little softer and
+  harder too, and leaving a disc in the corner when that is allowed; for Anubis's offer, both
+  buttons; ``None`` (the heuristic decides) for the temple, the god, the vote, the setup and
+  tie-break flicks and the temple to move. A temple was once searched among the prompt's
+  shortcut places and stopping: the horizon values a prophet left on a city about as a temple
+  built from it (its owner may still build from it on a later turn), so the search stopped
+  instead of building in some 30% of its build decisions, and again on the next turn, and the
+  temple was never built;
 * :func:`playout_action`: the quick player of playouts that go on after the candidate (its
   first aim, unsimulated, for a flick: a playout's flick then costs one physics simulation, the
   engine's); the engine's horizon is 0: with two players a flick is judged where it lands;
@@ -50,7 +51,12 @@ JSON = dict[str, Any]
 
 FLICK_CANDIDATES = 3
 """How many of the heuristic's ranked aims a Mission flick compares (with two players the best
-one is also tried softer and harder)."""
+one is also tried softer and harder; with four, :data:`FOUR_CANDIDATES`)."""
+FOUR_CANDIDATES = 2
+"""How many it compares at a table of four, where each sample plays three rival turns and the
+time budget stops the search after some 45 samples, often fewer than the 8 per aim that the
+search wants before it trusts one over the heuristic's own (``search_min_visits``): two aims
+get them where three did not (see :data:`LOOK_AHEAD` for what it measured)."""
 RANK_TARGETS = bot.CANDIDATES
 """How many targets are simulated to rank those aims: the heuristic's own ranking, made once."""
 POWER_STEP = 0.6
@@ -97,7 +103,32 @@ place) 27.5%, and also the navel shot always among the aims 35.0%; judged where 
 (no look-ahead, the best aim also softer and harder) 22.5%; with the rivals not building in the
 look-ahead, 27.5%: none is clearly better than another (40 games tell apart some 20 points),
 none near the goal of 37.5%. At three players, the look-ahead in place won 43.3% of the same 90
-games."""
+games.
+
+Measured again with the final score's margin over the best rival and over the rivals' mean
+(mean ± standard error; ``bench/hard_vs_easy.py --players 4 --games 40 --clock cpu``, seeds
+5000-5039 and 1000-1039; one ``hard`` seat against three ``easy`` seats): with the three best
+aims, 20.0% and 30.0% of the games, margins -5.17 ± 1.25 / +0.12 ± 0.94 and -4.70 ± 1.41 /
++1.46 ± 1.30 (the plain player on the first 40: 17.5%, -6.92 ± 1.50 / -0.77 ± 1.38): about a
+point above an ``easy`` seat. It scores less on the navel than the ``easy`` seats (9.3 VP a
+game against 11.8) and more at Worship (22.0 against 19.3, temples built early); the time
+budget stops 96% of its searches, after about 45 samples (late in a Mission often fewer than the
+24 that three aims need for 8 each, and the heuristic's aim stands), and in 10 of 28 positions
+searched three times with other seeds its choice changed. On the same games, none clearly
+better: a temple not yet built worth half a temple on the map (so that a prophet on a city is
+worth less at once: more navel shots) 22.5%, -4.22 ± 1.41 / +0.78 ± 1.35 on the first 40; the
+best aim at each of three targets (the navel, each island: 58% of the time two of the three
+best aims are at one target) 35.0% and 35.0%, -3.70 ± 1.36 / +0.89 ± 1.30 and -5.47 ± 1.75 /
++0.40 ± 1.55, but at three players (``--players 3 --games 30 --seed 1000``) 43.3% against
+46.7%, -1.87 ± 1.38 / +2.12 ± 1.38 against +0.40 ± 1.58 / +3.95 ± 1.62 (2 s.e. worse, paired);
+both together 27.5%, -4.70 ± 1.72 / +0.15 ± 1.36; the rivals of the look-ahead shooting at the
+navel when a prophet there would score them 3 VP or more (the plain player's first aim is a
+city; its best aim is the navel 42-58% of the time then, never below) 30.0%, -4.08 ± 1.27 / +1.04 ±
+1.22 on the first 40 (paired +1.1 and +0.9 ± 1.2, as much as every other change there: those 40
+were unlucky for this player). Kept: the two best aims alone at four
+players (:data:`FOUR_CANDIDATES`), 32.5% and 37.5%, -4.80 ± 1.70 / +1.02 ± 1.39 and -3.48 ±
+1.45 / +1.58 ± 1.31: 35.0% of the 80 games against 25.0%, paired margins +0.8 and +0.5 VP
+(± about 1.1), better on both sets and both margins but within the noise."""
 REPLY_DECISIONS = 4
 """At most this many decisions per player are played by :func:`replies` (a turn is a flick, a few
 flicks again from the corner, a temple or two)."""
@@ -181,7 +212,8 @@ def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Ac
     decides alone."""
     if prompt.kind == "flick":
         ranked = bot.ranked_flicks(view, prompt.seat, RANK_TARGETS)
-        out = [dict(a) for _, a in ranked[:FLICK_CANDIDATES]]
+        n = FOUR_CANDIDATES if view["players"] >= 4 else FLICK_CANDIDATES
+        out = [dict(a) for _, a in ranked[:n]]
         top = ranked[0][1]
         for step in (-POWER_STEP, POWER_STEP) if view["players"] < LOOK_AHEAD else ():
             power = round(min(10.0, max(1.0, float(top["power"]) + step)), 2)

@@ -106,13 +106,15 @@ def test_a_flick_compares_the_heuristics_aims_under_the_wobble() -> None:
 def test_from_three_players_the_samples_go_to_the_heuristics_aims_alone() -> None:
     """With two players the best aim is also tried a little softer and harder; from three on,
     where each sample also plays the rivals' turns and so fewer fit in the time, the samples are
-    shared by the heuristic's ranked aims alone."""
-    for players, seed in ((2, 4), (3, 5)):
+    shared by the heuristic's ranked aims alone (at four players its best two, so that each
+    gets enough of the fewer samples)."""
+    for players, seed in ((2, 4), (3, 5), (4, 3)):
         state, prompt = reach(players, seed, 12, "flick")
         view = E.view(state, prompt.seat)
         listed = flick_search.search_candidates(view, prompt, random.Random(0)) or []
         ranked = [a for _, a in bot.ranked_flicks(view, prompt.seat, flick_search.RANK_TARGETS)]
-        aims = ranked[:flick_search.FLICK_CANDIDATES]
+        n = flick_search.FOUR_CANDIDATES if players == 4 else flick_search.FLICK_CANDIDATES
+        aims = ranked[:n]
         if players == 2:
             assert listed[:len(aims)] == aims and len(listed) == len(aims) + 2
             assert {a["power"] for a in listed[len(aims):]} == {
