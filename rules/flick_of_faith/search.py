@@ -128,7 +128,9 @@ city; its best aim is the navel 42-58% of the time then, never below) 30.0%, -4.
 were unlucky for this player). Kept: the two best aims alone at four
 players (:data:`FOUR_CANDIDATES`), 32.5% and 37.5%, -4.80 ± 1.70 / +1.02 ± 1.39 and -3.48 ±
 1.45 / +1.58 ± 1.31: 35.0% of the 80 games against 25.0%, paired margins +0.8 and +0.5 VP
-(± about 1.1), better on both sets and both margins but within the noise."""
+(± about 1.1), better on both sets and both margins but within the noise; on 40 more games
+(seeds 6000-6039) 32.5% against 25.0%, -5.22 ± 1.62 / +1.30 ± 1.30 against -5.35 ± 1.29 /
++0.74 ± 1.15 (paired +0.1 ± 1.3 and +0.6 ± 1.1): 34.2% of the 120 games against 25.0%."""
 REPLY_DECISIONS = 4
 """At most this many decisions per player are played by :func:`replies` (a turn is a flick, a few
 flicks again from the corner, a temple or two)."""
