@@ -188,7 +188,8 @@ class _Inline(Executor):
         return int(await self._run(lambda conn: _execute(conn, sql, params)))
 
     async def rows(self, sql: str, *params: Any) -> list[Sequence[Any]]:
-        return list(await self._run(lambda conn: conn.execute(sql, params).fetchall()))
+        rows: list[Sequence[Any]] = await self._run(lambda conn: conn.execute(sql, params).fetchall())
+        return rows
 
     async def __aenter__(self) -> _Inline:
         return self
