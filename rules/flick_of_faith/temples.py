@@ -18,7 +18,7 @@ Players describe a place by the island, a clock direction as seen on the board p
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from . import geometry
@@ -85,21 +85,30 @@ def free_points(discs: Sequence[DiscD], island: int, exclude: int | None = None,
                 step: float = SEARCH_STEP) -> list[tuple[float, float]]:
     """Free places on the island, on a square lattice of ``step`` (for the fallback rule and for
     the computer player)."""
+    return list(_free(discs, island, exclude, step))
+
+
+def _free(discs: Sequence[DiscD], island: int, exclude: int | None,
+          step: float) -> Iterator[tuple[float, float]]:
     isl = board.ISLANDS[island]
     n = int(MAX_DISTANCE / step)
-    near = [d for d in discs if d["id"] != exclude
+    near = [(d["x"], d["y"], RADIUS + KINDS[d["kind"]].radius - 1e-6)
+            for d in discs if d["id"] != exclude
             and math.hypot(d["x"] - isl.x, d["y"] - isl.y) < board.ISLAND_RADIUS + 6.0]
-    out = []
     for i in range(-n, n + 1):
         for j in range(-n, n + 1):
             dx, dy = i * step, j * step
-            if math.hypot(dx, dy) <= MAX_DISTANCE + 1e-9 and not blockers(near, isl.x + dx, isl.y + dy):
-                out.append((snap(isl.x + dx), snap(isl.y + dy)))
-    return out
+            if math.hypot(dx, dy) > MAX_DISTANCE + 1e-9:
+                continue
+            px, py = isl.x + dx, isl.y + dy
+            # (:func:`geometry.overlaps`, the same sums, with the island's discs read once)
+            if not any(math.hypot(px - x, py - y) < reach for x, y, reach in near):
+                yield snap(px), snap(py)
 
 
 def has_free_place(discs: Sequence[DiscD], island: int, exclude: int | None = None) -> bool:
-    return bool(free_points(discs, island, exclude))
+    """Whether a temple has a free place on the island (the first one found is enough)."""
+    return next(_free(discs, island, exclude, SEARCH_STEP), None) is not None
 
 
 def choose_prophet(options: Sequence[dict[str, Any]], island: int) -> dict[str, Any]:
