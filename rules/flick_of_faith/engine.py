@@ -65,7 +65,7 @@ from ..text import count, number
 from . import flick, geometry, gods, laws, physics, powers, scoring, temples
 from . import map as board
 from .discs import KINDS, PROPHET_KINDS
-from .state import DiscD, FlickState, state_from_json, state_to_json
+from .state import DiscD, FlickState, copy_state, state_from_json, state_to_json
 from .views import (
     ContestFlickView,
     ContestView,
@@ -1024,6 +1024,10 @@ class FlickOfFaith(Engine[FlickState]):
         from .search import evaluate
 
         return evaluate(state, seat)
+
+    def clone(self, state: FlickState) -> FlickState:
+        """A deep, independent copy (:func:`.state.copy_state`)."""
+        return copy_state(state)
 
     def to_json(self, s: FlickState) -> dict[str, Any]:
         return state_to_json(s, self.schema_version)

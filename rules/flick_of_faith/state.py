@@ -85,6 +85,27 @@ def _plain(v: Any) -> Any:
     return v
 
 
+def copy_state(s: FlickState) -> FlickState:
+    """A deep, independent copy, field by field: what the engine's ``play`` starts from, and
+    the search plays thousands of steps a decision (``copy.deepcopy``'s generic walk was a tenth
+    of its time). The state holds only plain JSON values and the rng."""
+    twin = FlickState(s.players, Rng(s.rng.seed, s.rng.position))
+    for f in _COPIED:
+        setattr(twin, f, _data(getattr(s, f)))
+    return twin
+
+
+_COPIED = tuple(f.name for f in fields(FlickState) if f.name not in ("players", "rng"))
+
+
+def _data(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _data(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_data(x) for x in v]
+    return v
+
+
 def state_from_json(d: dict[str, Any]) -> FlickState:
     kw = {f.name: _plain(d[f.name]) for f in fields(FlickState) if f.name != "rng"}
     return FlickState(rng=Rng.from_json(d["rng"]), **kw)

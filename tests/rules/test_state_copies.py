@@ -13,7 +13,7 @@ import copy
 import json
 import random
 from collections.abc import Iterator
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 import pytest
@@ -168,3 +168,30 @@ def test_cult_wars_presets_are_fresh_copies_of_the_uncached_ones() -> None:
         uncached = plan._presets.__wrapped__(0, 4, followers[0], leader, fixed)
         assert again == list(uncached)
         assert all(a["type"] == "orders" and 99 not in a["slots"]["defend"] for _, _, a in again)
+
+
+FOF = registry.get("flick_of_faith")
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 4), (4, 9)])
+def test_flick_clone_is_what_deepcopy_made_and_shares_nothing(players: int, seed: int) -> None:
+    for s in list(_game(FOF, players, seed))[::7]:
+        before = _canonical(FOF.to_json(s))
+        twin = FOF.clone(s)
+        old = copy.deepcopy(s)
+        assert [getattr(twin, f.name) for f in fields(s) if f.name != "rng"] == [
+            getattr(old, f.name) for f in fields(s) if f.name != "rng"]
+        assert twin.rng is not s.rng and twin.rng.to_json() == s.rng.to_json()
+        assert _canonical(FOF.to_json(twin)) == before
+        twin.discs.append({"id": 999, "kind": "prophet", "owner": 0, "x": 1.0, "y": 1.0})
+        for d in twin.discs[:-1]:
+            d["x"] += 1.0
+        for x in twin.supply:
+            x["changed"] = 1
+        twin.vp[0] += 7
+        twin.turn["changed"] = [1]
+        twin.picks["0"] = "changed"
+        if twin.last_flick is not None:
+            twin.last_flick["changed"] = True
+        twin.rng.position += 3
+        assert _canonical(FOF.to_json(s)) == before
