@@ -9,6 +9,7 @@ clockwise as seen on the board image, a negative one anticlockwise. Power runs f
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -70,21 +71,30 @@ def default_piece(supply: Mapping[str, int]) -> str | None:
 
 def free_spot(discs: Sequence[DiscD], corner: int, r: float) -> tuple[float, float]:
     """The launch spot, or the nearest place inside the corner where a disc of radius r fits."""
-    sx, sy = board.launch_spot(corner)
     cx, cy = board.CORNER_POINTS[corner]
+    # (a disc that overlaps a place inside the corner lies within the corner's reach)
+    near = [d for d in discs
+            if math.hypot(d["x"] - cx, d["y"] - cy) < board.CORNER_RADIUS + KINDS[d["kind"]].radius + 1.0]
+    for x, y in _spots(corner):
+        if not (r <= x <= board.SIZE - r and r <= y <= board.SIZE - r):
+            continue
+        if math.hypot(x - cx, y - cy) + r > board.CORNER_RADIUS:
+            continue
+        if all(not geometry.overlaps(x, y, r, d["x"], d["y"], KINDS[d["kind"]].radius) for d in near):
+            return (round(x, 4), round(y, 4))
+    return board.launch_spot(corner)
+
+
+@functools.cache
+def _spots(corner: int) -> tuple[tuple[float, float], ...]:
+    """The places :func:`free_spot` tries, nearest the launch spot first (the same every time)."""
+    sx, sy = board.launch_spot(corner)
     candidates = [(sx, sy)]
     for i in range(-6, 7):
         for j in range(-6, 7):
             candidates.append((sx + i * 1.0, sy + j * 1.0))
     candidates.sort(key=lambda p: (math.hypot(p[0] - sx, p[1] - sy), p[0], p[1]))
-    for x, y in candidates:
-        if not (r <= x <= board.SIZE - r and r <= y <= board.SIZE - r):
-            continue
-        if math.hypot(x - cx, y - cy) + r > board.CORNER_RADIUS:
-            continue
-        if all(not geometry.overlaps(x, y, r, d["x"], d["y"], KINDS[d["kind"]].radius) for d in discs):
-            return (round(x, 4), round(y, 4))
-    return (sx, sy)
+    return tuple(candidates)
 
 
 @dataclass
