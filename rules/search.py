@@ -19,7 +19,9 @@ The search, for one decision:
   every seat play on with the game's heuristic ``bot_action`` (each from its own view of the
   sample) for a short horizon of decisions, and scores the outcome for the searching seat: a win
   1, a shared win its share, a loss 0, and at the horizon the game's estimate ``evaluate(state,
-  seat)`` in the same 0..1 range;
+  seat)`` in the same 0..1 range; a game may play its samples with an engine of its own, made
+  afresh for each search (``sampler()``: Flick of Faith's slides its flicks on a table kept for
+  the search);
 * candidates are picked by UCB1 (every candidate once, then the best upper bound), and the one
   tried most is played (ties: the better mean, then the earlier candidate); a game whose
   playouts are short for what they must judge sets ``search_margin``: the heuristic's own answer
@@ -284,6 +286,8 @@ def run(engine: Engine[Any], view: JSON, prompt: Prompt, rng: random.Random, bud
     if n == 1:
         return Searched(cands[0], cands, visits, totals, 0)
     seed = rng.random()
+    sampler = getattr(engine, "sampler", None)
+    sim: Engine[Any] = sampler() if sampler is not None else engine
     start = clock() if clock is not None and budget.seconds is not None else 0.0
     done = 0
     for _ in range(budget.iterations):
@@ -304,13 +308,13 @@ def run(engine: Engine[Any], view: JSON, prompt: Prompt, rng: random.Random, bud
         r = random.Random(f"{seed}/{visits[i]}")
         state = engine.determinize(view, seat, r)  # type: ignore[attr-defined]
         try:
-            state, _ = engine.apply(state, seat, cands[i])
+            state, _ = sim.apply(state, seat, cands[i])
         except RulesError:
             alive[i] = i == 0  # (the heuristic's own answer is legal in the real state)
             if i == 0:
                 visits[i] += 1
             continue
-        totals[i] += playout(engine, state, seat, r, budget.horizon)
+        totals[i] += playout(sim, state, seat, r, budget.horizon)
         visits[i] += 1
         done += 1
     best = max(range(n), key=lambda j: (alive[j], visits[j],

@@ -223,11 +223,17 @@ class Table:
         self.parts: dict[int, tuple[pymunk.Body | None, pymunk.Shape, pymunk.Constraint | None]] = {}
         self.shape_ids: dict[pymunk.Shape, int] = {}
         self.awake: set[int] = set()
+        self.struck: dict[int, list[int]] = {}
 
         def begin(arbiter: pymunk.Arbiter, _space: pymunk.Space, _data: object) -> None:
             a, b = arbiter.shapes
-            self.awake.add(self.shape_ids[a])
-            self.awake.add(self.shape_ids[b])
+            ia, ib = self.shape_ids[a], self.shape_ids[b]
+            self.awake.add(ia)
+            self.awake.add(ib)
+            if ia in self.struck and ib not in self.struck[ia]:
+                self.struck[ia].append(ib)
+            if ib in self.struck and ia not in self.struck[ib]:
+                self.struck[ib].append(ia)
 
         self.space.on_collision(None, None, begin=begin)
         for b in sorted(bodies, key=lambda b: b.id):
@@ -267,6 +273,13 @@ class Table:
         """Where every disc rests after ``launches`` on a board of ``bodies`` (the table's discs,
         plus or minus a few, e.g. the discs placed in the corner for this flick); discs that
         fell off are absent. The table is the same afterwards as before."""
+        return self.slide(bodies, launches, max_seconds=max_seconds).positions
+
+    def slide(self, bodies: Iterable[Body], launches: Mapping[int, tuple[float, float]], *,
+              track: Iterable[int] = (), max_seconds: float = MAX_SECONDS) -> Outcome:
+        """:func:`simulate`'s outcome of ``launches`` on a board of ``bodies``, on this table (see
+        :meth:`trial`): where the discs rest, those that fell in order, and what the ``track``ed
+        discs struck (no frames)."""
         wanted = {b.id: b for b in bodies}
         stored = dict(self.home)
         for i, b in stored.items():  # discs this trial changes or does without
@@ -276,23 +289,25 @@ class Table:
         for b in added:
             self._add(b)
         self.awake = set(launches)
+        self.struck = {i: [] for i in sorted(set(track))}
         for i, v in launches.items():
             body = self.parts[i][0]
             if body is not None:
                 body.velocity = v
-        fell: set[int] = set()
+        fell: list[int] = []
+        step = 0
         for step in range(1, int(max_seconds / self.dt) + 1):
             self.space.step(self.dt)
             if step % CHECK_EVERY:
                 continue
             moving = False
-            for i in sorted(self.awake - fell):
+            for i in sorted(self.awake.difference(fell)):
                 body = self.parts[i][0]
                 if body is None:
                     continue
                 x, y = body.position
                 if not board_on_map(x, y):
-                    fell.add(i)
+                    fell.append(i)
                     self.space.remove(body, *body.shapes, *body.constraints)
                     continue
                 vx, vy = body.velocity
@@ -313,7 +328,7 @@ class Table:
         # Chipmunk remembers for it, so the next trial starts as cold as a fresh space).
         for b in added:
             self._remove(b.id)
-        for i in sorted(self.awake | fell):
+        for i in sorted(self.awake.union(fell)):
             if i in self.home:
                 b = self.home[i]
                 self._remove(i)
@@ -321,4 +336,4 @@ class Table:
         for i, b in stored.items():
             if i not in self.home:
                 self._add(b)
-        return out
+        return Outcome(out, fell, self.struck, [], step)

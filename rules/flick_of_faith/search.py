@@ -41,7 +41,7 @@ from typing import Any
 
 from rules.engine import Action, IllegalAction, Prompt, Rng, RulesError
 
-from . import bot, geometry, gods, laws, powers, scoring
+from . import bot, flick, geometry, gods, laws, physics, powers, scoring
 from . import map as board
 from .discs import KINDS, PROPHET_KINDS
 from .engine import FlickOfFaith
@@ -372,15 +372,17 @@ def _turn_begins(state: FlickState) -> bool:
             and state.attempts == 0 and not state.turn.get("anubis_used"))
 
 
-def replies(state: FlickState, seat: int) -> FlickState:
+def replies(state: FlickState, seat: int, engine: Sampler | None = None) -> FlickState:
     """Where the rivals' answers leave the game: the rest of the seat's own turn (a flick again
     from the corner, Anubis's second flick, the temples it builds), then one whole turn of each
     rival (its flick and what follows it), every decision the playouts' quick player's
     (:func:`playout_action`), played with the sample's own wobble; it stops before the seat's
     next turn and when the Mission ends. Used from :data:`LOOK_AHEAD` players on. ``state`` is
-    left as it was: one copy is played on, in place (:class:`_InPlace`)."""
+    left as it was: one copy is played on, in place, by ``engine`` (a search's :class:`Sampler`;
+    by default a fresh one)."""
     from . import ENGINE
 
+    engine = engine if engine is not None else Sampler()
     state = ENGINE.clone(state)
     rng = random.Random(state.next_id * 7919 + seat)
     turns = 0
@@ -396,31 +398,61 @@ def replies(state: FlickState, seat: int) -> FlickState:
                 break
             turns += 1
         try:
-            state, _ = _IN_PLACE.play(state, p.seat, playout_action(ENGINE.view(state, p.seat), p, rng), p)
+            state, _ = engine.in_place.play(
+                state, p.seat, playout_action(ENGINE.view(state, p.seat), p, rng), p)
         except RulesError:
             break
     return state
 
 
-class _InPlace(FlickOfFaith):
-    """The engine, except that ``play`` changes the state it is given instead of a copy: the
-    look-ahead plays on a sample of its own, and copying it before every decision took a fifth of
-    the search's time."""
+class Sampler(FlickOfFaith):
+    """The engine a search plays its samples with (``FlickOfFaith.sampler``, one per search): a
+    Mission flick slides on a :class:`~.physics.Table` kept for the whole search, one per
+    friction, instead of a fresh pymunk space. Building the space was half of each flick's
+    cost (about 2 of 4 ms with 30 discs on the map), and the flicks made most of the search's
+    time (73% at four players). A table's slide can differ a little from a fresh space's (see
+    the table), far less than the finger's wobble that the samples are drawn for; nothing a
+    sample computes is stored or shown. The same search replays the same slides in the same
+    order, so a search stays deterministic for a seed and a budget in iterations."""
+
+    def __init__(self, tables: dict[float, physics.Table] | None = None) -> None:
+        super().__init__()
+        self.tables: dict[float, physics.Table] = {} if tables is None else tables
+        self._in_place: _InPlace | None = None
+
+    @property
+    def in_place(self) -> _InPlace:
+        """This sampler, except that ``play`` changes the state it is given (the look-ahead's)."""
+        if self._in_place is None:
+            self._in_place = _InPlace(self.tables)
+        return self._in_place
+
+    def _slide(self, plan: flick.Plan) -> physics.Outcome:
+        table = self.tables.get(plan.decel)
+        if table is None:
+            table = self.tables[plan.decel] = physics.Table(plan.bodies, decel=plan.decel)
+        return table.slide(plan.bodies, plan.launches, track=[plan.flicked])
+
+    def evaluate(self, state: FlickState, seat: int) -> float:
+        return evaluate(state, seat, self)
+
+
+class _InPlace(Sampler):
+    """A sampler whose ``play`` changes the state it is given instead of a copy: the look-ahead
+    plays on a sample of its own, and copying it before every decision took a fifth of the
+    search's time."""
 
     def clone(self, state: FlickState) -> FlickState:
         return state
 
 
-_IN_PLACE = _InPlace()
-
-
-def evaluate(state: FlickState, seat: int) -> float:
+def evaluate(state: FlickState, seat: int, engine: Sampler | None = None) -> float:
     """A game cut short by the search's horizon: the seat's :func:`chances` once the rivals have
-    answered (:func:`replies`, at a table of :data:`LOOK_AHEAD` or more)."""
+    answered (:func:`replies`, played by ``engine``, at a table of :data:`LOOK_AHEAD` or more)."""
     if state.players >= LOOK_AHEAD:
         from . import ENGINE
 
-        state = replies(state, seat)
+        state = replies(state, seat, engine)
         result = ENGINE.result(state)
         if result is not None:
             return 1.0 / len(result.winners) if seat in result.winners else 0.0
@@ -436,5 +468,5 @@ def chances(state: FlickState, seat: int) -> float:
     return weights[seat] / sum(weights)
 
 
-__all__ = ["chances", "determinize", "evaluate", "expected_worship", "playout_action", "replies",
-           "search_candidates", "standing"]
+__all__ = ["Sampler", "chances", "determinize", "evaluate", "expected_worship", "playout_action",
+           "replies", "search_candidates", "standing"]

@@ -116,3 +116,43 @@ def test_frames_are_recorded_for_the_animation() -> None:
 def test_power_and_distance_are_inverse() -> None:
     for p in (1.0, 3.3, 7.25, 10.0):
         assert math.isclose(physics.power_for_distance(physics.slide_distance(p)), p)
+
+
+def test_a_kept_table_slides_as_a_fresh_space_does_and_is_left_as_it_was() -> None:
+    """The search's samples slide on a table kept between flicks (:meth:`physics.Table.slide`):
+    what falls, what the flicked disc strikes and where the discs rest are a fresh space's, and
+    after a slide the table is as before, so the next slide starts from the same board."""
+    scenes = [
+        ([Body(1, "prophet", 80.0, 50.0), Body(2, "prophet", 95.0, 50.0), Body(3, "temple", 50.0, 20.0)],
+         {1: physics.launch_velocity(0.0, 7.0)}),
+        ([Body(1, "prophet", 30.0, 50.0), Body(2, "temple", 45.0, 50.0), Body(-1, "hand", 60.0, 70.0)],
+         {1: (80.0, 0.0)}),
+        ([Body(1, "prophet", 10.0, 50.0), Body(-1, "hand", 40.0, 50.0)],
+         {1: physics.launch_velocity(0.0, 10.0)}),
+    ]
+    for bodies, launches in scenes:
+        fresh = physics.simulate(bodies, launches, track=[1])
+        table = physics.Table(bodies)
+        for _ in range(2):
+            kept = table.slide(bodies, launches, track=[1])
+            assert kept.fell == fresh.fell and kept.struck == fresh.struck
+            assert set(kept.positions) == set(fresh.positions)
+            for i, (x, y) in fresh.positions.items():
+                assert math.dist(kept.positions[i], (x, y)) < 0.05
+            assert table.home == {b.id: b for b in bodies}
+
+
+def test_a_kept_table_takes_the_discs_a_flick_adds_and_moves() -> None:
+    """A sample's later flicks meet a board that earlier flicks changed: the table slides the
+    board it is given (discs added, moved or gone), as a fresh table of that board would, and
+    then holds its own board again."""
+    first = [Body(i, "prophet", 20.0 + 7.0 * i, 40.0 + 3.0 * (i % 3)) for i in range(1, 8)]
+    table = physics.Table(first)
+    table.slide(first, {1: physics.launch_velocity(10.0, 6.0)}, track=[1])
+    later = [Body(b.id, b.kind, b.x, b.y + 9.0) if b.id % 2 else b for b in first[1:]]
+    later.append(Body(20, "templar", 6.0, 6.0))
+    launches = {20: physics.launch_velocity(40.0, 7.5)}
+    got = table.slide(later, launches, track=[20])
+    want = physics.Table(later).slide(later, launches, track=[20])
+    assert got.positions == want.positions and got.fell == want.fell and got.struck == want.struck
+    assert table.home == {b.id: b for b in first}

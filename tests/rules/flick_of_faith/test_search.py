@@ -165,6 +165,41 @@ def test_the_search_is_reproducible_for_a_seed_and_an_iteration_budget() -> None
     assert a.iterations == TINY.iterations
 
 
+def test_a_searchs_flicks_slide_on_the_tables_its_sampler_keeps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each search plays its samples with a fresh :class:`Sampler` (``E.sampler()``): every flick
+    of its samples and of their look-ahead slides on a table that sampler keeps, none in a fresh
+    pymunk space as the engine's own moves do."""
+    from rules.flick_of_faith import physics
+    from rules.flick_of_faith.engine import FlickOfFaith
+
+    state, prompt = reach(4, 3, 20, "flick")
+    view = E.view(state, prompt.seat)
+    made: list[flick_search.Sampler] = []
+    slides = {"fresh": 0, "kept": 0}
+    engine_slide, kept_slide = FlickOfFaith._slide, flick_search.Sampler._slide
+
+    def fresh(self: FlickOfFaith, plan: Any) -> physics.Outcome:
+        slides["fresh"] += 1
+        return engine_slide(self, plan)
+
+    def kept(self: flick_search.Sampler, plan: Any) -> physics.Outcome:
+        slides["kept"] += 1
+        return kept_slide(self, plan)
+
+    def sampler(self: FlickOfFaith) -> flick_search.Sampler:
+        made.append(flick_search.Sampler())
+        return made[-1]
+
+    monkeypatch.setattr(FlickOfFaith, "_slide", fresh)
+    monkeypatch.setattr(flick_search.Sampler, "_slide", kept)
+    monkeypatch.setattr(FlickOfFaith, "sampler", sampler)
+    for k in range(2):
+        search.run(E, view, prompt, random.Random(k), search.Budget(iterations=6, horizon=0))
+    assert len(made) == 2 and made[0] is not made[1]
+    assert slides["fresh"] == 0 and slides["kept"] >= 12  # (each sample's flick, then the rivals')
+    assert all(m.tables and m.in_place.tables is m.tables for m in made)
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_searching_players_play_a_whole_game_legally(players: int) -> None:
     state = E.setup(players, 8)

@@ -104,15 +104,17 @@ def test_the_rivals_still_answer_a_flick_that_ends_on_a_city() -> None:
 def test_the_look_ahead_plays_on_a_copy_exactly_as_the_engine_plays() -> None:
     """The look-ahead plays its decisions in place on one copy of the sample (copying the state
     before every decision took a fifth of the search's time): the position it reaches is the
-    one the engine's own ``play`` reaches, and the sample it was given is left as it was."""
+    one a search's sampler reaches with its own ``play`` (a copy before each decision), and the
+    sample it was given is left as it was."""
     from rules.engine import RulesError
 
     for players, seed in ((4, 3), (3, 5), (4, 6)):
         state, seat = _after_own_flick(players, seed)
         before = E.to_json(state)
-        got = flick_search.replies(state, seat)
+        got = flick_search.replies(state, seat, flick_search.Sampler())
         assert E.to_json(state) == before
-        want = E.clone(state)  # (the loop of ``replies``, each decision through ``E.play``)
+        sampler = flick_search.Sampler()
+        want = E.clone(state)  # (the loop of ``replies``, each decision through a copying play)
         rng = random.Random(want.next_id * 7919 + seat)
         turns = 0
         for _ in range(flick_search.REPLY_DECISIONS * players):
@@ -124,7 +126,8 @@ def test_the_look_ahead_plays_on_a_copy_exactly_as_the_engine_plays() -> None:
                     break
                 turns += 1
             try:
-                want, _ = E.play(want, p.seat, flick_search.playout_action(E.view(want, p.seat), p, rng), p)
+                want, _ = sampler.play(want, p.seat,
+                                       flick_search.playout_action(E.view(want, p.seat), p, rng), p)
             except RulesError:
                 break
         assert E.to_json(got) == E.to_json(want)
