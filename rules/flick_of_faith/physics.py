@@ -213,11 +213,12 @@ class Table:
     Same board and same trials in the same order give the same results.
     """
 
-    def __init__(self, bodies: Iterable[Body], *, decel: float = DECEL, dt: float = SEARCH_DT) -> None:
+    def __init__(self, bodies: Iterable[Body], *, decel: float = DECEL, dt: float = SEARCH_DT,
+                 iterations: int = SEARCH_ITERATIONS) -> None:
         self.decel = decel
         self.dt = dt
         self.space = pymunk.Space(threaded=False)
-        self.space.iterations = SEARCH_ITERATIONS
+        self.space.iterations = iterations
         self.space.collision_slop = 0.01
         self.home: dict[int, Body] = {}
         self.parts: dict[int, tuple[pymunk.Body | None, pymunk.Shape, pymunk.Constraint | None]] = {}

@@ -408,12 +408,13 @@ def replies(state: FlickState, seat: int, engine: Sampler | None = None) -> Flic
 class Sampler(FlickOfFaith):
     """The engine a search plays its samples with (``FlickOfFaith.sampler``, one per search): a
     Mission flick slides on a :class:`~.physics.Table` kept for the whole search, one per
-    friction, instead of a fresh pymunk space. Building the space was half of each flick's
-    cost (about 2 of 4 ms with 30 discs on the map), and the flicks made most of the search's
-    time (73% at four players). A table's slide can differ a little from a fresh space's (see
-    the table), far less than the finger's wobble that the samples are drawn for; nothing a
-    sample computes is stored or shown. The same search replays the same slides in the same
-    order, so a search stays deterministic for a seed and a budget in iterations."""
+    friction, instead of a fresh pymunk space (with the engine's time step and solver
+    iterations). Building the space was half of each flick's cost (about 2 of 4 ms with 30 discs
+    on the map), and the flicks made most of the search's time (73% at four players). A table's
+    slide can differ a little from a fresh space's (bodies join it in another order), far less
+    than the finger's wobble that the samples are drawn for; nothing a sample computes is stored
+    or shown. The same search replays the same slides in the same order, so a search stays
+    deterministic for a seed and a budget in iterations."""
 
     def __init__(self, tables: dict[float, physics.Table] | None = None) -> None:
         super().__init__()
@@ -430,7 +431,8 @@ class Sampler(FlickOfFaith):
     def _slide(self, plan: flick.Plan) -> physics.Outcome:
         table = self.tables.get(plan.decel)
         if table is None:
-            table = self.tables[plan.decel] = physics.Table(plan.bodies, decel=plan.decel)
+            table = self.tables[plan.decel] = physics.Table(
+                plan.bodies, decel=plan.decel, dt=physics.DT, iterations=physics.ITERATIONS)
         return table.slide(plan.bodies, plan.launches, track=[plan.flicked])
 
     def evaluate(self, state: FlickState, seat: int) -> float:
