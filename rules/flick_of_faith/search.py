@@ -57,6 +57,9 @@ FOUR_CANDIDATES = 2
 time budget stops the search after some 45 samples, often fewer than the 8 per aim that the
 search wants before it trusts one over the heuristic's own (``search_min_visits``): two aims
 get them where three did not (see :data:`LOOK_AHEAD` for what it measured)."""
+REPLY_AIMS = 1
+"""How many of the heuristic's aims a flick of the playouts and of the rivals' answers ranks on
+a steady finger before it is played (1: the first aim, unsimulated)."""
 RANK_TARGETS = bot.CANDIDATES
 """How many targets are simulated to rank those aims: the heuristic's own ranking, made once."""
 POWER_STEP = 0.6
@@ -246,7 +249,7 @@ def playout_action(view: JSON, prompt: Prompt, rng: random.Random) -> Action:
     """The quick player of the playouts: the heuristic, except that a Mission flick takes its
     first aim without simulating any (the engine simulates the flick itself)."""
     if prompt.kind == "flick":
-        return bot.best_flick(view, prompt.seat, 1)
+        return bot.best_flick(view, prompt.seat, REPLY_AIMS)
     return bot.choose(view, prompt, rng)
 
 
