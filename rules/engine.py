@@ -288,6 +288,16 @@ class Result:
 # -------------------------------------------------------------------------------------- rng
 
 
+def copy_plain(value: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists and the values in them): what an engine's
+    field-by-field state copy uses where ``copy.deepcopy``'s generic walk would cost most."""
+    if isinstance(value, dict):
+        return {k: copy_plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_plain(v) for v in value]
+    return value
+
+
 class Rng:
     """Deterministic randomness that lives in the state: a seed and a position.
 

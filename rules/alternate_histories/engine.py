@@ -45,6 +45,7 @@ from rules.engine import (
     Prompt,
     Result,
     Rng,
+    copy_plain,
     fields,
     seat_name,
     shown,
@@ -949,18 +950,10 @@ def _clone(s: State) -> State:
         c.deck, c.hand, c.graveyard, c.burned = sd.deck[:], sd.hand[:], sd.graveyard[:], sd.burned[:]
         twin.sides.append(c)
     twin.perms = [copy.copy(p) for p in s.perms]  # (a permanent's fields are plain values)
-    twin.stack = [_data(f) for f in s.stack]
+    twin.stack = [copy_plain(f) for f in s.stack]
     twin.known = [k[:] for k in s.known]
-    twin.last_combat = _data(s.last_combat)
+    twin.last_combat = copy_plain(s.last_combat)
     return twin
-
-
-def _data(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _data(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_data(v) for v in x]
-    return x
 
 
 if ([f.name for f in dataclass_fields(State)] != [

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..engine import Rng
+from ..engine import Rng, copy_plain
 from .content import CARDS, ERAS
 from .frames import Frame
 from .views import CombatView
@@ -171,15 +171,7 @@ def state_from_json(d: dict[str, Any]) -> State:
                        "graveyard": list(sd["graveyard"]), "burned": list(sd["burned"])})
                for sd in d["sides"]],
         perms=[Perm(**p) for p in d["perms"]], next_uid=d["next_uid"],
-        stack=[_copy(f) for f in d["stack"]], known=[list(k) for k in d["known"]],
-        rally=d["rally"], spy_hunt=d["spy_hunt"], hits=d["hits"], last_combat=_copy(d["last_combat"]),
+        stack=[copy_plain(f) for f in d["stack"]], known=[list(k) for k in d["known"]],
+        rally=d["rally"], spy_hunt=d["spy_hunt"], hits=d["hits"], last_combat=copy_plain(d["last_combat"]),
         winner=d["winner"], draw=d["draw"], reason=d["reason"],
     )
-
-
-def _copy(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy(v) for v in x]
-    return x

@@ -39,7 +39,7 @@ import math
 import random
 from typing import Any
 
-from rules.engine import Action, IllegalAction, Prompt, Rng, RulesError
+from rules.engine import Action, IllegalAction, Prompt, Rng, RulesError, copy_plain
 
 from . import bot, flick, geometry, gods, laws, physics, powers, scoring
 from . import map as board
@@ -196,7 +196,7 @@ def determinize(view: JSON, seat: int, rng: random.Random) -> FlickState:
                               "power": round(max(1.0, min(10.0, aim["power"] + rng.uniform(-0.5, 0.5))), 2)}
     deck = list(view["law_deck_left"])
     rng.shuffle(deck)
-    turn: dict[str, Any] = {k: _copy(v) for k, v in view["turn_notes"].items()}
+    turn: dict[str, Any] = {k: copy_plain(v) for k, v in view["turn_notes"].items()}
     if view["phase"] == "mission" and view["active"] is not None:
         turn.setdefault("anubis_used", False)
         turn.setdefault("struck", [])
@@ -214,23 +214,14 @@ def determinize(view: JSON, seat: int, rng: random.Random) -> FlickState:
         discs=[dict(d) for d in view["discs"]], next_id=int(view["next_disc_id"]),
         law_deck=deck, laws=[x["key"] for x in view["laws"]],
         council=[x["key"] for x in view["council"]], votes=votes,
-        last_council=_copy(view["last_council"]), order=list(view["order"]),
+        last_council=copy_plain(view["last_council"]), order=list(view["order"]),
         turn_index=int(view["turn_index"]), active=view["active"], stage=str(view["stage"]),
         in_corner=list(view["in_corner"]), attempts=int(view["attempts"]), turn=turn,
         lost_sheep=list(view["lost_sheep"]), flickers=list(view["flickers"]),
-        flick_orders=orders, last_flick=_copy(view["last_flick"]),
-        last_worship=_copy(view["last_worship"]), last_contest=_copy(view["last_contest"]),
+        flick_orders=orders, last_flick=copy_plain(view["last_flick"]),
+        last_worship=copy_plain(view["last_worship"]), last_contest=copy_plain(view["last_contest"]),
         winners=None if view["winners"] is None else list(view["winners"]),
         end_reason=str(view["end_reason"]))
-
-
-def _copy(v: Any) -> Any:
-    """A deep copy of plain JSON data."""
-    if isinstance(v, dict):
-        return {k: _copy(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_copy(x) for x in v]
-    return v
 
 
 def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Action] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from rules.engine import Rng
+from rules.engine import Rng, copy_plain
 
 DiscD = dict[str, Any]
 
@@ -91,19 +91,11 @@ def copy_state(s: FlickState) -> FlickState:
     of its time). The state holds only plain JSON values and the rng."""
     twin = FlickState(s.players, Rng(s.rng.seed, s.rng.position))
     for f in _COPIED:
-        setattr(twin, f, _data(getattr(s, f)))
+        setattr(twin, f, copy_plain(getattr(s, f)))
     return twin
 
 
 _COPIED = tuple(f.name for f in fields(FlickState) if f.name not in ("players", "rng"))
-
-
-def _data(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {k: _data(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_data(x) for x in v]
-    return v
 
 
 def state_from_json(d: dict[str, Any]) -> FlickState:
