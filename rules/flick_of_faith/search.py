@@ -426,9 +426,9 @@ class Sampler(FlickOfFaith):
     over the rivals' mean -0.47 ± 0.45 (+1.24 ± 0.57, -0.27 ± 0.53, -1.41 ± 0.85, -1.47 ± 1.36),
     and at three players (at most 96) 43.3% of seeds 1000-1029 against 46.7% (-1.18 ± 0.62) and
     42.5% of 7000-7039 against 37.5% (+1.65 ± 1.08). At two players, where 96 samples end the
-    search before its time, it plays the very same games (78.3% of seeds 1000-1059). Five times the time (2 s, 400 samples
-    at most) was no better on 13 four-player games (+0.36 ± 1.17): more samples are not what
-    ``hard`` lacks."""
+    search before its time, it plays the very same games (78.3% of seeds 1000-1059). Five times
+    the time (2 s, 400 samples at most) was no better on 13 four-player games (+0.36 ± 1.17):
+    more samples are not what ``hard`` lacks."""
 
     def __init__(self, tables: dict[float, physics.Table] | None = None) -> None:
         super().__init__()
