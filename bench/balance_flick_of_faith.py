@@ -137,27 +137,38 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, mid - half), min(1.0, mid + half))
 
 
+def _mean_se(values: list[float]) -> str:
+    """A mean ± its standard error, signed, in VP."""
+    mean = sum(values) / len(values)
+    var = sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1)
+    return f"{mean:+6.2f} ± {math.sqrt(var / len(values)):.2f}"
+
+
 def report(n: int, games: list[Game], exact: bool = False) -> None:
     played: dict[str, int] = defaultdict(int)
     won: dict[str, float] = defaultdict(float)
     vp: dict[str, float] = defaultdict(float)
+    margins: dict[str, list[float]] = defaultdict(list)
     order_won = [0.0] * n
     for _, gods_, winners, scores, first, _src, _cc in games:
         for k, god in enumerate(gods_):
             played[god] += 1
             vp[god] += scores[k]
+            margins[god].append(scores[k] - (sum(scores) - scores[k]) / (n - 1))
             if k in winners:
                 won[god] += 1 / len(winners)
                 order_won[(k - first) % n] += 1 / len(winners)
     fair = 100 / n
     print(f"\n{n} players, {len(games)} games (fair share {fair:.1f}%)")
-    print(f"  {'god':10s} {'games':>5s} {'wins':>6s} {'win %':>6s} {'vs fair':>7s} {'95% interval':>14s} {'avg VP':>7s}")
+    print(f"  {'god':10s} {'games':>5s} {'wins':>6s} {'win %':>6s} {'vs fair':>7s} {'95% interval':>14s} {'avg VP':>7s}"
+          f"  {'margin ± s.e.':>14s}")
     for god in sorted(played, key=lambda x: -won[x] / played[x]):
         rate = 100 * won[god] / played[god]
         lo, hi = wilson(won[god], played[god])
         flag = "" if lo * 100 <= fair <= hi * 100 else "  *"
         print(f"  {god:10s} {played[god]:5d} {won[god]:6.1f} {rate:6.1f} {rate - fair:+7.1f} "
-              f"{100 * lo:6.1f}–{100 * hi:5.1f}% {vp[god] / played[god]:7.1f}{flag}")
+              f"{100 * lo:6.1f}–{100 * hi:5.1f}% {vp[god] / played[god]:7.1f}  {_mean_se(margins[god])}{flag}")
+    print("  (margin: a seat's final VP over its rivals' mean, what search.GOD_WORTH holds)")
     print("  by place in the first Generation's turn order (1st = won the first-player flick;")
     print("  the token then passes clockwise each Generation):")
     for k, w in enumerate(order_won):

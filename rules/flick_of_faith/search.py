@@ -14,9 +14,10 @@ little off, loses to the safer one.
   at random, the law deck shuffled from the laws left in it, a fresh rng for the dice);
 * :func:`search_candidates`: for a Mission flick, the heuristic's best aims ranked on a steady
   finger (three; two at a table of four), with two players the best one a little softer and
-  harder too, and leaving a disc in the corner when that is allowed; for Anubis's offer, both
-  buttons; ``None`` (the heuristic decides) for the temple, the god, the vote, the setup and
-  tie-break flicks and the temple to move. A temple was once searched among the prompt's
+  harder too, and leaving a disc in the corner when that is allowed; for Anubis's offer, and
+  from three players on for the god card's two sides (the horizon counts what each god is worth,
+  :data:`GOD_WORTH`), both buttons; ``None`` (the heuristic decides) for the temple, the god with
+  two players, the vote, the setup and tie-break flicks and the temple to move. A temple was once searched among the prompt's
   shortcut places and stopping: the horizon values a prophet left on a city about as a temple
   built from it (its owner may still build from it on a later turn), so the search stopped
   instead of building in some 30% of its build decisions, and again on the next turn, and the
@@ -147,6 +148,24 @@ players (:data:`FOUR_CANDIDATES`), 32.5% and 37.5%, -4.80 ± 1.70 / +1.02 ± 1.3
 REPLY_DECISIONS = 4
 """At most this many decisions per player are played by :func:`replies` (a turn is a flick, a few
 flicks again from the corner, a temple or two)."""
+GOD_WORTH: dict[int, dict[str, float]] = {
+    3: {"dagda": 1.52, "ra": 0.77, "zeus": 0.14, "themis": -0.18, "morrigan": -0.37,
+        "tyr": -0.48, "freja": -0.56, "anubis": -0.93},
+    4: {"ra": 2.25, "themis": 0.37, "freja": 0.29, "dagda": 0.21, "tyr": -0.42, "anubis": -0.56,
+        "zeus": -1.01, "morrigan": -1.11},
+}
+"""What each god is worth over a whole game, by table size: its final score's mean margin over
+the rivals' mean in games of the plain player on every seat, gods dealt and sides picked at
+random: ``python bench/balance_flick_of_faith.py --players 3 --games 1200 --seed 10000`` and
+``--games 1000 --seed 30000`` (2,200 games), ``--players 4 --games 1200 --seed -10000`` and
+``--games 800 --seed 10000`` (2,000), its "margin" column, pooled: some 800-1,000 games a god,
+± 0.3 VP. The horizon counts it for the part of the game still to come, so from three players on
+the searching player takes the side of its dealt card worth more (Dagda, Ra and Zeus at three,
+where Tyr and Freja are about even and either may be taken; Dagda, Ra, Themis and Freja at
+four), where the plain player picks at random, and judges the rivals' standings with their gods
+too. In those games the side worth more won 34.9% of its games at three players (fair share
+33.3%) and 27.8% at four (25%). With two players the side stays the plain player's (``hard``
+meets its goal there)."""
 TEMPERATURE = 3.0
 """VP differences become chances through a softmax of this temperature (3 VP ahead of a single
 rival is about 73%).
@@ -241,7 +260,7 @@ def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Ac
                 out.append({**top, "power": power})
         out.extend(dict(c.action) for c in prompt.choices)  # (leaving the disc in the corner)
         return out
-    if prompt.kind == powers.SECOND_CHANCE:
+    if prompt.kind == powers.SECOND_CHANCE or (prompt.kind == "god" and view["players"] in GOD_WORTH):
         return [dict(c.action) for c in prompt.choices]
     return None
 
@@ -349,6 +368,12 @@ def standing(state: FlickState) -> list[float]:
     if s.phase in ("gods", "setup_flick", "council", "mission"):
         for k in range(s.players):
             out[k] += PROPHET_VALUE * sum(s.supply[k].values())
+    worth = GOD_WORTH.get(s.players)
+    if worth:
+        left = (s.generations - s.generation + (0 if s.phase == "over" else 1)) / s.generations
+        for k in range(s.players):
+            god = s.gods[k] if s.gods[k] is not None else s.picks.get(str(k))
+            out[k] += worth.get(god or "", 0.0) * min(1.0, max(0.0, left))
     can_build = laws.builds_allowed(s.laws)
     later = FUTURE_WORSHIP * max(0, s.generations - s.generation)
     for d in s.discs:

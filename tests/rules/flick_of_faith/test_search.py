@@ -12,7 +12,7 @@ import pytest
 
 from rules import registry, search
 from rules.engine import InvalidOptions, Prompt
-from rules.flick_of_faith import bot
+from rules.flick_of_faith import bot, gods
 from rules.flick_of_faith import search as flick_search
 from rules.flick_of_faith.state import FlickState
 
@@ -156,6 +156,47 @@ def test_a_seat_with_temples_left_builds_where_the_heuristic_builds_never_stoppi
     assert got.action["type"] == "build"
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_from_three_players_a_searching_player_takes_the_side_worth_more(players: int) -> None:
+    """A god side is judged by what it is worth over a game (``GOD_WORTH``, measured by table
+    size): whichever card is dealt, the search takes its better side where the two differ by a
+    quarter of a VP or more (the plain player picks at random); with two players the side stays
+    the plain player's."""
+    worth = flick_search.GOD_WORTH[players]
+    assert set(worth) == {g.key for g in gods.GODS}
+    seen = set()
+    for seed in range(1, 12):
+        state, prompt = reach(players, seed, 0, "god")
+        view = E.view(state, prompt.seat)
+        sides = [c.action["god"] for c in prompt.choices]
+        best = max(sides, key=lambda g: worth[g])
+        got = search.run(E, view, prompt, random.Random(seed), search.budget_for(E, "hard"))
+        assert got.action in [c.action for c in prompt.choices]
+        if abs(worth[sides[0]] - worth[sides[1]]) >= 0.25:  # (else within the search's margin)
+            assert got.action == {"type": "god", "god": best}
+            seen.add(view["dealt"][prompt.seat])
+    assert len(seen) >= 3
+    state, prompt = reach(2, 1, 0, "god")
+    view = E.view(state, prompt.seat)
+    assert flick_search.search_candidates(view, prompt, random.Random(0)) is None
+
+
+def test_the_horizon_counts_each_seats_god_for_the_part_of_the_game_to_come() -> None:
+    state, _ = reach(4, 3, 12, "flick")
+    assert all(g is not None for g in state.gods)
+    worth = flick_search.GOD_WORTH[4]
+    plain = dict(flick_search.GOD_WORTH)
+    try:
+        flick_search.GOD_WORTH.pop(4)
+        without = flick_search.standing(state)
+    finally:
+        flick_search.GOD_WORTH.clear()
+        flick_search.GOD_WORTH.update(plain)
+    left = (state.generations - state.generation + 1) / state.generations
+    assert flick_search.standing(state) == pytest.approx(
+        [v + worth[str(g)] * left for v, g in zip(without, state.gods, strict=True)])
+
+
 def test_the_search_is_reproducible_for_a_seed_and_an_iteration_budget() -> None:
     state, prompt = reach(3, 5, 30, "flick")
     view = E.view(state, prompt.seat)
@@ -229,7 +270,7 @@ def test_computer_is_a_table_option_with_three_strengths() -> None:
 def test_an_even_position_is_worth_the_fair_share_and_a_lead_more() -> None:
     state, prompt = reach(3, 5, 30, "flick")
     even: Any = E.clone(state)
-    even.discs, even.vp = [], [4, 4, 4]
+    even.discs, even.vp, even.gods = [], [4, 4, 4], [None] * 3
     even.supply = [{"prophet": 2}] * 3
     assert [round(flick_search.chances(even, k), 6) for k in range(3)] == [round(1 / 3, 6)] * 3
     ahead = E.clone(even)
