@@ -12,26 +12,26 @@ little off, loses to the safer one.
 
 * :func:`determinize`: a full state from the seat's own view (secret choices of others drawn
   at random, the law deck shuffled from the laws left in it, a fresh rng for the dice);
-* :func:`search_candidates`: for a Mission flick, the heuristic's best aims ranked on a steady
-  finger (three; two at a table of four), with two players the best one a little softer and
-  harder too, and leaving a disc in the corner when that is allowed; for Anubis's offer, and
-  from three players on for the god card's two sides (the horizon counts what each god is worth,
-  :data:`GOD_WORTH`), both buttons; ``None`` (the heuristic decides) for the temple, the god with
-  two players, the vote, the setup and tie-break flicks and the temple to move. A temple was once searched among the prompt's
-  shortcut places and stopping: the horizon values a prophet left on a city about as a temple
-  built from it (its owner may still build from it on a later turn), so the search stopped
-  instead of building in some 30% of its build decisions, and again on the next turn, and the
-  temple was never built;
+* :func:`search_candidates`: for a Mission flick, the heuristic's three best aims ranked on a
+  steady finger, with two players the best one a little softer and harder too, and leaving a
+  disc in the corner when that is allowed; for Anubis's offer, and from three players on for the
+  god card's two sides (the horizon counts what each god is worth, :data:`GOD_WORTH`), both
+  buttons; ``None`` (the heuristic decides) for the temple, the god with two players, the vote,
+  the setup and tie-break flicks and the temple to move. A temple was once searched among the
+  prompt's shortcut places and stopping: the horizon values a prophet left on a city about as a
+  temple built from it (its owner may still build from it on a later turn), so the search
+  stopped instead of building in some 30% of its build decisions, and again on the next turn,
+  and the temple was never built;
 * :func:`playout_action`: the quick player of playouts that go on after the candidate (its
-  first aim, unsimulated, for a flick: a playout's flick then costs one physics simulation, the
-  engine's); the engine's horizon is 0: with two players a flick is judged where it lands;
+  first aim, unsimulated, for a flick); the engine's horizon is 0: a flick is judged where it
+  lands;
 * :func:`evaluate`: a game cut short by the horizon, scored from victory points, what the board
-  would score at Worship and the prophets each seat has left to flick; from three players on,
-  first the seat's turn is played to its end and each rival plays one turn (:func:`replies`),
-  and Worship is counted as it is likely to stand when the Generation ends
-  (:func:`expected_worship`, with chances measured in games of the computer players and a
-  prophet's exposure read from where it lies): with three or four tables' worth of discs, what
-  decides a game is mostly what the others do after the flick.
+  would score at Worship, each god's worth for the rest of the game and the prophets each seat
+  has left to flick; from three players on, Worship is counted as it is likely to stand when
+  the Generation ends (:func:`expected_worship`, with chances measured in games of the computer
+  players and a prophet's exposure read from where it lies) rather than as the board lies. The
+  rivals' next turns were once played before a throw was judged; that was dear, and worse (see
+  :data:`LOOK_AHEAD`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import math
 import random
 from typing import Any
 
-from rules.engine import Action, IllegalAction, Prompt, Rng, RulesError, copy_plain
+from rules.engine import Action, IllegalAction, Prompt, Rng, copy_plain
 
 from . import bot, flick, geometry, gods, laws, physics, powers, scoring
 from . import map as board
@@ -52,25 +52,21 @@ JSON = dict[str, Any]
 
 FLICK_CANDIDATES = 3
 """How many of the heuristic's ranked aims a Mission flick compares (with two players the best
-one is also tried softer and harder; with four, :data:`FOUR_CANDIDATES`). Four at three players,
-with about 90 samples: 44.5% of 110 games (seeds 1000-1029, 7000-7039, 2000-2039) against 39.1%,
-paired margin over the rivals' mean +0.07 ± 0.62; five, 47.5% of seeds 7000-7039 against 37.5%,
--0.11 ± 1.14: no better."""
-FOUR_CANDIDATES = 2
-"""How many it compares at a table of four, where each sample plays three rival turns and the
-time budget stops the search after some 45 samples, often fewer than the 8 per aim that the
-search wants before it trusts one over the heuristic's own (``search_min_visits``): two aims
-get them where three did not (see :data:`LOOK_AHEAD` for what it measured). With the samples
-on a kept table (:class:`Sampler`, about 55 a decision) three aims were still no better: 35.0% of
-80 games (seeds 5000-5039, 1000-1039) against 36.3%, paired margin over the rivals' mean -0.95 ±
-0.79."""
+one is also tried softer and harder). Four at three players, when each sample also played the
+rivals' answers (about 90 samples): 44.5% of 110 games (seeds 1000-1029, 7000-7039, 2000-2039)
+against 39.1%, paired margin over the rivals' mean +0.07 ± 0.62; five, 47.5% of seeds 7000-7039
+against 37.5%, -0.11 ± 1.14: no better. At four players it compared two while the rivals'
+answers made each sample dear (some 45-55 a decision, too few for three aims); judged where the
+throw lands, with 96 samples, three (see :data:`LOOK_AHEAD`)."""
 REPLY_AIMS = 1
-"""How many of the heuristic's aims a flick of the playouts and of the rivals' answers ranks on
-a steady finger before it is played (1: the first aim, unsimulated). The first aim is the
-``easy`` rivals' own flick only 17% of the time (332 flicks of six three-player games), the best
-of 3 39%, the best of all 8 always; yet with 3 or 8 ``hard`` did no better at three players
-(seeds 7000-7039: 42.5% and 42.5% against 37.5%, paired margin over the rivals' mean +0.35 ±
-1.23 and +0.23 ± 1.20), with 8 in a median of 22 samples a decision instead of about 90."""
+"""How many of the heuristic's aims a flick of the playouts ranks on a steady finger before it
+is played (1: the first aim, unsimulated; the engine's horizon is 0, so only a search given a
+longer horizon plays any). The first aim is the ``easy`` rivals' own flick only 17% of the time
+(332 flicks of six three-player games), the best of 3 39%, the best of all 8 always; yet when
+the rivals' answers were played before a throw was judged, 3 or 8 did no better than 1 at three
+players (seeds 7000-7039: 42.5% and 42.5% against 37.5%, paired margin over the rivals' mean
++0.35 ± 1.23 and +0.23 ± 1.20), with 8 in a median of 22 samples a decision instead of about 90.
+"""
 RANK_TARGETS = bot.CANDIDATES
 """How many targets are simulated to rank those aims: the heuristic's own ranking, made once."""
 POWER_STEP = 0.6
@@ -99,9 +95,24 @@ rivals' shots across the map (measured: 0.040-0.055 there, 0.011-0.021 elsewhere
 EXPOSED_DEPTH = 5.0
 """How much nearer to the navel than its island's centre a prophet lies exposed."""
 LOOK_AHEAD = 3
-"""From this many players on, the horizon lets the rivals answer first (:func:`replies`) and
-scores Worship as it is likely to stand when it comes (:func:`expected_worship`). Neither is
-used with two players: a playout's flick halved the samples there, and judging the flick where
+"""From this many players on, the horizon scores Worship as it is likely to stand when it comes
+(:func:`expected_worship`), not as the board lies.
+
+It also used to let the rivals answer first: the seat's turn played to its end, then one whole
+turn of each rival, every decision the playouts' quick player's (``replies``, now gone). Each
+sample then cost a physics simulation per rival, and the time budget (0.42 s) ended the search
+after some 90 samples at three players and 55 at four, with two aims at four. Judged where the
+throw lands, with three aims at every table and the 96 samples done in a median of 140 ms at
+three players and 175 ms at four, and the god side taken by its worth (:data:`GOD_WORTH`),
+``hard`` won 37.5% of 160 four-player games (seeds 5000, 1000, 6000, 7000, 40 each: 42.5%,
+40.0%, 30.0%, 37.5%) against 33.1% with the rivals' answers (30.6% before the god side), paired
+margin over the rivals' mean +1.62 ± 0.70 (+2.06 ± 0.72 against 30.6%), and at three players
+54.3% of seeds 1000-1029 and 7000-7039 against 38.6% (+0.48 ± 0.70). Without the god side
+(three aims at four players, at most 200 samples) it was even with the rivals' answers: 35.0%
+of seeds 5000 and 1000 against 36.3%, +1.20 ± 0.94, 47.1% of the three-player seeds against
+42.9%, +0.41 ± 0.87.
+
+History: neither was used with two players: a playout's flick halved the samples there, and judging the flick where
 it lands already won 60% of 100 games against ``easy``. At four players each alone did not help
 (37.5% and 8.3% of 24 games, against 20.8% judging where the flick lands), both together won
 50.0% of them, and 30.0% of 40 other games where judging where the flick lands won 20.0%. With
@@ -145,9 +156,6 @@ players (:data:`FOUR_CANDIDATES`), 32.5% and 37.5%, -4.80 ± 1.70 / +1.02 ± 1.3
 (± about 1.1), better on both sets and both margins but within the noise; on 40 more games
 (seeds 6000-6039) 32.5% against 25.0%, -5.22 ± 1.62 / +1.30 ± 1.30 against -5.35 ± 1.29 /
 +0.74 ± 1.15 (paired +0.1 ± 1.3 and +0.6 ± 1.1): 34.2% of the 120 games against 25.0%."""
-REPLY_DECISIONS = 4
-"""At most this many decisions per player are played by :func:`replies` (a turn is a flick, a few
-flicks again from the corner, a temple or two)."""
 GOD_WORTH: dict[int, dict[str, float]] = {
     3: {"dagda": 1.52, "ra": 0.77, "zeus": 0.14, "themis": -0.18, "morrigan": -0.37,
         "tyr": -0.48, "freja": -0.56, "anubis": -0.93},
@@ -251,8 +259,7 @@ def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Ac
     decides alone."""
     if prompt.kind == "flick":
         ranked = bot.ranked_flicks(view, prompt.seat, RANK_TARGETS)
-        n = FOUR_CANDIDATES if view["players"] >= 4 else FLICK_CANDIDATES
-        out = [dict(a) for _, a in ranked[:n]]
+        out = [dict(a) for _, a in ranked[:FLICK_CANDIDATES]]
         top = ranked[0][1]
         for step in (-POWER_STEP, POWER_STEP) if view["players"] < LOOK_AHEAD else ():
             power = round(min(10.0, max(1.0, float(top["power"]) + step)), 2)
@@ -394,46 +401,6 @@ def standing(state: FlickState) -> list[float]:
     return out
 
 
-def _turn_begins(state: FlickState) -> bool:
-    """Whether the open decision is the first flick of a Mission turn (not a flick again from the
-    corner, nor Anubis's second flick)."""
-    return (state.phase == "mission" and state.stage == "flick" and not state.in_corner
-            and state.attempts == 0 and not state.turn.get("anubis_used"))
-
-
-def replies(state: FlickState, seat: int, engine: Sampler | None = None) -> FlickState:
-    """Where the rivals' answers leave the game: the rest of the seat's own turn (a flick again
-    from the corner, Anubis's second flick, the temples it builds), then one whole turn of each
-    rival (its flick and what follows it), every decision the playouts' quick player's
-    (:func:`playout_action`), played with the sample's own wobble; it stops before the seat's
-    next turn and when the Mission ends. Used from :data:`LOOK_AHEAD` players on. ``state`` is
-    left as it was: one copy is played on, in place, by ``engine`` (a search's :class:`Sampler`;
-    by default a fresh one)."""
-    from . import ENGINE
-
-    engine = engine if engine is not None else Sampler()
-    state = ENGINE.clone(state)
-    rng = random.Random(state.next_id * 7919 + seat)
-    turns = 0
-    for _ in range(REPLY_DECISIONS * state.players):
-        if state.phase != "mission" or state.active is None:
-            break
-        prompts = ENGINE.prompts(state)
-        if not prompts:
-            break
-        p = prompts[0]
-        if _turn_begins(state):
-            if p.seat == seat or turns == state.players - 1:
-                break
-            turns += 1
-        try:
-            state, _ = engine.in_place.play(
-                state, p.seat, playout_action(ENGINE.view(state, p.seat), p, rng), p)
-        except RulesError:
-            break
-    return state
-
-
 class Sampler(FlickOfFaith):
     """The engine a search plays its samples with (``FlickOfFaith.sampler``, one per search): a
     Mission flick slides on a :class:`~.physics.Table` kept for the whole search, one per
@@ -458,14 +425,6 @@ class Sampler(FlickOfFaith):
     def __init__(self, tables: dict[float, physics.Table] | None = None) -> None:
         super().__init__()
         self.tables: dict[float, physics.Table] = {} if tables is None else tables
-        self._in_place: _InPlace | None = None
-
-    @property
-    def in_place(self) -> _InPlace:
-        """This sampler, except that ``play`` changes the state it is given (the look-ahead's)."""
-        if self._in_place is None:
-            self._in_place = _InPlace(self.tables)
-        return self._in_place
 
     def _slide(self, plan: flick.Plan) -> physics.Outcome:
         table = self.tables.get(plan.decel)
@@ -474,29 +433,10 @@ class Sampler(FlickOfFaith):
                 plan.bodies, decel=plan.decel, dt=physics.DT, iterations=physics.ITERATIONS)
         return table.slide(plan.bodies, plan.launches, track=[plan.flicked])
 
-    def evaluate(self, state: FlickState, seat: int) -> float:
-        return evaluate(state, seat, self)
 
-
-class _InPlace(Sampler):
-    """A sampler whose ``play`` changes the state it is given instead of a copy: the look-ahead
-    plays on a sample of its own, and copying it before every decision took a fifth of the
-    search's time."""
-
-    def clone(self, state: FlickState) -> FlickState:
-        return state
-
-
-def evaluate(state: FlickState, seat: int, engine: Sampler | None = None) -> float:
-    """A game cut short by the search's horizon: the seat's :func:`chances` once the rivals have
-    answered (:func:`replies`, played by ``engine``, at a table of :data:`LOOK_AHEAD` or more)."""
-    if state.players >= LOOK_AHEAD:
-        from . import ENGINE
-
-        state = replies(state, seat, engine)
-        result = ENGINE.result(state)
-        if result is not None:
-            return 1.0 / len(result.winners) if seat in result.winners else 0.0
+def evaluate(state: FlickState, seat: int) -> float:
+    """A game cut short by the search's horizon, where the throw landed: the seat's
+    :func:`chances` (from :data:`LOOK_AHEAD` players on with Worship as it is likely to stand)."""
     return chances(state, seat)
 
 
@@ -510,4 +450,4 @@ def chances(state: FlickState, seat: int) -> float:
 
 
 __all__ = ["Sampler", "chances", "determinize", "evaluate", "expected_worship", "playout_action",
-           "replies", "search_candidates", "standing"]
+           "search_candidates", "standing"]
