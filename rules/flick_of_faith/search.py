@@ -107,7 +107,8 @@ three players and 175 ms at four, and the god side taken by its worth (:data:`GO
 ``hard`` won 37.5% of 160 four-player games (seeds 5000, 1000, 6000, 7000, 40 each: 42.5%,
 40.0%, 30.0%, 37.5%) against 33.1% with the rivals' answers (30.6% before the god side), paired
 margin over the rivals' mean +1.62 ± 0.70 (+2.06 ± 0.72 against 30.6%), and at three players
-54.3% of seeds 1000-1029 and 7000-7039 against 38.6% (+0.48 ± 0.70). Without the god side
+54.3% of seeds 1000-1029 and 7000-7039 against 38.6% (+0.48 ± 0.70), 47.0% of 230 games
+(those, and 2000, 3000, 4000 and 5000, 40 each: 42.5%, 45.0%, 50.0%, 37.5%). Without the god side
 (three aims at four players, at most 200 samples) it was even with the rivals' answers: 35.0%
 of seeds 5000 and 1000 against 36.3%, +1.20 ± 0.94, 47.1% of the three-player seeds against
 42.9%, +0.41 ± 0.87.
