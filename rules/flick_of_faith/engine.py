@@ -1029,12 +1029,6 @@ class FlickOfFaith(Engine[FlickState]):
 
         return search_candidates(view, prompt, rng)
 
-    def playout_action(self, view: JSON, prompt: Prompt, rng: random.Random) -> Action:
-        """The quick player of the search's playouts (:func:`.search.playout_action`)."""
-        from .search import playout_action
-
-        return playout_action(view, prompt, rng)
-
     def evaluate(self, state: FlickState, seat: int) -> float:
         """A game cut short by the search's horizon: the seat's chances (:func:`.search.evaluate`)."""
         from .search import evaluate

@@ -22,12 +22,10 @@ little off, loses to the safer one.
   temple built from it (its owner may still build from it on a later turn), so the search
   stopped instead of building in some 30% of its build decisions, and again on the next turn,
   and the temple was never built;
-* :func:`playout_action`: the quick player of playouts that go on after the candidate (its
-  first aim, unsimulated, for a flick); the engine's horizon is 0: a flick is judged where it
-  lands;
-* :func:`evaluate`: a game cut short by the horizon, scored from victory points, what the board
-  would score at Worship, each god's worth for the rest of the game and the prophets each seat
-  has left to flick; from three players on, Worship is counted as it is likely to stand when
+* :func:`evaluate`: the engine's horizon is 0, so a candidate is judged where it leaves the game
+  (no playout follows it), scored from victory points, what the board would score at Worship,
+  each god's worth for the rest of the game and the prophets each seat has left to flick; from
+  three players on, Worship is counted as it is likely to stand when
   the Generation ends (:func:`expected_worship`, with chances measured in games of the computer
   players and a prophet's exposure read from where it lies) rather than as the board lies. The
   rivals' next turns were once played before a throw was judged; that was dear, and worse (see
@@ -58,15 +56,6 @@ against 39.1%, paired margin over the rivals' mean +0.07 ± 0.62; five, 47.5% of
 against 37.5%, -0.11 ± 1.14: no better. At four players it compared two while the rivals'
 answers made each sample dear (some 45-55 a decision, too few for three aims); judged where the
 throw lands, with 96 samples, three (see :data:`LOOK_AHEAD`)."""
-REPLY_AIMS = 1
-"""How many of the heuristic's aims a flick of the playouts ranks on a steady finger before it
-is played (1: the first aim, unsimulated; the engine's horizon is 0, so only a search given a
-longer horizon plays any). The first aim is the ``easy`` rivals' own flick only 17% of the time
-(332 flicks of six three-player games), the best of 3 39%, the best of all 8 always; yet when
-the rivals' answers were played before a throw was judged, 3 or 8 did no better than 1 at three
-players (seeds 7000-7039: 42.5% and 42.5% against 37.5%, paired margin over the rivals' mean
-+0.35 ± 1.23 and +0.23 ± 1.20), with 8 in a median of 22 samples a decision instead of about 90.
-"""
 RANK_TARGETS = bot.CANDIDATES
 """How many targets are simulated to rank those aims: the heuristic's own ranking, made once."""
 POWER_STEP = 0.6
@@ -112,6 +101,11 @@ margin over the rivals' mean +1.62 ± 0.70 (+2.06 ± 0.72 against 30.6%), and at
 (three aims at four players, at most 200 samples) it was even with the rivals' answers: 35.0%
 of seeds 5000 and 1000 against 36.3%, +1.20 ± 0.94, 47.1% of the three-player seeds against
 42.9%, +0.41 ± 0.87.
+
+The rivals there played the plain player's first aim, unsimulated. Their best of 3 aims, or of
+all 8 (the ``easy`` rivals' real flick 17%, 39% and always of the time), did no better at three
+players (seeds 7000-7039: 42.5% and 42.5% against 37.5%, paired margin over the rivals' mean
++0.35 ± 1.23 and +0.23 ± 1.20), with 8 in a median of 22 samples a decision instead of about 90.
 
 History: neither was used with two players: a playout's flick halved the samples there, and judging the flick where
 it lands already won 60% of 100 games against ``easy``. At four players each alone did not help
@@ -271,14 +265,6 @@ def search_candidates(view: JSON, prompt: Prompt, rng: random.Random) -> list[Ac
     if prompt.kind == powers.SECOND_CHANCE or (prompt.kind == "god" and view["players"] in GOD_WORTH):
         return [dict(c.action) for c in prompt.choices]
     return None
-
-
-def playout_action(view: JSON, prompt: Prompt, rng: random.Random) -> Action:
-    """The quick player of the playouts: the heuristic, except that a Mission flick takes its
-    first aim without simulating any (the engine simulates the flick itself)."""
-    if prompt.kind == "flick":
-        return bot.best_flick(view, prompt.seat, REPLY_AIMS)
-    return bot.choose(view, prompt, rng)
 
 
 def _beats(lead: float, spread: float) -> float:
@@ -450,5 +436,5 @@ def chances(state: FlickState, seat: int) -> float:
     return weights[seat] / sum(weights)
 
 
-__all__ = ["Sampler", "chances", "determinize", "evaluate", "expected_worship", "playout_action",
+__all__ = ["Sampler", "chances", "determinize", "evaluate", "expected_worship",
            "search_candidates", "standing"]
